@@ -1,0 +1,219 @@
+/**
+ * BrowserPort: the only way the agent reaches a browser.
+ *
+ * The runner (WebDriver BiDi) and the add-on (browser.tabs / executeScript) each implement this
+ * once. The agent never touches the DOM or `browser.*` itself.
+ *
+ * Invariants every implementation keeps:
+ * - No method throws for a failure the page or the user caused (missing element, stale ref,
+ *   blocked navigation): it resolves `{ success: false, error }` with an error message that says
+ *   what happened and what to do. Throwing is for a broken port (tab closed, browser gone).
+ * - `pageAction` names are exactly the spec 000 tool names (plus `probe_completion`), and the
+ *   params are the tool's arguments as the model sent them (`ref_id` may be a number or the
+ *   numeric string printed in the tree).
+ * - A stale ref answers `{ success: false, error: "stale ref ..." }`: the word `stale` is part of
+ *   the public contract (DESIGN.md).
+ * - Results are plain JSON (no class instances), so they can be persisted and sent to the model.
+ */
+
+/** A tab id. The add-on passes `String(tab.id)`; the runner passes the BiDi context id. */
+export type TabId = string;
+
+/** What the agent knows about a tab. */
+export interface TabInfo {
+  id: TabId;
+  url: string;
+  title: string;
+  active: boolean;
+}
+
+/** JSON value as stored, sent to the model, or returned by a page action. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * The result of a page action or a navigation: one JSON object with `success` and, on failure,
+ * `error`; action-specific fields beside them (`tree`, `text`, `occluded`, `candidates`, ...).
+ */
+export interface PageResult {
+  success: boolean;
+  error?: string;
+  [field: string]: JsonValue | undefined;
+}
+
+/**
+ * Page actions by name: spec 000's page tools that run inside the page, plus
+ * `probe_completion` (the read-only probe behind blockedDone: open dialogs, visible forms,
+ * live-region messages) and `resolve_resource_url` (the URL behind an element, for
+ * download_resource_from_page).
+ */
+export const PAGE_ACTIONS = [
+  "get_accessibility_tree",
+  "click_ax",
+  "type_ax",
+  "set_field",
+  "hover",
+  "drag_drop",
+  "read_page",
+  "get_interactive_elements",
+  "click",
+  "type_text",
+  "press_keys",
+  "scroll",
+  "extract_data",
+  "get_selection",
+  "wait_for_element",
+  "wait_for_stable",
+  "verify_form",
+  "get_shadow_dom",
+  "get_frames",
+  "iframe_read",
+  "iframe_click",
+  "iframe_type",
+  "promote_iframe",
+  "read_page_source",
+  "inspect_element_styles",
+  "execute_js",
+  "probe_completion",
+  "resolve_resource_url",
+] as const;
+
+export type PageActionName = (typeof PAGE_ACTIONS)[number];
+
+/**
+ * What `probe_completion` answers (besides `success`): what on the page still looks unfinished.
+ * blockedDone refuses `done` while `openDialogs` or `visibleForms` is non-empty.
+ */
+export interface CompletionProbe extends PageResult {
+  /** Names or headings of open modal dialogs (native `<dialog open>`, aria-modal, role=dialog). */
+  openDialogs?: string[];
+  /** Short descriptions of visible forms with unsent input (e.g. `form "Create product"`). */
+  visibleForms?: string[];
+  /** Text of live regions / alerts (role=alert, aria-live) that may report an error. */
+  liveMessages?: string[];
+}
+
+export interface Screenshot {
+  mimeType: "image/png" | "image/jpeg" | "image/webp";
+  /** Image bytes, base64 without a `data:` prefix. */
+  dataBase64: string;
+  width?: number;
+  height?: number;
+}
+
+export interface ScreenshotOptions {
+  /** The whole page rather than the viewport (the runner can; the add-on answers the viewport). */
+  full?: boolean;
+}
+
+/** A request for `fetch_url`. The agent has already enforced `/allow-api` for mutating methods. */
+export interface FetchRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Give up after this long (milliseconds). */
+  timeoutMs?: number;
+  /** Stop reading the body past this many characters and set `truncated`. */
+  maxChars?: number;
+}
+
+export interface FetchResponse {
+  status: number;
+  statusText: string;
+  /** Final URL after redirects. */
+  url: string;
+  headers: Record<string, string>;
+  /** The body as text (binary bodies: a short description instead). */
+  body: string;
+  truncated: boolean;
+}
+
+export interface ResearchOptions {
+  /** Stop reading the page text past this many characters. */
+  maxChars?: number;
+  timeoutMs?: number;
+}
+
+/** Open a URL in a background tab, read it, close the tab: `research_url`. */
+export interface ResearchResult extends PageResult {
+  url?: string;
+  title?: string;
+  text?: string;
+}
+
+export interface DownloadInfo {
+  id: string;
+  url: string;
+  filename: string;
+  mime?: string;
+  bytes?: number;
+  state: "in_progress" | "complete" | "interrupted";
+  startTime?: string;
+}
+
+export interface DownloadContent {
+  id: string;
+  filename: string;
+  mime?: string;
+  /** Text files: the text. Binary files: base64 with `encoding: "base64"`. */
+  content: string;
+  encoding: "utf8" | "base64";
+  truncated: boolean;
+}
+
+export interface NewTabOptions {
+  /** Bring the tab to the front (default false: agent tabs open in the background). */
+  active?: boolean;
+}
+
+export interface UploadRequest {
+  /** The file input, as a ref from the tree or a CSS selector. */
+  ref_id?: number | string;
+  selector?: string;
+  /** A previous download to upload again (add-on and runner). */
+  downloadId?: string;
+  /** A local path (runner only; the add-on answers unsupported). */
+  path?: string;
+}
+
+/** What this port can do that the other may not; the agent adapts prompts and tools. */
+export interface BrowserCapabilities {
+  /** Clicks and keys arrive with `isTrusted === true` (runner over BiDi). */
+  trustedInput: boolean;
+  fullPageScreenshot: boolean;
+  closedShadowRoots: boolean;
+  fileUpload: boolean;
+}
+
+export interface BrowserPort {
+  readonly capabilities: BrowserCapabilities;
+
+  listTabs(): Promise<TabInfo[]>;
+  /** The tab the user is looking at, if any. */
+  activeTab(): Promise<TabInfo | undefined>;
+  /** Current URL and title of a tab. Throws if the tab is gone. */
+  getTab(tabId: TabId): Promise<TabInfo>;
+
+  /** Navigate and wait for the load to settle (or time out with `success: false`). */
+  navigate(tabId: TabId, url: string): Promise<PageResult>;
+  goBack(tabId: TabId): Promise<PageResult>;
+  goForward(tabId: TabId): Promise<PageResult>;
+  newTab(url: string, options?: NewTabOptions): Promise<TabInfo>;
+  /** Resolves once the tab's next navigation commits, or with `success: false` after timeoutMs. */
+  waitForNavigation?(tabId: TabId, timeoutMs: number): Promise<PageResult>;
+
+  /** Run one page action (see PAGE_ACTIONS) with the tool's arguments. */
+  pageAction(tabId: TabId, action: PageActionName, params: Record<string, unknown>): Promise<PageResult>;
+
+  screenshot(tabId: TabId, options?: ScreenshotOptions): Promise<Screenshot>;
+
+  fetchUrl(request: FetchRequest): Promise<FetchResponse>;
+  researchUrl(url: string, options?: ResearchOptions): Promise<ResearchResult>;
+
+  listDownloads(options?: { limit?: number }): Promise<DownloadInfo[]>;
+  readDownload(id: string, options?: { maxChars?: number }): Promise<DownloadContent>;
+  /** Start a download of a URL (download_resource_from_page, download_files). */
+  download?(url: string, filename?: string): Promise<DownloadInfo>;
+  /** Put a file into a file input (upload_file). */
+  uploadFile?(tabId: TabId, request: UploadRequest): Promise<PageResult>;
+}
