@@ -1,0 +1,4 @@
+/** Scripted LLM servers: real wire formats over real HTTP, replaying a script. */
+
+export * from "./script.js";
+export * from "./scripted-llm.js";

@@ -1,0 +1,211 @@
+/**
+ * startScriptedLlm: an LLM server on 127.0.0.1 that speaks one real wire format (OpenAI chat
+ * completions, OpenAI Responses, Anthropic messages) and replays a script.
+ *
+ * Invariants:
+ * - Each generation request (POST .../chat/completions, .../responses, .../messages) consumes
+ *   exactly one script step, in order, and is recorded before the step runs.
+ * - When the script is used up the server answers 500 with a message that says so (the test
+ *   sees a clear failure, never a hang).
+ * - `close()` ends every open connection, hanging ones included, so no test leaks a socket.
+ * - GET .../models lists the configured models (for "test connection").
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Dialect, isFailure, type RecordedRequest, type Reply, type ScriptStep } from "./script.js";
+import {
+  anthropicStream,
+  type EncodeContext,
+  errorBody,
+  modelList,
+  openAiChatJson,
+  openAiChatStream,
+  openAiResponsesStream,
+} from "./wire-formats.js";
+
+export interface ScriptedLlmOptions {
+  dialect: Dialect;
+  script: ScriptStep[];
+  /** openai-chat only: SSE by default; plain JSON when false or when the request says stream:false. */
+  stream?: boolean;
+  /** Model ids listed by GET /models (default ["scripted-1"]). */
+  models?: string[];
+  /** Milliseconds between SSE events (default 0), so abort tests can land mid-stream. */
+  eventDelayMs?: number;
+}
+
+export interface ScriptedLlm {
+  /** http://127.0.0.1:PORT/v1 for the OpenAI dialects; http://127.0.0.1:PORT for Anthropic (its SDK adds /v1). */
+  baseUrl: string;
+  /** Every generation request, in arrival order. */
+  requests: RecordedRequest[];
+  /** Requests that were not generations (model listing), in arrival order. */
+  otherRequests: RecordedRequest[];
+  /** Steps not yet consumed. */
+  remaining(): number;
+  close(): Promise<void>;
+}
+
+const GENERATION_PATHS: Record<Dialect, RegExp> = {
+  "openai-chat": /\/chat\/completions$/,
+  "openai-responses": /\/responses$/,
+  anthropic: /\/messages$/,
+};
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function headersOf(request: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<ScriptedLlm> {
+  const { dialect } = options;
+  const models = options.models ?? ["scripted-1"];
+  const script = [...options.script];
+  const requests: RecordedRequest[] = [];
+  const otherRequests: RecordedRequest[] = [];
+  let nextStep = 0;
+
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
+    const raw = await readBody(request);
+    let body: Record<string, unknown> = {};
+    if (raw) {
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        sendJson(response, 400, errorBody(dialect, 400, "scripted server: request body is not JSON"));
+        return;
+      }
+    }
+    const isGeneration = request.method === "POST" && GENERATION_PATHS[dialect].test(path);
+    const recorded: RecordedRequest = {
+      dialect,
+      method: request.method ?? "GET",
+      path,
+      headers: headersOf(request),
+      body,
+      index: isGeneration ? requests.length : otherRequests.length,
+    };
+    if (!isGeneration) {
+      otherRequests.push(recorded);
+      if (request.method === "GET" && /\/models$/.test(path))
+        sendJson(response, 200, modelList(dialect, models));
+      else
+        sendJson(response, 404, errorBody(dialect, 404, `scripted ${dialect} server has no route ${path}`));
+      return;
+    }
+    requests.push(recorded);
+    const step = script[nextStep];
+    if (step === undefined) {
+      const message = `scripted ${dialect} server: script exhausted after ${script.length} steps; request #${recorded.index} has no answer`;
+      sendJson(response, 500, errorBody(dialect, 500, message));
+      return;
+    }
+    nextStep++;
+    let reply: Reply;
+    try {
+      reply = typeof step === "function" ? await step(recorded) : step;
+    } catch (error) {
+      const message = `scripted ${dialect} server: step ${nextStep - 1} threw: ${(error as Error).message}`;
+      sendJson(response, 500, errorBody(dialect, 500, message));
+      return;
+    }
+    await send(recorded, reply, response);
+  }
+
+  async function send(recorded: RecordedRequest, reply: Reply, response: ServerResponse): Promise<void> {
+    const ctx: EncodeContext = {
+      model: typeof recorded.body.model === "string" ? recorded.body.model : (models[0] ?? "scripted-1"),
+      seq: recorded.index + 1,
+      includeUsage:
+        (recorded.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
+    };
+    if (isFailure(reply) && reply.fail === "status") {
+      const body = reply.body ?? errorBody(dialect, reply.status, `scripted failure: HTTP ${reply.status}`);
+      sendJson(response, reply.status, body);
+      return;
+    }
+    const streamed =
+      dialect !== "openai-chat" || (options.stream !== false && recorded.body.stream !== false);
+    if (isFailure(reply) && reply.fail === "hang" && !reply.midStream) return; // close() ends it
+    const plain: Reply = isFailure(reply) ? { text: "partial answer that never finishes" } : reply;
+    if (!streamed && !isFailure(reply)) {
+      sendJson(response, 200, openAiChatJson(reply, ctx));
+      return;
+    }
+    const events =
+      dialect === "openai-chat"
+        ? openAiChatStream(plain, ctx)
+        : dialect === "openai-responses"
+          ? openAiResponsesStream(plain, ctx)
+          : anthropicStream(plain, ctx);
+    response.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+    if (isFailure(reply)) {
+      response.write(events[0] ?? "");
+      if (reply.fail === "drop-mid-stream") {
+        response.write(events[1] ?? "");
+        response.socket?.destroy();
+      }
+      return; // hang mid-stream: close() ends it
+    }
+    for (const event of events) {
+      if (options.eventDelayMs) await sleep(options.eventDelayMs);
+      if (response.destroyed) return;
+      response.write(event);
+    }
+    response.end();
+  }
+
+  const server: Server = createServer((request, response) => {
+    answer(request, response).catch((error: Error) => {
+      if (!response.headersSent)
+        sendJson(response, 500, errorBody(dialect, 500, `scripted server: ${error.message}`));
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    baseUrl: dialect === "anthropic" ? origin : `${origin}/v1`,
+    requests,
+    otherRequests,
+    remaining: () => script.length - nextStep,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
