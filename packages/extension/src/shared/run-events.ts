@@ -1,0 +1,69 @@
+/**
+ * Events of one detached run, as the background page journals them and streams them to the
+ * sidebar. Every event gets a sequence number from the journal; the sidebar ignores any event
+ * whose number it has already seen, which is what makes a reconnect free of duplicated text.
+ */
+import type { ChatMode, TranscriptItem } from "./transcript.js";
+
+export type RunStatus = "running" | "done" | "stopped" | "error";
+
+/** A question the run waits on: plan approval or a permission prompt, answered in the panel. */
+export interface PendingPrompt {
+  promptId: string;
+  kind: "plan" | "permission";
+  title: string;
+  /** Plain text (plan steps, the capability and origin asked for). */
+  body: string;
+  choices: { id: string; label: string }[];
+}
+
+export interface OpenToolCall {
+  callId: string;
+  name: string;
+  args: string;
+}
+
+export type RunEvent =
+  | { kind: "run_start"; runId: string; mode: ChatMode }
+  /** A transcript item that just became final (also appended to `tabChat:<tabId>`). */
+  | { kind: "item"; item: TranscriptItem }
+  /** Streamed model text of the current step; committed later by an `item` of kind assistant. */
+  | { kind: "text_delta"; text: string }
+  /** The streamed text so far was thrown away (a retried generation): clear it. */
+  | { kind: "text_reset" }
+  | { kind: "tool_start"; call: OpenToolCall }
+  | { kind: "status"; text: string }
+  | { kind: "prompt"; prompt: PendingPrompt }
+  | { kind: "prompt_closed"; promptId: string }
+  | { kind: "run_end"; status: Exclude<RunStatus, "running">; message?: string };
+
+export interface JournalEntry {
+  seq: number;
+  /** For merged text deltas: the first sequence number this entry covers. */
+  firstSeq?: number;
+  /** Milliseconds since the epoch, from the journal's clock. */
+  at: number;
+  event: RunEvent;
+}
+
+/** What a reopened sidebar needs to rebuild a run exactly, persisted as `runUi:<tabId>`. */
+export interface RunSnapshot {
+  tabId: string;
+  runId: string;
+  mode: ChatMode;
+  status: RunStatus;
+  /** The last sequence number given out; live events after this are new to the reader. */
+  seq: number;
+  startedAt: number;
+  endedAt?: number;
+  /** Replay window: the newest events (consecutive deltas merged into one entry). */
+  events: JournalEntry[];
+  /** Streamed text of the current step, bounded separately from the window. */
+  streamText: string;
+  /** How many characters were cut from the front of streamText to respect its bound. */
+  streamTextDropped: number;
+  openTools: OpenToolCall[];
+  prompt?: PendingPrompt;
+  /** The final message of a stopped or failed run (for the panel). */
+  message?: string;
+}

@@ -1,0 +1,41 @@
+/**
+ * What the sidebar shows for one tab, as data (never HTML): the background page appends an
+ * item the moment it is final (a user message, a finished step's text, a finished tool call,
+ * an error), mirrors the list to `browser.storage.session` as `tabChat:<tabId>`, and the
+ * sidebar renders it. Keeping data rather than rendered HTML means a restored transcript is
+ * sanitized again on render, exactly like a live one.
+ */
+
+export type ChatMode = "ask" | "act" | "dev";
+
+export const CHAT_MODES: readonly ChatMode[] = ["ask", "act", "dev"];
+
+export type TranscriptItem =
+  | { kind: "user"; text: string; mode: ChatMode; at: number }
+  | { kind: "assistant"; text: string; at: number }
+  | {
+      kind: "tool";
+      callId: string;
+      name: string;
+      args: string;
+      success: boolean;
+      summary: string;
+      /** The result as the model saw it (capped); shown in Verbose. */
+      detail: string;
+      at: number;
+    }
+  | { kind: "error"; text: string; at: number }
+  | { kind: "notice"; text: string; at: number };
+
+/** Oldest items drop first past this many, so one tab cannot fill session storage. */
+export const MAX_TRANSCRIPT_ITEMS = 400;
+
+/** Append items to a transcript, keeping only the newest MAX_TRANSCRIPT_ITEMS. */
+export function appendBounded(items: readonly TranscriptItem[], added: readonly TranscriptItem[]) {
+  const all = [...items, ...added];
+  return all.length > MAX_TRANSCRIPT_ITEMS ? all.slice(all.length - MAX_TRANSCRIPT_ITEMS) : all;
+}
+
+export function isChatMode(value: unknown): value is ChatMode {
+  return value === "ask" || value === "act" || value === "dev";
+}

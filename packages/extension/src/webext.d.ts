@@ -1,0 +1,132 @@
+/**
+ * The slice of Firefox's WebExtension API (`browser.*`, promise-based) that this add-on uses.
+ *
+ * Written by hand from MDN because no typings package is installed; only what the code calls is
+ * declared, so a call to anything else is a type error rather than a silent `unknown`.
+ */
+
+declare namespace browser {
+  namespace runtime {
+    interface MessageSender {
+      tab?: tabs.Tab;
+      frameId?: number;
+      id?: string;
+      url?: string;
+    }
+    interface Port {
+      name: string;
+      sender?: MessageSender;
+      error?: { message: string } | null;
+      postMessage(message: unknown): void;
+      disconnect(): void;
+      onMessage: WebExtEvent<(message: unknown, port: Port) => void>;
+      onDisconnect: WebExtEvent<(port: Port) => void>;
+    }
+    interface InstalledDetails {
+      reason: "install" | "update" | "browser_update" | "shared_module_update";
+      temporary?: boolean;
+    }
+    function sendMessage(message: unknown): Promise<unknown>;
+    function connect(info?: { name?: string }): Port;
+    function getURL(path: string): string;
+    function openOptionsPage(): Promise<void>;
+    function getManifest(): { version: string; name: string };
+    const onMessage: WebExtEvent<
+      (message: unknown, sender: MessageSender) => Promise<unknown> | undefined | boolean
+    >;
+    const onConnect: WebExtEvent<(port: Port) => void>;
+    const onInstalled: WebExtEvent<(details: InstalledDetails) => void>;
+  }
+
+  namespace tabs {
+    interface Tab {
+      id?: number;
+      windowId?: number;
+      index: number;
+      url?: string;
+      title?: string;
+      active: boolean;
+      status?: "loading" | "complete";
+      hidden?: boolean;
+    }
+    interface ChangeInfo {
+      status?: "loading" | "complete";
+      url?: string;
+      title?: string;
+    }
+    interface CreateProperties {
+      url?: string;
+      active?: boolean;
+      windowId?: number;
+    }
+    interface InjectDetails {
+      code?: string;
+      file?: string;
+      allFrames?: boolean;
+      frameId?: number;
+      runAt?: "document_start" | "document_end" | "document_idle";
+    }
+    interface ImageDetails {
+      format?: "png" | "jpeg";
+      quality?: number;
+    }
+    function query(info: {
+      active?: boolean;
+      currentWindow?: boolean;
+      url?: string | string[];
+    }): Promise<Tab[]>;
+    function get(tabId: number): Promise<Tab>;
+    function create(props: CreateProperties): Promise<Tab>;
+    function update(tabId: number, props: { url?: string; active?: boolean }): Promise<Tab>;
+    function remove(tabId: number | number[]): Promise<void>;
+    function goBack(tabId: number): Promise<void>;
+    function goForward(tabId: number): Promise<void>;
+    function hide(tabId: number | number[]): Promise<number[]>;
+    function executeScript(tabId: number, details: InjectDetails): Promise<unknown[]>;
+    function sendMessage(tabId: number, message: unknown, options?: { frameId?: number }): Promise<unknown>;
+    function captureTab(tabId: number, options?: ImageDetails): Promise<string>;
+    const onActivated: WebExtEvent<(info: { tabId: number; windowId: number }) => void>;
+    const onUpdated: WebExtEvent<(tabId: number, changeInfo: ChangeInfo, tab: Tab) => void>;
+    const onRemoved: WebExtEvent<(tabId: number) => void>;
+  }
+
+  namespace storage {
+    interface StorageArea {
+      get(keys?: string | string[] | null): Promise<Record<string, unknown>>;
+      set(items: Record<string, unknown>): Promise<void>;
+      remove(keys: string | string[]): Promise<void>;
+    }
+    interface StorageChange {
+      oldValue?: unknown;
+      newValue?: unknown;
+    }
+    const local: StorageArea;
+    const session: StorageArea;
+    const onChanged: WebExtEvent<(changes: Record<string, StorageChange>, areaName: string) => void>;
+  }
+
+  namespace downloads {
+    interface DownloadItem {
+      id: number;
+      url: string;
+      filename: string;
+      mime?: string;
+      fileSize: number;
+      totalBytes: number;
+      state: "in_progress" | "complete" | "interrupted";
+      startTime: string;
+    }
+    function search(query: { limit?: number; orderBy?: string[]; id?: number }): Promise<DownloadItem[]>;
+    function download(options: { url: string; filename?: string; saveAs?: boolean }): Promise<number>;
+  }
+
+  namespace sidebarAction {
+    function open(): Promise<void>;
+  }
+}
+
+interface WebExtEvent<Listener> {
+  addListener(listener: Listener): void;
+  removeListener(listener: Listener): void;
+  hasListener(listener: Listener): boolean;
+}
