@@ -1,0 +1,389 @@
+/**
+ * One browser's batch engine: sends caller-written frames in order, follows
+ * references, waits for events, keeps every budget, and builds the payload.
+ *
+ * Invariants:
+ * - frames go out one at a time, in the order given: a frame is sent only after
+ *   the one before it answered (references need that, and so do callers that
+ *   navigate, then act);
+ * - a frame id is claimed before its frame is sent and never handed out again
+ *   for this session's life (see FrameIdLedger);
+ * - the first frame that fails (error response, timeout, reference, budget,
+ *   spool) stops the batch: the frames after it are reported as skipped and
+ *   are not sent, and the wait is skipped. A failed frame means the state the
+ *   later frames were written for does not hold, so sending them would act on
+ *   a page the caller did not expect;
+ * - a wait sees only events that arrive after the call began; its timeout
+ *   counts from the moment the last frame answered;
+ * - results that do not fit inline are spooled before `run` returns; a failed
+ *   spool write is a frame error, so no report points at a missing file.
+ */
+
+import {
+  DEFAULT_FRAME_TIMEOUT_MS,
+  MAX_FRAMES_PER_BATCH,
+  MAX_INLINE_RESPONSE_BYTES,
+  MAX_INLINE_RESPONSES_BYTES,
+  MAX_REQUEST_FRAME_BYTES,
+  MAX_TIMEOUT_MS,
+  MAX_WAIT_METHODS,
+  TRUNCATED_MESSAGE_CHARS,
+  utf8Bytes,
+} from "./budgets.js";
+import { BatchInputError, FrameAbortedError, FrameTimeoutError } from "./errors.js";
+import { EventHistory, type EventWait } from "./event-history.js";
+import { FrameIdLedger, isValidFrameId } from "./frame-ids.js";
+import { type AssembledPayload, assemblePayload } from "./payload.js";
+import { ReferenceResolutionError, type ReferenceTarget, resolveReferences } from "./references.js";
+import { SpoolError, type SpoolStore } from "./spool.js";
+import type {
+  BatchCounts,
+  BatchFrameInput,
+  BatchTransport,
+  FrameFailure,
+  FrameReport,
+  JsonObject,
+  JsonValue,
+  OutgoingFrame,
+  ResponseFrame,
+  WaitReport,
+  WaitRequest,
+} from "./types.js";
+
+/** Method names are echoed back; a hostile or broken one must not eat the payload. */
+const MAX_ECHOED_METHOD_CHARS = 256;
+/** Messages the engine writes are short; this caps any text they quote. */
+const MAX_FAILURE_MESSAGE_CHARS = 1024;
+
+export interface BatchRunRequest {
+  frames: readonly BatchFrameInput[];
+  wait?: WaitRequest;
+  frameTimeoutMs?: number;
+  signal?: AbortSignal;
+  /** Metadata shown under `session` in the payload (browser, launch options, spool use). */
+  sessionMetadata?: JsonObject;
+}
+
+export interface BatchRunResult extends AssembledPayload {
+  counts: BatchCounts;
+}
+
+export interface BatchSessionOptions {
+  transport: BatchTransport;
+  spool: SpoolStore;
+  /** Ids the connection already used; they are never handed out. */
+  reservedIds?: Iterable<number>;
+  /** Distinguishes spool file names of successive browsers in one Pi session. */
+  spoolPrefix?: string;
+  now?: () => number;
+}
+
+export class BatchSession {
+  readonly ledger = new FrameIdLedger();
+  readonly history: EventHistory;
+  readonly #transport: BatchTransport;
+  readonly #spool: SpoolStore;
+  readonly #spoolPrefix: string;
+  readonly #detachEvents: () => void;
+  #running = false;
+
+  constructor(options: BatchSessionOptions) {
+    this.#transport = options.transport;
+    this.#spool = options.spool;
+    this.#spoolPrefix = options.spoolPrefix ?? "";
+    this.history = new EventHistory(options.now);
+    if (options.reservedIds) this.ledger.reserve(options.reservedIds);
+    this.#detachEvents = this.#transport.onEvent((event) => this.history.record(event));
+  }
+
+  /** Stops recording events. The transport itself belongs to the caller. */
+  dispose(): void {
+    this.#detachEvents();
+  }
+
+  async run(request: BatchRunRequest): Promise<BatchRunResult> {
+    validateRequest(request);
+    if (this.#running)
+      throw new BatchInputError("Another batch is still running on this browser; wait for it to finish.");
+    this.#running = true;
+    const wait = request.wait ? this.history.startWait(request.wait) : undefined;
+    try {
+      return await this.#run(request, wait);
+    } finally {
+      wait?.cancel();
+      this.#running = false;
+    }
+  }
+
+  async #run(request: BatchRunRequest, wait: EventWait | undefined): Promise<BatchRunResult> {
+    const timeoutMs = request.frameTimeoutMs ?? DEFAULT_FRAME_TIMEOUT_MS;
+    const explicitIds = new Set<number>();
+    for (const frame of request.frames) {
+      if (isValidFrameId(frame.id) && !this.ledger.has(frame.id)) explicitIds.add(frame.id);
+    }
+    const targets = new Map<number, ReferenceTarget>();
+    const reports: FrameReport[] = [];
+    const counts: BatchCounts = { ok: 0, failed: 0, skipped: 0, waitTimedOut: false };
+    let inlineBytes = 0;
+    let stopReason: string | undefined;
+
+    for (const input of request.frames) {
+      const method = echoMethod(input.method);
+      if (stopReason === undefined && request.signal?.aborted)
+        stopReason = "the call was aborted before this frame";
+      if (stopReason !== undefined) {
+        reports.push({ id: input.id ?? null, method, status: "skipped", reason: stopReason });
+        counts.skipped += 1;
+        continue;
+      }
+      const outcome = await this.#sendOne(input, explicitIds, targets, timeoutMs, request.signal);
+      if ("failure" in outcome) {
+        if (outcome.id !== null) targets.set(outcome.id, { status: "failed" });
+        reports.push({ id: outcome.id, method, status: "error", error: outcome.failure });
+        counts.failed += 1;
+        stopReason = `frame ${outcome.id ?? "without a valid id"} (${method}) failed before it`;
+        continue;
+      }
+      const { id, response } = outcome;
+      const isSuccess = response.type === "success";
+      targets.set(id, isSuccess ? { status: "ok", response } : { status: "failed" });
+      const text = JSON.stringify(response);
+      const bytes = utf8Bytes(text);
+      const fitsInline =
+        bytes <= MAX_INLINE_RESPONSE_BYTES && inlineBytes + bytes <= MAX_INLINE_RESPONSES_BYTES;
+      if (isSuccess) {
+        if (fitsInline) {
+          inlineBytes += bytes;
+          reports.push({ id, method, status: "ok", response });
+          counts.ok += 1;
+          continue;
+        }
+        try {
+          const spooled = await this.#spool.write(
+            `${this.#spoolPrefix}frame-${id}.json`,
+            text,
+            `verbatim response of ${bytes} bytes, too large to return inline (limit ${MAX_INLINE_RESPONSE_BYTES} bytes per response, ${MAX_INLINE_RESPONSES_BYTES} per call); read the file for the result`,
+          );
+          reports.push({ id, method, status: "ok", spooled });
+          counts.ok += 1;
+        } catch (error) {
+          if (!(error instanceof SpoolError)) throw error;
+          targets.set(id, { status: "failed" });
+          reports.push({ id, method, status: "error", error: failure("spool", error.message) });
+          counts.failed += 1;
+          stopReason = `frame ${id} (${method}) failed before it`;
+        }
+        continue;
+      }
+      if (fitsInline) {
+        inlineBytes += bytes;
+        reports.push({ id, method, status: "error", response });
+      } else {
+        const message = typeof response.message === "string" ? response.message : "";
+        reports.push({
+          id,
+          method,
+          status: "error",
+          error: failure(
+            "response-too-large",
+            `Error response of ${bytes} bytes left out for size; error=${String(response.error)}; message starts: ${message.slice(0, TRUNCATED_MESSAGE_CHARS)}`,
+          ),
+        });
+      }
+      counts.failed += 1;
+      stopReason = `frame ${id} (${method}) failed before it`;
+    }
+
+    const waitReport =
+      wait && request.wait ? await settleWait(wait, request.wait, stopReason, request.signal) : undefined;
+    if (waitReport?.status === "timeout") counts.waitTimedOut = true;
+    const shownInWait = new Set(
+      waitReport && "matched" in waitReport ? waitReport.matched.map((e) => e.seq) : [],
+    );
+    const { events, lost } = this.history.takeUndelivered();
+    const assembled = assemblePayload({
+      session: request.sessionMetadata ?? {},
+      frames: reports,
+      ...(waitReport ? { wait: waitReport } : {}),
+      events: events.filter((event) => !shownInWait.has(event.seq)),
+      lostEvents: lost,
+    });
+    return { ...assembled, counts };
+  }
+
+  async #sendOne(
+    input: BatchFrameInput,
+    explicitIds: ReadonlySet<number>,
+    targets: ReadonlyMap<number, ReferenceTarget>,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ id: number; response: ResponseFrame } | { id: number | null; failure: FrameFailure }> {
+    let id: number;
+    if (input.id === undefined) {
+      id = this.ledger.nextFree(explicitIds);
+      this.ledger.claim(id);
+    } else if (!isValidFrameId(input.id)) {
+      return {
+        id: null,
+        failure: failure(
+          "invalid-frame",
+          `Frame id ${String(input.id)} is not a non-negative integer; omit id to get one.`,
+        ),
+      };
+    } else if (!this.ledger.claim(input.id)) {
+      return {
+        id: null,
+        failure: failure(
+          "id-reused",
+          `Frame id ${input.id} was already used in this browser's life (ids are never reused, even after a timeout); omit id to get a fresh one.`,
+        ),
+      };
+    } else {
+      id = input.id;
+    }
+    if (typeof input.method !== "string" || input.method.length === 0) {
+      return {
+        id,
+        failure: failure(
+          "invalid-frame",
+          'Frame has no method; write e.g. {method: "browsingContext.getTree"}.',
+        ),
+      };
+    }
+    let params: JsonObject;
+    try {
+      params = resolveReferences(input.params ?? {}, targets);
+    } catch (error) {
+      if (error instanceof ReferenceResolutionError)
+        return { id, failure: failure("reference", error.message) };
+      throw error;
+    }
+    const frame: OutgoingFrame = { id, method: input.method, params };
+    const frameBytes = utf8Bytes(JSON.stringify(frame));
+    if (frameBytes > MAX_REQUEST_FRAME_BYTES) {
+      return {
+        id,
+        failure: failure(
+          "request-too-large",
+          `Frame ${id} is ${frameBytes} bytes of UTF-8 JSON, over the ${MAX_REQUEST_FRAME_BYTES}-byte limit per request frame; send less data per frame.`,
+        ),
+      };
+    }
+    try {
+      return {
+        id,
+        response: await this.#transport.sendFrame(frame, { timeoutMs, ...(signal ? { signal } : {}) }),
+      };
+    } catch (error) {
+      if (error instanceof FrameTimeoutError) {
+        return {
+          id,
+          failure: failure(
+            "timeout",
+            `No response to frame ${id} (${echoMethod(input.method)}) within ${timeoutMs} ms; its id stays used. Raise timeoutMs or check what the command waits for.`,
+          ),
+        };
+      }
+      if (error instanceof FrameAbortedError)
+        return { id, failure: failure("aborted", "The call was aborted while this frame was in flight.") };
+      return {
+        id,
+        failure: failure("transport", `The connection failed while sending frame ${id}: ${describe(error)}`),
+      };
+    }
+  }
+}
+
+async function settleWait(
+  wait: EventWait,
+  request: WaitRequest,
+  stopReason: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<WaitReport> {
+  if (stopReason !== undefined) {
+    wait.cancel();
+    return {
+      status: "skipped",
+      reason: `the wait was skipped because ${stopReason.replace(/ before it$/, "")}`,
+      missing: [...wait.missing],
+    };
+  }
+  if (!wait.satisfied) {
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      wait.done,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, request.timeoutMs);
+        onAbort = resolve;
+        signal?.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  }
+  wait.cancel();
+  if (wait.satisfied) return { status: "matched", matched: [...wait.matched] };
+  if (signal?.aborted)
+    return { status: "skipped", reason: "the call was aborted during the wait", missing: [...wait.missing] };
+  return {
+    status: "timeout",
+    matched: [...wait.matched],
+    missing: [...wait.missing],
+    timeoutMs: request.timeoutMs,
+  };
+}
+
+function validateRequest(request: BatchRunRequest): void {
+  const count = request.frames.length;
+  if (count === 0) throw new BatchInputError("A batch needs at least one frame: {method, params}.");
+  if (count > MAX_FRAMES_PER_BATCH) {
+    throw new BatchInputError(
+      `A batch holds at most ${MAX_FRAMES_PER_BATCH} frames; this one has ${count}. Split it into several calls (references only reach frames of the same call).`,
+    );
+  }
+  checkTimeout(request.frameTimeoutMs, "timeoutMs");
+  if (request.wait) {
+    const { methods, context, timeoutMs } = request.wait;
+    if (methods.length === 0 || methods.length > MAX_WAIT_METHODS) {
+      throw new BatchInputError(
+        `wait lists ${methods.length} event methods; give between 1 and ${MAX_WAIT_METHODS}.`,
+      );
+    }
+    if (methods.some((method) => typeof method !== "string" || method.length === 0)) {
+      throw new BatchInputError('wait takes event method names such as "browsingContext.load".');
+    }
+    if (context !== undefined && (typeof context !== "string" || context.length === 0)) {
+      throw new BatchInputError("waitContext must be a browsing context id (a non-empty string).");
+    }
+    checkTimeout(timeoutMs, "waitTimeoutMs");
+  }
+}
+
+function checkTimeout(value: number | undefined, name: string): void {
+  if (value === undefined) return;
+  if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
+    throw new BatchInputError(
+      `${name} must be a number of milliseconds between 1 and ${MAX_TIMEOUT_MS}; got ${String(value)}.`,
+    );
+  }
+}
+
+function failure(kind: FrameFailure["kind"], message: string): FrameFailure {
+  return {
+    kind,
+    message:
+      message.length > MAX_FAILURE_MESSAGE_CHARS
+        ? `${message.slice(0, MAX_FAILURE_MESSAGE_CHARS)}…`
+        : message,
+  };
+}
+
+function echoMethod(method: unknown): string {
+  const text = typeof method === "string" ? method : String(method as JsonValue);
+  return text.length > MAX_ECHOED_METHOD_CHARS ? `${text.slice(0, MAX_ECHOED_METHOD_CHARS)}…` : text;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,19 @@
+/**
+ * `@webbrain/bidi/batch`: the raw-frame batch engine. Browser-agnostic; the
+ * connection is whatever implements `BatchTransport`, and files go through
+ * `SpoolFs`. See batch-session.ts for the ordering and failure rules.
+ */
+
+export type { BatchRunRequest, BatchRunResult, BatchSessionOptions } from "./batch-session.js";
+export { BatchSession } from "./batch-session.js";
+export * from "./budgets.js";
+export { BatchInputError, FrameAbortedError, FrameTimeoutError } from "./errors.js";
+export { EventHistory, EventWait, summarizeParams } from "./event-history.js";
+export { FrameIdLedger, isValidFrameId } from "./frame-ids.js";
+export type { AssembledPayload, BatchPayload, PayloadParts, TruncationMarker } from "./payload.js";
+export { assemblePayload } from "./payload.js";
+export type { ReferenceTarget } from "./references.js";
+export { ReferenceResolutionError, resolveReferences } from "./references.js";
+export type { SpoolFs, SpoolStoreOptions } from "./spool.js";
+export { nodeSpoolFs, SpoolError, SpoolStore } from "./spool.js";
+export type * from "./types.js";
