@@ -1,1 +1,5 @@
+// @webbrain/testkit: test-only helpers. One export line per module.
+export * from "./firefox-harness.js";
+export * from "./fixture-server.js";
 export * from "./llm/index.js";
+export * from "./wait-for.js";

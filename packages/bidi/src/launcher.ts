@@ -1,0 +1,105 @@
+/**
+ * launchFirefox: a Firefox process (firefox-process.ts) plus a BiDi session on it.
+ *
+ * Invariants:
+ * - If anything after spawn fails, the process is killed and the profile removed before the
+ *   error propagates: a failed launch leaves nothing behind.
+ * - If Firefox dies while we hold it, the client is destroyed with a reason naming the exit, so
+ *   every pending command fails at once with that reason, and the profile is removed.
+ * - `close()` sends `browser.close` (which ends the session and quits), waits CLOSE_GRACE_MS for
+ *   the process, then kills the group; it always removes the profile. Idempotent.
+ */
+import type * as Bidi from "webdriver-bidi-protocol";
+import type { BidiClient } from "./client.js";
+import { FirefoxLaunchError } from "./errors.js";
+import { describeExit, type StartFirefoxOptions, startFirefoxProcess } from "./firefox-process.js";
+import { connectBidi } from "./session.js";
+
+export interface LaunchOptions extends StartFirefoxOptions {
+  /** Capabilities for `session.new` (alwaysMatch). */
+  capabilities?: Bidi.Session.CapabilityRequest;
+  /** Default per-command timeout of the client, ms (0 = none). */
+  defaultTimeoutMs?: number;
+}
+
+export interface FirefoxBrowser {
+  client: BidiClient;
+  /** Base endpoint, e.g. ws://127.0.0.1:41234. */
+  wsEndpoint: string;
+  pid: number;
+  profileDir: string;
+  sessionId: string;
+  browserName: string;
+  browserVersion: string;
+  /** Ends the session, quits Firefox (killing it after a grace period), removes the profile. */
+  close(): Promise<void>;
+  /** Resolves once Firefox has exited and its profile is gone, however that happened. */
+  readonly exited: Promise<void>;
+}
+
+/** How long Firefox gets to quit after browser.close before it is killed. */
+export const CLOSE_GRACE_MS = 5_000;
+/** How long browser.close may take to be acknowledged. */
+const BROWSER_CLOSE_TIMEOUT_MS = 3_000;
+
+export async function launchFirefox(opts: LaunchOptions = {}): Promise<FirefoxBrowser> {
+  const proc = await startFirefoxProcess(opts);
+  let session: Awaited<ReturnType<typeof connectBidi>>;
+  try {
+    session = await connectBidi(proc.wsEndpoint, {
+      capabilities: opts.capabilities,
+      defaultTimeoutMs: opts.defaultTimeoutMs,
+      closeBrowser: true,
+    });
+  } catch (err) {
+    const exitedFirst = proc.hasExited;
+    proc.killGroup();
+    await proc.dispose(0);
+    throw new FirefoxLaunchError(
+      `Firefox started (pid ${proc.pid}) but the BiDi session could not be opened at ${proc.wsEndpoint}` +
+        `${exitedFirst ? " because Firefox exited" : ""}: ${(err as Error).message}`,
+      proc.outputTail(),
+    );
+  }
+  const { client } = session;
+
+  let closing = false;
+  const exited = proc.exited.then(async (exit) => {
+    if (!closing) {
+      client.destroy(
+        new Error(
+          `Firefox (pid ${proc.pid}) exited unexpectedly (${describeExit(exit)}); its session is gone`,
+        ),
+      );
+    }
+    await proc.dispose(0);
+  });
+
+  let closePromise: Promise<void> | undefined;
+  const close = () => {
+    closePromise ??= (async () => {
+      closing = true;
+      if (!proc.hasExited) {
+        await client.send("browser.close", {}, { timeoutMs: BROWSER_CLOSE_TIMEOUT_MS }).catch(() => {
+          // Socket dropped or Firefox is already quitting: the kill below covers it.
+        });
+      }
+      await client.close();
+      await proc.dispose(CLOSE_GRACE_MS);
+      await exited;
+    })();
+    return closePromise;
+  };
+
+  return {
+    client,
+    wsEndpoint: proc.wsEndpoint,
+    pid: proc.pid,
+    profileDir: proc.profileDir,
+    sessionId: session.sessionId ?? "",
+    browserName: session.browserName,
+    browserVersion: session.browserVersion,
+    close,
+    exited,
+  };
+}

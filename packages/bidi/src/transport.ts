@@ -1,0 +1,129 @@
+/**
+ * The byte pipe under the BiDi client: one WebSocket carrying JSON text frames.
+ *
+ * Invariants:
+ * - `BidiTransport` is the only seam between the client and the network, so tests and the batch
+ *   engine can swap it without touching command logic.
+ * - `onClose` fires exactly once, whether the peer closed, the socket errored, or `close()` was
+ *   called; after it fired `send` throws.
+ */
+import WebSocket from "ws";
+
+/** Largest frame we accept from Firefox: full-page screenshots of long pages are big. */
+const MAX_INCOMING_FRAME_BYTES = 512 * 1024 * 1024;
+/** How long the WebSocket handshake may take before connect fails. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+export interface BidiTransport {
+  /** Sends one text frame. Throws when the transport is closed. */
+  send(text: string): void;
+  /** Sets the single receiver of incoming text frames. */
+  onMessage(handler: (text: string) => void): void;
+  /** Sets the single receiver of the close notice; called once with the reason. */
+  onClose(handler: (reason: Error) => void): void;
+  /** Starts an orderly close; resolves once the socket is closed (or after a short grace). */
+  close(): Promise<void>;
+}
+
+export interface WebSocketTransportOptions {
+  connectTimeoutMs?: number;
+  /** Extra HTTP headers for the handshake (e.g. auth in front of a Grid). */
+  headers?: Record<string, string>;
+}
+
+/** How long `close()` waits for the peer's close frame before dropping the socket. */
+const CLOSE_GRACE_MS = 1_000;
+
+/** Opens a WebSocket to a BiDi endpoint and resolves once the handshake finished. */
+export function connectWebSocketTransport(
+  url: string,
+  opts: WebSocketTransportOptions = {},
+): Promise<BidiTransport> {
+  const timeoutMs = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, {
+      perMessageDeflate: false,
+      maxPayload: MAX_INCOMING_FRAME_BYTES,
+      handshakeTimeout: timeoutMs,
+      headers: opts.headers,
+    });
+    const onOpenError = (err: Error) => {
+      reject(new Error(`Could not open a WebSocket to ${url}: ${err.message}`));
+    };
+    socket.once("error", onOpenError);
+    socket.once("unexpected-response", (_req, res) => {
+      socket.removeListener("error", onOpenError);
+      reject(
+        new Error(
+          `Could not open a WebSocket to ${url}: the server answered HTTP ${res.statusCode}` +
+            " instead of upgrading. Check that the URL is a BiDi endpoint (ws://host:port/session).",
+        ),
+      );
+      socket.terminate();
+    });
+    socket.once("open", () => {
+      socket.removeListener("error", onOpenError);
+      resolve(new WebSocketTransport(socket));
+    });
+  });
+}
+
+class WebSocketTransport implements BidiTransport {
+  #socket: WebSocket;
+  #messageHandler: (text: string) => void = () => {};
+  #closeHandler: (reason: Error) => void = () => {};
+  #closedReason: Error | undefined;
+  #closedPromise: Promise<void>;
+
+  constructor(socket: WebSocket) {
+    this.#socket = socket;
+    let markClosed: () => void = () => {};
+    this.#closedPromise = new Promise((r) => {
+      markClosed = r;
+    });
+    let lastError: Error | undefined;
+    socket.on("message", (data, isBinary) => {
+      if (isBinary) return; // BiDi is text-only; binary frames are not ours.
+      this.#messageHandler(data.toString());
+    });
+    socket.on("error", (err) => {
+      lastError = err;
+    });
+    socket.on("close", (code, reasonBuf) => {
+      const reasonText = reasonBuf.toString();
+      const detail = lastError
+        ? `socket error: ${lastError.message}`
+        : `close code ${code}${reasonText ? `, ${reasonText}` : ""}`;
+      this.#finish(new Error(`the BiDi WebSocket closed (${detail})`));
+      markClosed();
+    });
+  }
+
+  #finish(reason: Error): void {
+    if (this.#closedReason) return;
+    this.#closedReason = reason;
+    this.#closeHandler(reason);
+  }
+
+  send(text: string): void {
+    if (this.#closedReason) throw this.#closedReason;
+    this.#socket.send(text);
+  }
+
+  onMessage(handler: (text: string) => void): void {
+    this.#messageHandler = handler;
+  }
+
+  onClose(handler: (reason: Error) => void): void {
+    this.#closeHandler = handler;
+  }
+
+  async close(): Promise<void> {
+    if (this.#socket.readyState === WebSocket.CLOSED) return;
+    this.#finish(new Error("the BiDi connection was closed by this client"));
+    this.#socket.close(1000);
+    const timer = setTimeout(() => this.#socket.terminate(), CLOSE_GRACE_MS);
+    await this.#closedPromise;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * useFirefox: one real Firefox per vitest file, a fresh tab per test.
+ *
+ * Invariants:
+ * - Call at the top level of a test file: it registers beforeAll (launch), afterEach (close the
+ *   tabs this test opened) and afterAll (close the browser, also when tests or beforeAll failed).
+ * - `newTab()` uses browsingContext.create({type: "tab"}): that tab has focus, unlike the initial
+ *   tab of headless Firefox 153, so focus-driven widgets behave as for a person.
+ * - Reading `browser`/`client` before beforeAll ran is a clear error, not undefined.
+ */
+import {
+  type BidiClient,
+  closeContext,
+  createTab,
+  type FirefoxBrowser,
+  type LaunchOptions,
+  launchFirefox,
+} from "@webbrain/bidi";
+import { afterAll, afterEach, beforeAll } from "vitest";
+
+export interface FirefoxHarness {
+  readonly browser: FirefoxBrowser;
+  readonly client: BidiClient;
+  /** Opens a focused tab, closed automatically after the current test. Returns its context id. */
+  newTab(): Promise<string>;
+}
+
+export function useFirefox(opts: LaunchOptions = {}): FirefoxHarness {
+  let browser: FirefoxBrowser | undefined;
+  const testTabs = new Set<string>();
+
+  beforeAll(async () => {
+    browser = await launchFirefox(opts);
+  });
+
+  afterEach(async () => {
+    const tabs = [...testTabs];
+    testTabs.clear();
+    if (!browser || browser.client.closed) return;
+    const client = browser.client;
+    await Promise.all(tabs.map((context) => closeContext(client, context).catch(() => {})));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const current = (): FirefoxBrowser => {
+    if (!browser) {
+      throw new Error(
+        "useFirefox: the browser is not running: use it inside tests or hooks (not at file top level), and check beforeAll's launch error.",
+      );
+    }
+    return browser;
+  };
+
+  return {
+    get browser() {
+      return current();
+    },
+    get client() {
+      return current().client;
+    },
+    async newTab() {
+      const context = await createTab(current().client);
+      testTabs.add(context);
+      return context;
+    },
+  };
+}
+
+/**
+ * Same as useFirefox. Biome's React rule flags `use*` calls at module level, and vitest files call
+ * this at module level by design; this name needs no lint suppression.
+ */
+export const setupFirefox = useFirefox;

@@ -1,0 +1,121 @@
+/**
+ * A static HTTP server for test pages on 127.0.0.1, plus optional dynamic routes.
+ *
+ * Invariants:
+ * - Binds 127.0.0.1 on an OS-chosen port; `origin` (127.0.0.1) and `crossOrigin` (localhost) reach
+ *   the same server under two origins, for cross-origin iframe tests.
+ * - Serves files only from inside `root` (paths escaping it get 403); unknown paths get 404.
+ * - Responses are `no-store` so Firefox never serves a stale fixture between tests.
+ * - `close()` also drops keep-alive sockets, so it never waits on an idle browser connection.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export type FixtureRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface FixtureServerOptions {
+  /** Directory served; default packages/testkit/fixtures. */
+  root?: string;
+  /** Exact-path handlers (without query), checked before files, e.g. {"/api/slow": handler}. */
+  routes?: Record<string, FixtureRoute>;
+}
+
+export interface FixtureServer {
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  /** http://localhost:PORT: the same server under another origin. */
+  crossOrigin: string;
+  port: number;
+  /** Absolute URL on `origin` for a path like "/forms/login.html". */
+  url(path: string): string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_FIXTURES_ROOT = fileURLToPath(new URL("../fixtures/", import.meta.url));
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".htm": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".gif": "image/gif",
+  ".txt": "text/plain; charset=utf-8",
+  ".pdf": "application/pdf",
+  ".woff2": "font/woff2",
+};
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+  res.end(body);
+}
+
+async function serveFile(root: string, pathname: string, res: ServerResponse): Promise<void> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    send(res, 400, "bad path encoding");
+    return;
+  }
+  let file = resolve(root, `.${normalize(decoded)}`);
+  if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) {
+    send(res, 403, "outside the fixture root");
+    return;
+  }
+  try {
+    if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+    const body = await readFile(file);
+    res.writeHead(200, {
+      "content-type": CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
+      "content-length": body.length,
+      "cache-control": "no-store",
+    });
+    res.end(body);
+  } catch {
+    send(res, 404, `no fixture at ${pathname}`);
+  }
+}
+
+export function startFixtureServer(opts: FixtureServerOptions = {}): Promise<FixtureServer> {
+  const root = resolve(opts.root ?? DEFAULT_FIXTURES_ROOT);
+  const routes = opts.routes ?? {};
+  const server = createServer((req, res) => {
+    const pathname = new URL(req.url ?? "/", "http://fixture.invalid").pathname;
+    const route = routes[pathname];
+    const handled = route ? route(req, res) : serveFile(root, pathname, res);
+    void Promise.resolve(handled).catch((err: unknown) => {
+      if (!res.headersSent) send(res, 500, `fixture route ${pathname} threw: ${String(err)}`);
+      else res.destroy();
+    });
+  });
+  return new Promise((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.removeListener("error", reject);
+      const { port } = server.address() as AddressInfo;
+      const origin = `http://127.0.0.1:${port}`;
+      let closing: Promise<void> | undefined;
+      resolvePromise({
+        origin,
+        crossOrigin: `http://localhost:${port}`,
+        port,
+        url: (path) => new URL(path, origin).toString(),
+        close: () => {
+          closing ??= new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}
