@@ -1,0 +1,95 @@
+/**
+ * "Test connection" for a provider: lists the server's models and checks the configured one.
+ *
+ * OpenAI-compatible servers (llama.cpp, Ollama, LM Studio, OpenAI, OpenRouter) answer
+ * `GET {baseUrl}/models`; Anthropic answers `GET {baseUrl}/v1/models` with its own headers.
+ * Every failure becomes a ConnectionTestError whose message names the URL, what went wrong and
+ * what to try. `fetch` is injected so the logic is tested against a real local server.
+ */
+import type { ConnectionTestResult } from "../shared/messages.js";
+import type { ProviderConfig } from "../shared/settings.js";
+
+export const CONNECTION_TEST_TIMEOUT_MS = 10_000;
+const MAX_BODY_PREVIEW_CHARS = 200;
+const ANTHROPIC_VERSION = "2023-06-01";
+
+export class ConnectionTestError extends Error {
+  override name = "ConnectionTestError";
+}
+
+export function modelsUrl(provider: ProviderConfig): string {
+  const base = provider.baseUrl.replace(/\/+$/, "");
+  if (provider.api === "anthropic-messages") {
+    return base.endsWith("/v1") ? `${base}/models` : `${base}/v1/models`;
+  }
+  return `${base}/models`;
+}
+
+function authHeaders(provider: ProviderConfig): Record<string, string> {
+  if (provider.apiKey === "") return {};
+  if (provider.api === "anthropic-messages") {
+    return { "x-api-key": provider.apiKey, "anthropic-version": ANTHROPIC_VERSION };
+  }
+  return { authorization: `Bearer ${provider.apiKey}` };
+}
+
+function modelIds(body: unknown): string[] {
+  const data =
+    (body as { data?: unknown; models?: unknown } | null)?.data ?? (body as { models?: unknown })?.models;
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((entry: unknown) => {
+    const id = (entry as { id?: unknown; name?: unknown; model?: unknown } | null)?.id;
+    return typeof id === "string" ? [id] : [];
+  });
+}
+
+export async function testProviderConnection(
+  provider: ProviderConfig,
+  fetchImpl: typeof fetch = fetch,
+  now: () => number = () => performance.now(),
+): Promise<ConnectionTestResult> {
+  const url = modelsUrl(provider);
+  const started = now();
+  let response: Response;
+  try {
+    response = await fetchImpl(url, {
+      headers: authHeaders(provider),
+      signal: AbortSignal.timeout(CONNECTION_TEST_TIMEOUT_MS),
+      credentials: "omit",
+    });
+  } catch (error) {
+    const timedOut = error instanceof DOMException && error.name === "TimeoutError";
+    throw new ConnectionTestError(
+      timedOut
+        ? `No answer from ${url} within ${CONNECTION_TEST_TIMEOUT_MS / 1000} s. Check that the server is running and the URL is right.`
+        : `Could not reach ${url}. Check that the server is running and that the base URL (including /v1) is right.`,
+    );
+  }
+  const latencyMs = Math.round(now() - started);
+  const text = await response.text();
+  if (response.status === 401 || response.status === 403) {
+    throw new ConnectionTestError(
+      `${url} refused the API key (HTTP ${response.status}). Check the key in this provider's settings.`,
+    );
+  }
+  if (!response.ok) {
+    const preview = text.slice(0, MAX_BODY_PREVIEW_CHARS).trim();
+    throw new ConnectionTestError(
+      `${url} answered HTTP ${response.status}${preview ? `: ${preview}` : ""}. Check the base URL and the protocol.`,
+    );
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ConnectionTestError(
+      `${url} answered, but not with JSON. This does not look like an ${provider.api} server: check the base URL.`,
+    );
+  }
+  const models = modelIds(body);
+  return {
+    models,
+    modelListed: models.length === 0 ? undefined : models.includes(provider.model),
+    latencyMs,
+  };
+}

@@ -1,0 +1,328 @@
+/**
+ * The add-on's BrowserPort: the agent's browser, over `browser.tabs`, `tabs.sendMessage` to the
+ * content-script glue, `tabs.captureTab`, background `fetch` and `browser.downloads`.
+ *
+ * Invariants (BrowserPort's, plus):
+ * - Tab ids are `String(tab.id)`; a non-numeric id is a typed error, never NaN passed on.
+ * - A page without the content script (opened before install, or restored) gets the page
+ *   script injected once and the action retried; pages Firefox forbids to add-ons answer
+ *   `{ success: false }` with a sentence saying so.
+ * - Screenshots come from `captureTab` of the run tab, which works while that tab is inactive.
+ * - `fetchUrl` sends the user's cookies (the background page's fetch with credentials), which is
+ *   why spec 000 guards mutating methods behind /allow-api before this is called.
+ * - `researchUrl` always closes the tab it opened, also on failure.
+ */
+import type {
+  BrowserCapabilities,
+  BrowserPort,
+  DownloadContent,
+  DownloadInfo,
+  FetchRequest,
+  FetchResponse,
+  NewTabOptions,
+  PageActionName,
+  PageResult,
+  ResearchOptions,
+  ResearchResult,
+  Screenshot,
+  TabId,
+  TabInfo,
+} from "@webbrain/agent";
+import { PAGE_ACTION_MESSAGE, type PageActionMessage } from "../shared/page-messages.js";
+
+export const NAVIGATION_TIMEOUT_MS = 30_000;
+export const FETCH_TIMEOUT_MS = 30_000;
+export const DEFAULT_FETCH_MAX_CHARS = 100_000;
+export const DEFAULT_RESEARCH_MAX_CHARS = 20_000;
+const PAGE_SCRIPT_FILES = ["/page-script.js", "/content.js"];
+const TEXT_CONTENT_TYPE =
+  /^(text\/|application\/(json|xml|xhtml\+xml|javascript|ld\+json)|[^;]*\+json|[^;]*\+xml)/i;
+
+export class BrowserPortError extends Error {
+  override name = "BrowserPortError";
+}
+
+function numericTabId(tabId: TabId): number {
+  const id = Number(tabId);
+  if (!Number.isInteger(id))
+    throw new BrowserPortError(`"${tabId}" is not a Firefox tab id (expected a number)`);
+  return id;
+}
+
+function toTabInfo(tab: browser.tabs.Tab): TabInfo {
+  return { id: String(tab.id), url: tab.url ?? "", title: tab.title ?? "", active: tab.active };
+}
+
+function isMissingReceiver(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    /Receiving end does not exist|Could not establish connection/i.test(error.message)
+  );
+}
+
+/**
+ * Resolves when the tab finishes a load that starts after this call (or that is already under
+ * way), or answers `success: false` after timeoutMs. `trigger` starts the navigation once the
+ * listener is in place, so a fast load cannot be missed.
+ */
+async function loadSettled(
+  tabId: number,
+  timeoutMs: number,
+  trigger: () => Promise<unknown>,
+  alreadyLoading = false,
+): Promise<PageResult> {
+  let settle: ((result: PageResult) => void) | undefined;
+  let listener: ((id: number, change: browser.tabs.ChangeInfo, tab: browser.tabs.Tab) => void) | undefined;
+  let removedListener: ((id: number) => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const done = new Promise<PageResult>((resolve) => {
+    settle = resolve;
+    let sawLoading = alreadyLoading;
+    listener = (id, change, tab) => {
+      if (id !== tabId) return;
+      if (change.status === "loading") sawLoading = true;
+      if (change.status === "complete" && sawLoading) {
+        resolve({ success: true, url: tab.url ?? "", title: tab.title ?? "" });
+      }
+    };
+    removedListener = (id) => {
+      if (id === tabId) resolve({ success: false, error: "The tab was closed while it loaded." });
+    };
+    browser.tabs.onUpdated.addListener(listener);
+    browser.tabs.onRemoved.addListener(removedListener);
+    timer = setTimeout(() => {
+      resolve({
+        success: false,
+        error: `The page did not finish loading within ${timeoutMs / 1000} s. It may still be usable: read it again.`,
+      });
+    }, timeoutMs);
+  });
+  try {
+    await trigger();
+    if (alreadyLoading) {
+      // The load began before the listener existed; it may have finished in between.
+      const tab = await browser.tabs.get(tabId);
+      if (tab.status === "complete") settle?.({ success: true, url: tab.url ?? "", title: tab.title ?? "" });
+    }
+    return await done;
+  } catch (error) {
+    return {
+      success: false,
+      error: `Navigation failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  } finally {
+    if (listener) browser.tabs.onUpdated.removeListener(listener);
+    if (removedListener) browser.tabs.onRemoved.removeListener(removedListener);
+    clearTimeout(timer);
+  }
+}
+
+async function readCappedText(
+  response: Response,
+  maxChars: number,
+): Promise<{ text: string; truncated: boolean }> {
+  const reader = response.body?.getReader();
+  if (!reader) return { text: "", truncated: false };
+  const decoder = new TextDecoder();
+  let text = "";
+  while (text.length <= maxChars) {
+    const { value, done } = await reader.read();
+    if (done) return { text: text + decoder.decode(), truncated: false };
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel();
+  return { text: text.slice(0, maxChars), truncated: true };
+}
+
+export class WebExtBrowserPort implements BrowserPort {
+  readonly capabilities: BrowserCapabilities = {
+    trustedInput: false,
+    fullPageScreenshot: false,
+    closedShadowRoots: false,
+    fileUpload: false,
+  };
+
+  async listTabs(): Promise<TabInfo[]> {
+    const tabs = await browser.tabs.query({});
+    return tabs.filter((tab) => tab.id !== undefined && !tab.hidden).map(toTabInfo);
+  }
+
+  async activeTab(): Promise<TabInfo | undefined> {
+    const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+    return tab?.id === undefined ? undefined : toTabInfo(tab);
+  }
+
+  async getTab(tabId: TabId): Promise<TabInfo> {
+    try {
+      return toTabInfo(await browser.tabs.get(numericTabId(tabId)));
+    } catch (error) {
+      if (error instanceof BrowserPortError) throw error;
+      throw new BrowserPortError(`Tab ${tabId} is gone (it was closed). Open the page again and retry.`);
+    }
+  }
+
+  navigate(tabId: TabId, url: string): Promise<PageResult> {
+    const id = numericTabId(tabId);
+    return loadSettled(id, NAVIGATION_TIMEOUT_MS, () => browser.tabs.update(id, { url }));
+  }
+
+  goBack(tabId: TabId): Promise<PageResult> {
+    const id = numericTabId(tabId);
+    return loadSettled(id, NAVIGATION_TIMEOUT_MS, () => browser.tabs.goBack(id));
+  }
+
+  goForward(tabId: TabId): Promise<PageResult> {
+    const id = numericTabId(tabId);
+    return loadSettled(id, NAVIGATION_TIMEOUT_MS, () => browser.tabs.goForward(id));
+  }
+
+  async newTab(url: string, options?: NewTabOptions): Promise<TabInfo> {
+    let created: browser.tabs.Tab | undefined;
+    const createdId = new Promise<number>((resolve, reject) => {
+      browser.tabs.create({ url, active: options?.active ?? false }).then((tab) => {
+        created = tab;
+        if (tab.id === undefined) reject(new BrowserPortError("Firefox opened a tab without an id"));
+        else resolve(tab.id);
+      }, reject);
+    });
+    const id = await createdId;
+    // The load started with create(); wait for it to complete unless it already has.
+    await loadSettled(id, NAVIGATION_TIMEOUT_MS, async () => undefined, true);
+    return toTabInfo(await browser.tabs.get(id).catch(() => created as browser.tabs.Tab));
+  }
+
+  waitForNavigation(tabId: TabId, timeoutMs: number): Promise<PageResult> {
+    return loadSettled(numericTabId(tabId), timeoutMs, async () => undefined);
+  }
+
+  async pageAction(
+    tabId: TabId,
+    action: PageActionName,
+    params: Record<string, unknown>,
+  ): Promise<PageResult> {
+    const id = numericTabId(tabId);
+    const message: PageActionMessage = { type: PAGE_ACTION_MESSAGE, action, params };
+    try {
+      return (await browser.tabs.sendMessage(id, message, { frameId: 0 })) as PageResult;
+    } catch (error) {
+      if (!isMissingReceiver(error)) {
+        return { success: false, error: `The page did not answer ${action}: ${(error as Error).message}` };
+      }
+    }
+    try {
+      for (const file of PAGE_SCRIPT_FILES)
+        await browser.tabs.executeScript(id, { file, runAt: "document_idle" });
+    } catch {
+      const tab = await this.getTab(tabId);
+      return {
+        success: false,
+        error: `WebBrain cannot read or control ${tab.url || "this page"}: Firefox does not let add-ons script it (about:, view-source:, addons.mozilla.org and PDF pages). Navigate to a regular web page.`,
+      };
+    }
+    return (await browser.tabs.sendMessage(id, message, { frameId: 0 })) as PageResult;
+  }
+
+  async screenshot(tabId: TabId): Promise<Screenshot> {
+    const dataUrl = await browser.tabs.captureTab(numericTabId(tabId), { format: "png" });
+    const comma = dataUrl.indexOf(",");
+    return { mimeType: "image/png", dataBase64: dataUrl.slice(comma + 1) };
+  }
+
+  async fetchUrl(request: FetchRequest): Promise<FetchResponse> {
+    const maxChars = request.maxChars ?? DEFAULT_FETCH_MAX_CHARS;
+    const init: RequestInit = {
+      method: request.method ?? "GET",
+      credentials: "include",
+      redirect: "follow",
+      signal: AbortSignal.timeout(request.timeoutMs ?? FETCH_TIMEOUT_MS),
+    };
+    if (request.headers) init.headers = request.headers;
+    if (request.body !== undefined) init.body = request.body;
+    const response = await fetch(request.url, init);
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, key) => {
+      headers[key] = value;
+    });
+    const type = response.headers.get("content-type") ?? "";
+    let body: string;
+    let truncated = false;
+    if (type === "" || TEXT_CONTENT_TYPE.test(type)) {
+      ({ text: body, truncated } = await readCappedText(response, maxChars));
+    } else {
+      const bytes = (await response.arrayBuffer()).byteLength;
+      body = `[binary body: ${type}, ${bytes} bytes; not shown]`;
+    }
+    return {
+      status: response.status,
+      statusText: response.statusText,
+      url: response.url,
+      headers,
+      body,
+      truncated,
+    };
+  }
+
+  async researchUrl(url: string, options?: ResearchOptions): Promise<ResearchResult> {
+    const maxChars = options?.maxChars ?? DEFAULT_RESEARCH_MAX_CHARS;
+    let tabId: number | undefined;
+    try {
+      const tab = await browser.tabs.create({ url, active: false });
+      tabId = tab.id;
+      if (tabId === undefined) return { success: false, error: "Firefox opened no tab for research_url." };
+      const id = tabId;
+      const timeoutMs = options?.timeoutMs ?? NAVIGATION_TIMEOUT_MS;
+      const loaded = await loadSettled(id, timeoutMs, async () => undefined, true);
+      if (!loaded.success) return { success: false, url, error: loaded.error ?? "The page did not load." };
+      const read = await this.pageAction(String(id), "read_page", { maxChars });
+      const info = await browser.tabs.get(id);
+      if (!read.success)
+        return { success: false, url: info.url ?? url, error: read.error ?? "read_page failed" };
+      const text = typeof read.text === "string" ? read.text : JSON.stringify(read);
+      return { success: true, url: info.url ?? url, title: info.title ?? "", text: text.slice(0, maxChars) };
+    } finally {
+      if (tabId !== undefined) await browser.tabs.remove(tabId).catch(() => undefined);
+    }
+  }
+
+  async listDownloads(options?: { limit?: number }): Promise<DownloadInfo[]> {
+    const items = await browser.downloads.search({ limit: options?.limit ?? 20, orderBy: ["-startTime"] });
+    return items.map((item) => ({
+      id: String(item.id),
+      url: item.url,
+      filename: item.filename,
+      mime: item.mime,
+      bytes: item.fileSize >= 0 ? item.fileSize : undefined,
+      state: item.state,
+      startTime: item.startTime,
+    }));
+  }
+
+  async readDownload(id: string, options?: { maxChars?: number }): Promise<DownloadContent> {
+    const [item] = await browser.downloads.search({ id: Number(id) });
+    if (!item) throw new BrowserPortError(`No download with id ${id}; list_downloads shows the ids.`);
+    // Add-ons cannot read files on disk; fetch the same URL again (with the user's cookies).
+    const response = await this.fetchUrl({
+      url: item.url,
+      maxChars: options?.maxChars ?? DEFAULT_FETCH_MAX_CHARS,
+    });
+    return {
+      id,
+      filename: item.filename,
+      mime: item.mime,
+      content: response.body,
+      encoding: "utf8",
+      truncated: response.truncated,
+    };
+  }
+
+  async download(url: string, filename?: string): Promise<DownloadInfo> {
+    const id = await browser.downloads.download(filename ? { url, filename } : { url });
+    const [item] = await browser.downloads.search({ id });
+    return {
+      id: String(id),
+      url,
+      filename: item?.filename ?? filename ?? "",
+      state: item?.state ?? "in_progress",
+    };
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * The settings page: providers (add from a preset, edit, remove, make active, test the
+ * connection), max steps, Plan before Act, verbose level. Every change is saved through the
+ * background page, which validates it; a field the user got wrong is marked and explained.
+ * Opened with `?welcome=1` on first install.
+ */
+import type { ConnectionTestResult } from "../shared/messages.js";
+import { request } from "../shared/request.js";
+import {
+  type FieldProblem,
+  PROVIDER_PRESETS,
+  type ProviderConfig,
+  type ProviderTier,
+  providerFromPreset,
+  type Settings,
+  type VerboseLevel,
+  validateProvider,
+} from "../shared/settings.js";
+
+function byId<T extends HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (node === null) throw new Error(`settings.html lacks #${id}`);
+  return node as T;
+}
+
+const ui = {
+  welcome: byId<HTMLParagraphElement>("welcome"),
+  list: byId<HTMLUListElement>("provider-list"),
+  none: byId<HTMLParagraphElement>("no-providers"),
+  preset: byId<HTMLSelectElement>("preset"),
+  add: byId<HTMLButtonElement>("add-provider"),
+  editor: byId<HTMLElement>("editor"),
+  editorHeading: byId<HTMLHeadingElement>("editor-heading"),
+  form: byId<HTMLFormElement>("provider-form"),
+  errors: byId<HTMLParagraphElement>("form-errors"),
+  test: byId<HTMLButtonElement>("test-connection"),
+  testResult: byId<HTMLParagraphElement>("test-result"),
+  cancel: byId<HTMLButtonElement>("cancel-edit"),
+  modelOptions: byId<HTMLDataListElement>("p-model-options"),
+  maxSteps: byId<HTMLInputElement>("max-steps"),
+  planBeforeAct: byId<HTMLInputElement>("plan-before-act"),
+  agentSaved: byId<HTMLParagraphElement>("agent-saved"),
+};
+
+const fields = {
+  label: byId<HTMLInputElement>("p-label"),
+  api: byId<HTMLSelectElement>("p-api"),
+  baseUrl: byId<HTMLInputElement>("p-baseUrl"),
+  apiKey: byId<HTMLInputElement>("p-apiKey"),
+  model: byId<HTMLInputElement>("p-model"),
+  tier: byId<HTMLSelectElement>("p-tier"),
+  contextWindow: byId<HTMLInputElement>("p-contextWindow"),
+  vision: byId<HTMLInputElement>("p-vision"),
+};
+
+let settings: Settings;
+/** The provider being edited (not yet saved when new). */
+let editing: { provider: ProviderConfig; isNew: boolean } | undefined;
+
+function newId(): string {
+  return `p-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+}
+
+function readForm(base: ProviderConfig): ProviderConfig {
+  return {
+    ...base,
+    label: fields.label.value.trim(),
+    api: fields.api.value as ProviderConfig["api"],
+    baseUrl: fields.baseUrl.value.trim().replace(/\/+$/, ""),
+    apiKey: fields.apiKey.value.trim(),
+    model: fields.model.value.trim(),
+    tier: fields.tier.value as ProviderTier,
+    contextWindow: Number(fields.contextWindow.value),
+    vision: fields.vision.checked,
+  };
+}
+
+function fillForm(provider: ProviderConfig): void {
+  fields.label.value = provider.label;
+  fields.api.value = provider.api;
+  fields.baseUrl.value = provider.baseUrl;
+  fields.apiKey.value = provider.apiKey;
+  fields.model.value = provider.model;
+  fields.tier.value = provider.tier;
+  fields.contextWindow.value = String(provider.contextWindow);
+  fields.vision.checked = provider.vision;
+}
+
+function showProblems(problems: FieldProblem[]): void {
+  for (const input of Object.values(fields)) input.removeAttribute("aria-invalid");
+  for (const problem of problems) {
+    const input = fields[problem.field as keyof typeof fields];
+    input?.setAttribute("aria-invalid", "true");
+  }
+  ui.errors.textContent = problems.map((p) => p.message).join("\n");
+  const first = problems[0];
+  if (first) fields[first.field as keyof typeof fields]?.focus();
+}
+
+function setTestResult(kind: "ok" | "failed" | "pending" | "", text: string): void {
+  ui.testResult.className = `test-result ${kind}`;
+  ui.testResult.textContent = text;
+}
+
+function openEditor(provider: ProviderConfig, isNew: boolean): void {
+  editing = { provider, isNew };
+  fillForm(provider);
+  showProblems([]);
+  setTestResult("", "");
+  ui.modelOptions.replaceChildren();
+  ui.editorHeading.textContent = isNew ? "New provider" : `Edit ${provider.label}`;
+  ui.editor.hidden = false;
+  fields.label.focus();
+}
+
+function closeEditor(): void {
+  editing = undefined;
+  ui.editor.hidden = true;
+}
+
+function renderList(): void {
+  ui.list.replaceChildren();
+  ui.none.hidden = settings.providers.length > 0;
+  for (const provider of settings.providers) {
+    const li = document.createElement("li");
+    const main = document.createElement("div");
+    main.className = "p-main";
+    const name = document.createElement("div");
+    name.className = "p-name";
+    name.textContent = provider.label;
+    if (provider.id === settings.activeProviderId) {
+      const tag = document.createElement("span");
+      tag.className = "active-tag";
+      tag.textContent = " · in use";
+      name.append(tag);
+    }
+    const meta = document.createElement("div");
+    meta.className = "p-meta";
+    meta.textContent = `${provider.model} · ${provider.baseUrl} · ${provider.tier}${provider.vision ? " · vision" : ""}`;
+    main.append(name, meta);
+    li.append(main);
+    const button = (label: string, className: string, onClick: () => void) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = className;
+      b.textContent = label;
+      b.setAttribute("aria-label", `${label} ${provider.label}`);
+      b.addEventListener("click", onClick);
+      li.append(b);
+    };
+    if (provider.id !== settings.activeProviderId) {
+      button("Use", "secondary", () => void save({ ...settings, activeProviderId: provider.id }));
+    }
+    button("Edit", "secondary", () => openEditor(structuredClone(provider), false));
+    button("Remove", "quiet", () => {
+      if (!confirm(`Remove the provider "${provider.label}"?`)) return;
+      const providers = settings.providers.filter((p) => p.id !== provider.id);
+      const activeProviderId =
+        settings.activeProviderId === provider.id ? providers[0]?.id : settings.activeProviderId;
+      if (editing?.provider.id === provider.id) closeEditor();
+      void save({ ...settings, providers, activeProviderId });
+    });
+    ui.list.append(li);
+  }
+}
+
+function renderAgent(): void {
+  ui.maxSteps.value = String(settings.maxSteps);
+  ui.planBeforeAct.checked = settings.planBeforeAct;
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
+    radio.checked = radio.value === settings.verbose;
+  }
+}
+
+async function save(next: Settings): Promise<boolean> {
+  try {
+    settings = await request({ type: "save_settings", settings: next });
+    renderList();
+    renderAgent();
+    return true;
+  } catch (error) {
+    ui.errors.textContent = error instanceof Error ? error.message : String(error);
+    return false;
+  }
+}
+
+ui.add.addEventListener("click", () => {
+  const preset = PROVIDER_PRESETS.find((p) => p.key === ui.preset.value) ?? PROVIDER_PRESETS[0];
+  if (preset) openEditor(providerFromPreset(preset, newId()), true);
+});
+
+ui.cancel.addEventListener("click", closeEditor);
+
+ui.form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (!editing) return;
+  const provider = readForm(editing.provider);
+  const problems = validateProvider(provider);
+  showProblems(problems);
+  if (problems.length > 0) return;
+  const providers = editing.isNew
+    ? [...settings.providers, provider]
+    : settings.providers.map((p) => (p.id === provider.id ? provider : p));
+  const activeProviderId = settings.activeProviderId ?? provider.id;
+  void save({ ...settings, providers, activeProviderId }).then((ok) => {
+    if (ok) closeEditor();
+  });
+});
+
+function describeTest(provider: ProviderConfig, result: ConnectionTestResult): string {
+  const lines = [`Connected to ${provider.baseUrl} in ${result.latencyMs} ms.`];
+  if (result.modelListed === true) lines.push(`The model "${provider.model}" is available.`);
+  if (result.modelListed === false) {
+    const sample = result.models.slice(0, 8).join(", ");
+    lines.push(
+      `The server does not list "${provider.model}". It lists: ${sample}${result.models.length > 8 ? ", …" : ""}`,
+    );
+  }
+  if (result.modelListed === undefined)
+    lines.push("The server lists no models; the model name could not be checked.");
+  return lines.join("\n");
+}
+
+ui.test.addEventListener("click", () => {
+  if (!editing) return;
+  const provider = readForm(editing.provider);
+  const problems = validateProvider(provider).filter((p) => p.field !== "model");
+  showProblems(problems);
+  if (problems.length > 0) return;
+  setTestResult("pending", `Testing ${provider.baseUrl}…`);
+  ui.test.disabled = true;
+  request({ type: "test_provider", provider })
+    .then((result) => {
+      ui.modelOptions.replaceChildren(...result.models.map((m) => new Option(m, m)));
+      setTestResult(result.modelListed === false ? "failed" : "ok", describeTest(provider, result));
+    })
+    .catch((error: unknown) =>
+      setTestResult("failed", error instanceof Error ? error.message : String(error)),
+    )
+    .finally(() => {
+      ui.test.disabled = false;
+    });
+});
+
+function flashSaved(): void {
+  ui.agentSaved.textContent = "Saved.";
+  setTimeout(() => {
+    ui.agentSaved.textContent = "";
+  }, 2_000);
+}
+
+ui.maxSteps.addEventListener("change", () => {
+  const value = Number(ui.maxSteps.value);
+  if (!Number.isInteger(value) || value < 1 || value > 1_000) {
+    ui.maxSteps.setAttribute("aria-invalid", "true");
+    ui.agentSaved.textContent = "Max steps is a whole number from 1 to 1000.";
+    return;
+  }
+  ui.maxSteps.removeAttribute("aria-invalid");
+  void save({ ...settings, maxSteps: value }).then((ok) => ok && flashSaved());
+});
+
+ui.planBeforeAct.addEventListener("change", () => {
+  void save({ ...settings, planBeforeAct: ui.planBeforeAct.checked }).then((ok) => ok && flashSaved());
+});
+
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
+  radio.addEventListener("change", () => {
+    if (radio.checked) {
+      void save({ ...settings, verbose: radio.value as VerboseLevel }).then((ok) => ok && flashSaved());
+    }
+  });
+}
+
+async function start(): Promise<void> {
+  for (const preset of PROVIDER_PRESETS) ui.preset.append(new Option(preset.label, preset.key));
+  settings = await request({ type: "get_settings" });
+  ui.welcome.hidden = new URLSearchParams(location.search).get("welcome") !== "1";
+  renderList();
+  renderAgent();
+}
+
+start().catch((error: unknown) => {
+  ui.errors.textContent = error instanceof Error ? error.message : String(error);
+});

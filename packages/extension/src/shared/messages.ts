@@ -1,0 +1,71 @@
+/**
+ * The messages between the add-on's pages (sidebar, settings) and its background page.
+ *
+ * Requests go through `browser.runtime.sendMessage` and always answer a `Reply`: failures come
+ * back as `{ ok: false, error }` with a sentence for the user, never as a rejected promise with
+ * a bare stack. Live run events go over a `runtime.Port` named RUN_PORT_NAME: the sidebar posts
+ * one `subscribe` and gets a `snapshot` followed by every later event in order, so it can
+ * never miss or repeat one.
+ */
+import type { JournalEntry, RunSnapshot } from "./run-events.js";
+import type { ProviderConfig, Settings } from "./settings.js";
+import type { ChatMode, TranscriptItem } from "./transcript.js";
+
+export const RUN_PORT_NAME = "webbrain-run";
+
+export type Request =
+  | { type: "get_settings" }
+  | { type: "save_settings"; settings: Settings }
+  | { type: "test_provider"; provider: ProviderConfig }
+  | { type: "chat_start"; tabId: number; text: string; mode: ChatMode }
+  | { type: "chat_continue"; tabId: number }
+  | { type: "chat_stop"; tabId: number }
+  | { type: "chat_clear"; tabId: number }
+  | { type: "prompt_answer"; tabId: number; promptId: string; choiceId: string };
+
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export interface ConnectionTestResult {
+  /** Models the server lists (GET /models), if it lists any. */
+  models: string[];
+  /** Whether the configured model is among them (undefined when the server lists none). */
+  modelListed: boolean | undefined;
+  latencyMs: number;
+}
+
+export interface ReplyValues {
+  get_settings: Settings;
+  save_settings: Settings;
+  test_provider: ConnectionTestResult;
+  chat_start: { runId: string };
+  chat_continue: { runId: string };
+  chat_stop: { stopped: boolean };
+  chat_clear: { cleared: true };
+  prompt_answer: { accepted: boolean };
+}
+
+/** What a sidebar learns when it subscribes to a tab. */
+export interface TabState {
+  tabId: number;
+  title: string;
+  url: string;
+  transcript: TranscriptItem[];
+  /** The tab's current or last run (undefined before the first). */
+  run: RunSnapshot | undefined;
+  /** `/allow-api` was given in this tab's conversation. */
+  allowApi: boolean;
+}
+
+export type PortToBackground = { type: "subscribe"; tabId: number };
+
+export type PortToSidebar =
+  | { type: "snapshot"; state: TabState }
+  | { type: "event"; tabId: number; entry: JournalEntry }
+  /** The transcript changed outside a run (cleared, /allow-api): re-render from this. */
+  | { type: "tab_state"; state: TabState };
+
+export function isRequest(value: unknown): value is Request {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
+  );
+}

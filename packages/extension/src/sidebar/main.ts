@@ -1,0 +1,233 @@
+/**
+ * The sidebar: one chat per tab. It follows the active tab of its window unless opened as
+ * `sidebar.html?tab=<id>` (pinned to that tab, which is how a person opens it in a tab).
+ *
+ * Runs belong to the background page: this page only subscribes to a tab over a runtime Port
+ * (snapshot, then live events) and sends requests. Closing the sidebar therefore never stops
+ * a run, and reopening it rebuilds the same view from the background's journal.
+ */
+import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/messages.js";
+import { request } from "../shared/request.js";
+import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
+import { type ChatMode, isChatMode } from "../shared/transcript.js";
+import { TranscriptView } from "./transcript-view.js";
+
+const PLACEHOLDERS: Record<ChatMode, string> = {
+  ask: "Ask about this page…",
+  act: "Tell WebBrain what to do on this page…",
+  dev: "Inspect or debug this page…",
+};
+
+function byId<T extends HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (node === null) throw new Error(`sidebar.html lacks #${id}`);
+  return node as T;
+}
+
+const ui = {
+  tabTitle: byId<HTMLSpanElement>("tab-title"),
+  badge: byId<HTMLSpanElement>("allow-api-badge"),
+  provider: byId<HTMLSelectElement>("provider"),
+  chat: byId<HTMLElement>("chat"),
+  empty: byId<HTMLDivElement>("empty"),
+  transcript: byId<HTMLOListElement>("transcript"),
+  live: byId<HTMLDivElement>("live"),
+  status: byId<HTMLParagraphElement>("status"),
+  form: byId<HTMLFormElement>("send-form"),
+  input: byId<HTMLTextAreaElement>("input"),
+  send: byId<HTMLButtonElement>("send"),
+  stop: byId<HTMLButtonElement>("stop"),
+  cont: byId<HTMLButtonElement>("continue"),
+  clear: byId<HTMLButtonElement>("clear"),
+  settingsLink: byId<HTMLAnchorElement>("open-settings"),
+};
+
+const pinnedTab = Number(new URLSearchParams(location.search).get("tab") ?? Number.NaN);
+let currentTabId: number | undefined;
+let running = false;
+let settings: Settings = parseSettings(undefined).settings;
+
+const view = new TranscriptView(ui.transcript, ui.live, ui.chat, {
+  answerPrompt(promptId, choiceId) {
+    if (currentTabId === undefined) return;
+    request({ type: "prompt_answer", tabId: currentTabId, promptId, choiceId }).catch(showError);
+  },
+});
+
+function selectedMode(): ChatMode {
+  const checked = document.querySelector<HTMLInputElement>('input[name="mode"]:checked');
+  return isChatMode(checked?.value) ? checked.value : "ask";
+}
+
+function setStatus(text: string): void {
+  ui.status.textContent = text;
+}
+
+function showError(error: unknown): void {
+  setStatus(error instanceof Error ? error.message : String(error));
+}
+
+function setRunning(isRunning: boolean, canContinue: boolean): void {
+  running = isRunning;
+  ui.stop.hidden = !isRunning;
+  ui.cont.hidden = isRunning || !canContinue;
+  ui.send.disabled = isRunning;
+  ui.send.textContent = isRunning ? "Running…" : "Send";
+}
+
+function refreshEmpty(): void {
+  ui.empty.hidden = !view.isEmpty;
+}
+
+function applyState(state: TabState): void {
+  ui.tabTitle.textContent = state.title || state.url || `Tab ${state.tabId}`;
+  ui.tabTitle.title = state.url;
+  ui.badge.hidden = !state.allowApi;
+  view.verbose = settings.verbose;
+  view.reset(state.transcript, state.run);
+  const run = state.run;
+  setRunning(
+    run?.status === "running",
+    run !== undefined && (run.status === "stopped" || run.status === "error"),
+  );
+  setStatus(run?.status === "running" ? "Working…" : "");
+  refreshEmpty();
+}
+
+let port: browser.runtime.Port | undefined;
+
+function connect(): browser.runtime.Port {
+  const opened = browser.runtime.connect({ name: RUN_PORT_NAME });
+  opened.onMessage.addListener((raw) => {
+    const message = raw as PortToSidebar;
+    if (message.type === "snapshot" || message.type === "tab_state") {
+      if (message.state.tabId === currentTabId) applyState(message.state);
+      return;
+    }
+    if (message.tabId !== currentTabId) return;
+    const event = message.entry.event;
+    if (!view.apply(message.entry)) return;
+    if (event.kind === "run_start") setRunning(true, false);
+    if (event.kind === "status") setStatus(event.text);
+    if (event.kind === "tool_start") setStatus(`Running ${event.call.name}…`);
+    if (event.kind === "run_end") {
+      setRunning(false, event.status === "stopped" || event.status === "error");
+      setStatus(event.status === "done" ? "" : (event.message ?? ""));
+    }
+    refreshEmpty();
+  });
+  opened.onDisconnect.addListener(() => {
+    port = undefined;
+    setStatus("Lost the connection to WebBrain's background page. Reopen the sidebar.");
+  });
+  return opened;
+}
+
+function subscribe(tabId: number): void {
+  currentTabId = tabId;
+  port ??= connect();
+  port.postMessage({ type: "subscribe", tabId });
+}
+
+async function followActiveTab(): Promise<void> {
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  if (tab?.id !== undefined && tab.id !== currentTabId) subscribe(tab.id);
+}
+
+function renderProviders(): void {
+  ui.provider.replaceChildren();
+  if (settings.providers.length === 0) {
+    const option = new Option("No provider: open Settings", "");
+    ui.provider.append(option);
+    ui.provider.disabled = true;
+    return;
+  }
+  ui.provider.disabled = false;
+  for (const provider of settings.providers) {
+    ui.provider.append(new Option(`${provider.label} · ${provider.model}`, provider.id));
+  }
+  ui.provider.value = settings.activeProviderId ?? settings.providers[0]?.id ?? "";
+}
+
+async function loadSettings(): Promise<void> {
+  settings = await request({ type: "get_settings" });
+  renderProviders();
+  view.verbose = settings.verbose;
+}
+
+ui.provider.addEventListener("change", () => {
+  const next = { ...settings, activeProviderId: ui.provider.value };
+  request({ type: "save_settings", settings: next })
+    .then((saved) => {
+      settings = saved;
+    })
+    .catch(showError);
+});
+
+for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) {
+  radio.addEventListener("change", () => {
+    ui.input.placeholder = PLACEHOLDERS[selectedMode()];
+  });
+}
+
+async function send(): Promise<void> {
+  const text = ui.input.value.trim();
+  if (text === "" || currentTabId === undefined || running) return;
+  setStatus("Starting…");
+  try {
+    await request({ type: "chat_start", tabId: currentTabId, text, mode: selectedMode() });
+    ui.input.value = "";
+  } catch (error) {
+    showError(error);
+  }
+}
+
+ui.form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  void send();
+});
+
+ui.input.addEventListener("keydown", (event) => {
+  // Enter sends; Shift+Enter is a new line (what chat boxes do).
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    void send();
+  }
+});
+
+ui.stop.addEventListener("click", () => {
+  if (currentTabId === undefined) return;
+  setStatus("Stopping…");
+  request({ type: "chat_stop", tabId: currentTabId }).catch(showError);
+});
+
+ui.cont.addEventListener("click", () => {
+  if (currentTabId === undefined) return;
+  request({ type: "chat_continue", tabId: currentTabId }).catch(showError);
+});
+
+ui.clear.addEventListener("click", () => {
+  if (currentTabId === undefined || running) return;
+  request({ type: "chat_clear", tabId: currentTabId }).catch(showError);
+});
+
+ui.settingsLink.addEventListener("click", (event) => {
+  event.preventDefault();
+  void browser.runtime.openOptionsPage();
+});
+
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area === "local" && SETTINGS_KEY in changes) void loadSettings().catch(showError);
+});
+
+async function start(): Promise<void> {
+  await loadSettings();
+  if (Number.isInteger(pinnedTab)) {
+    subscribe(pinnedTab);
+  } else {
+    await followActiveTab();
+    browser.tabs.onActivated.addListener(() => void followActiveTab().catch(showError));
+  }
+}
+
+start().catch(showError);

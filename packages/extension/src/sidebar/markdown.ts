@@ -1,0 +1,61 @@
+/**
+ * Model text to safe DOM: marked turns Markdown into HTML, DOMPurify removes anything active
+ * (scripts, event handlers, javascript: URLs, forms), and the result comes back as a
+ * DocumentFragment, so no sanitized string is ever assigned to innerHTML. Links open in a new
+ * tab without an opener. Code blocks get a copy button.
+ */
+import DOMPurify from "dompurify";
+import { marked } from "marked";
+
+const FORBIDDEN_TAGS = [
+  "style",
+  "form",
+  "input",
+  "button",
+  "textarea",
+  "select",
+  "iframe",
+  "object",
+  "embed",
+];
+
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node instanceof HTMLAnchorElement) {
+    node.setAttribute("target", "_blank");
+    node.setAttribute("rel", "noopener noreferrer");
+  }
+});
+
+export function renderMarkdown(text: string): DocumentFragment {
+  const html = marked.parse(text, { async: false, gfm: true, breaks: false });
+  const fragment = DOMPurify.sanitize(html, {
+    RETURN_DOM_FRAGMENT: true,
+    FORBID_TAGS: FORBIDDEN_TAGS,
+    FORBID_ATTR: ["style"],
+  });
+  for (const pre of fragment.querySelectorAll("pre")) addCopyButton(pre);
+  return fragment;
+}
+
+function addCopyButton(pre: HTMLPreElement): void {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "copy-code";
+  button.textContent = "Copy";
+  button.setAttribute("aria-label", "Copy code");
+  button.addEventListener("click", () => {
+    const code = pre.querySelector("code")?.textContent ?? pre.textContent ?? "";
+    navigator.clipboard.writeText(code).then(
+      () => flash(button, "Copied"),
+      () => flash(button, "Copy failed"),
+    );
+  });
+  pre.append(button);
+}
+
+function flash(button: HTMLButtonElement, label: string): void {
+  button.textContent = label;
+  setTimeout(() => {
+    button.textContent = "Copy";
+  }, 1_500);
+}
