@@ -1,0 +1,530 @@
+/**
+ * Agent: the loop of spec 000's processMessage, shared by the add-on and the runner.
+ *
+ * One task: the user's message (the first one enriched with URL, title, the site adapter and,
+ * for vision models, a screenshot) -> up to maxSteps model turns -> each turn's tool calls
+ * run as a batch through the ToolExecutor -> a text-only answer, `done`, `clarify`, a guard
+ * stop, an error or abort ends it. At the step limit the task pauses; Continue resumes it.
+ *
+ * Invariants:
+ * - The conversation is persisted through the Store after every step, and always in a state
+ *   the provider accepts: every tool call has a result (skipped calls get one), and an
+ *   aborted or failed model turn is closed by a short assistant note.
+ * - One run per tab at a time; a second answers a `busy` error instead of interleaving.
+ * - Abort (the AbortSignal) is honoured during the model call and between tool calls.
+ */
+import type {
+  AssistantMessage,
+  ImageContent,
+  TextContent,
+  Tool,
+  ToolCall,
+  UserMessage,
+} from "@mariozechner/pi-ai";
+import type { AgentEventListener, RunResult, RunStatus } from "./agent-events.js";
+import { BlockedDone } from "./blocked-done.js";
+import type { BrowserPort } from "./browser-port.js";
+import {
+  EMERGENCY_KEEP_TAIL_MESSAGES,
+  KEEP_TAIL_MESSAGES,
+  needsTrim,
+  pruneImages,
+  type Summarizer,
+  trimHistory,
+} from "./context-manager.js";
+import { type Conversation, ConversationStore, newConversation } from "./conversation.js";
+import { AgentError } from "./errors.js";
+import { LoopDetector } from "./loop-detector.js";
+import { type PermissionApprover, PermissionGate } from "./permission-gate.js";
+import {
+  PLANNER_PROMPT,
+  type PlanApprover,
+  planAsText,
+  planFromAnswer,
+  SUBMIT_PLAN_TOOL,
+} from "./planner.js";
+import { systemPrompt } from "./prompts.js";
+import { type LlmClient, PiAiClient } from "./provider-client.js";
+import type { ProviderConfig } from "./provider-config.js";
+import { adapterFor, SITE_ADAPTERS, type SiteAdapter } from "./site-adapters.js";
+import type { Store } from "./store.js";
+import { DuplicateSubmitGuard } from "./submit-guard.js";
+import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
+import { withNote } from "./tool-result.js";
+import { devOnCompact, type Mode, toolsFor } from "./tool-selection.js";
+import { wrapUntrusted } from "./untrusted.js";
+
+export const DEFAULT_MAX_STEPS = 130;
+const PREVIEW_CHARS = 200;
+
+const SUMMARIZER_PROMPT =
+  "Summarize this browser agent's history for its own later use: facts found, actions taken and their outcomes, the current page state, what remains. Plain text, under 1500 characters.";
+
+export interface AgentOptions {
+  port: BrowserPort;
+  store: Store;
+  provider: ProviderConfig;
+  /** Defaults to pi-ai for `provider`; tests may inject another client. */
+  llm?: LlmClient;
+  /** Model turns per task before pausing for Continue (default 130). */
+  maxSteps?: number;
+  /** Plan before Act: needs `planApprover`. */
+  planBeforeAct?: boolean;
+  planApprover?: PlanApprover;
+  /** Permission prompts; without one the gate allows everything (runner default, DESIGN.md). */
+  approver?: PermissionApprover;
+  adapters?: readonly SiteAdapter[];
+  /** Appended to the system prompt (skills, user instructions). */
+  extraPrompt?: string;
+  now?: () => number;
+}
+
+export interface MessageOptions {
+  mode?: Mode;
+  signal?: AbortSignal;
+  onEvent?: AgentEventListener;
+}
+
+function textOf(message: AssistantMessage): string {
+  return message.content
+    .filter((block): block is TextContent => block.type === "text")
+    .map((block) => block.text)
+    .join("")
+    .trim();
+}
+
+export class Agent {
+  private readonly llm: LlmClient;
+  private readonly conversations = new Map<string, Conversation>();
+  private readonly running = new Set<string>();
+  private readonly convStore: ConversationStore;
+  private readonly executor: ToolExecutor;
+  private readonly now: () => number;
+  readonly maxSteps: number;
+
+  constructor(private readonly options: AgentOptions) {
+    if (options.planBeforeAct && !options.planApprover) {
+      throw new AgentError(
+        "config",
+        "planBeforeAct needs a planApprover to show the plan to the user; pass one or turn Plan before Act off.",
+      );
+    }
+    this.llm = options.llm ?? new PiAiClient(options.provider);
+    this.now = options.now ?? Date.now;
+    this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.convStore = new ConversationStore(options.store);
+    this.executor = new ToolExecutor({
+      port: options.port,
+      gate: new PermissionGate(options.store, options.approver),
+      submitGuard: new DuplicateSubmitGuard(this.now),
+      blockedDone: new BlockedDone(),
+    });
+  }
+
+  /** The tab's conversation (from memory, else restored from the Store). */
+  async getConversation(tabId: string): Promise<Conversation | undefined> {
+    const cached = this.conversations.get(tabId);
+    if (cached) return cached;
+    const stored = await this.convStore.load(tabId);
+    if (stored) this.conversations.set(tabId, stored);
+    return stored;
+  }
+
+  /** Forget the tab's conversation, its guards' memory and its blockedDone count. */
+  async clearConversation(tabId: string): Promise<void> {
+    const conversation = await this.getConversation(tabId);
+    this.conversations.delete(tabId);
+    this.executor.forgetTab(tabId);
+    if (conversation && conversation.workingTabId !== tabId)
+      this.executor.forgetTab(conversation.workingTabId);
+    await this.convStore.remove(tabId);
+  }
+
+  /** Handle one user message in a tab: a task, `/allow-api`, or `continue` after the step limit. */
+  async processMessage(tabId: string, text: string, options: MessageOptions = {}): Promise<RunResult> {
+    return this.exclusive(tabId, options, async (conversation) => {
+      let task = text.trim();
+      const allowApi = /^\/allow-api\b\s*(on|off)?/i.exec(task);
+      if (allowApi) {
+        conversation.allowApi = allowApi[1]?.toLowerCase() !== "off";
+        task = task.slice(allowApi[0].length).trim();
+        if (!task) {
+          await this.save(conversation);
+          const state = conversation.allowApi ? "allowed" : "not allowed";
+          return this.result(
+            "answered",
+            `API mutations (POST/PUT/PATCH/DELETE via fetch_url) are ${state} in this conversation.`,
+            conversation,
+          );
+        }
+      }
+      if (/^continue\.?$/i.test(task) && conversation.pendingContinue)
+        return this.resume(conversation, options);
+
+      const mode = options.mode ?? conversation.mode;
+      if (mode === "dev" && this.options.provider.tier === "compact") {
+        const error = devOnCompact();
+        return this.result("error", error.message, conversation, error);
+      }
+      conversation.mode = mode;
+      const first = conversation.messages.length === 0;
+      conversation.messages.push(await this.userMessage(conversation, task, first));
+      conversation.stepsUsed = 0;
+      conversation.pendingContinue = false;
+      conversation.planApproved = false;
+      delete conversation.plan;
+      const run = this.runContext(conversation, options);
+      if (run.planRequired) {
+        const planned = await this.plan(conversation, task, options);
+        if (planned) return planned;
+      }
+      await this.save(conversation);
+      return this.steps(conversation, run, options);
+    });
+  }
+
+  /** Resume a task that stopped at the step limit. */
+  async continueRun(tabId: string, options: MessageOptions = {}): Promise<RunResult> {
+    return this.exclusive(tabId, options, (conversation) => {
+      if (!conversation.pendingContinue) {
+        return Promise.resolve(
+          this.result("answered", "There is no paused task to continue in this tab.", conversation),
+        );
+      }
+      return this.resume(conversation, options);
+    });
+  }
+
+  private async resume(conversation: Conversation, options: MessageOptions): Promise<RunResult> {
+    conversation.messages.push({ role: "user", content: "Continue the task.", timestamp: this.now() });
+    conversation.stepsUsed = 0;
+    conversation.pendingContinue = false;
+    await this.save(conversation);
+    return this.steps(conversation, this.runContext(conversation, options), options);
+  }
+
+  private async exclusive(
+    tabId: string,
+    options: MessageOptions,
+    body: (conversation: Conversation) => Promise<RunResult>,
+  ): Promise<RunResult> {
+    if (this.running.has(tabId)) {
+      const error = new AgentError(
+        "busy",
+        "A task is already running in this tab. Stop it first, or wait for it to finish.",
+      );
+      return { status: "error", text: error.message, steps: 0, error };
+    }
+    this.running.add(tabId);
+    try {
+      const conversation =
+        (await this.getConversation(tabId)) ?? newConversation(tabId, options.mode ?? "act", this.now());
+      this.conversations.set(tabId, conversation);
+      options.onEvent?.({ type: "run_start", tabId, mode: options.mode ?? conversation.mode });
+      const result = await body(conversation);
+      options.onEvent?.({ type: "run_end", result });
+      return result;
+    } finally {
+      this.running.delete(tabId);
+    }
+  }
+
+  private runContext(conversation: Conversation, options: MessageOptions): RunContext {
+    return {
+      conversation,
+      tier: this.options.provider.tier,
+      vision: this.options.provider.vision,
+      planRequired: this.options.planBeforeAct === true && conversation.mode !== "ask",
+      loop: new LoopDetector(),
+      malformedStreak: 0,
+      onNudge: (detector, message) => options.onEvent?.({ type: "nudge", detector, message }),
+    };
+  }
+
+  private async userMessage(conversation: Conversation, task: string, enrich: boolean): Promise<UserMessage> {
+    if (!enrich) return { role: "user", content: task, timestamp: this.now() };
+    const { port } = this.options;
+    const content: (TextContent | ImageContent)[] = [{ type: "text", text: task }];
+    const tab = await port.getTab(conversation.workingTabId).catch(() => undefined);
+    if (tab) {
+      content.push({
+        type: "text",
+        text: `\n\nCurrent tab:\n${wrapUntrusted("tab", `URL: ${tab.url}\nTitle: ${tab.title}`)}`,
+      });
+      const adapter = adapterFor(tab.url, this.options.adapters ?? SITE_ADAPTERS);
+      if (adapter) {
+        content.push({ type: "text", text: `\n\nSite guidance: ${adapter.guidance}` });
+        conversation.adapterId = adapter.id;
+      }
+      if (this.options.provider.vision) {
+        const shot = await port.screenshot(conversation.workingTabId).catch(() => undefined);
+        if (shot) content.push({ type: "image", data: shot.dataBase64, mimeType: shot.mimeType });
+      }
+    }
+    return { role: "user", content, timestamp: this.now() };
+  }
+
+  /** Plan before Act. Returns a result when the run must end here (rejected, failed). */
+  private async plan(
+    conversation: Conversation,
+    task: string,
+    options: MessageOptions,
+  ): Promise<RunResult | undefined> {
+    let answer: AssistantMessage;
+    try {
+      answer = await this.llm.complete(
+        {
+          systemPrompt: `${this.prompt(conversation)}\n\n${PLANNER_PROMPT}`,
+          messages: conversation.messages,
+          tools: [SUBMIT_PLAN_TOOL],
+        },
+        options.signal ? { signal: options.signal } : {},
+      );
+    } catch (error) {
+      return this.failure(conversation, error);
+    }
+    const plan = planFromAnswer(answer, task);
+    options.onEvent?.({ type: "plan", plan });
+    const decision = await (this.options.planApprover as PlanApprover)(plan);
+    options.onEvent?.({ type: "plan_decision", approved: decision.approved });
+    if (!decision.approved) {
+      const feedback = decision.feedback ? ` Feedback: ${decision.feedback}` : "";
+      const text = `Plan rejected; nothing was done.${feedback}`;
+      conversation.messages.push(this.note(text));
+      await this.save(conversation);
+      return this.result("plan_rejected", text, conversation);
+    }
+    conversation.plan = plan;
+    conversation.planApproved = true;
+    const last = conversation.messages.at(-1) as UserMessage;
+    const planText: TextContent = { type: "text", text: `\n\n${planAsText(plan)}` };
+    last.content =
+      typeof last.content === "string"
+        ? [{ type: "text", text: last.content }, planText]
+        : [...last.content, planText];
+    return undefined;
+  }
+
+  private prompt(conversation: Conversation): string {
+    const extra = this.options.extraPrompt;
+    return systemPrompt({
+      mode: conversation.mode,
+      tier: this.options.provider.tier,
+      ...(extra ? { extra } : {}),
+    });
+  }
+
+  private tools(conversation: Conversation): Tool[] {
+    const { tier, vision } = this.options.provider;
+    return toolsFor({ mode: conversation.mode, tier, vision }).map(({ name, description, parameters }) => ({
+      name,
+      description,
+      parameters,
+    }));
+  }
+
+  private async steps(
+    conversation: Conversation,
+    run: RunContext,
+    options: MessageOptions,
+  ): Promise<RunResult> {
+    const { signal, onEvent } = options;
+    while (conversation.stepsUsed < this.maxSteps) {
+      if (signal?.aborted) return this.aborted(conversation);
+      onEvent?.({ type: "step", step: conversation.stepsUsed + 1, maxSteps: this.maxSteps });
+      let answer: AssistantMessage;
+      try {
+        await this.manageContext(conversation, false, options);
+        answer = await this.callModel(conversation, options);
+      } catch (error) {
+        return this.failure(conversation, error);
+      }
+      conversation.messages.push(answer);
+      conversation.stepsUsed++;
+      const text = textOf(answer);
+      if (text) onEvent?.({ type: "assistant_text", text });
+      const calls = answer.content.filter((block): block is ToolCall => block.type === "toolCall");
+      if (calls.length === 0) {
+        await this.save(conversation);
+        return this.result("answered", text, conversation);
+      }
+      const ended = await this.batch(conversation, run, calls, options);
+      await this.save(conversation);
+      if (ended) return ended;
+      if (signal?.aborted) return this.aborted(conversation);
+    }
+    conversation.pendingContinue = true;
+    await this.save(conversation);
+    return this.result(
+      "step_limit",
+      `Paused after ${this.maxSteps} steps without finishing. Send "continue" to keep going.`,
+      conversation,
+    );
+  }
+
+  /** Run one turn's tool calls in order. Returns a result if one of them ended the run. */
+  private async batch(
+    conversation: Conversation,
+    run: RunContext,
+    calls: ToolCall[],
+    options: MessageOptions,
+  ): Promise<RunResult | undefined> {
+    let ended: RunResult | undefined;
+    for (const call of calls) {
+      let outcome: ToolOutcome;
+      if (ended || options.signal?.aborted) {
+        outcome = {
+          content: [{ type: "text", text: `[${call.name} skipped] The run ended before this call.` }],
+          isError: true,
+        };
+      } else {
+        options.onEvent?.({ type: "tool_call", id: call.id, name: call.name, args: call.arguments });
+        const adapterBefore = conversation.adapterId;
+        outcome = await this.executor.execute(call, run);
+        outcome = await this.adapterNote(conversation, adapterBefore, outcome);
+        if (outcome.end) ended = this.endResult(conversation, outcome.end);
+      }
+      const preview = outcome.content
+        .map((block) => (block.type === "text" ? block.text : "[image]"))
+        .join("");
+      conversation.messages.push({
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: outcome.content,
+        isError: outcome.isError,
+        timestamp: this.now(),
+      });
+      options.onEvent?.({
+        type: "tool_result",
+        id: call.id,
+        name: call.name,
+        ok: !outcome.isError,
+        preview: preview.slice(0, PREVIEW_CHARS),
+      });
+    }
+    return ended;
+  }
+
+  /** After a call, if the tab is now on a site with another adapter, inject its guidance once. */
+  private async adapterNote(
+    conversation: Conversation,
+    before: string | undefined,
+    outcome: ToolOutcome,
+  ): Promise<ToolOutcome> {
+    const tab = await this.options.port.getTab(conversation.workingTabId).catch(() => undefined);
+    const adapter = tab ? adapterFor(tab.url, this.options.adapters ?? SITE_ADAPTERS) : undefined;
+    if (!adapter || adapter.id === before) return outcome;
+    conversation.adapterId = adapter.id;
+    return withNote(outcome, `Site guidance: ${adapter.guidance}`);
+  }
+
+  private endResult(conversation: Conversation, end: NonNullable<ToolOutcome["end"]>): RunResult {
+    if (end.kind === "stop") return this.result("stopped", end.error.message, conversation, end.error);
+    return this.result(end.kind, end.text, conversation);
+  }
+
+  private async callModel(conversation: Conversation, options: MessageOptions): Promise<AssistantMessage> {
+    const call = () =>
+      this.llm.complete(
+        {
+          systemPrompt: this.prompt(conversation),
+          messages: conversation.messages,
+          tools: this.tools(conversation),
+        },
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          onTextDelta: (delta) => options.onEvent?.({ type: "text_delta", delta }),
+        },
+      );
+    try {
+      return await call();
+    } catch (error) {
+      if (!(error instanceof AgentError) || error.kind !== "context_overflow") throw error;
+      // Emergency trim, then one retry: a second overflow is reported as it is.
+      await this.manageContext(conversation, true, options);
+      return call();
+    }
+  }
+
+  private async manageContext(
+    conversation: Conversation,
+    emergency: boolean,
+    options: MessageOptions,
+  ): Promise<void> {
+    conversation.messages = pruneImages(conversation.messages);
+    if (!emergency && !needsTrim(conversation.messages)) return;
+    const summarize: Summarizer = async (history) => {
+      const answer = await this.llm.complete(
+        {
+          systemPrompt: SUMMARIZER_PROMPT,
+          messages: [{ role: "user", content: history, timestamp: this.now() }],
+          tools: [],
+        },
+        options.signal ? { signal: options.signal } : {},
+      );
+      return textOf(answer);
+    };
+    const keep = emergency ? EMERGENCY_KEEP_TAIL_MESSAGES : KEEP_TAIL_MESSAGES;
+    const trimmed = await trimHistory(conversation.messages, summarize, keep);
+    if (trimmed.summarized === 0) return;
+    conversation.messages = trimmed.messages;
+    options.onEvent?.({
+      type: "context_trimmed",
+      summarized: trimmed.summarized,
+      emergency,
+      usedModel: trimmed.usedModel,
+    });
+    await this.save(conversation);
+  }
+
+  private note(text: string): AssistantMessage {
+    const { provider } = this.options;
+    return {
+      role: "assistant",
+      content: [{ type: "text", text }],
+      api: "openai-completions",
+      provider: provider.id,
+      model: provider.model,
+      usage: {
+        input: 0,
+        output: 0,
+        cacheRead: 0,
+        cacheWrite: 0,
+        totalTokens: 0,
+        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+      },
+      stopReason: "stop",
+      timestamp: this.now(),
+    };
+  }
+
+  private async aborted(conversation: Conversation): Promise<RunResult> {
+    const error = new AgentError("aborted", "Stopped by the user.");
+    if (conversation.messages.at(-1)?.role === "user")
+      conversation.messages.push(this.note("(stopped by the user)"));
+    await this.save(conversation);
+    return this.result("aborted", error.message, conversation, error);
+  }
+
+  private async failure(conversation: Conversation, error: unknown): Promise<RunResult> {
+    if (error instanceof AgentError && error.kind === "aborted") return this.aborted(conversation);
+    const typed =
+      error instanceof AgentError
+        ? error
+        : new AgentError("provider_http", String((error as Error)?.message ?? error));
+    if (conversation.messages.at(-1)?.role === "user")
+      conversation.messages.push(this.note(`(failed: ${typed.message})`));
+    await this.save(conversation);
+    return this.result("error", typed.message, conversation, typed);
+  }
+
+  private result(status: RunStatus, text: string, conversation: Conversation, error?: AgentError): RunResult {
+    return { status, text, steps: conversation.stepsUsed, ...(error ? { error } : {}) };
+  }
+
+  private async save(conversation: Conversation): Promise<void> {
+    conversation.updatedAt = this.now();
+    await this.convStore.save(conversation);
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * ToolExecutor: every tool call the model sends passes through here, in this order:
+ *   1. mode x tier gate (Ask is read-only, Dev-only tools, Compact Dev) - the rule, whatever
+ *      the tool list said;
+ *   2. argument validation against the tool's schema (malformed calls are counted);
+ *   3. Plan before Act: no non-observe tool before the plan is approved;
+ *   4. /allow-api for mutating fetch_url;
+ *   5. loop detector (actions and navigations; observations never count);
+ *   6. duplicate-submit guard;
+ *   7. permission gate (capability x origin);
+ *   8. dispatch to the BrowserPort; then blockedDone for `done`.
+ * A refusal at any stage is a failed tool result the model reads, with the reason and what to
+ * do instead. Only a loop stop or repeated malformed calls end the run from here.
+ */
+import { type ToolCall, validateToolCall } from "@mariozechner/pi-ai";
+import type { BlockedDone } from "./blocked-done.js";
+import type { BrowserPort, CompletionProbe } from "./browser-port.js";
+import type { Conversation } from "./conversation.js";
+import { AgentError } from "./errors.js";
+import type { LoopDetector, LoopVerdict } from "./loop-detector.js";
+import { type Capability, originOf, type PermissionGate } from "./permission-gate.js";
+import type { DuplicateSubmitGuard } from "./submit-guard.js";
+import { type ToolSpec, toolSpec } from "./tool-catalog.js";
+import { dispatchTool } from "./tool-dispatch.js";
+import {
+  agentResult,
+  isValidationRejection,
+  refNamesFromTree,
+  type ToolContent,
+  withNote,
+} from "./tool-result.js";
+import { allowedTool, type Tier } from "./tool-selection.js";
+
+/** Consecutive malformed tool calls before the run stops with a malformed_tool_call error. */
+export const MALFORMED_STOP_AT = 3;
+
+const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+export type ToolEnd =
+  | { kind: "done"; text: string }
+  | { kind: "clarify"; text: string }
+  | { kind: "stop"; error: AgentError };
+
+export interface ToolOutcome extends ToolContent {
+  end?: ToolEnd;
+}
+
+/** Per-run state the executor reads and updates. */
+export interface RunContext {
+  conversation: Conversation;
+  tier: Tier;
+  vision: boolean;
+  /** Plan before Act is on for this task. */
+  planRequired: boolean;
+  loop: LoopDetector;
+  malformedStreak: number;
+  onNudge?: (detector: string, message: string) => void;
+}
+
+export interface ExecutorDeps {
+  port: BrowserPort;
+  gate: PermissionGate;
+  submitGuard: DuplicateSubmitGuard;
+  blockedDone: BlockedDone;
+}
+
+function str(value: unknown): string {
+  return typeof value === "string" ? value : value === undefined || value === null ? "" : String(value);
+}
+
+export class ToolExecutor {
+  /** ref -> accessible name per tab, from the newest tree the model read. */
+  private readonly refNames = new Map<string, Map<string, string>>();
+
+  constructor(private readonly deps: ExecutorDeps) {}
+
+  forgetTab(tabId: string): void {
+    this.refNames.delete(tabId);
+    this.deps.submitGuard.navigated(tabId);
+    this.deps.blockedDone.clear(tabId);
+  }
+
+  async execute(call: ToolCall, run: RunContext): Promise<ToolOutcome> {
+    const { conversation } = run;
+    const name = call.name;
+    const selection = { mode: conversation.mode, tier: run.tier, vision: run.vision };
+    const permit = allowedTool(selection, name);
+    const spec = toolSpec(name);
+    if (!permit.allowed || !spec) {
+      const reason = permit.allowed ? `Unknown tool "${name}".` : permit.reason;
+      return spec ? agentResult(name, false, reason) : this.malformed(run, name, reason);
+    }
+    let args: Record<string, unknown>;
+    try {
+      args = validateToolCall([spec], call) as Record<string, unknown>;
+    } catch (error) {
+      return this.malformed(
+        run,
+        name,
+        `Invalid arguments for ${name}: ${(error as Error).message.split("\n").slice(0, 4).join(" ")}. Send a JSON object matching the tool's schema.`,
+      );
+    }
+    run.malformedStreak = 0;
+
+    if (
+      run.planRequired &&
+      !conversation.planApproved &&
+      spec.kind !== "observe" &&
+      spec.kind !== "control"
+    ) {
+      return agentResult(name, false, "Refused: the plan has not been approved, so no action may run yet.");
+    }
+    const tabId = conversation.workingTabId;
+    if (name === "done") return this.done(tabId, str(args.summary), run);
+    if (name === "clarify")
+      return {
+        ...agentResult(name, true, "Asked the user."),
+        end: { kind: "clarify", text: str(args.question) },
+      };
+
+    if (name === "fetch_url") {
+      const method = str(args.method || "GET").toUpperCase();
+      if (MUTATING_METHODS.has(method) && (conversation.mode === "ask" || !conversation.allowApi)) {
+        const why =
+          conversation.mode === "ask"
+            ? "Ask mode is read-only"
+            : "the user has not typed /allow-api in this conversation";
+        return agentResult(
+          name,
+          false,
+          `Refused ${method}: ${why}. Use the page's UI instead, or ask the user to allow API mutations.`,
+        );
+      }
+    }
+
+    const tab = await this.deps.port.getTab(tabId).catch(() => undefined);
+    const pageUrl = tab?.url ?? "";
+    const notes: string[] = [];
+
+    const verdict = this.loopVerdict(spec, args, run);
+    if (verdict.kind === "stop") {
+      return {
+        ...agentResult(name, false, verdict.message),
+        end: { kind: "stop", error: new AgentError("loop_stopped", verdict.message) },
+      };
+    }
+    if (verdict.kind === "nudge") {
+      run.onNudge?.(verdict.detector, verdict.message);
+      notes.push(verdict.message);
+    }
+
+    const submitLabel = this.submitLabel(tabId, name, args);
+    let submitKey: string | undefined;
+    if (submitLabel) {
+      const check = this.deps.submitGuard.check(tabId, submitLabel, pageUrl, args._allowResubmit === true);
+      if (!check.allowed) return agentResult(name, false, check.message);
+      submitKey = check.key;
+    }
+
+    const permission = permissionFor(spec, args, pageUrl);
+    if (permission) {
+      const decision = await this.deps.gate.check({ ...permission, tool: name });
+      if (!decision.allowed) return agentResult(name, false, decision.message);
+    }
+
+    const outcome = await dispatchTool(this.deps.port, name, args, { tabId, url: pageUrl });
+    if (outcome.newTabId) conversation.workingTabId = outcome.newTabId;
+    const resultText = outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+
+    if (name === "get_accessibility_tree" && !outcome.isError) {
+      const tree = typeof outcome.pageResult?.tree === "string" ? outcome.pageResult.tree : resultText;
+      const names = refNamesFromTree(tree);
+      const known = this.refNames.get(tabId) ?? new Map<string, string>();
+      for (const [ref, refName] of names) known.set(ref, refName);
+      this.refNames.set(tabId, known);
+    }
+    if (submitKey && outcome.pageResult && isValidationRejection(outcome.pageResult)) {
+      this.deps.submitGuard.rejected(submitKey);
+    }
+    await this.afterAction(spec, tabId, pageUrl, outcome.navigatedTo, resultText, run);
+    return notes.reduce<ToolOutcome>((acc, note) => withNote(acc, note), outcome);
+  }
+
+  private malformed(run: RunContext, name: string, message: string): ToolOutcome {
+    run.malformedStreak++;
+    const outcome = agentResult(name, false, message);
+    if (run.malformedStreak < MALFORMED_STOP_AT) return outcome;
+    const error = new AgentError(
+      "malformed_tool_call",
+      `The model sent ${run.malformedStreak} malformed tool calls in a row (last: ${message}). It may be too small for tool calling: pick a larger model, or set this provider's tier to Compact.`,
+    );
+    return { ...outcome, end: { kind: "stop", error } };
+  }
+
+  private loopVerdict(spec: ToolSpec, args: Record<string, unknown>, run: RunContext): LoopVerdict {
+    if (spec.kind === "navigate" && typeof args.url === "string") return run.loop.recordNavigation(args.url);
+    if (spec.kind === "observe" || spec.kind === "control") return { kind: "ok" };
+    return run.loop.recordAction(spec.name, args);
+  }
+
+  /** Observations feed the loop detector's page fingerprint; navigation resets page state. */
+  private async afterAction(
+    spec: ToolSpec,
+    tabId: string,
+    before: string,
+    navigatedTo: string | undefined,
+    resultText: string,
+    run: RunContext,
+  ): Promise<void> {
+    let after = navigatedTo;
+    if (after === undefined && (spec.kind === "act" || spec.kind === "dev")) {
+      after = (await this.deps.port.getTab(tabId).catch(() => undefined))?.url;
+    }
+    if (after !== undefined && after !== before) {
+      this.deps.submitGuard.navigated(tabId);
+      this.refNames.delete(tabId);
+      run.loop.setUrl(after);
+    }
+    if (spec.kind === "observe") run.loop.observe(after ?? before, resultText);
+  }
+
+  private submitLabel(tabId: string, name: string, args: Record<string, unknown>): string | undefined {
+    if (name === "click" && typeof args.text === "string") return args.text;
+    if (name === "click_ax") return this.refNames.get(tabId)?.get(str(args.ref_id));
+    return undefined;
+  }
+
+  private async done(tabId: string, summary: string, run: RunContext): Promise<ToolOutcome> {
+    let probe: CompletionProbe | undefined;
+    if (run.conversation.mode !== "ask") {
+      probe = (await this.deps.port
+        .pageAction(tabId, "probe_completion", { summary })
+        .catch(() => undefined)) as CompletionProbe | undefined;
+    }
+    const decision = this.deps.blockedDone.decide(tabId, summary, probe);
+    if (decision.kind === "block") return agentResult("done", false, decision.message, { blockedDone: true });
+    const text = decision.kind === "allow_with_note" ? `${summary}\n\n${decision.note}` : summary;
+    return { ...agentResult("done", true, "Task finished."), end: { kind: "done", text } };
+  }
+}
+
+/** Which capability a call uses, and on which origin (undefined: no permission needed). */
+export function permissionFor(
+  spec: ToolSpec,
+  args: Record<string, unknown>,
+  pageUrl: string,
+): { capability: Capability; origin: string; detail: string } | undefined {
+  const detail = `${spec.name} ${JSON.stringify(args).slice(0, 120)}`;
+  switch (spec.kind) {
+    case "act":
+      if (spec.name === "upload_file") return { capability: "upload", origin: originOf(pageUrl), detail };
+      return { capability: "interact", origin: originOf(pageUrl), detail };
+    case "navigate":
+      return typeof args.url === "string"
+        ? { capability: "navigate", origin: originOf(args.url), detail }
+        : undefined;
+    case "network":
+      return { capability: "network", origin: originOf(str(args.url)), detail };
+    case "download":
+      return { capability: "download", origin: originOf(pageUrl), detail };
+    case "dev":
+      return spec.name === "execute_js"
+        ? { capability: "execute_js", origin: originOf(pageUrl), detail }
+        : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * An in-memory BrowserPort for agent tests: pages are scripted (URL -> title, tree, and how
+ * actions behave), and every call is recorded so tests can assert what the agent did.
+ * Browser behaviour itself is tested by the runner and the add-on in real Firefox.
+ */
+import type {
+  BrowserCapabilities,
+  BrowserPort,
+  CompletionProbe,
+  DownloadContent,
+  DownloadInfo,
+  FetchRequest,
+  FetchResponse,
+  PageActionName,
+  PageResult,
+  ResearchResult,
+  Screenshot,
+  TabInfo,
+} from "../src/index.js";
+
+export interface PageScript {
+  title: string;
+  tree: string;
+  /** Answer a page action; return `{ navigate: url }` to move the tab. Default: success. */
+  onAction?: (action: PageActionName, params: Record<string, unknown>) => PageResult | { navigate: string };
+  probe?: CompletionProbe;
+}
+
+export interface RecordedCall {
+  method: string;
+  tabId?: string;
+  action?: string;
+  params?: unknown;
+}
+
+/** 1x1 transparent PNG. */
+const PIXEL_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+
+export class MemoryBrowser implements BrowserPort {
+  readonly capabilities: BrowserCapabilities = {
+    trustedInput: false,
+    fullPageScreenshot: false,
+    closedShadowRoots: false,
+    fileUpload: false,
+  };
+  readonly calls: RecordedCall[] = [];
+  private readonly tabs = new Map<string, { url: string; history: string[]; index: number }>();
+  private nextTab = 2;
+  fetchAnswer: (request: FetchRequest) => FetchResponse = (request) => ({
+    status: 200,
+    statusText: "OK",
+    url: request.url,
+    headers: { "content-type": "application/json" },
+    body: '{"ok":true}',
+    truncated: false,
+  });
+
+  constructor(
+    readonly pages: Record<string, PageScript>,
+    startUrl: string,
+  ) {
+    this.tabs.set("1", { url: startUrl, history: [startUrl], index: 0 });
+  }
+
+  /** Calls of one kind (page action name or port method). */
+  named(name: string): RecordedCall[] {
+    return this.calls.filter(
+      (call) => call.action === name || (call.action === undefined && call.method === name),
+    );
+  }
+
+  private tab(tabId: string) {
+    const tab = this.tabs.get(tabId);
+    if (!tab) throw new Error(`tab ${tabId} is gone`);
+    return tab;
+  }
+
+  private info(id: string): TabInfo {
+    const tab = this.tab(id);
+    return { id, url: tab.url, title: this.pages[tab.url]?.title ?? "", active: id === "1" };
+  }
+
+  private go(tabId: string, url: string): void {
+    const tab = this.tab(tabId);
+    tab.history = tab.history.slice(0, tab.index + 1);
+    tab.history.push(url);
+    tab.index = tab.history.length - 1;
+    tab.url = url;
+  }
+
+  async listTabs(): Promise<TabInfo[]> {
+    return [...this.tabs.keys()].map((id) => this.info(id));
+  }
+  async activeTab(): Promise<TabInfo | undefined> {
+    return this.info("1");
+  }
+  async getTab(tabId: string): Promise<TabInfo> {
+    return this.info(tabId);
+  }
+  async navigate(tabId: string, url: string): Promise<PageResult> {
+    this.calls.push({ method: "navigate", tabId, params: { url } });
+    this.go(tabId, url);
+    return { success: true };
+  }
+  async goBack(tabId: string): Promise<PageResult> {
+    this.calls.push({ method: "goBack", tabId });
+    const tab = this.tab(tabId);
+    if (tab.index === 0) return { success: false, error: "no history to go back to" };
+    tab.index--;
+    tab.url = tab.history[tab.index] ?? tab.url;
+    return { success: true };
+  }
+  async goForward(tabId: string): Promise<PageResult> {
+    this.calls.push({ method: "goForward", tabId });
+    const tab = this.tab(tabId);
+    if (tab.index >= tab.history.length - 1) return { success: false, error: "no forward history" };
+    tab.index++;
+    tab.url = tab.history[tab.index] ?? tab.url;
+    return { success: true };
+  }
+  async newTab(url: string): Promise<TabInfo> {
+    const id = String(this.nextTab++);
+    this.calls.push({ method: "newTab", tabId: id, params: { url } });
+    this.tabs.set(id, { url, history: [url], index: 0 });
+    return this.info(id);
+  }
+  async pageAction(
+    tabId: string,
+    action: PageActionName,
+    params: Record<string, unknown>,
+  ): Promise<PageResult> {
+    this.calls.push({ method: "pageAction", tabId, action, params });
+    const tab = this.tab(tabId);
+    const page = this.pages[tab.url];
+    if (!page) return { success: false, error: `no page scripted for ${tab.url}` };
+    if (action === "get_accessibility_tree") return { success: true, tree: page.tree };
+    if (action === "probe_completion")
+      return page.probe ?? { success: true, openDialogs: [], visibleForms: [] };
+    const answer = page.onAction?.(action, params) ?? { success: true };
+    if ("navigate" in answer) {
+      this.go(tabId, answer.navigate);
+      return { success: true, navigated: true };
+    }
+    return answer;
+  }
+  async screenshot(tabId: string): Promise<Screenshot> {
+    this.calls.push({ method: "screenshot", tabId });
+    return { mimeType: "image/png", dataBase64: PIXEL_PNG, width: 1, height: 1 };
+  }
+  async fetchUrl(request: FetchRequest): Promise<FetchResponse> {
+    this.calls.push({ method: "fetchUrl", params: request });
+    return this.fetchAnswer(request);
+  }
+  async researchUrl(url: string): Promise<ResearchResult> {
+    this.calls.push({ method: "researchUrl", params: { url } });
+    return { success: true, url, title: "Research", text: "Some researched text." };
+  }
+  async listDownloads(): Promise<DownloadInfo[]> {
+    this.calls.push({ method: "listDownloads" });
+    return [{ id: "d1", url: "https://x/f.txt", filename: "f.txt", state: "complete" }];
+  }
+  async readDownload(id: string): Promise<DownloadContent> {
+    this.calls.push({ method: "readDownload", params: { id } });
+    return { id, filename: "f.txt", content: "file text", encoding: "utf8", truncated: false };
+  }
+}
