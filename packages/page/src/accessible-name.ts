@@ -1,0 +1,262 @@
+/**
+ * Accessible names, in spec 000's priority order:
+ *   1 aria-labelledby, 2 aria-label, 3 <label for> / wrapping <label>, 4 placeholder,
+ *   5 value of submit/button/reset inputs, 6 content of buttons/links/summary (and other
+ *   name-from-content roles), 7 for unlabeled fields: adjacent text before the field.
+ * Then `title`, and for icon-only controls the alt/title of an image or svg inside.
+ *
+ * Text is collected with a bounded walk (never more than a few hundred characters per element),
+ * so naming costs O(name length), not O(subtree), and the tree stays one linear walk.
+ */
+import {
+  collapseWhitespace,
+  isElement,
+  isInput,
+  isTextArea,
+  shadowRootOf,
+  TEXT_NODE,
+  truncate,
+} from "./dom-realm.js";
+import { NAME_FROM_CONTENT_ROLES } from "./roles.js";
+
+export const NAME_MAX_CHARS = 100;
+/** Adjacent text longer than this is prose, not a label. */
+const ADJACENT_LABEL_MAX_CHARS = 60;
+/** How many previous siblings the adjacent-text scan looks at, per level. */
+const ADJACENT_SIBLINGS_SCANNED = 3;
+/** How many ancestor levels the adjacent-text scan climbs. */
+const ADJACENT_LEVELS_SCANNED = 2;
+
+const SKIPPED_TEXT_TAGS: ReadonlySet<string> = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "select",
+  "textarea",
+  "input",
+  "option",
+  "datalist",
+]);
+
+export type NameSource =
+  | "labelledby"
+  | "aria-label"
+  | "label"
+  | "placeholder"
+  | "value"
+  | "content"
+  | "adjacent"
+  | "title"
+  | "icon"
+  | "none";
+
+export interface AccessibleName {
+  name: string;
+  source: NameSource;
+}
+
+/** Visible-ish text of a subtree, bounded to `limit` characters. */
+export function boundedText(root: Node, limit: number): string {
+  const parts: string[] = [];
+  let length = 0;
+  const visit = (node: Node): void => {
+    if (length >= limit) return;
+    if (node.nodeType === TEXT_NODE) {
+      const text = node.nodeValue ?? "";
+      parts.push(text);
+      length += text.length;
+      return;
+    }
+    if (!isElement(node)) {
+      for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
+      return;
+    }
+    const tag = node.localName;
+    if (SKIPPED_TEXT_TAGS.has(tag)) return;
+    if (node.getAttribute("aria-hidden") === "true" || node.hasAttribute("hidden")) return;
+    const label = node.getAttribute("aria-label");
+    if (label && node !== root) {
+      parts.push(` ${label} `);
+      length += label.length;
+      return;
+    }
+    if (tag === "img") {
+      const alt = node.getAttribute("alt");
+      if (alt) {
+        parts.push(` ${alt} `);
+        length += alt.length;
+      }
+      return;
+    }
+    if (tag === "svg") {
+      const title = node.querySelector("title")?.textContent;
+      if (title) {
+        parts.push(` ${title} `);
+        length += title.length;
+      }
+      return;
+    }
+    if (tag === "br") parts.push(" ");
+    const shadow = shadowRootOf(node);
+    const source: Node = shadow ?? node;
+    for (let child = source.firstChild; child; child = child.nextSibling) {
+      visit(child);
+      if (length >= limit) return;
+    }
+  };
+  visit(root);
+  return collapseWhitespace(parts.join(" "));
+}
+
+function textOfIds(el: Element, ids: string): string {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const parts: string[] = [];
+  for (const id of ids.trim().split(/\s+/)) {
+    const target = root.getElementById?.(id) ?? el.ownerDocument.getElementById(id);
+    if (!target) continue;
+    if (isInput(target) || isTextArea(target)) parts.push(target.value);
+    else parts.push(target.getAttribute("aria-label") ?? boundedText(target, NAME_MAX_CHARS));
+  }
+  return collapseWhitespace(parts.join(" "));
+}
+
+function labelText(el: Element): string {
+  const labels = (el as HTMLInputElement).labels;
+  if (labels && labels.length > 0) {
+    const parts: string[] = [];
+    for (const label of Array.from(labels)) parts.push(boundedText(label, NAME_MAX_CHARS));
+    return collapseWhitespace(parts.join(" "));
+  }
+  const wrapping = el.closest("label");
+  return wrapping ? boundedText(wrapping, NAME_MAX_CHARS) : "";
+}
+
+function isLabelable(el: Element): boolean {
+  const tag = el.localName;
+  return (
+    tag === "input" ||
+    tag === "textarea" ||
+    tag === "select" ||
+    tag === "button" ||
+    tag === "meter" ||
+    tag === "progress" ||
+    tag === "output"
+  );
+}
+
+function isFieldLike(el: Element, role: string): boolean {
+  const tag = el.localName;
+  if (tag === "input" || tag === "textarea" || tag === "select") return true;
+  return (
+    role === "textbox" ||
+    role === "searchbox" ||
+    role === "spinbutton" ||
+    role === "combobox" ||
+    role === "slider"
+  );
+}
+
+/** Spec 000 rule 7: text right before an unlabeled field, e.g. `Every [ 1 ] months`. */
+export function adjacentText(el: Element): string {
+  let current: Element | null = el;
+  for (let level = 0; current && level < ADJACENT_LEVELS_SCANNED; level++) {
+    let sibling: Node | null = current.previousSibling;
+    for (let scanned = 0; sibling && scanned < ADJACENT_SIBLINGS_SCANNED; sibling = sibling.previousSibling) {
+      let text = "";
+      if (sibling.nodeType === TEXT_NODE) {
+        text = collapseWhitespace(sibling.nodeValue ?? "");
+      } else if (isElement(sibling)) {
+        scanned++;
+        if (
+          sibling.matches(
+            "input, select, textarea, button, [role=combobox], [role=textbox], [contenteditable]",
+          )
+        )
+          break;
+        if (sibling.querySelector("input, select, textarea, button")) break;
+        text = boundedText(sibling, ADJACENT_LABEL_MAX_CHARS + 1);
+      }
+      if (text) return text.length <= ADJACENT_LABEL_MAX_CHARS ? text : "";
+    }
+    current = current.parentElement;
+    if (current?.matches("form, fieldset, body, [role=dialog], [role=group], [role=radiogroup]")) break;
+  }
+  return "";
+}
+
+function iconName(el: Element): string {
+  const img = el.querySelector("img[alt]:not([alt='']), img[title], svg title, [title]");
+  if (!img) return "";
+  if (img.localName === "title") return collapseWhitespace(img.textContent ?? "");
+  return collapseWhitespace(img.getAttribute("alt") || img.getAttribute("title") || "");
+}
+
+export function accessibleName(el: Element, role: string): AccessibleName {
+  const result = rawAccessibleName(el, role);
+  return { name: truncate(result.name, NAME_MAX_CHARS), source: result.source };
+}
+
+function rawAccessibleName(el: Element, role: string): AccessibleName {
+  const labelledBy = el.getAttribute("aria-labelledby");
+  if (labelledBy) {
+    const text = textOfIds(el, labelledBy);
+    if (text) return { name: text, source: "labelledby" };
+  }
+  const ariaLabel = collapseWhitespace(el.getAttribute("aria-label") ?? "");
+  if (ariaLabel) return { name: ariaLabel, source: "aria-label" };
+  if (isLabelable(el)) {
+    const text = labelText(el);
+    if (text) return { name: text, source: "label" };
+  }
+  if (isInput(el) || isTextArea(el)) {
+    const placeholder = collapseWhitespace(el.getAttribute("placeholder") ?? "");
+    if (placeholder) return { name: placeholder, source: "placeholder" };
+  }
+  if (isInput(el)) {
+    const type = (el.getAttribute("type") ?? "").toLowerCase();
+    if (type === "submit" || type === "button" || type === "reset") {
+      const value = collapseWhitespace(el.value || el.getAttribute("value") || "");
+      if (value) return { name: value, source: "value" };
+      if (type === "submit") return { name: "Submit", source: "value" };
+      if (type === "reset") return { name: "Reset", source: "value" };
+    }
+    if (type === "image") {
+      const alt = el.getAttribute("alt");
+      if (alt) return { name: alt, source: "value" };
+    }
+  }
+  if (el.localName === "img" || el.localName === "area") {
+    const alt = collapseWhitespace(el.getAttribute("alt") ?? "");
+    if (alt) return { name: alt, source: "content" };
+  }
+  if (el.localName === "svg") {
+    const title = el.querySelector(":scope > title")?.textContent;
+    if (title) return { name: collapseWhitespace(title), source: "content" };
+  }
+  if (el.localName === "fieldset") {
+    const legend = el.querySelector(":scope > legend");
+    if (legend) return { name: boundedText(legend, NAME_MAX_CHARS), source: "content" };
+  }
+  if (el.localName === "table") {
+    const caption = el.querySelector(":scope > caption");
+    if (caption) return { name: boundedText(caption, NAME_MAX_CHARS), source: "content" };
+  }
+  if (NAME_FROM_CONTENT_ROLES.has(role) || el.localName === "summary" || role === "clickable") {
+    const text = boundedText(el, NAME_MAX_CHARS + 1);
+    if (text) return { name: text, source: "content" };
+  }
+  if (isFieldLike(el, role)) {
+    const text = adjacentText(el);
+    if (text) return { name: text, source: "adjacent" };
+  }
+  const title = collapseWhitespace(el.getAttribute("title") ?? "");
+  if (title) return { name: title, source: "title" };
+  if (role === "button" || role === "link" || role === "clickable" || role === "menuitem" || role === "tab") {
+    const icon = iconName(el);
+    if (icon) return { name: icon, source: "icon" };
+    const beside = adjacentText(el);
+    if (beside) return { name: beside, source: "adjacent" };
+  }
+  return { name: "", source: "none" };
+}

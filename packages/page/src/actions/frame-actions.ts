@@ -1,0 +1,166 @@
+/**
+ * Frames and shadow DOM: get_frames, iframe_read (same-origin frames; a cross-origin frame is
+ * answered with `cross_origin` so the caller can use its own frame access), get_shadow_dom.
+ */
+import { accessibleName } from "../accessible-name.js";
+import {
+  collapseWhitespace,
+  isIframe,
+  renderedText,
+  sameOriginDocument,
+  shadowRootOf,
+  truncate,
+} from "../dom-realm.js";
+import { elementForRef, summarize } from "../element-target.js";
+import { PageError } from "../page-error.js";
+import type { PageState } from "../page-state.js";
+import type { Params } from "../params.js";
+import type { PageResult } from "../protocol.js";
+import { roleOf } from "../roles.js";
+import { buildTree } from "../tree-builder.js";
+import { isRendered } from "../visibility.js";
+
+const FRAME_TEXT_DEFAULT_MAX_CHARS = 10_000;
+const MAX_SHADOW_HOSTS = 50;
+
+function frames(doc: Document): HTMLIFrameElement[] {
+  return Array.from(doc.querySelectorAll("iframe, frame")).filter(isIframe);
+}
+
+function frameOrigin(frame: HTMLIFrameElement): string {
+  try {
+    return new URL(frame.src || "about:blank", frame.ownerDocument.baseURI).href;
+  } catch {
+    return frame.getAttribute("src") ?? "";
+  }
+}
+
+export function getFrames(state: PageState): PageResult {
+  const list = frames(state.doc).map((frame, index) => {
+    const rect = frame.getBoundingClientRect();
+    return {
+      index,
+      ref_id: summarize(state, frame).ref_id,
+      name: frame.name,
+      title: frame.title,
+      src: frameOrigin(frame),
+      same_origin: sameOriginDocument(frame) !== null,
+      visible: isRendered(frame),
+      rect: {
+        x: Math.round(rect.left),
+        y: Math.round(rect.top),
+        width: Math.round(rect.width),
+        height: Math.round(rect.height),
+      },
+    };
+  });
+  return { success: true, count: list.length, frames: list };
+}
+
+function pickFrame(state: PageState, p: Params): HTMLIFrameElement {
+  if (p.has("ref_id")) {
+    const el = elementForRef(state, p.ref("ref_id"));
+    if (!isIframe(el))
+      throw new PageError("bad_params", `iframe_read: ref ${p.ref("ref_id")} is not an iframe.`);
+    return el;
+  }
+  const all = frames(state.doc);
+  if (p.has("index")) {
+    const frame = all[p.number("index")];
+    if (!frame)
+      throw new PageError(
+        "not_found",
+        `iframe_read: no frame has index ${p.number("index")}; the page has ${all.length}.`,
+      );
+    return frame;
+  }
+  const filter = p.optionalString("url_filter") ?? p.optionalString("urlFilter");
+  if (filter) {
+    const matching = all.filter((f) => frameOrigin(f).includes(filter));
+    if (matching.length !== 1) {
+      throw new PageError(
+        matching.length ? "ambiguous" : "not_found",
+        `iframe_read: ${matching.length} frames have a URL containing ${JSON.stringify(filter)}; pass index or ref_id from get_frames.`,
+      );
+    }
+    return matching[0]!;
+  }
+  if (all.length === 1) return all[0]!;
+  throw new PageError(
+    "bad_params",
+    `iframe_read: the page has ${all.length} frames; pass index, ref_id or url_filter (see get_frames).`,
+  );
+}
+
+export function iframeRead(state: PageState, p: Params): PageResult {
+  const frame = pickFrame(state, p);
+  const doc = sameOriginDocument(frame);
+  if (!doc?.body) {
+    return {
+      success: false,
+      code: "cross_origin",
+      cross_origin: true,
+      src: frameOrigin(frame),
+      error: `iframe_read: the frame ${JSON.stringify(frameOrigin(frame))} is cross-origin, so page script cannot read it. Read it through the browser's frame access (the runner's frame context) or promote_iframe.`,
+    };
+  }
+  const max = p.optionalNumber("max_chars") ?? FRAME_TEXT_DEFAULT_MAX_CHARS;
+  const text = collapseWhitespace(renderedText(doc.body));
+  const perSelector = new Map<string, number>();
+  const fields = Array.from(doc.querySelectorAll("input:not([type=hidden]), select, textarea")).map(
+    (field) => {
+      const base = roleOf(field) || "textbox";
+      const selector = field.id
+        ? `#${field.id}`
+        : field.getAttribute("name")
+          ? `${field.localName}[name="${field.getAttribute("name")}"]`
+          : field.localName;
+      const matchIndex = perSelector.get(selector) ?? 0;
+      perSelector.set(selector, matchIndex + 1);
+      return {
+        ref_id: summarize(state, field).ref_id,
+        label: accessibleName(field, base).name,
+        value: truncate((field as HTMLInputElement).value ?? "", 200),
+        selector,
+        matchIndex,
+      };
+    },
+  );
+  return {
+    success: true,
+    src: frameOrigin(frame),
+    title: doc.title,
+    text: text.length > max ? `${text.slice(0, max)} … truncated: ${text.length - max} more chars` : text,
+    fields,
+  };
+}
+
+export function getShadowDom(state: PageState, p: Params): PageResult {
+  const hosts: Element[] = [];
+  const scope = p.has("ref_id") ? elementForRef(state, p.ref("ref_id")) : state.doc.documentElement;
+  const visit = (root: ParentNode) => {
+    for (const el of Array.from(root.querySelectorAll("*"))) {
+      const shadow = shadowRootOf(el);
+      if (!shadow) continue;
+      hosts.push(el);
+      visit(shadow);
+    }
+  };
+  if (shadowRootOf(scope)) hosts.push(scope);
+  visit(scope);
+  const results = hosts.slice(0, MAX_SHADOW_HOSTS).map((host) => {
+    const shadow = shadowRootOf(host)!;
+    const tree = buildTree(state.doc, state.registry, {
+      filter: "all",
+      root: host,
+      maxChars: p.optionalNumber("max_chars") ?? 4000,
+    });
+    return { host: summarize(state, host), tag: host.localName, mode: shadow.mode, tree: tree.tree };
+  });
+  return {
+    success: true,
+    count: hosts.length,
+    hosts: results,
+    note: "closed shadow roots are listed only where this script can reach them; the runner can read all of them over BiDi",
+  };
+}

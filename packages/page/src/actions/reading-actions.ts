@@ -1,0 +1,242 @@
+/**
+ * Read-only page tools: read_page, get_interactive_elements, extract_data, get_selection,
+ * read_page_source, inspect_element_styles, and scroll. Output is capped with explicit markers.
+ */
+import { collapseWhitespace, isInput, isTextArea, renderedText, truncate } from "../dom-realm.js";
+import { elementForRef, summarize } from "../element-target.js";
+import { PageError } from "../page-error.js";
+import type { PageState } from "../page-state.js";
+import type { Params } from "../params.js";
+import type { PageResult } from "../protocol.js";
+import { buildTree } from "../tree-builder.js";
+import { isRendered } from "../visibility.js";
+
+export const READ_PAGE_DEFAULT_MAX_CHARS = 20_000;
+export const PAGE_SOURCE_DEFAULT_MAX_CHARS = 100_000;
+const EXTRACT_DEFAULT_LIMIT = 100;
+const DEFAULT_STYLE_PROPERTIES = [
+  "display",
+  "visibility",
+  "opacity",
+  "position",
+  "z-index",
+  "pointer-events",
+  "cursor",
+  "color",
+  "background-color",
+  "font-size",
+  "font-weight",
+  "overflow",
+  "width",
+  "height",
+];
+
+function capped(text: string, max: number): { text: string; truncated: boolean; total_chars: number } {
+  if (text.length <= max) return { text, truncated: false, total_chars: text.length };
+  return {
+    text: `${text.slice(0, max)}\n… truncated: ${text.length - max} more chars not shown.`,
+    truncated: true,
+    total_chars: text.length,
+  };
+}
+
+function scopeElement(state: PageState, p: Params, action: string): Element {
+  if (p.has("ref_id")) return elementForRef(state, p.ref("ref_id"));
+  if (p.has("selector")) {
+    const selector = p.string("selector");
+    let found: Element | null;
+    try {
+      found = state.doc.querySelector(selector);
+    } catch {
+      throw new PageError(
+        "bad_params",
+        `${action}: ${JSON.stringify(selector)} is not a valid CSS selector.`,
+      );
+    }
+    if (!found)
+      throw new PageError("not_found", `${action}: nothing matches selector ${JSON.stringify(selector)}.`);
+    return found;
+  }
+  return state.doc.body ?? state.doc.documentElement;
+}
+
+export function readPage(state: PageState, p: Params): PageResult {
+  const root = scopeElement(state, p, "read_page");
+  const max = p.optionalNumber("max_chars") ?? READ_PAGE_DEFAULT_MAX_CHARS;
+  const text = renderedText(root)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  const out = capped(text, max);
+  return { success: true, url: state.doc.location?.href ?? "", title: state.doc.title, ...out };
+}
+
+export function getInteractiveElements(state: PageState, p: Params): PageResult {
+  const limit = p.optionalNumber("limit") ?? 200;
+  const tree = buildTree(state.doc, state.registry, {
+    filter: p.boolean("visible_only", false) ? "visible" : "interactive",
+  });
+  const refs = Array.from(tree.tree.matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
+  state.interactiveList = refs;
+  const elements = refs.slice(0, limit).map((ref, index) => {
+    const found = state.registry.lookup(ref);
+    const el = found.kind === "live" ? found.element : undefined;
+    const rect = el?.getBoundingClientRect();
+    return {
+      index,
+      ref_id: ref,
+      tag: el?.localName ?? "",
+      role: found.kind === "unknown" ? "" : found.record.role,
+      name: found.kind === "unknown" ? "" : found.record.name,
+      ...(el && (isInput(el) || isTextArea(el)) ? { value: truncate(el.value, 60) } : {}),
+      ...(el?.getAttribute("href") ? { href: el.getAttribute("href") } : {}),
+      ...(rect
+        ? {
+            rect: {
+              x: Math.round(rect.left),
+              y: Math.round(rect.top),
+              width: Math.round(rect.width),
+              height: Math.round(rect.height),
+            },
+          }
+        : {}),
+    };
+  });
+  return { success: true, count: refs.length, elements, ...(refs.length > limit ? { truncated: true } : {}) };
+}
+
+export function extractData(state: PageState, p: Params): PageResult {
+  const kind = p.oneOf(
+    "type",
+    ["links", "tables", "headings", "lists", "images", "meta", "text"] as const,
+    "links",
+  );
+  const root = scopeElement(state, p, "extract_data");
+  const limit = p.optionalNumber("limit") ?? EXTRACT_DEFAULT_LIMIT;
+  const visible = (els: Element[]) => els.filter(isRendered).slice(0, limit);
+  const text = (el: Element) => collapseWhitespace(renderedText(el));
+  let items: unknown[];
+  switch (kind) {
+    case "links":
+      items = visible(Array.from(root.querySelectorAll("a[href]"))).map((a) => ({
+        text: truncate(text(a), 120),
+        href: (a as HTMLAnchorElement).href,
+      }));
+      break;
+    case "headings":
+      items = visible(Array.from(root.querySelectorAll("h1, h2, h3, h4, h5, h6, [role=heading]"))).map(
+        (h) => ({
+          level: Number(h.localName.slice(1)) || Number(h.getAttribute("aria-level")) || 2,
+          text: text(h),
+        }),
+      );
+      break;
+    case "tables":
+      items = visible(Array.from(root.querySelectorAll("table"))).map((table) =>
+        Array.from((table as HTMLTableElement).rows)
+          .slice(0, limit)
+          .map((row) => Array.from(row.cells).map((cell) => text(cell))),
+      );
+      break;
+    case "lists":
+      items = visible(Array.from(root.querySelectorAll("ul, ol"))).map((list) =>
+        Array.from(list.children)
+          .filter((c) => c.localName === "li")
+          .map((li) => truncate(text(li), 200)),
+      );
+      break;
+    case "images":
+      items = visible(Array.from(root.querySelectorAll("img"))).map((img) => ({
+        alt: img.getAttribute("alt") ?? "",
+        src: (img as HTMLImageElement).currentSrc || (img as HTMLImageElement).src,
+      }));
+      break;
+    case "meta":
+      items = Array.from(state.doc.querySelectorAll("meta[name], meta[property]"))
+        .slice(0, limit)
+        .map((m) => ({
+          name: m.getAttribute("name") ?? m.getAttribute("property"),
+          content: m.getAttribute("content"),
+        }));
+      break;
+    default:
+      items = [capped(text(root), READ_PAGE_DEFAULT_MAX_CHARS).text];
+  }
+  return { success: true, type: kind, count: items.length, items };
+}
+
+export function getSelection(state: PageState): PageResult {
+  const active = state.doc.activeElement;
+  if (active && (isInput(active) || isTextArea(active))) {
+    try {
+      const start = active.selectionStart ?? 0;
+      const end = active.selectionEnd ?? 0;
+      if (end > start)
+        return { success: true, text: active.value.slice(start, end), source: summarize(state, active) };
+    } catch {
+      // Inputs without a selection API fall through to the document selection.
+    }
+  }
+  const selection = state.doc.defaultView?.getSelection();
+  const text = selection?.toString() ?? "";
+  return { success: true, text, empty: text === "" };
+}
+
+export function readPageSource(state: PageState, p: Params): PageResult {
+  const root =
+    p.has("selector") || p.has("ref_id")
+      ? scopeElement(state, p, "read_page_source")
+      : state.doc.documentElement;
+  const max = p.optionalNumber("max_chars") ?? PAGE_SOURCE_DEFAULT_MAX_CHARS;
+  return { success: true, ...capped(root.outerHTML, max) };
+}
+
+export function inspectElementStyles(state: PageState, p: Params): PageResult {
+  if (!p.has("ref_id") && !p.has("selector"))
+    throw new PageError("bad_params", `inspect_element_styles: pass "ref_id" or "selector".`);
+  const el = scopeElement(state, p, "inspect_element_styles");
+  const requested = p.raw.properties;
+  const properties = Array.isArray(requested)
+    ? requested.filter((x): x is string => typeof x === "string")
+    : DEFAULT_STYLE_PROPERTIES;
+  const style = (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
+  const styles: Record<string, string> = {};
+  for (const name of properties) styles[name] = style.getPropertyValue(name);
+  const rect = el.getBoundingClientRect();
+  return {
+    success: true,
+    element: summarize(state, el),
+    tag: el.localName,
+    styles,
+    rect: { x: rect.left, y: rect.top, width: rect.width, height: rect.height },
+    visible: isRendered(el),
+  };
+}
+
+export function scroll(state: PageState, p: Params): PageResult {
+  const view = state.doc.defaultView;
+  if (!view) throw new PageError("internal", "scroll: the document has no window.");
+  if (p.has("ref_id") || p.has("selector")) {
+    const el = scopeElement(state, p, "scroll");
+    el.scrollIntoView({ block: "center", behavior: "instant" });
+  } else {
+    const to = p.optionalString("to");
+    const direction = p.oneOf("direction", ["down", "up", "left", "right"] as const, "down");
+    const amount = p.optionalNumber("amount") ?? Math.round(view.innerHeight * 0.8);
+    if (to === "top") view.scrollTo({ top: 0, behavior: "instant" });
+    else if (to === "bottom")
+      view.scrollTo({ top: state.doc.documentElement.scrollHeight, behavior: "instant" });
+    else {
+      const dx = direction === "left" ? -amount : direction === "right" ? amount : 0;
+      const dy = direction === "up" ? -amount : direction === "down" ? amount : 0;
+      view.scrollBy({ left: dx, top: dy, behavior: "instant" });
+    }
+  }
+  const max = state.doc.documentElement.scrollHeight - view.innerHeight;
+  return {
+    success: true,
+    scroll_x: Math.round(view.scrollX),
+    scroll_y: Math.round(view.scrollY),
+    at_top: view.scrollY <= 0,
+    at_bottom: view.scrollY >= max - 1,
+  };
+}

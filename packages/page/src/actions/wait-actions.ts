@@ -1,0 +1,153 @@
+/**
+ * wait_for_element and wait_for_stable. Waits are event-driven (MutationObserver) with a
+ * polling backstop, and always end by their timeout with a typed `timeout` error.
+ *
+ * wait_for_stable: "stable" = no DOM mutation and no finished network request (Resource Timing)
+ * for `quiet_ms`, and the document loaded. Page script in a sandbox cannot see requests still in
+ * flight, so a long request with no DOM activity counts as quiet; callers with network access
+ * (the runner) can add their own check.
+ */
+import { collapseWhitespace, sleep } from "../dom-realm.js";
+import { summarize } from "../element-target.js";
+import { PageError } from "../page-error.js";
+import type { PageState } from "../page-state.js";
+import type { Params } from "../params.js";
+import type { PageResult } from "../protocol.js";
+import { isRendered } from "../visibility.js";
+
+export const WAIT_DEFAULT_TIMEOUT_MS = 5000;
+export const WAIT_MAX_TIMEOUT_MS = 60_000;
+export const STABLE_DEFAULT_QUIET_MS = 500;
+const POLL_INTERVAL_MS = 100;
+
+type ElementState = "visible" | "attached" | "hidden" | "detached";
+
+function timeoutOf(p: Params): number {
+  const timeout = p.optionalNumber("timeout_ms") ?? p.optionalNumber("timeout") ?? WAIT_DEFAULT_TIMEOUT_MS;
+  if (timeout < 0 || timeout > WAIT_MAX_TIMEOUT_MS)
+    throw new PageError(
+      "bad_params",
+      `"timeout_ms" must be between 0 and ${WAIT_MAX_TIMEOUT_MS}, got ${timeout}`,
+    );
+  return timeout;
+}
+
+function findBy(state: PageState, selector: string | undefined, text: string | undefined): Element[] {
+  if (selector) {
+    try {
+      return Array.from(state.doc.querySelectorAll(selector));
+    } catch {
+      throw new PageError(
+        "bad_params",
+        `wait_for_element: ${JSON.stringify(selector)} is not a valid CSS selector.`,
+      );
+    }
+  }
+  const wanted = collapseWhitespace(text ?? "").toLowerCase();
+  const found: Element[] = [];
+  for (const el of Array.from(state.doc.body?.querySelectorAll("*") ?? [])) {
+    if (el.childElementCount > 0 && !el.matches("button, a, label, [role]")) continue;
+    if (
+      collapseWhitespace(el.textContent ?? "")
+        .toLowerCase()
+        .includes(wanted)
+    )
+      found.push(el);
+  }
+  return found;
+}
+
+/** Resolves when `check` returns a value, re-checking on DOM mutations and every poll interval. */
+function waitUntil<T>(doc: Document, timeoutMs: number, check: () => T | undefined): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    const first = check();
+    if (first !== undefined) {
+      resolve(first);
+      return;
+    }
+    let done = false;
+    const finish = (value: T | undefined) => {
+      if (done) return;
+      done = true;
+      observer.disconnect();
+      clearInterval(poll);
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const retry = () => {
+      const value = check();
+      if (value !== undefined) finish(value);
+    };
+    const observer = new MutationObserver(retry);
+    observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+    const poll = setInterval(retry, POLL_INTERVAL_MS);
+    const timer = setTimeout(() => finish(undefined), timeoutMs);
+  });
+}
+
+export async function waitForElement(state: PageState, p: Params): Promise<PageResult> {
+  const selector = p.optionalString("selector");
+  const text = p.optionalString("text");
+  if (!selector && !text) throw new PageError("bad_params", `wait_for_element: pass "selector" or "text".`);
+  const wanted = p.oneOf<ElementState>("state", ["visible", "attached", "hidden", "detached"], "visible");
+  const timeout = timeoutOf(p);
+  const started = performance.now();
+  const found = await waitUntil(state.doc, timeout, () => {
+    const all = findBy(state, selector, text);
+    if (wanted === "attached") return all[0] ?? undefined;
+    if (wanted === "visible") return all.find(isRendered);
+    if (wanted === "detached") return all.length === 0 ? state.doc.documentElement : undefined;
+    return all.every((el) => !isRendered(el)) ? state.doc.documentElement : undefined;
+  });
+  const elapsed = Math.round(performance.now() - started);
+  const what = selector ? `selector ${JSON.stringify(selector)}` : `text ${JSON.stringify(text)}`;
+  if (!found)
+    throw new PageError(
+      "timeout",
+      `wait_for_element: ${what} did not become ${wanted} within ${timeout} ms.`,
+      { elapsed_ms: elapsed },
+    );
+  const element = wanted === "visible" || wanted === "attached" ? { element: summarize(state, found) } : {};
+  return { success: true, state: wanted, elapsed_ms: elapsed, ...element };
+}
+
+export async function waitForStable(state: PageState, p: Params): Promise<PageResult> {
+  const quiet = p.optionalNumber("quiet_ms") ?? STABLE_DEFAULT_QUIET_MS;
+  const timeout = timeoutOf(p);
+  const started = performance.now();
+  let lastActivity = performance.now();
+  let mutations = 0;
+  let requests = 0;
+  const observer = new MutationObserver((records) => {
+    mutations += records.length;
+    lastActivity = performance.now();
+  });
+  observer.observe(state.doc, { subtree: true, childList: true, attributes: true, characterData: true });
+  let resources: PerformanceObserver | undefined;
+  try {
+    resources = new PerformanceObserver((list) => {
+      requests += list.getEntries().length;
+      lastActivity = performance.now();
+    });
+    resources.observe({ type: "resource", buffered: false });
+  } catch {
+    resources = undefined;
+  }
+  try {
+    while (performance.now() - started < timeout) {
+      const now = performance.now();
+      if (state.doc.readyState === "complete" && now - lastActivity >= quiet) {
+        return { success: true, stable: true, waited_ms: Math.round(now - started), mutations, requests };
+      }
+      await sleep(Math.min(POLL_INTERVAL_MS, quiet));
+    }
+  } finally {
+    observer.disconnect();
+    resources?.disconnect();
+  }
+  throw new PageError(
+    "timeout",
+    `wait_for_stable: the page kept changing for ${timeout} ms (${mutations} DOM changes, ${requests} requests finished). It may animate or poll forever; go on with a snapshot.`,
+    { stable: false, mutations, requests },
+  );
+}

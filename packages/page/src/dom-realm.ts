@@ -1,0 +1,149 @@
+/**
+ * Realm-agnostic DOM access. The layer runs in a BiDi sandbox or a content script (Xray views of
+ * the page) and walks same-origin iframes, so `instanceof HTMLInputElement` is unreliable: type
+ * checks go through `nodeType` and tag names, and styles come from the element's own window.
+ */
+
+export const ELEMENT_NODE = 1;
+export const TEXT_NODE = 3;
+export const DOCUMENT_NODE = 9;
+export const DOCUMENT_FRAGMENT_NODE = 11;
+
+export function isElement(node: Node | null | undefined): node is Element {
+  return !!node && node.nodeType === ELEMENT_NODE;
+}
+
+export function tagOf(el: Element): string {
+  return el.localName;
+}
+
+export function isInput(el: Element): el is HTMLInputElement {
+  return el.localName === "input";
+}
+
+export function isTextArea(el: Element): el is HTMLTextAreaElement {
+  return el.localName === "textarea";
+}
+
+export function isSelect(el: Element): el is HTMLSelectElement {
+  return el.localName === "select";
+}
+
+export function isIframe(el: Element): el is HTMLIFrameElement {
+  return el.localName === "iframe" || el.localName === "frame";
+}
+
+export function windowOf(el: Element): Window {
+  return el.ownerDocument.defaultView ?? window;
+}
+
+export function styleOf(el: Element): CSSStyleDeclaration {
+  return windowOf(el).getComputedStyle(el);
+}
+
+/** A shadow root the page script may read: open ones, and closed ones where Firefox exposes them. */
+export function shadowRootOf(el: Element): ShadowRoot | null {
+  const privileged = (el as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
+  return privileged ?? el.shadowRoot ?? null;
+}
+
+/** Parent in the composed tree: crosses shadow roots to their host. */
+export function composedParent(node: Node): Node | null {
+  if (node.parentNode && node.parentNode.nodeType === DOCUMENT_FRAGMENT_NODE) {
+    return (node.parentNode as ShadowRoot).host ?? null;
+  }
+  return node.parentNode;
+}
+
+export function composedContains(ancestor: Node, node: Node | null): boolean {
+  for (let current: Node | null = node; current; current = composedParent(current)) {
+    if (current === ancestor) return true;
+  }
+  return false;
+}
+
+/** Closest ancestor (self included) matching `selector`, crossing shadow boundaries. */
+export function composedClosest(el: Element, selector: string): Element | null {
+  for (let current: Node | null = el; current; current = composedParent(current)) {
+    if (isElement(current) && current.matches(selector)) return current;
+  }
+  return null;
+}
+
+/** Offset of an element's document inside the top-level viewport (same-origin frames only). */
+export function frameOffset(el: Element): { x: number; y: number } {
+  let x = 0;
+  let y = 0;
+  let win: Window | null = el.ownerDocument.defaultView;
+  while (win?.frameElement) {
+    const frame = win.frameElement;
+    const rect = frame.getBoundingClientRect();
+    const style = styleOf(frame);
+    x +=
+      rect.left +
+      (Number.parseFloat(style.borderLeftWidth) || 0) +
+      (Number.parseFloat(style.paddingLeft) || 0);
+    y +=
+      rect.top + (Number.parseFloat(style.borderTopWidth) || 0) + (Number.parseFloat(style.paddingTop) || 0);
+    win = frame.ownerDocument.defaultView;
+  }
+  return { x, y };
+}
+
+/** The element at a point, descending into open shadow roots and same-origin iframes. */
+export function deepElementFromPoint(doc: Document, x: number, y: number): Element | null {
+  let hit: Element | null = doc.elementFromPoint(x, y);
+  let offsetX = x;
+  let offsetY = y;
+  for (let guard = 0; hit && guard < 32; guard++) {
+    const root = shadowRootOf(hit);
+    if (root) {
+      const inner = root.elementFromPoint(offsetX, offsetY);
+      if (inner && inner !== hit) {
+        hit = inner;
+        continue;
+      }
+    }
+    if (isIframe(hit)) {
+      const inner = sameOriginDocument(hit);
+      if (inner) {
+        const rect = hit.getBoundingClientRect();
+        offsetX -= rect.left + hit.clientLeft;
+        offsetY -= rect.top + hit.clientTop;
+        const next = inner.elementFromPoint(offsetX, offsetY);
+        if (next) {
+          hit = next;
+          continue;
+        }
+      }
+    }
+    break;
+  }
+  return hit;
+}
+
+export function sameOriginDocument(frame: HTMLIFrameElement): Document | null {
+  try {
+    return frame.contentDocument ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Text as rendered (CSS-aware line breaks, hidden parts left out), unlike textContent. */
+export function renderedText(el: Element): string {
+  // biome-ignore lint/performance/useDomNodeTextContent: rendered text is the point here.
+  return (el as HTMLElement).innerText ?? el.textContent ?? "";
+}
+
+export function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

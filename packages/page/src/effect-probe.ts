@@ -1,0 +1,78 @@
+/**
+ * What an action changed: captured before a click, compared after. Dispatch mode compares at
+ * once; resolve mode stores the baseline under a token that `verify_effect` compares after the
+ * caller's trusted input. "No visible change" is reported, never assumed to be success or failure.
+ */
+import { isInput, isSelect, isTextArea } from "./dom-realm.js";
+import { describeForModel } from "./element-facts.js";
+import type { EffectBaseline, PageState } from "./page-state.js";
+
+const OPEN_DIALOG_SELECTOR = "dialog[open], [aria-modal=true], [role=dialog], [role=alertdialog]";
+
+export interface EffectReport {
+  changed: boolean;
+  changes: string[];
+}
+
+function openDialogs(doc: Document): number {
+  let count = 0;
+  for (const el of Array.from(doc.querySelectorAll(OPEN_DIALOG_SELECTOR))) {
+    if (el.localName === "dialog" && !el.hasAttribute("open")) continue;
+    if ((el as HTMLElement).offsetParent !== null || el.getClientRects().length > 0) count++;
+  }
+  return count;
+}
+
+function currentValue(el: Element): string | undefined {
+  if (isInput(el) || isTextArea(el) || isSelect(el)) return el.value;
+  if ((el as HTMLElement).isContentEditable) return el.textContent ?? "";
+  return undefined;
+}
+
+export function captureBaseline(state: PageState, el: Element): EffectBaseline {
+  const active = state.doc.activeElement;
+  return {
+    element: new WeakRef(el),
+    url: state.doc.location?.href ?? "",
+    checked: isInput(el) ? el.checked : undefined,
+    value: currentValue(el),
+    expanded: el.getAttribute("aria-expanded"),
+    selected: el.getAttribute("aria-selected"),
+    pressed: el.getAttribute("aria-pressed"),
+    dialogs: openDialogs(state.doc),
+    focusedRef: active ? state.registry.peek(active) : undefined,
+  };
+}
+
+export function compareBaseline(state: PageState, before: EffectBaseline): EffectReport {
+  const changes: string[] = [];
+  const url = state.doc.location?.href ?? "";
+  if (url !== before.url) changes.push(`url changed to ${url}`);
+  const el = before.element.deref();
+  if (!el?.isConnected) {
+    changes.push("the element was removed from the page");
+  } else {
+    if (isInput(el) && before.checked !== undefined && el.checked !== before.checked) {
+      changes.push(el.checked ? "now checked" : "now unchecked");
+    }
+    const value = currentValue(el);
+    if (value !== before.value) changes.push(`value is now ${JSON.stringify(value ?? "")}`);
+    const expanded = el.getAttribute("aria-expanded");
+    if (expanded !== before.expanded) changes.push(expanded === "true" ? "now expanded" : "now collapsed");
+    const selected = el.getAttribute("aria-selected");
+    if (selected !== before.selected)
+      changes.push(selected === "true" ? "now selected" : "no longer selected");
+    const pressed = el.getAttribute("aria-pressed");
+    if (pressed !== before.pressed) changes.push(pressed === "true" ? "now pressed" : "no longer pressed");
+  }
+  const dialogs = openDialogs(state.doc);
+  if (dialogs > before.dialogs) changes.push("a dialog opened");
+  if (dialogs < before.dialogs) changes.push("a dialog closed");
+  const active = state.doc.activeElement;
+  const focusedRef = active ? state.registry.peek(active) : undefined;
+  if (active && focusedRef !== before.focusedRef && active !== state.doc.body) {
+    const { role, name } = describeForModel(active);
+    changes.push(`focus moved to ${role}${name ? ` ${JSON.stringify(name)}` : ""}`);
+  }
+  return { changed: changes.length > 0, changes };
+}

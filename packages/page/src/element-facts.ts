@@ -1,0 +1,155 @@
+/**
+ * What the tree says about one element: its printed role (including `clickable` for plain
+ * elements that only look clickable), its value="..." text and its states. Shared by the tree,
+ * the ambiguity payloads and stale-ref suggestions so they all use the tree's words.
+ */
+import { accessibleName, boundedText } from "./accessible-name.js";
+import { collapseWhitespace, isInput, isSelect, isTextArea, truncate } from "./dom-realm.js";
+import { headingLevel, INTERACTIVE_ROLES, roleOf, VALUE_SKIPPED_INPUT_TYPES } from "./roles.js";
+
+export const VALUE_MAX_CHARS = 60;
+const CLICK_HANDLER_ATTRIBUTES = [
+  "onclick",
+  "onmousedown",
+  "onpointerdown",
+  "ng-click",
+  "@click",
+  "v-on:click",
+];
+
+/** Interactive role of an element, or "clickable" when only its styling/attributes say so. */
+export function interactiveRole(
+  el: Element,
+  role: string,
+  cursorPointer: boolean,
+  parentCursorPointer: boolean,
+): string | undefined {
+  if (INTERACTIVE_ROLES.has(role)) {
+    if (role === "option" && el.localName === "option") return undefined;
+    return role;
+  }
+  if (role === "textbox") return role;
+  if (el.localName === "input" && (el as HTMLInputElement).type !== "hidden") return role || "textbox";
+  if (el.localName === "summary") return "button";
+  if (el.localName === "video" || el.localName === "audio")
+    return el.hasAttribute("controls") ? el.localName : undefined;
+  const tabindex = el.getAttribute("tabindex");
+  if (tabindex !== null && Number(tabindex) >= 0) return role || "clickable";
+  for (const attribute of CLICK_HANDLER_ATTRIBUTES) {
+    if (el.hasAttribute(attribute)) return role || "clickable";
+  }
+  if (
+    cursorPointer &&
+    !parentCursorPointer &&
+    el.localName !== "label" &&
+    el.localName !== "html" &&
+    el.localName !== "body"
+  ) {
+    return role || "clickable";
+  }
+  return undefined;
+}
+
+export function isEditingHost(el: Element): boolean {
+  const html = el as HTMLElement;
+  if (!html.isContentEditable) return false;
+  const parent = el.parentElement as HTMLElement | null;
+  return !parent?.isContentEditable;
+}
+
+/** The live value shown as value="..." (spec 000: 60 chars, some input types skipped). */
+export function valueText(el: Element, role: string): string | undefined {
+  let value: string | undefined;
+  if (isInput(el)) {
+    const type = (el.getAttribute("type") ?? "text").toLowerCase();
+    if (VALUE_SKIPPED_INPUT_TYPES.has(type)) return undefined;
+    value = el.value;
+  } else if (isTextArea(el)) {
+    value = el.value;
+  } else if (isSelect(el)) {
+    const selected = Array.from(el.selectedOptions).map((option) => option.label || option.text);
+    value = selected.join(", ");
+  } else if ((el as HTMLElement).isContentEditable) {
+    value = boundedText(el, VALUE_MAX_CHARS + 1);
+  } else if (role === "combobox" || role === "spinbutton" || role === "slider" || role === "scrollbar") {
+    value = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow") ?? undefined;
+    if (value === undefined && role === "combobox") value = boundedText(el, VALUE_MAX_CHARS + 1);
+  }
+  if (value === undefined || value === "") return undefined;
+  return truncate(collapseWhitespace(value), VALUE_MAX_CHARS);
+}
+
+/** States in the order DESIGN.md lists them, plus heading level, modal and invalid. */
+export function stateWords(el: Element, role: string): string[] {
+  const words: string[] = [];
+  const ariaChecked = el.getAttribute("aria-checked");
+  if (isInput(el) && (el.type === "checkbox" || el.type === "radio")) {
+    if (el.indeterminate) words.push("checked=mixed");
+    else if (el.checked) words.push("checked");
+  } else if (ariaChecked === "true") {
+    words.push("checked");
+  } else if (ariaChecked === "mixed") {
+    words.push("checked=mixed");
+  }
+  if (el.matches(":disabled") || el.closest("[aria-disabled=true]")) words.push("disabled");
+  const expanded = el.getAttribute("aria-expanded");
+  if (expanded === "true") words.push("expanded");
+  else if (
+    el.localName === "summary" &&
+    el.parentElement?.localName === "details" &&
+    el.parentElement.hasAttribute("open")
+  ) {
+    words.push("expanded");
+  }
+  if (
+    el.getAttribute("aria-selected") === "true" ||
+    (el.localName === "option" && (el as HTMLOptionElement).selected)
+  ) {
+    words.push("selected");
+  }
+  if (el.hasAttribute("required") || el.getAttribute("aria-required") === "true") words.push("required");
+  const pressed = el.getAttribute("aria-pressed");
+  if (pressed === "true") words.push("pressed");
+  else if (pressed === "mixed") words.push("pressed=mixed");
+  if (el.getAttribute("aria-invalid") === "true") words.push("invalid");
+  if (role === "heading") {
+    const level = headingLevel(el);
+    if (level) words.push(`level=${level}`);
+  }
+  if (
+    (role === "dialog" || role === "alertdialog") &&
+    (el.getAttribute("aria-modal") === "true" || matchesModal(el))
+  ) {
+    words.push("modal");
+  }
+  return words;
+}
+
+function matchesModal(el: Element): boolean {
+  try {
+    return el.matches(":modal");
+  } catch {
+    return false;
+  }
+}
+
+/** `role "name" value="..." states` without the ref, as the tree prints it. */
+export function formatElementLine(
+  role: string,
+  name: string,
+  value: string | undefined,
+  states: string[],
+): string {
+  let line = role;
+  if (name) line += ` ${JSON.stringify(name)}`;
+  if (value !== undefined) line += ` value=${JSON.stringify(value)}`;
+  if (states.length > 0) line += ` ${states.join(" ")}`;
+  return line;
+}
+
+/** Role and name of an element for payloads outside the tree walk (no inherited cursor info). */
+export function describeForModel(el: Element): { role: string; name: string } {
+  const base = roleOf(el);
+  const role = interactiveRole(el, base, false, false) ?? (base || el.localName);
+  return { role, name: accessibleName(el, role).name };
+}

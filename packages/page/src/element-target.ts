@@ -1,0 +1,152 @@
+/**
+ * Turning a ref into an element that may be acted on, with the checks both paths share:
+ * stale ref, not rendered, disabled, scrolled into view, occlusion hit test.
+ * Dispatch mode then acts on the element; resolve mode hands it and its point to the caller.
+ */
+import { accessibleName } from "./accessible-name.js";
+import {
+  composedContains,
+  composedParent,
+  deepElementFromPoint,
+  frameOffset,
+  isElement,
+  windowOf,
+} from "./dom-realm.js";
+import { describeForModel, interactiveRole } from "./element-facts.js";
+import { containerLabel } from "./overlays.js";
+import { PageError } from "./page-error.js";
+import type { PageState } from "./page-state.js";
+import type { ElementSummary, ViewportPoint } from "./protocol.js";
+import { roleOf } from "./roles.js";
+import { isRendered } from "./visibility.js";
+
+/** Stale-ref errors suggest at most this many live elements with the same role and name. */
+const MAX_STALE_SUGGESTIONS = 5;
+const SUGGESTION_SELECTOR =
+  "a[href], button, input:not([type=hidden]), select, textarea, summary, [role], [tabindex], [contenteditable], [onclick]";
+
+export function summarize(state: PageState, el: Element): ElementSummary {
+  const { role, name } = describeForModel(el);
+  return { ref_id: state.registry.refFor(el, role, name), role, name };
+}
+
+/** The live element behind a ref, or a typed `stale_ref` error with suggestions. */
+export function elementForRef(state: PageState, ref: number): Element {
+  const found = state.registry.lookup(ref);
+  if (found.kind === "live") return found.element;
+  if (found.kind === "unknown") {
+    throw new PageError(
+      "stale_ref",
+      `ref ${ref} is stale or unknown: no element on this page has it (refs come from the latest get_accessibility_tree of this page; the page may have navigated). Take a new snapshot and use a ref from it.`,
+      { ref_id: ref, suggestions: [] },
+    );
+  }
+  const { role, name } = found.record;
+  const suggestions = suggestSimilar(state, role, name);
+  const what = name ? `${role} ${JSON.stringify(name)}` : role;
+  const hint =
+    suggestions.length > 0
+      ? ` Elements now on the page with the same role and name: ${suggestions.map((s) => `[${s.ref_id}]`).join(", ")}.`
+      : " Take a new snapshot to see the current elements.";
+  throw new PageError(
+    "stale_ref",
+    `ref ${ref} is stale: its element (${what}) is no longer on the page, so nothing was done.${hint}`,
+    { ref_id: ref, was: { role, name }, suggestions },
+  );
+}
+
+function suggestSimilar(state: PageState, role: string, name: string): ElementSummary[] {
+  const wanted = name.toLowerCase();
+  const found: ElementSummary[] = [];
+  for (const el of Array.from(state.doc.querySelectorAll(SUGGESTION_SELECTOR))) {
+    if (found.length >= MAX_STALE_SUGGESTIONS) break;
+    const base = roleOf(el);
+    const elRole = interactiveRole(el, base, false, false) ?? base;
+    if (elRole !== role) continue;
+    const elName = accessibleName(el, elRole).name;
+    if (elName.toLowerCase() !== wanted || !isRendered(el)) continue;
+    found.push({ ref_id: state.registry.refFor(el, elRole, elName), role: elRole, name: elName });
+  }
+  return found;
+}
+
+export interface Actionable {
+  element: Element;
+  /** Centre of the element in its own document's viewport. */
+  local: ViewportPoint;
+  /** Centre in the top-level viewport (what trusted input needs). */
+  point: ViewportPoint;
+}
+
+export interface ActionableOptions {
+  /** Run the occlusion hit test (skipped for x,y clicks and <select>). */
+  occlusion: boolean;
+  /** Click even if covered. */
+  force: boolean;
+  /** Refuse disabled elements. */
+  enabled: boolean;
+}
+
+/** Scrolls the element into view and checks it can take the action; throws typed errors. */
+export function makeActionable(state: PageState, el: Element, options: ActionableOptions): Actionable {
+  const summary = summarize(state, el);
+  const what = `[${summary.ref_id}] ${summary.role}${summary.name ? ` ${JSON.stringify(summary.name)}` : ""}`;
+  if (!isRendered(el)) {
+    throw new PageError(
+      "not_visible",
+      `${what} is on the page but hidden (not rendered), so it cannot be used now. Open the section or menu that shows it first, then take a new snapshot.`,
+      { target: summary },
+    );
+  }
+  if (options.enabled && (el.matches(":disabled") || el.closest("[aria-disabled=true]"))) {
+    throw new PageError(
+      "disabled",
+      `${what} is disabled, so nothing was done. Fill in what the form still needs (required fields, a checkbox) and re-read the tree.`,
+      { target: summary },
+    );
+  }
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const rect = el.getBoundingClientRect();
+  const view = windowOf(el);
+  const local = {
+    x: clamp(rect.left + rect.width / 2, 0, view.innerWidth - 1),
+    y: clamp(rect.top + rect.height / 2, 0, view.innerHeight - 1),
+  };
+  const offset = frameOffset(el);
+  const point = { x: Math.round(local.x + offset.x), y: Math.round(local.y + offset.y) };
+  if (options.occlusion && !options.force && el.localName !== "select" && el.localName !== "option") {
+    const hit = deepElementFromPoint(el.ownerDocument, local.x, local.y);
+    if (hit && !sameTarget(el, hit)) {
+      const cover = summarize(state, hit);
+      const coverWhat = `${cover.role}${cover.name ? ` ${JSON.stringify(cover.name)}` : ""}`;
+      throw new PageError(
+        "occluded",
+        `${what} is covered by ${coverWhat} (in ${containerLabel(hit)}) at its centre, so the click was not made. Close or finish that overlay first (it has ref [${cover.ref_id}]), or pass force: true to click anyway.`,
+        {
+          occluded: true,
+          occludedBy: { ...cover, tag: hit.localName, container: containerLabel(hit) },
+          target: summary,
+        },
+      );
+    }
+  }
+  return { element: el, local, point };
+}
+
+function sameTarget(el: Element, hit: Element): boolean {
+  if (composedContains(el, hit) || composedContains(hit, el)) return true;
+  // A label (or something inside one) that activates this control counts as the control.
+  for (let node: Node | null = hit; node; node = composedParent(node)) {
+    if (isElement(node) && node.localName === "label") return (node as HTMLLabelElement).control === el;
+  }
+  return false;
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.max(min, Math.min(max, value));
+}
+
+/** Role word used in errors for elements that have no ref yet. */
+export function roleWord(el: Element): string {
+  return roleOf(el) || el.localName;
+}

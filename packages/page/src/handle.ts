@@ -1,0 +1,100 @@
+/**
+ * `handle(action, params)`: the page layer's one entry. JSON in, one JSON object out.
+ *
+ * Invariants:
+ * - Never throws: failures become `{success: false, error, code}`.
+ * - `ref_floor` (any action) raises the ref counter so refs stay unique across the documents of
+ *   one tab: callers pass the highest ref they have seen.
+ * - The state (registry, pending verifications) belongs to the realm that installed this script.
+ */
+import {
+  checkValue,
+  clickAx,
+  dragDrop,
+  getAccessibilityTree,
+  hover,
+  setField,
+  typeAx,
+  verifyEffect,
+} from "./actions/ax-actions.js";
+import { click } from "./actions/click-action.js";
+import { probeCompletion, verifyForm } from "./actions/form-actions.js";
+import { getFrames, getShadowDom, iframeRead } from "./actions/frame-actions.js";
+import { pressKeys, typeText } from "./actions/keyboard-actions.js";
+import {
+  extractData,
+  getInteractiveElements,
+  getSelection,
+  inspectElementStyles,
+  readPage,
+  readPageSource,
+  scroll,
+} from "./actions/reading-actions.js";
+import { waitForElement, waitForStable } from "./actions/wait-actions.js";
+import { PageError } from "./page-error.js";
+import { PageState } from "./page-state.js";
+import { Params } from "./params.js";
+import type { PageResult } from "./protocol.js";
+import { RefRegistry } from "./ref-registry.js";
+
+export const PAGE_LAYER_VERSION = "0.1.0";
+
+type ActionFn = (state: PageState, p: Params) => PageResult | Promise<PageResult>;
+
+export const ACTIONS: Readonly<Record<string, ActionFn>> = {
+  get_accessibility_tree: getAccessibilityTree,
+  click_ax: clickAx,
+  type_ax: typeAx,
+  set_field: setField,
+  hover,
+  drag_drop: dragDrop,
+  read_page: readPage,
+  get_interactive_elements: getInteractiveElements,
+  click,
+  type_text: typeText,
+  press_keys: pressKeys,
+  scroll,
+  extract_data: extractData,
+  get_selection: getSelection,
+  wait_for_element: waitForElement,
+  wait_for_stable: waitForStable,
+  verify_form: verifyForm,
+  get_shadow_dom: getShadowDom,
+  get_frames: getFrames,
+  iframe_read: iframeRead,
+  read_page_source: readPageSource,
+  inspect_element_styles: inspectElementStyles,
+  probe_completion: probeCompletion,
+  verify_effect: verifyEffect,
+  check_value: checkValue,
+};
+
+export type ActionName = keyof typeof ACTIONS;
+export const ACTION_NAMES: readonly string[] = Object.keys(ACTIONS);
+
+export type PageHandler = (action: string, params?: unknown) => Promise<PageResult>;
+
+/** Makes a handler bound to one document; the installed script keeps one per realm. */
+export function createHandler(doc: Document): PageHandler {
+  const state = new PageState(new RefRegistry(), doc);
+  return async (action, params) => {
+    try {
+      const fn = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+      if (!fn) {
+        throw new PageError(
+          "unknown_action",
+          `unknown page action ${JSON.stringify(action)}; known actions: ${ACTION_NAMES.join(", ")}`,
+        );
+      }
+      const p = new Params(action, params);
+      const floor = p.optionalNumber("ref_floor");
+      if (floor !== undefined) state.registry.raiseFloor(Math.floor(floor));
+      return await fn(state, p);
+    } catch (error) {
+      if (error instanceof PageError)
+        return { success: false, error: error.message, code: error.code, ...error.details };
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      return { success: false, error: `${action} failed inside the page: ${message}`, code: "internal" };
+    }
+  };
+}

@@ -1,0 +1,18 @@
+/**
+ * @webbrain/page: the in-page layer (accessibility tree, stable refs, page actions).
+ * Consumers inject the bundle from `@webbrain/page/bundle` and call
+ * `globalThis.__webbrainPage.handle(action, params)`; these exports are for typing and for
+ * code that runs in a page directly.
+ */
+export { ACTION_NAMES, createHandler, PAGE_LAYER_VERSION, type PageHandler } from "./handle.js";
+export type {
+  ActionMode,
+  ElementSummary,
+  ErrorCode,
+  JsonValue,
+  PageResult,
+  PlanStep,
+  TreeFilter,
+  VerifyCall,
+  ViewportPoint,
+} from "./protocol.js";

@@ -1,0 +1,21 @@
+/**
+ * Typed failures of page actions. Actions throw `PageError`; `handle` turns it into a failed
+ * result `{success: false, error, code, ...details}`. Messages say what happened and what to do.
+ */
+import type { ErrorCode } from "./protocol.js";
+
+export class PageError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = "PageError";
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function badParams(action: string, message: string): PageError {
+  return new PageError("bad_params", `${action}: ${message}`);
+}

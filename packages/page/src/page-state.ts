@@ -1,0 +1,51 @@
+/**
+ * State the layer keeps between calls inside one document: the ref registry, the list behind
+ * `click {index}`, and effect baselines waiting for a resolve-mode `verify_effect`.
+ * One instance per realm (installed once on globalThis).
+ */
+import type { RefRegistry } from "./ref-registry.js";
+
+/** Baselines older than this many entries are dropped: a caller that never verifies leaks nothing. */
+const MAX_PENDING_BASELINES = 64;
+
+export interface EffectBaseline {
+  element: WeakRef<Element>;
+  url: string;
+  checked: boolean | undefined;
+  value: string | undefined;
+  expanded: string | null;
+  selected: string | null;
+  pressed: string | null;
+  dialogs: number;
+  focusedRef: number | undefined;
+}
+
+export class PageState {
+  readonly registry: RefRegistry;
+  readonly doc: Document;
+  /** Refs in the order of the last get_interactive_elements answer (its `index`). */
+  interactiveList: number[] = [];
+  readonly #baselines = new Map<string, EffectBaseline>();
+  #nextToken = 1;
+
+  constructor(registry: RefRegistry, doc: Document) {
+    this.registry = registry;
+    this.doc = doc;
+  }
+
+  storeBaseline(baseline: EffectBaseline): string {
+    const token = `e${this.#nextToken++}`;
+    this.#baselines.set(token, baseline);
+    if (this.#baselines.size > MAX_PENDING_BASELINES) {
+      const oldest = this.#baselines.keys().next().value;
+      if (oldest !== undefined) this.#baselines.delete(oldest);
+    }
+    return token;
+  }
+
+  takeBaseline(token: string): EffectBaseline | undefined {
+    const baseline = this.#baselines.get(token);
+    this.#baselines.delete(token);
+    return baseline;
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * Synthetic events, the add-on's way of acting (spec 000): pages see `isTrusted === false`.
+ * Events are constructed in the realm this script runs in and dispatched on page elements.
+ */
+import { windowOf } from "./dom-realm.js";
+
+export interface KeySpec {
+  key: string;
+  code: string;
+  keyCode: number;
+}
+
+export interface KeyCombo {
+  key: KeySpec;
+  ctrl: boolean;
+  shift: boolean;
+  alt: boolean;
+  meta: boolean;
+  /** Normalised text form, e.g. "Control+a", as sent to callers in resolve plans. */
+  text: string;
+}
+
+const NAMED_KEYS: Record<string, KeySpec> = {
+  enter: { key: "Enter", code: "Enter", keyCode: 13 },
+  return: { key: "Enter", code: "Enter", keyCode: 13 },
+  escape: { key: "Escape", code: "Escape", keyCode: 27 },
+  esc: { key: "Escape", code: "Escape", keyCode: 27 },
+  tab: { key: "Tab", code: "Tab", keyCode: 9 },
+  backspace: { key: "Backspace", code: "Backspace", keyCode: 8 },
+  delete: { key: "Delete", code: "Delete", keyCode: 46 },
+  space: { key: " ", code: "Space", keyCode: 32 },
+  arrowup: { key: "ArrowUp", code: "ArrowUp", keyCode: 38 },
+  up: { key: "ArrowUp", code: "ArrowUp", keyCode: 38 },
+  arrowdown: { key: "ArrowDown", code: "ArrowDown", keyCode: 40 },
+  down: { key: "ArrowDown", code: "ArrowDown", keyCode: 40 },
+  arrowleft: { key: "ArrowLeft", code: "ArrowLeft", keyCode: 37 },
+  left: { key: "ArrowLeft", code: "ArrowLeft", keyCode: 37 },
+  arrowright: { key: "ArrowRight", code: "ArrowRight", keyCode: 39 },
+  right: { key: "ArrowRight", code: "ArrowRight", keyCode: 39 },
+  home: { key: "Home", code: "Home", keyCode: 36 },
+  end: { key: "End", code: "End", keyCode: 35 },
+  pageup: { key: "PageUp", code: "PageUp", keyCode: 33 },
+  pagedown: { key: "PageDown", code: "PageDown", keyCode: 34 },
+};
+
+const MODIFIERS: Record<string, "ctrl" | "shift" | "alt" | "meta"> = {
+  control: "ctrl",
+  ctrl: "ctrl",
+  shift: "shift",
+  alt: "alt",
+  option: "alt",
+  meta: "meta",
+  cmd: "meta",
+  command: "meta",
+};
+
+const MODIFIER_NAMES = { ctrl: "Control", shift: "Shift", alt: "Alt", meta: "Meta" } as const;
+
+function keySpecFor(name: string): KeySpec | undefined {
+  const named = NAMED_KEYS[name.toLowerCase()];
+  if (named) return named;
+  if (/^f([1-9]|1[0-2])$/i.test(name)) {
+    const n = Number(name.slice(1));
+    return { key: name.toUpperCase(), code: name.toUpperCase(), keyCode: 111 + n };
+  }
+  if ([...name].length !== 1) return undefined;
+  const upper = name.toUpperCase();
+  if (/[a-z]/i.test(name)) return { key: name, code: `Key${upper}`, keyCode: upper.charCodeAt(0) };
+  if (/[0-9]/.test(name)) return { key: name, code: `Digit${name}`, keyCode: name.charCodeAt(0) };
+  return { key: name, code: "", keyCode: 0 };
+}
+
+/** Parses "Control+a", "Shift+Tab", "Enter". Returns undefined for unknown key names. */
+export function parseKeyCombo(text: string): KeyCombo | undefined {
+  const parts = text === "+" ? ["+"] : text.split("+").filter((part) => part !== "");
+  if (text.endsWith("++")) parts.push("+");
+  const combo = { ctrl: false, shift: false, alt: false, meta: false };
+  let key: KeySpec | undefined;
+  for (const part of parts) {
+    const modifier = MODIFIERS[part.toLowerCase()];
+    if (modifier && key === undefined && parts.length > 1) {
+      combo[modifier] = true;
+      continue;
+    }
+    if (key) return undefined;
+    key = keySpecFor(part);
+    if (!key) return undefined;
+  }
+  if (!key) return undefined;
+  const names = (Object.keys(MODIFIER_NAMES) as (keyof typeof MODIFIER_NAMES)[])
+    .filter((m) => combo[m])
+    .map((m) => MODIFIER_NAMES[m]);
+  const keyName = key.key === " " ? "Space" : key.key;
+  return { key, ...combo, text: [...names, keyName].join("+") };
+}
+
+/** Dispatches one keyboard event; returns false when a listener called preventDefault(). */
+export function dispatchKey(
+  target: EventTarget,
+  type: "keydown" | "keypress" | "keyup",
+  combo: KeyCombo,
+): boolean {
+  const init: KeyboardEventInit & { keyCode: number; which: number } = {
+    key: combo.key.key,
+    code: combo.key.code,
+    keyCode: combo.key.keyCode,
+    which: combo.key.keyCode,
+    ctrlKey: combo.ctrl,
+    shiftKey: combo.shift,
+    altKey: combo.alt,
+    metaKey: combo.meta,
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+  };
+  return target.dispatchEvent(new KeyboardEvent(type, init));
+}
+
+/** keydown (+ keypress for printable/Enter) + keyup. Returns whether keydown was not cancelled. */
+export function pressKey(target: EventTarget, combo: KeyCombo): boolean {
+  const allowed = dispatchKey(target, "keydown", combo);
+  if (allowed && (combo.key.key.length === 1 || combo.key.key === "Enter") && !combo.ctrl && !combo.meta) {
+    dispatchKey(target, "keypress", combo);
+  }
+  dispatchKey(target, "keyup", combo);
+  return allowed;
+}
+
+function mouseInit(el: Element, x: number, y: number, buttons: number): MouseEventInit {
+  return {
+    bubbles: true,
+    cancelable: true,
+    composed: true,
+    clientX: x,
+    clientY: y,
+    button: 0,
+    buttons,
+    view: windowOf(el),
+  };
+}
+
+function pointer(type: string, el: Element, x: number, y: number, buttons: number): void {
+  const init = { ...mouseInit(el, x, y, buttons), pointerId: 1, pointerType: "mouse", isPrimary: true };
+  el.dispatchEvent(new PointerEvent(type, init));
+}
+
+function mouse(type: string, el: Element, x: number, y: number, buttons: number): boolean {
+  return el.dispatchEvent(new MouseEvent(type, mouseInit(el, x, y, buttons)));
+}
+
+/** Hover: the enter/over/move events a pointer arriving on the element produces. */
+export function hoverAt(el: Element, x: number, y: number): void {
+  pointer("pointerover", el, x, y, 0);
+  el.dispatchEvent(
+    new PointerEvent("pointerenter", { ...mouseInit(el, x, y, 0), bubbles: false, pointerType: "mouse" }),
+  );
+  mouse("mouseover", el, x, y, 0);
+  el.dispatchEvent(new MouseEvent("mouseenter", { ...mouseInit(el, x, y, 0), bubbles: false }));
+  pointer("pointermove", el, x, y, 0);
+  mouse("mousemove", el, x, y, 0);
+}
+
+/**
+ * A full synthetic press: pointer/mouse down and up, focus, then `el.click()` (which runs the
+ * element's activation behaviour: links navigate, checkboxes toggle, forms submit).
+ */
+export function clickElement(el: Element, x: number, y: number): void {
+  hoverAt(el, x, y);
+  pointer("pointerdown", el, x, y, 1);
+  const focusable = mouse("mousedown", el, x, y, 1);
+  if (focusable && el.isConnected) focusForClick(el);
+  pointer("pointerup", el, x, y, 0);
+  mouse("mouseup", el, x, y, 0);
+  if (el.isConnected) (el as HTMLElement).click();
+}
+
+/** A click at a point on whatever is there (x,y clicks): a click event carrying coordinates. */
+export function clickAtPoint(el: Element, x: number, y: number): void {
+  hoverAt(el, x, y);
+  pointer("pointerdown", el, x, y, 1);
+  mouse("mousedown", el, x, y, 1);
+  focusForClick(el);
+  pointer("pointerup", el, x, y, 0);
+  mouse("mouseup", el, x, y, 0);
+  if (typeof (el as HTMLElement).click === "function" && el.localName !== "body") {
+    (el as HTMLElement).click();
+  } else {
+    mouse("click", el, x, y, 0);
+  }
+}
+
+function focusForClick(el: Element): void {
+  const focusTarget = (el as HTMLElement).closest?.(
+    "a[href], button, input, select, textarea, summary, [tabindex], [contenteditable=''], [contenteditable=true]",
+  ) as HTMLElement | null;
+  focusTarget?.focus?.({ preventScroll: true });
+}
+
+/** HTML5 drag and drop with a constructed DataTransfer, plus the pointer events around it. */
+export function dragAndDrop(
+  source: Element,
+  from: { x: number; y: number },
+  target: Element,
+  to: { x: number; y: number },
+): void {
+  const data = new DataTransfer();
+  pointer("pointerdown", source, from.x, from.y, 1);
+  mouse("mousedown", source, from.x, from.y, 1);
+  const dragInit = (el: Element, x: number, y: number): DragEventInit => ({
+    ...mouseInit(el, x, y, 1),
+    dataTransfer: data,
+  });
+  const started = source.dispatchEvent(new DragEvent("dragstart", dragInit(source, from.x, from.y)));
+  pointer("pointermove", target, to.x, to.y, 1);
+  mouse("mousemove", target, to.x, to.y, 1);
+  if (started) {
+    target.dispatchEvent(new DragEvent("dragenter", dragInit(target, to.x, to.y)));
+    target.dispatchEvent(new DragEvent("dragover", dragInit(target, to.x, to.y)));
+    target.dispatchEvent(new DragEvent("drop", dragInit(target, to.x, to.y)));
+    source.dispatchEvent(new DragEvent("dragend", dragInit(source, to.x, to.y)));
+  }
+  pointer("pointerup", target, to.x, to.y, 0);
+  mouse("mouseup", target, to.x, to.y, 0);
+}

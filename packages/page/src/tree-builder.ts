@@ -1,0 +1,394 @@
+/**
+ * The accessibility tree: one walk of the composed DOM (open shadow roots and same-origin
+ * iframes in place) that prints one line per meaningful node.
+ *
+ * Invariants:
+ * - One pass, O(elements): every element is styled and measured at most once; names use
+ *   bounded text reads; ref lookups are WeakMap hits.
+ * - Lines: two spaces of indent per printed ancestor; `[ref] role "name" value="..." states`
+ *   for elements that take actions, `role "name"` for structure, bare text for prose.
+ * - Overlays (open dialogs, high stacked layers) are printed first, once, and not in place.
+ * - A budget cuts whole lines and ends the tree with one marker line that says so.
+ */
+import { accessibleName, boundedText, NAME_MAX_CHARS } from "./accessible-name.js";
+import {
+  collapseWhitespace,
+  isIframe,
+  isSelect,
+  sameOriginDocument,
+  shadowRootOf,
+  TEXT_NODE,
+  truncate,
+} from "./dom-realm.js";
+import { formatElementLine, interactiveRole, isEditingHost, stateWords, valueText } from "./element-facts.js";
+import { isOverlayContainer } from "./overlays.js";
+import type { TreeFilter } from "./protocol.js";
+import type { RefRegistry } from "./ref-registry.js";
+import { INTERACTIVE_CONTEXT_ROLES, roleOf, STRUCTURE_ROLES, structureRoleNeedsName } from "./roles.js";
+import { clipsEverything, intersectsViewport, ownBoxHidden } from "./visibility.js";
+
+/** Long prose lines are cut here; read_page gives the full text. */
+export const TEXT_LINE_MAX_CHARS = 1000;
+/** A <select> lists at most this many options, then says how many more it has. */
+export const SELECT_OPTIONS_SHOWN = 30;
+const INDENT = "  ";
+
+const SKIPPED_TAGS: ReadonlySet<string> = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "head",
+  "meta",
+  "link",
+  "title",
+  "base",
+  "datalist",
+  "param",
+  "source",
+  "track",
+]);
+
+const INLINE_DISPLAYS: ReadonlySet<string> = new Set([
+  "inline",
+  "inline-block",
+  "inline-flex",
+  "inline-grid",
+  "contents",
+  "table-cell",
+  "ruby",
+  "ruby-text",
+]);
+
+export interface TreeOptions {
+  filter: TreeFilter;
+  /** Character budget for the printed tree; undefined prints everything. */
+  maxChars?: number;
+  /** Scope: print only this element's subtree. */
+  root?: Element;
+}
+
+export interface TreeResult {
+  tree: string;
+  lines: number;
+  chars: number;
+  /** Characters the whole tree would have had without a budget. */
+  fullChars: number;
+  truncated: boolean;
+  refs: number;
+  overlays: number;
+  elementsVisited: number;
+}
+
+interface Inherited {
+  depth: number;
+  /** Text here is already part of an ancestor's printed name. */
+  textNamed: boolean;
+  /** Text here is not rendered (own box hidden) or outside the viewport for `visible`. */
+  textHidden: boolean;
+  /** Inside an element that already has a ref: no `cursor:pointer` refs below it. */
+  insideActionable: boolean;
+  parentPointer: boolean;
+  inOverlay: boolean;
+  view: Window;
+}
+
+interface OverlayBlock {
+  lines: string[];
+  modal: boolean;
+  z: number;
+}
+
+class TreeWalk {
+  readonly #filter: TreeFilter;
+  readonly #registry: RefRegistry;
+  #out: string[] = [];
+  readonly #main: string[];
+  readonly overlays: OverlayBlock[] = [];
+  #pendingText = "";
+  #pendingDepth = 0;
+  refs = 0;
+  elements = 0;
+
+  constructor(filter: TreeFilter, registry: RefRegistry) {
+    this.#filter = filter;
+    this.#registry = registry;
+    this.#main = this.#out;
+  }
+
+  get mainLines(): string[] {
+    return this.#main;
+  }
+
+  #emit(depth: number, text: string): void {
+    this.#flushText();
+    this.#out.push(INDENT.repeat(depth) + text);
+  }
+
+  #flushText(): void {
+    const text = this.#pendingText.trim();
+    if (text) this.#out.push(INDENT.repeat(this.#pendingDepth) + truncate(text, TEXT_LINE_MAX_CHARS));
+    this.#pendingText = "";
+  }
+
+  #appendText(depth: number, text: string): void {
+    if (this.#pendingText && depth !== this.#pendingDepth) this.#flushText();
+    this.#pendingDepth = depth;
+    this.#pendingText += text;
+  }
+
+  finish(): void {
+    this.#flushText();
+  }
+
+  walkChildren(parent: Node, inh: Inherited): void {
+    for (let child = parent.firstChild; child; child = child.nextSibling) this.visit(child, inh);
+  }
+
+  visit(node: Node, inh: Inherited): void {
+    if (node.nodeType === TEXT_NODE) {
+      if (inh.textNamed || inh.textHidden || this.#filter === "interactive") return;
+      const raw = node.nodeValue ?? "";
+      if (!/\S/.test(raw)) {
+        if (this.#pendingText) this.#pendingText += " ";
+        return;
+      }
+      this.#appendText(inh.depth, raw.replace(/\s+/g, " "));
+      return;
+    }
+    if (node.nodeType !== 1) return;
+    this.visitElement(node as Element, inh);
+  }
+
+  visitElement(el: Element, inh: Inherited): void {
+    const tag = el.localName;
+    if (SKIPPED_TAGS.has(tag)) return;
+    this.elements++;
+    if (el.getAttribute("aria-hidden") === "true") return;
+    const style = inh.view.getComputedStyle(el);
+    const display = style.display;
+    if (display === "none") return;
+    const contents = display === "contents";
+    const rect = contents ? undefined : el.getBoundingClientRect();
+    if (rect && clipsEverything(style, rect)) return;
+    const boxHidden = rect ? ownBoxHidden(style, rect) : false;
+
+    if (!inh.inOverlay && rect && !boxHidden && isOverlayContainer(el, style, rect)) {
+      this.#visitOverlay(el, style, inh);
+      return;
+    }
+
+    const block = !INLINE_DISPLAYS.has(display);
+    if (block) this.#flushText();
+    if ((tag === "td" || tag === "th") && this.#pendingText.trim()) this.#pendingText += " | ";
+
+    const pointer = style.cursor === "pointer";
+    const baseRole = roleOf(el);
+    const actionRole = boxHidden
+      ? undefined
+      : interactiveRole(el, baseRole, pointer, inh.parentPointer || inh.insideActionable);
+    const editingHost = actionRole === undefined && !boxHidden && isEditingHost(el);
+    const role = editingHost ? "textbox" : (actionRole ?? baseRole);
+    const inViewport =
+      this.#filter !== "visible" ||
+      (rect !== undefined && intersectsViewport(rect, inh.view.innerWidth, inh.view.innerHeight));
+
+    let printed = false;
+    let nameCoversText = false;
+    const childInh: Inherited = {
+      depth: inh.depth,
+      textNamed: inh.textNamed,
+      textHidden:
+        boxHidden || (this.#filter === "visible" && !inViewport && !contents)
+          ? true
+          : contents
+            ? inh.textHidden
+            : false,
+      insideActionable: inh.insideActionable,
+      parentPointer: pointer,
+      inOverlay: inh.inOverlay,
+      view: inh.view,
+    };
+
+    if ((actionRole !== undefined || editingHost) && inViewport) {
+      const { name, source } = accessibleName(el, role);
+      const ref = this.#registry.refFor(el, role, name);
+      this.refs++;
+      let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role), stateWords(el, role))}`;
+      if (isIframe(el) && !sameOriginDocument(el))
+        line += ` cross-origin src=${JSON.stringify(frameOrigin(el))}`;
+      this.#emit(inh.depth, line);
+      printed = true;
+      nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
+      childInh.insideActionable = true;
+    } else if (!boxHidden && inViewport && this.#printsStructure(role, el)) {
+      const { name, source } = accessibleName(el, role);
+      if (name || !structureRoleNeedsName(role)) {
+        if (role !== "img" || !inh.textNamed)
+          this.#emit(inh.depth, formatElementLine(role, name, undefined, stateWords(el, role)));
+        printed = true;
+        nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
+      }
+    } else if (tag === "label" && (el as HTMLLabelElement).control) {
+      // The control below prints this text as its name.
+      childInh.textNamed = true;
+    }
+
+    if (printed) {
+      childInh.depth = inh.depth + 1;
+      if (nameCoversText) childInh.textNamed = true;
+    }
+
+    if (isSelect(el)) {
+      if (printed) this.#printOptions(el, childInh.depth);
+    } else if (isIframe(el)) {
+      const doc = sameOriginDocument(el);
+      if (doc?.body && doc.defaultView) {
+        this.walkChildren(doc.body, {
+          ...childInh,
+          view: doc.defaultView,
+          textHidden: false,
+          parentPointer: false,
+        });
+      }
+    } else if (tag !== "textarea" && tag !== "input" && tag !== "svg" && tag !== "img") {
+      const shadow = shadowRootOf(el);
+      if (shadow) {
+        this.walkChildren(shadow, childInh);
+      } else if (tag === "slot") {
+        const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
+        if (assigned.length > 0) for (const child of assigned) this.visit(child, childInh);
+        else this.walkChildren(el, childInh);
+      } else {
+        this.walkChildren(el, childInh);
+      }
+    }
+    if (block || printed) this.#flushText();
+  }
+
+  #printsStructure(role: string, el: Element): boolean {
+    if (!STRUCTURE_ROLES.has(role)) return false;
+    if (this.#filter === "interactive")
+      return INTERACTIVE_CONTEXT_ROLES.has(role) || role === "dialog" || role === "alertdialog";
+    if (role === "img")
+      return el.localName !== "svg" || el.hasAttribute("aria-label") || el.hasAttribute("role");
+    if (role === "table") return el.querySelector(":scope > caption") !== null;
+    return true;
+  }
+
+  #printOptions(select: HTMLSelectElement, depth: number): void {
+    const options = select.options;
+    const shown = Math.min(options.length, SELECT_OPTIONS_SHOWN);
+    for (let i = 0; i < shown; i++) {
+      const option = options[i]!;
+      const label = collapseWhitespace(option.label || option.text);
+      const states: string[] = [];
+      if (option.selected) states.push("selected");
+      if (option.disabled) states.push("disabled");
+      this.#emit(depth, formatElementLine("option", label, undefined, states));
+    }
+    if (options.length > shown) this.#emit(depth, `… ${options.length - shown} more options`);
+  }
+
+  #visitOverlay(el: Element, style: CSSStyleDeclaration, inh: Inherited): void {
+    this.#flushText();
+    const saved = this.#out;
+    const block: OverlayBlock = {
+      lines: [],
+      modal: el.getAttribute("aria-modal") === "true" || el.localName === "dialog",
+      z: Number.parseInt(style.zIndex, 10) || 0,
+    };
+    this.overlays.push(block);
+    this.#out = block.lines;
+    const overlayInh: Inherited = { ...inh, depth: 0, inOverlay: true, textNamed: false, textHidden: false };
+    const role = roleOf(el);
+    const describes =
+      role === "dialog" ||
+      role === "alertdialog" ||
+      interactiveRole(el, role, false, false) !== undefined ||
+      STRUCTURE_ROLES.has(role);
+    if (describes) {
+      this.visitElement(el, overlayInh);
+    } else {
+      this.#emit(0, "overlay");
+      this.walkChildren(shadowRootOf(el) ?? el, {
+        ...overlayInh,
+        depth: 1,
+        parentPointer: style.cursor === "pointer",
+      });
+    }
+    this.#flushText();
+    this.#out = saved;
+  }
+}
+
+function frameOrigin(frame: HTMLIFrameElement): string {
+  try {
+    return new URL(frame.src, frame.ownerDocument.baseURI).origin;
+  } catch {
+    return frame.getAttribute("src") ?? "";
+  }
+}
+
+export function buildTree(doc: Document, registry: RefRegistry, options: TreeOptions): TreeResult {
+  const view = doc.defaultView ?? window;
+  const walk = new TreeWalk(options.filter, registry);
+  const inh: Inherited = {
+    depth: 0,
+    textNamed: false,
+    textHidden: false,
+    insideActionable: false,
+    parentPointer: false,
+    inOverlay: false,
+    view,
+  };
+  if (options.root) {
+    walk.visitElement(options.root, { ...inh, view: options.root.ownerDocument.defaultView ?? view });
+  } else if (doc.body) {
+    walk.walkChildren(doc.body, inh);
+  }
+  walk.finish();
+
+  const overlays = [...walk.overlays].sort((a, b) => Number(b.modal) - Number(a.modal) || b.z - a.z);
+  const all: string[] = [];
+  for (const block of overlays) for (const line of block.lines) all.push(line);
+  for (const line of walk.mainLines) all.push(line);
+  return assemble(all, options.maxChars, {
+    refs: walk.refs,
+    overlays: overlays.length,
+    elements: walk.elements,
+  });
+}
+
+function assemble(
+  lines: string[],
+  budget: number | undefined,
+  counts: { refs: number; overlays: number; elements: number },
+): TreeResult {
+  const fullText = lines.join("\n");
+  const fullChars = fullText.length;
+  const base = { fullChars, refs: counts.refs, overlays: counts.overlays, elementsVisited: counts.elements };
+  if (budget === undefined || fullChars <= budget) {
+    return { tree: fullText, lines: lines.length, chars: fullChars, truncated: false, ...base };
+  }
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (used + line.length + 1 > budget) break;
+    kept.push(line);
+    used += line.length + 1;
+  }
+  const droppedLines = lines.length - kept.length;
+  const droppedChars = fullChars - used;
+  kept.push(
+    `… truncated: ${droppedLines} more lines (${droppedChars} chars) not shown, budget ${budget} chars. ` +
+      `Ask for a subtree with ref_id, filter "visible" or "interactive", or a larger max_chars.`,
+  );
+  const tree = kept.join("\n");
+  return { tree, lines: kept.length, chars: tree.length, truncated: true, ...base };
+}
+
+/** Text of a subtree for callers that want the words, not the structure. */
+export function subtreeText(el: Element, limit: number): string {
+  return boundedText(el, limit);
+}

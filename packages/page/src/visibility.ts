@@ -1,0 +1,51 @@
+/**
+ * What the tree and the actions treat as hidden. Skipped, as spec 000 lists: display:none,
+ * visibility:hidden, aria-hidden=true, zero-size boxes; also the `hidden` attribute, closed
+ * <details> content and the "visually hidden" clip pattern (1px boxes with overflow hidden).
+ * Opacity 0 is NOT hidden: styled checkboxes keep a transparent real input on top.
+ */
+import { styleOf } from "./dom-realm.js";
+
+/** A box this small with overflow hidden is the screen-reader-only pattern, not content. */
+const VISUALLY_HIDDEN_MAX_PX = 1;
+
+/** The whole subtree is hidden whatever the descendants say. */
+export function hidesSubtree(el: Element, style: CSSStyleDeclaration): boolean {
+  return style.display === "none" || el.getAttribute("aria-hidden") === "true";
+}
+
+/** The element's own box shows nothing (descendants may still show: visibility can be undone). */
+export function ownBoxHidden(style: CSSStyleDeclaration, rect: DOMRect): boolean {
+  if (style.visibility === "hidden" || style.visibility === "collapse") return true;
+  if (rect.width === 0 && rect.height === 0) return true;
+  if (
+    rect.width <= VISUALLY_HIDDEN_MAX_PX &&
+    rect.height <= VISUALLY_HIDDEN_MAX_PX &&
+    style.overflow !== "visible"
+  ) {
+    return true;
+  }
+  return false;
+}
+
+/** Descendants of a box with overflow clipping and (almost) no size cannot show either. */
+export function clipsEverything(style: CSSStyleDeclaration, rect: DOMRect): boolean {
+  if (style.overflow === "visible") return false;
+  return rect.width <= VISUALLY_HIDDEN_MAX_PX || rect.height <= VISUALLY_HIDDEN_MAX_PX;
+}
+
+/** For actions: is this element rendered and visible at all (anywhere, not only in the viewport)? */
+export function isRendered(el: Element): boolean {
+  if (el.closest("[aria-hidden=true]")) return false;
+  const check = (el as Element & { checkVisibility?: (o: object) => boolean }).checkVisibility;
+  if (check && !check.call(el, { visibilityProperty: true })) return false;
+  const rect = el.getBoundingClientRect();
+  if (rect.width === 0 && rect.height === 0) {
+    return styleOf(el).display === "contents";
+  }
+  return true;
+}
+
+export function intersectsViewport(rect: DOMRect, width: number, height: number): boolean {
+  return rect.bottom > 0 && rect.right > 0 && rect.top < height && rect.left < width;
+}

@@ -1,0 +1,178 @@
+/**
+ * Test glue: loads a fixture in a tab, injects the built page script into a BiDi sandbox realm
+ * (as the runner does) and calls `handle(action, params)` there. Resolve plans are pressed with
+ * trusted `input.performActions`, then their verify call is run, as the runner helper will.
+ */
+import { type BidiClient, callFunction, evaluate, navigate, performActions } from "@webbrain/bidi";
+import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
+import type { PageResult, PlanStep } from "../src/index.js";
+
+export const SANDBOX = "webbrain";
+
+/** WebDriver key values for the named keys our plans use. */
+const BIDI_KEYS: Record<string, string> = {
+  Enter: "\uE007",
+  Escape: "\uE00C",
+  Tab: "\uE004",
+  Backspace: "\uE003",
+  Delete: "\uE017",
+  Space: " ",
+  ArrowUp: "\uE013",
+  ArrowDown: "\uE015",
+  ArrowLeft: "\uE012",
+  ArrowRight: "\uE014",
+  Home: "\uE011",
+  End: "\uE010",
+  PageUp: "\uE00E",
+  PageDown: "\uE00F",
+  Control: "\uE009",
+  Shift: "\uE008",
+  Alt: "\uE00A",
+  Meta: "\uE03D",
+};
+
+type KeyAction = { type: "keyDown" | "keyUp"; value: string } | { type: "pause"; duration: number };
+
+function comboActions(combo: string): KeyAction[] {
+  const parts = combo.split("+").filter(Boolean);
+  const values = parts.map((part) => BIDI_KEYS[part] ?? part);
+  return [
+    ...values.map((value) => ({ type: "keyDown" as const, value })),
+    ...[...values].reverse().map((value) => ({ type: "keyUp" as const, value })),
+  ];
+}
+
+export interface SharedNode {
+  type: "node";
+  sharedId: string;
+}
+
+export class PageSession {
+  readonly client: BidiClient;
+  readonly context: string;
+
+  constructor(client: BidiClient, context: string) {
+    this.client = client;
+    this.context = context;
+  }
+
+  get target() {
+    return { context: this.context, sandbox: SANDBOX };
+  }
+
+  async goto(url: string): Promise<void> {
+    await navigate(this.client, this.context, url);
+    await this.inject();
+  }
+
+  async inject(): Promise<void> {
+    await evaluate(this.client, this.target, await buildPageScript(), { awaitPromise: false });
+  }
+
+  async call<T extends PageResult = PageResult>(
+    action: string,
+    params: Record<string, unknown> = {},
+  ): Promise<T> {
+    return callFunction<T>(this.client, this.target, CALL_HANDLE_FUNCTION, [action, params]);
+  }
+
+  /** Evaluates in the page's own realm (for reading fixture state the page script keeps). */
+  async page<T>(expression: string): Promise<T> {
+    return evaluate<T>(this.client, this.context, expression);
+  }
+
+  async tree(params: Record<string, unknown> = {}): Promise<string> {
+    const result = await this.call("get_accessibility_tree", params);
+    if (!result.success) throw new Error(`tree failed: ${result.error}`);
+    return result.tree as string;
+  }
+
+  /** The ref printed on the first tree line containing `fragment`. */
+  async ref(fragment: string, params: Record<string, unknown> = {}): Promise<number> {
+    const tree = await this.tree(params);
+    const line = tree.split("\n").find((l) => l.includes(fragment));
+    const match = line ? /\[(\d+)\]/.exec(line) : null;
+    if (!match?.[1]) throw new Error(`no ref line contains ${JSON.stringify(fragment)} in:\n${tree}`);
+    return Number(match[1]);
+  }
+
+  /** Runs a resolve result's plan with trusted input, then its verify call(s). */
+  async runResolved(result: PageResult): Promise<PageResult> {
+    let current = result;
+    for (let hops = 0; hops < 4; hops++) {
+      if (!current.success || !Array.isArray(current.plan)) return current;
+      await this.perform(current.plan as PlanStep[]);
+      const verify = current.verify as { action: string; params: Record<string, unknown> } | undefined;
+      if (!verify) return current;
+      current = await this.call(verify.action, verify.params);
+    }
+    return current;
+  }
+
+  async perform(plan: PlanStep[]): Promise<void> {
+    for (const step of plan) {
+      switch (step.kind) {
+        case "click":
+        case "move":
+          await performActions(this.client, this.context, [
+            {
+              type: "pointer",
+              id: "page-test-mouse",
+              parameters: { pointerType: "mouse" },
+              actions: [
+                { type: "pointerMove", x: step.x, y: step.y },
+                ...(step.kind === "click"
+                  ? [
+                      { type: "pointerDown" as const, button: 0 },
+                      { type: "pointerUp" as const, button: 0 },
+                    ]
+                  : []),
+              ],
+            },
+          ]);
+          break;
+        case "drag":
+          await performActions(this.client, this.context, [
+            {
+              type: "pointer",
+              id: "page-test-mouse",
+              parameters: { pointerType: "mouse" },
+              actions: [
+                { type: "pointerMove", x: step.from.x, y: step.from.y },
+                { type: "pointerDown", button: 0 },
+                {
+                  type: "pointerMove",
+                  x: Math.round((step.from.x + step.to.x) / 2),
+                  y: Math.round((step.from.y + step.to.y) / 2),
+                  duration: 50,
+                },
+                { type: "pointerMove", x: step.to.x, y: step.to.y, duration: 50 },
+                { type: "pointerUp", button: 0 },
+              ],
+            },
+          ]);
+          break;
+        case "keys":
+          await performActions(this.client, this.context, [
+            { type: "key", id: "page-test-keys", actions: step.keys.flatMap(comboActions) },
+          ]);
+          break;
+        case "text":
+          await performActions(this.client, this.context, [
+            {
+              type: "key",
+              id: "page-test-keys",
+              actions: [...step.text].flatMap((ch) => [
+                { type: "keyDown" as const, value: ch },
+                { type: "keyUp" as const, value: ch },
+              ]),
+            },
+          ]);
+          break;
+        case "pause":
+          await new Promise((resolve) => setTimeout(resolve, step.ms));
+          break;
+      }
+    }
+  }
+}
