@@ -1,0 +1,374 @@
+/**
+ * BidiBrowserPort: the agent's BrowserPort over WebDriver BiDi and the page script.
+ *
+ * Invariants (besides BrowserPort's own):
+ * - Page actions run in the "webbrain" sandbox realm (page-script-channel.ts); element actions
+ *   take the page layer's resolve path and are pressed with trusted input, then verified
+ *   (element-actions.ts).
+ * - Every result leaves here as plain JSON: element handles the page returned for our own use
+ *   are stripped, and dialogs the action opened are reported in `dialogs`.
+ * - A failure the page or the model caused resolves `{success: false, error}`; a closed tab or
+ *   a dead browser throws (TabGoneError, BidiConnectionClosedError).
+ */
+import { access } from "node:fs/promises";
+import type {
+  BrowserCapabilities,
+  BrowserPort,
+  DownloadContent,
+  DownloadInfo,
+  FetchRequest,
+  FetchResponse,
+  NewTabOptions,
+  PageActionName,
+  PageResult,
+  ResearchOptions,
+  ResearchResult,
+  Screenshot,
+  ScreenshotOptions,
+  TabId,
+  TabInfo,
+  UploadRequest,
+} from "@webbrain/agent";
+import type { BidiClient } from "@webbrain/bidi";
+import {
+  DEFAULT_DIALOG_POLICY,
+  DialogHandler,
+  type DialogPolicy,
+  describeDialogs,
+} from "./dialog-handler.js";
+import { DownloadFolder } from "./download-folder.js";
+import { ElementActions } from "./element-actions.js";
+import { type FetchImpl, fetchText } from "./http-fetch.js";
+import { PAGE_SANDBOX, PageScriptChannel } from "./page-script-channel.js";
+import { isElementHandle } from "./remote-value.js";
+import { captureScreenshot } from "./screenshots.js";
+import { TabContexts, TabGoneError } from "./tab-contexts.js";
+
+export interface BidiBrowserPortOptions {
+  client: BidiClient;
+  /** The page layer's IIFE (`buildPageScript()` of @webbrain/page). */
+  pageScript: string;
+  /** Folder for downloads made during the run. */
+  downloadsDir: string;
+  dialogPolicy?: DialogPolicy;
+  /** We launched this Firefox: its initial blank tabs may be closed. */
+  ownsBrowser?: boolean;
+  navigationTimeoutMs?: number;
+  fetchImpl?: FetchImpl;
+}
+
+export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
+/** research_url reads at most this much page text unless told otherwise. */
+const RESEARCH_MAX_CHARS = 20_000;
+/** How often back/forward poll for the document to finish loading. */
+const READY_POLL_MS = 50;
+
+const EVENTS = [
+  "browsingContext.contextCreated",
+  "browsingContext.contextDestroyed",
+  "browsingContext.userPromptOpened",
+  "browsingContext.load",
+];
+
+export class BidiBrowserPort implements BrowserPort {
+  readonly capabilities: BrowserCapabilities = {
+    trustedInput: true,
+    fullPageScreenshot: true,
+    closedShadowRoots: true,
+    fileUpload: true,
+  };
+  readonly client: BidiClient;
+  readonly channel: PageScriptChannel;
+  readonly tabs: TabContexts;
+  readonly dialogs: DialogHandler;
+  readonly downloads: DownloadFolder;
+  readonly #elements: ElementActions;
+  readonly #navigationTimeoutMs: number;
+  readonly #fetch: FetchImpl;
+  readonly #ownsBrowser: boolean;
+
+  private constructor(opts: BidiBrowserPortOptions) {
+    this.client = opts.client;
+    this.channel = new PageScriptChannel(opts.client, opts.pageScript);
+    this.tabs = new TabContexts(opts.client);
+    this.dialogs = new DialogHandler(opts.client, opts.dialogPolicy ?? DEFAULT_DIALOG_POLICY);
+    this.#fetch = opts.fetchImpl ?? fetch;
+    this.downloads = new DownloadFolder(opts.downloadsDir, this.#fetch);
+    this.#navigationTimeoutMs = opts.navigationTimeoutMs ?? DEFAULT_NAVIGATION_TIMEOUT_MS;
+    this.#ownsBrowser = opts.ownsBrowser ?? false;
+    this.#elements = new ElementActions(opts.client, this.channel, this.tabs, this.dialogs);
+  }
+
+  /** Subscribes to events, installs the page script and opens the tab the agent works in. */
+  static async open(opts: BidiBrowserPortOptions): Promise<BidiBrowserPort> {
+    const port = new BidiBrowserPort(opts);
+    port.dialogs.start();
+    await port.client.subscribe(EVENTS);
+    await port.tabs.start();
+    await port.channel.install();
+    const initial = port.tabs.ids();
+    // Work in a tab we create: in headless Firefox the first tab never gets focus, and
+    // widgets that open on focus (comboboxes, date pickers) would not work there.
+    const tab = await port.tabs.create(false);
+    if (port.#ownsBrowser) {
+      for (const id of initial) await port.tabs.close(id).catch(() => {});
+    }
+    port.tabs.markActive(tab);
+    return port;
+  }
+
+  /** Stops listening; the connection itself is closed by its owner. */
+  dispose(): void {
+    this.dialogs.stop();
+    this.tabs.stop();
+  }
+
+  async listTabs(): Promise<TabInfo[]> {
+    const tree = await this.client.send("browsingContext.getTree", { maxDepth: 0 });
+    const active = this.tabs.activeId;
+    return Promise.all(
+      tree.contexts.map(async (info) => ({
+        id: info.context,
+        url: info.url,
+        title: await this.#title(info.context),
+        active: info.context === active,
+      })),
+    );
+  }
+
+  async activeTab(): Promise<TabInfo | undefined> {
+    const id = this.tabs.activeId;
+    return id ? this.getTab(id) : undefined;
+  }
+
+  async getTab(tabId: TabId): Promise<TabInfo> {
+    const url = await this.tabs.url(tabId);
+    return { id: tabId, url, title: await this.#title(tabId), active: tabId === this.tabs.activeId };
+  }
+
+  async navigate(tabId: TabId, url: string): Promise<PageResult> {
+    const target = normalizeUrl(url);
+    if (!target)
+      return {
+        success: false,
+        error: `"${url}" is not a URL; give a full address such as https://example.com/.`,
+      };
+    try {
+      await this.client.send(
+        "browsingContext.navigate",
+        { context: tabId, url: target, wait: "complete" },
+        { timeoutMs: this.#navigationTimeoutMs },
+      );
+    } catch (error) {
+      return this.#navigationFailure(tabId, target, error);
+    }
+    return this.#pageSummary(tabId);
+  }
+
+  async goBack(tabId: TabId): Promise<PageResult> {
+    return this.#traverse(tabId, -1);
+  }
+
+  async goForward(tabId: TabId): Promise<PageResult> {
+    return this.#traverse(tabId, 1);
+  }
+
+  async newTab(url: string, options: NewTabOptions = {}): Promise<TabInfo> {
+    const id = await this.tabs.create(!options.active);
+    if (url && url !== "about:blank") await this.navigate(id, url);
+    return this.getTab(id);
+  }
+
+  async closeTab(tabId: TabId): Promise<void> {
+    await this.tabs.close(tabId);
+  }
+
+  waitForNavigation(tabId: TabId, timeoutMs: number): Promise<PageResult> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        remove();
+        resolve({ success: false, error: `No navigation finished in tab ${tabId} within ${timeoutMs} ms.` });
+      }, timeoutMs);
+      const remove = this.client.on("browsingContext.load", (info) => {
+        if (info.context !== tabId) return;
+        clearTimeout(timer);
+        remove();
+        resolve({ success: true, url: info.url });
+      });
+    });
+  }
+
+  async pageAction(
+    tabId: TabId,
+    action: PageActionName,
+    params: Record<string, unknown>,
+  ): Promise<PageResult> {
+    if (!this.tabs.has(tabId))
+      throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    const result = await this.#elements.run(tabId, action, params);
+    await this.dialogs.settled();
+    const frames = await this.tabs.frames(tabId).catch(() => []);
+    const dialogs = this.dialogs.take(new Set([tabId, ...frames.map((f) => f.context)]));
+    if (action === "get_frames")
+      result.contexts = frames.slice(1).map((f) => ({ url: f.url, depth: f.depth }));
+    if (dialogs.length > 0) result.dialogs = describeDialogs(dialogs);
+    return result;
+  }
+
+  async screenshot(tabId: TabId, options: ScreenshotOptions = {}): Promise<Screenshot> {
+    return captureScreenshot(this.client, tabId, options.full === true);
+  }
+
+  fetchUrl(request: FetchRequest): Promise<FetchResponse> {
+    return fetchText(request, this.#fetch);
+  }
+
+  async researchUrl(url: string, options: ResearchOptions = {}): Promise<ResearchResult> {
+    const id = await this.tabs.create(true);
+    try {
+      const navigation = await this.navigate(id, url);
+      if (!navigation.success) return navigation;
+      const page = await this.pageAction(id, "read_page", {});
+      const maxChars = options.maxChars ?? RESEARCH_MAX_CHARS;
+      const text =
+        typeof page.text === "string" ? page.text : typeof page.content === "string" ? page.content : "";
+      return {
+        success: page.success,
+        ...(page.error ? { error: page.error } : {}),
+        url: String(navigation.url ?? url),
+        title: String(navigation.title ?? ""),
+        text: text.slice(0, maxChars),
+        ...(text.length > maxChars ? { truncated: true } : {}),
+      };
+    } finally {
+      await this.tabs.close(id).catch(() => {});
+    }
+  }
+
+  async listDownloads(options: { limit?: number } = {}): Promise<DownloadInfo[]> {
+    return this.downloads.list(options.limit);
+  }
+
+  readDownload(id: string, options: { maxChars?: number } = {}): Promise<DownloadContent> {
+    return this.downloads.read(id, options.maxChars);
+  }
+
+  download(url: string, filename?: string): Promise<DownloadInfo> {
+    return this.downloads.download(url, filename);
+  }
+
+  async uploadFile(tabId: TabId, request: UploadRequest): Promise<PageResult> {
+    let path: string;
+    try {
+      if (request.downloadId) path = this.downloads.pathOf(request.downloadId);
+      else if (request.path) path = request.path;
+      else
+        return {
+          success: false,
+          error: "upload_file needs a file: pass downloadId (from list_downloads) or path.",
+        };
+      await access(path);
+    } catch (error) {
+      return { success: false, error: `Cannot upload: ${(error as Error).message}` };
+    }
+    const target = await this.#elements.locate(tabId, request);
+    if (!target.success || !isElementHandle(target.element)) {
+      return {
+        success: false,
+        error: target.error ?? 'That target is not an element; point at an <input type="file">.',
+      };
+    }
+    try {
+      await this.client.send("input.setFiles", {
+        context: target.context,
+        element: { sharedId: target.element.sharedId },
+        files: [path],
+      });
+    } catch (error) {
+      const message = (error as Error).message;
+      return {
+        success: false,
+        error: `Could not put the file into that element: ${message}. Point at an <input type="file">.`,
+      };
+    }
+    return { success: true, uploaded: path.split(/[/\\]/).at(-1) ?? path };
+  }
+
+  async #title(context: string): Promise<string> {
+    try {
+      const result = await this.client.send("script.evaluate", {
+        expression: "document.title",
+        target: { context, sandbox: PAGE_SANDBOX },
+        awaitPromise: false,
+        resultOwnership: "none",
+      });
+      return result.type === "success" && result.result.type === "string" ? result.result.value : "";
+    } catch {
+      return ""; // mid-navigation or a document without a title: not worth failing for
+    }
+  }
+
+  async #pageSummary(tabId: TabId): Promise<PageResult> {
+    const tab = await this.getTab(tabId);
+    return { success: true, url: tab.url, title: tab.title };
+  }
+
+  async #navigationFailure(tabId: TabId, url: string, error: unknown): Promise<PageResult> {
+    if (!this.tabs.has(tabId)) throw error;
+    const message = (error as Error).message;
+    if ((error as { code?: string }).code === "timeout") {
+      return {
+        success: false,
+        error: `${url} did not finish loading within ${this.#navigationTimeoutMs / 1000} s; the page may still be usable, read the tree.`,
+      };
+    }
+    if ((error as { code?: string }).code === "connection closed") throw error;
+    return { success: false, error: `Could not open ${url}: ${message}` };
+  }
+
+  async #traverse(tabId: TabId, delta: number): Promise<PageResult> {
+    const before = await this.tabs.url(tabId);
+    try {
+      await this.client.send("browsingContext.traverseHistory", { context: tabId, delta });
+    } catch (error) {
+      if (/no such history entry/i.test((error as Error).message)) {
+        return { success: false, error: `There is no page to go ${delta < 0 ? "back" : "forward"} to.` };
+      }
+      throw error;
+    }
+    const deadline = Date.now() + this.#navigationTimeoutMs;
+    while (Date.now() < deadline) {
+      const state = await this.client
+        .send("script.evaluate", {
+          expression: "document.readyState",
+          target: { context: tabId, sandbox: PAGE_SANDBOX },
+          awaitPromise: false,
+          resultOwnership: "none",
+        })
+        .catch(() => undefined);
+      const url = await this.tabs.url(tabId);
+      if (
+        state?.type === "success" &&
+        state.result.type === "string" &&
+        state.result.value === "complete" &&
+        url !== before
+      ) {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+    }
+    return this.#pageSummary(tabId);
+  }
+}
+
+/** Adds https:// to a bare host ("example.com/a"); undefined when it is not a URL at all. */
+export function normalizeUrl(raw: string): string | undefined {
+  const text = raw.trim();
+  if (!text) return undefined;
+  try {
+    return new URL(text).toString();
+  } catch {
+    if (/^[\w-]+(\.[\w-]+)+(:\d+)?(\/.*)?$/.test(text)) return new URL(`https://${text}`).toString();
+    return undefined;
+  }
+}

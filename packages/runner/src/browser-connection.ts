@@ -1,0 +1,144 @@
+/**
+ * Where the runner's Firefox comes from: launched here (temp profile, killed and removed on
+ * close), a running Firefox's BiDi endpoint (`--connect ws://...`), or a WebDriver server such
+ * as Selenium Grid 4 (`--webdriver http://...`).
+ *
+ * Invariants:
+ * - Every way of failing to get a browser is a BrowserUnavailableError whose message says what
+ *   was tried and what to do; nothing half-open is left behind.
+ * - `lost` resolves (never rejects) with the reason once the browser or the connection goes away
+ *   without our asking, so a run can stop at once with a clear message instead of hanging.
+ * - `close()` is idempotent and always releases what we took: the launched process and its
+ *   profile, or the remote session.
+ */
+import {
+  type BidiClient,
+  connectBidi,
+  connectWebDriver,
+  FirefoxLaunchError,
+  FirefoxNotFoundError,
+  launchFirefox,
+  WebDriverHttpError,
+} from "@webbrain/bidi";
+import { BrowserUnavailableError } from "./errors.js";
+
+export interface BrowserConnectionOptions {
+  /** Show the window (launch only). */
+  headed?: boolean;
+  /** Firefox binary to launch. */
+  firefoxPath?: string;
+  /** A running Firefox's BiDi endpoint (ws://host:port[/session]). */
+  connect?: string;
+  /** A WebDriver classic endpoint with BiDi, such as Selenium Grid 4 (http://host:4444). */
+  webdriver?: string;
+}
+
+export interface BrowserConnection {
+  client: BidiClient;
+  /** e.g. "Firefox 153.0 (launched, pid 4242)". */
+  description: string;
+  /** Resolves with the reason when the browser or connection is gone without our asking. */
+  lost: Promise<Error>;
+  close(): Promise<void>;
+}
+
+/**
+ * Capabilities for the sessions we create. Prompts are left to us ("ignore"), so the
+ * DialogHandler answers them and tells the model; Firefox must not dismiss them silently.
+ */
+const SESSION_CAPABILITIES = { unhandledPromptBehavior: { default: "ignore" } } as const;
+
+/** File pickers would block `input.setFiles` on Firefox 153 without this pref. */
+const RUNNER_PREFS = { "remote.bidi.dismiss_file_pickers.enabled": true } as const;
+
+export async function openBrowserConnection(opts: BrowserConnectionOptions): Promise<BrowserConnection> {
+  if (opts.connect && opts.webdriver) {
+    throw new BrowserUnavailableError("Give either --connect or --webdriver, not both.");
+  }
+  if (opts.connect) return connectToEndpoint(opts.connect);
+  if (opts.webdriver) return connectToWebDriver(opts.webdriver);
+  return launch(opts);
+}
+
+async function launch(opts: BrowserConnectionOptions): Promise<BrowserConnection> {
+  let browser: Awaited<ReturnType<typeof launchFirefox>>;
+  try {
+    browser = await launchFirefox({
+      headless: !opts.headed,
+      ...(opts.firefoxPath ? { executablePath: opts.firefoxPath } : {}),
+      prefs: RUNNER_PREFS,
+      capabilities: SESSION_CAPABILITIES,
+    });
+  } catch (error) {
+    if (error instanceof FirefoxNotFoundError || error instanceof FirefoxLaunchError) {
+      throw new BrowserUnavailableError(`Could not launch Firefox: ${error.message}`, { cause: error });
+    }
+    throw new BrowserUnavailableError(`Could not launch Firefox: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  let closing = false;
+  const lost = new Promise<Error>((resolve) => {
+    browser.client.onClose((reason) => {
+      if (!closing) resolve(reason);
+    });
+  });
+  return {
+    client: browser.client,
+    description: `Firefox ${browser.browserVersion} (launched, pid ${browser.pid})`,
+    lost,
+    close: async () => {
+      closing = true;
+      await browser.close();
+    },
+  };
+}
+
+async function connectToEndpoint(url: string): Promise<BrowserConnection> {
+  let session: Awaited<ReturnType<typeof connectBidi>>;
+  try {
+    session = await connectBidi(url, { capabilities: SESSION_CAPABILITIES });
+  } catch (error) {
+    throw new BrowserUnavailableError(
+      `Could not connect to Firefox at ${url}: ${(error as Error).message}. Start Firefox with ` +
+        "--remote-debugging-port PORT and pass --connect ws://127.0.0.1:PORT (one client at a time).",
+      { cause: error },
+    );
+  }
+  return remoteConnection(session, `Firefox ${session.browserVersion} (connected at ${url})`);
+}
+
+async function connectToWebDriver(url: string): Promise<BrowserConnection> {
+  let session: Awaited<ReturnType<typeof connectWebDriver>>;
+  try {
+    session = await connectWebDriver(url, { capabilities: SESSION_CAPABILITIES });
+  } catch (error) {
+    const detail = error instanceof WebDriverHttpError ? error.message : (error as Error).message;
+    throw new BrowserUnavailableError(
+      `Could not get a Firefox session from the WebDriver server at ${url}: ${detail}`,
+      { cause: error },
+    );
+  }
+  return remoteConnection(session, `Firefox ${session.browserVersion} (WebDriver session at ${url})`);
+}
+
+function remoteConnection(
+  session: { client: BidiClient; close(): Promise<void> },
+  description: string,
+): BrowserConnection {
+  let closing = false;
+  const lost = new Promise<Error>((resolve) => {
+    session.client.onClose((reason) => {
+      if (!closing) resolve(reason);
+    });
+  });
+  return {
+    client: session.client,
+    description,
+    lost,
+    close: async () => {
+      closing = true;
+      await session.close();
+    },
+  };
+}

@@ -1,0 +1,181 @@
+/**
+ * The flags and help of every `webbrain` command, as data: the parser and `--help` both read
+ * these, so a flag cannot exist without its help line.
+ */
+import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
+
+export const MODES = ["ask", "act", "dev"] as const;
+export const TIERS = ["compact", "mid", "full"] as const;
+export const SNAPSHOT_FILTERS = ["interactive", "visible", "all"] as const;
+
+/** Where the browser comes from: launched here, or a remote one. Shared by every command. */
+const browserOptions = {
+  headed: { kind: "boolean", help: "Show the Firefox window (default: headless)." },
+  connect: {
+    kind: "string",
+    valueName: "ws://HOST:PORT",
+    help: "Use a running Firefox's WebDriver BiDi endpoint instead of launching one.",
+  },
+  webdriver: {
+    kind: "string",
+    valueName: "http://HOST:4444",
+    help: "Ask a WebDriver server (Selenium Grid 4) for a Firefox session with BiDi.",
+  },
+  firefox: {
+    kind: "string",
+    valueName: "PATH",
+    help: "Firefox binary to launch (default: $FIREFOX_BIN, then firefox-esr / firefox on PATH).",
+  },
+} as const satisfies OptionSpecs;
+
+const modeTierOptions = {
+  mode: {
+    kind: "enum",
+    values: MODES,
+    help: "Tool set: ask (read-only), act (default), dev (act + dev tools).",
+  },
+  tier: { kind: "enum", values: TIERS, help: "Model tier: compact, mid or full (default) tools." },
+} as const satisfies OptionSpecs;
+
+const runOptions = {
+  url: { kind: "string", valueName: "URL", help: "Open this page before the task starts." },
+  ...modeTierOptions,
+  provider: {
+    kind: "string",
+    valueName: "ID",
+    help: "Model provider (default llamacpp; e.g. openai, anthropic, openai-compatible).",
+  },
+  "base-url": {
+    kind: "string",
+    valueName: "URL",
+    help: "The provider's API base URL (llamacpp default: http://127.0.0.1:8080).",
+  },
+  model: { kind: "string", valueName: "NAME", help: "Model name sent to the provider." },
+  "api-key-env": {
+    kind: "string",
+    valueName: "VAR",
+    help: "Read the API key from this environment variable (never pass keys as flags).",
+  },
+  "max-steps": { kind: "integer", valueName: "N", min: 1, help: "Stop after N model turns (default 130)." },
+  plan: { kind: "boolean", help: "Plan before Act: show the plan and ask before acting (needs a terminal)." },
+  confirm: {
+    kind: "boolean",
+    help: "Ask on the terminal before gated actions (permission prompts); off by default.",
+  },
+  json: {
+    kind: "boolean",
+    help: "Print a JSON summary (status, summary, steps, tool calls, tokens) on stdout.",
+  },
+  trace: { kind: "string", valueName: "FILE", help: "Write every step of the run as JSON lines to FILE." },
+  ...browserOptions,
+} as const satisfies OptionSpecs;
+
+export const runCommand: CommandSpec<typeof runOptions> = {
+  name: "run",
+  summary: "Let the agent do a task in Firefox; the answer goes to stdout, progress to stderr.",
+  positionals: [{ name: "task", required: true }],
+  options: runOptions,
+  description: [
+    "Exit codes: 0 the task is done, 1 it did not finish (step limit, blocked, model gave up),",
+    "2 usage error, 3 Firefox or the model could not be reached.",
+    "The default model is a llama.cpp server at http://127.0.0.1:8080 (start one with",
+    "`llama-server -m MODEL.gguf --jinja`), or pick another with --provider / --base-url / --model.",
+    "Nobody is asked anything unless --plan or --confirm is given; the mode rules always hold.",
+  ].join("\n"),
+  examples: [
+    'webbrain run "create a product priced at 500 CNY billed every 2 months" --url http://localhost:3000/products/new',
+    'webbrain run "what is the top story?" --url https://news.ycombinator.com --mode ask --json',
+    'OPENAI_API_KEY=... webbrain run "..." --provider openai --model gpt-4.1 --api-key-env OPENAI_API_KEY',
+  ],
+};
+
+const snapshotOptions = {
+  filter: {
+    kind: "enum",
+    values: SNAPSHOT_FILTERS,
+    help: "Which nodes: interactive, visible (default) or all.",
+  },
+  budget: {
+    kind: "integer",
+    valueName: "CHARS",
+    min: 1,
+    help: "Cut the tree at this many characters, ending with a truncation marker (default: whole tree).",
+  },
+  json: { kind: "boolean", help: "Print the page action's JSON result instead of the tree text." },
+  ...browserOptions,
+} as const satisfies OptionSpecs;
+
+export const snapshotCommand: CommandSpec<typeof snapshotOptions> = {
+  name: "snapshot",
+  summary: "Print the accessibility tree of a page, as the model sees it.",
+  positionals: [{ name: "url", required: true }],
+  options: snapshotOptions,
+  description: "Refs in brackets ([12]) are what click_ax / type_ax take as ref_id.",
+  examples: [
+    "webbrain snapshot https://example.com",
+    "webbrain snapshot http://localhost:3000 --filter all --json",
+  ],
+};
+
+const execOptions = { ...modeTierOptions, ...browserOptions } as const satisfies OptionSpecs;
+
+export const execCommand: CommandSpec<typeof execOptions> = {
+  name: "exec",
+  summary: "Run tool calls without a model: one JSON call per stdin line, one JSON answer per stdout line.",
+  positionals: [{ name: "url", required: true }],
+  options: execOptions,
+  description: [
+    'Each input line is {"tool": NAME, "args": {...}}; each answer is {"tool": NAME, "result": {...}},',
+    "the result exactly as the model would receive it (success, error, ...). Calls run in order on one",
+    "page, through the same executor and mode rules as `run`, and nobody is asked for approval.",
+    "An answer is written and flushed as soon as its call finishes, so a script can read a ref",
+    "from one answer before it writes the next call.",
+  ].join("\n"),
+  examples: [
+    `printf '%s\\n' '{"tool":"get_accessibility_tree","args":{}}' | webbrain exec https://example.com`,
+    `printf '%s\\n' '{"tool":"click_ax","args":{"ref_id":3}}' | webbrain exec http://localhost:3000 --mode act`,
+  ],
+};
+
+const screenshotOptions = {
+  out: { kind: "string", valueName: "FILE", short: "o", help: "Write the PNG here (required)." },
+  full: { kind: "boolean", help: "The whole page, not only the viewport." },
+  ...browserOptions,
+} as const satisfies OptionSpecs;
+
+export const screenshotCommand: CommandSpec<typeof screenshotOptions> = {
+  name: "screenshot",
+  summary: "Save a PNG screenshot of a page (viewport, or the whole page with --full).",
+  positionals: [{ name: "url", required: true }],
+  options: screenshotOptions,
+  description: "",
+  examples: [
+    "webbrain screenshot https://example.com -o example.png",
+    "webbrain screenshot https://example.com --full -o page.png",
+  ],
+};
+
+const mcpOptions = {
+  ...modeTierOptions,
+  url: { kind: "string", valueName: "URL", help: "Open this page when the server starts." },
+  confirm: {
+    kind: "boolean",
+    help: "Ask the MCP client (elicitation) before gated actions; off by default.",
+  },
+  ...browserOptions,
+} as const satisfies OptionSpecs;
+
+export const mcpCommand: CommandSpec<typeof mcpOptions> = {
+  name: "mcp",
+  summary: "Serve the agent's browser tools over MCP on stdio (for Claude Desktop, editors, agents).",
+  positionals: [],
+  options: mcpOptions,
+  description: [
+    "The tools are those of the chosen mode and tier; the accessibility tree comes back as text and",
+    "screenshots as image content. Mode rules hold for every call (ask is read-only).",
+    'Client config: {"command": "npx", "args": ["webbrain", "mcp", "--mode", "act"]}',
+  ].join("\n"),
+  examples: ["webbrain mcp", "webbrain mcp --mode ask --headed"],
+};
+
+export const COMMANDS = [runCommand, snapshotCommand, execCommand, screenshotCommand, mcpCommand] as const;

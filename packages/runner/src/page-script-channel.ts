@@ -1,0 +1,156 @@
+/**
+ * The runner's line to the page script (@webbrain/page) inside each document.
+ *
+ * The script lives in a sandbox realm named "webbrain": the page's own scripts cannot see it,
+ * call it or patch what it uses. It arrives two ways, because neither alone is enough:
+ * a preload script for every document created after `install()`, and an injection on demand
+ * for documents that existed before (the first about:blank, frames already loaded).
+ *
+ * Invariants:
+ * - `call` answers the page action's result as plain JSON; DOM nodes come back as
+ *   ElementHandles (sharedId), including nodes inside closed shadow roots.
+ * - An exception thrown by the page script is a failed result, not a thrown error: the model
+ *   is told and the run goes on. Only a broken context (closed tab, dead browser) throws.
+ */
+import type { BidiClient } from "@webbrain/bidi";
+import type * as Bidi from "webdriver-bidi-protocol";
+import { fromRemoteValue, type PlainValue } from "./remote-value.js";
+
+export const PAGE_SANDBOX = "webbrain";
+/** What the installed script answers instead of a result when `__webbrainPage` is missing. */
+const MISSING_MARKER = "__webbrainPageMissing";
+
+/** Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed. */
+const CALL_FUNCTION = `async function (action, paramsJson) {
+  const page = globalThis.__webbrainPage;
+  if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
+  return await page.handle(action, JSON.parse(paramsJson));
+}`;
+
+/** Nodes as handles, closed shadow roots included; results are JSON so depth is unlimited. */
+export const SERIALIZATION_OPTIONS: Bidi.Script.SerializationOptions = {
+  maxDomDepth: 0,
+  maxObjectDepth: null,
+  includeShadowTree: "all",
+};
+
+export interface PageCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export class PageScriptError extends Error {
+  override readonly name = "PageScriptError";
+}
+
+export class PageScriptChannel {
+  readonly #client: BidiClient;
+  readonly #script: string;
+  #preloadId: string | undefined;
+
+  constructor(client: BidiClient, pageScript: string) {
+    this.#client = client;
+    this.#script = pageScript;
+  }
+
+  /** Registers the preload script for every future document (all contexts, the sandbox). */
+  async install(): Promise<void> {
+    if (this.#preloadId || !this.#script) return;
+    const result = await this.#client.send("script.addPreloadScript", {
+      functionDeclaration: `() => {\n${this.#script}\n}`,
+      sandbox: PAGE_SANDBOX,
+    });
+    this.#preloadId = result.script;
+  }
+
+  /** Calls `__webbrainPage.handle(action, params)` in the context's sandbox. */
+  async call(
+    context: string,
+    action: string,
+    params: unknown,
+    opts: PageCallOptions = {},
+  ): Promise<PlainValue> {
+    if (!this.#script)
+      throw new PageScriptError("This session runs without the page script; page actions are unavailable.");
+    let result = await this.#callOnce(context, action, params, opts);
+    if (isMissingMarker(result)) {
+      await this.#inject(context, opts);
+      result = await this.#callOnce(context, action, params, opts);
+      if (isMissingMarker(result)) {
+        throw new PageScriptError(
+          `The page script did not install in context ${context}; the page may block scripts (e.g. a PDF viewer or about: page).`,
+        );
+      }
+    }
+    return result;
+  }
+
+  /** Runs a function in the sandbox with handles as arguments (e.g. verify an element). */
+  async callWith(
+    context: string,
+    functionDeclaration: string,
+    args: Bidi.Script.LocalValue[],
+    opts: PageCallOptions = {},
+  ): Promise<PlainValue> {
+    const result = await this.#client.send(
+      "script.callFunction",
+      {
+        functionDeclaration,
+        awaitPromise: true,
+        target: { context, sandbox: PAGE_SANDBOX },
+        arguments: args,
+        serializationOptions: SERIALIZATION_OPTIONS,
+        resultOwnership: "none",
+      },
+      opts,
+    );
+    return unwrapEvaluateResult(result);
+  }
+
+  async #callOnce(
+    context: string,
+    action: string,
+    params: unknown,
+    opts: PageCallOptions,
+  ): Promise<PlainValue> {
+    return this.callWith(
+      context,
+      CALL_FUNCTION,
+      [
+        { type: "string", value: action },
+        { type: "string", value: JSON.stringify(params ?? {}) },
+      ],
+      opts,
+    );
+  }
+
+  async #inject(context: string, opts: PageCallOptions): Promise<void> {
+    const result = await this.#client.send(
+      "script.callFunction",
+      {
+        functionDeclaration: `() => {\n${this.#script}\n}`,
+        awaitPromise: false,
+        target: { context, sandbox: PAGE_SANDBOX },
+        resultOwnership: "none",
+      },
+      opts,
+    );
+    if (result.type === "exception") {
+      throw new PageScriptError(
+        `The page script failed to start in context ${context}: ${result.exceptionDetails.text}`,
+      );
+    }
+  }
+}
+
+function isMissingMarker(value: PlainValue): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && MISSING_MARKER in value;
+}
+
+/** A page-script exception becomes `{ success: false, error }`; success values become JSON. */
+export function unwrapEvaluateResult(result: Bidi.Script.EvaluateResult): PlainValue {
+  if (result.type === "exception") {
+    return { success: false, error: `The page script threw: ${result.exceptionDetails.text}` };
+  }
+  return fromRemoteValue(result.result);
+}

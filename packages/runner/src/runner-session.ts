@@ -1,0 +1,84 @@
+/**
+ * One CLI command's browser: a connection, the BrowserPort on it, the tab the agent works in,
+ * and a downloads folder, all released together.
+ *
+ * Invariants:
+ * - `withRunnerSession` always closes what it opened (Firefox, profile, downloads folder), on
+ *   success, failure, Ctrl-C, or Firefox dying.
+ * - If the browser goes away while the command runs, the command's promise is abandoned and a
+ *   BrowserUnavailableError saying so is thrown at once (exit code 3), instead of waiting for
+ *   timeouts.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BidiBrowserPort } from "./bidi-browser-port.js";
+import { type BrowserConnectionOptions, openBrowserConnection } from "./browser-connection.js";
+import type { DialogPolicy } from "./dialog-handler.js";
+import { BrowserUnavailableError, TaskFailedError } from "./errors.js";
+
+export interface RunnerSessionOptions extends BrowserConnectionOptions {
+  /** The page layer script (IIFE); omitted by commands that never touch the page (screenshot). */
+  pageScript?: () => Promise<string>;
+  /** Open this page first; a page that does not load fails the command. */
+  url?: string;
+  dialogPolicy?: DialogPolicy;
+  signal?: AbortSignal;
+}
+
+export interface RunnerSession {
+  port: BidiBrowserPort;
+  /** The tab the command works in. */
+  tabId: string;
+  description: string;
+}
+
+/** Prefix of per-run download folders in the OS temp dir. */
+const DOWNLOADS_DIR_PREFIX = "webbrain-downloads-";
+
+export async function withRunnerSession<T>(
+  opts: RunnerSessionOptions,
+  body: (session: RunnerSession) => Promise<T>,
+): Promise<T> {
+  opts.signal?.throwIfAborted();
+  const pageScript = opts.pageScript ? await opts.pageScript() : "";
+  const connection = await openBrowserConnection(opts);
+  const downloadsDir = await mkdtemp(join(tmpdir(), DOWNLOADS_DIR_PREFIX));
+  let port: BidiBrowserPort | undefined;
+  const lost = connection.lost.then((reason) => {
+    throw new BrowserUnavailableError(
+      `Firefox went away while the command ran: ${reason.message}. Nothing further was done; run the command again.`,
+    );
+  });
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(new TaskFailedError("Stopped by the user (interrupted)."));
+    if (opts.signal?.aborted) onAbort();
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  const work = (async () => {
+    port = await BidiBrowserPort.open({
+      client: connection.client,
+      pageScript,
+      downloadsDir,
+      ownsBrowser: !opts.connect && !opts.webdriver,
+      ...(opts.dialogPolicy ? { dialogPolicy: opts.dialogPolicy } : {}),
+    });
+    const tabId = port.tabs.activeId!;
+    if (opts.url) {
+      const opened = await port.navigate(tabId, opts.url);
+      if (!opened.success) throw new TaskFailedError(String(opened.error));
+    }
+    return body({ port, tabId, description: connection.description });
+  })();
+  try {
+    return await Promise.race([work, lost, aborted]);
+  } finally {
+    // The abandoned work may still reject once the connection closes; that is expected.
+    work.catch(() => {});
+    lost.catch(() => {});
+    aborted.catch(() => {});
+    port?.dispose();
+    await connection.close().catch(() => {});
+    await rm(downloadsDir, { recursive: true, force: true });
+  }
+}

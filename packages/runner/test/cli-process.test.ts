@@ -1,0 +1,128 @@
+/**
+ * The `webbrain` bin as a user runs it: a real process through the tsx shim, real Firefox.
+ * Checks help, exit codes and the screenshot command end to end.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS } from "../src/cli/command-specs.js";
+import { pngSize } from "../src/screenshots.js";
+
+const BIN = fileURLToPath(new URL("../bin/webbrain.js", import.meta.url));
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(
+  args: string[],
+  opts: { stdin?: string; env?: Record<string, string> } = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...opts.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(opts.stdin ?? "");
+  });
+}
+
+let server: FixtureServer;
+let workDir: string;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  workDir = await mkdtemp(join(tmpdir(), "webbrain-cli-test-"));
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe("webbrain CLI process", () => {
+  it("prints help for the program and every command, exit 0", async () => {
+    const main = await runCli(["--help"]);
+    expect(main.code).toBe(0);
+    for (const command of COMMANDS) expect(main.stdout).toContain(`  ${command.name}`);
+    for (const command of COMMANDS) {
+      const help = await runCli([command.name, "--help"]);
+      expect(help.code, command.name).toBe(0);
+      expect(help.stdout).toContain(`Usage: webbrain ${command.name}`);
+    }
+  });
+
+  it("exits 2 with one clear line on usage errors", async () => {
+    const unknown = await runCli(["fly"]);
+    expect(unknown).toMatchObject({ code: 2, stdout: "" });
+    expect(unknown.stderr).toMatch(
+      /^webbrain: Unknown command "fly"\. Commands: run, snapshot, exec, screenshot, mcp/,
+    );
+    const missing = await runCli(["screenshot", server.url("/runner/browser-features.html")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/-o FILE/);
+    expect((await runCli([])).code).toBe(2);
+  });
+
+  it("writes viewport and full-page screenshots", async () => {
+    const viewportFile = join(workDir, "viewport.png");
+    const fullFile = join(workDir, "full.png");
+    const url = server.url("/runner/browser-features.html");
+    const viewport = await runCli(["screenshot", url, "-o", viewportFile]);
+    expect(viewport.code, viewport.stderr).toBe(0);
+    const full = await runCli(["screenshot", url, "--full", "-o", fullFile]);
+    expect(full.code, full.stderr).toBe(0);
+    const viewportSize = pngSize(await readFile(viewportFile));
+    const fullSize = pngSize(await readFile(fullFile));
+    expect(fullSize!.height).toBeGreaterThan(viewportSize!.height);
+    expect(full.stderr).toMatch(/wrote .*full\.png \(\d+x\d+ px\)/);
+    // Nothing half-written is left beside the output.
+    expect((await readdir(workDir)).sort()).toEqual(["full.png", "viewport.png"]);
+  });
+
+  it("exits 3 with a clear message when Firefox cannot be launched or reached", async () => {
+    const out = join(workDir, "never.png");
+    const launch = await runCli([
+      "screenshot",
+      "http://127.0.0.1:1/",
+      "-o",
+      out,
+      "--firefox",
+      "/nonexistent/firefox",
+    ]);
+    expect(launch.code).toBe(3);
+    expect(launch.stderr).toMatch(/^webbrain: Could not launch Firefox/);
+    const connect = await runCli([
+      "screenshot",
+      "http://127.0.0.1:1/",
+      "-o",
+      out,
+      "--connect",
+      "ws://127.0.0.1:1",
+    ]);
+    expect(connect.code).toBe(3);
+    expect(connect.stderr).toMatch(/Could not connect to Firefox at ws:\/\/127\.0\.0\.1:1/);
+  });
+
+  it("exits 1 when the page does not load", async () => {
+    const result = await runCli(["screenshot", "http://127.0.0.1:1/", "-o", join(workDir, "x.png")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^webbrain: Could not open http:\/\/127\.0\.0\.1:1\//);
+  });
+});
