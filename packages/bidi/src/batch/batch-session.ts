@@ -102,7 +102,7 @@ export class BatchSession {
   }
 
   async run(request: BatchRunRequest): Promise<BatchRunResult> {
-    validateRequest(request);
+    checkBatchRequest(request);
     if (this.#running)
       throw new BatchInputError("Another batch is still running on this browser; wait for it to finish.");
     this.#running = true;
@@ -334,7 +334,8 @@ async function settleWait(
   };
 }
 
-function validateRequest(request: BatchRunRequest): void {
+/** Throws BatchInputError for a call that must be refused before anything is sent (or launched). */
+export function checkBatchRequest(request: Pick<BatchRunRequest, "frames" | "wait" | "frameTimeoutMs">): void {
   const count = request.frames.length;
   if (count === 0) throw new BatchInputError("A batch needs at least one frame: {method, params}.");
   if (count > MAX_FRAMES_PER_BATCH) {

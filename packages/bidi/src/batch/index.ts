@@ -5,7 +5,7 @@
  */
 
 export type { BatchRunRequest, BatchRunResult, BatchSessionOptions } from "./batch-session.js";
-export { BatchSession } from "./batch-session.js";
+export { BatchSession, checkBatchRequest } from "./batch-session.js";
 export * from "./budgets.js";
 export { BatchInputError, FrameAbortedError, FrameTimeoutError } from "./errors.js";
 export { EventHistory, EventWait, summarizeParams } from "./event-history.js";

@@ -1,0 +1,40 @@
+/**
+ * The batch engine's `BatchTransport` over a `@webbrain/bidi` BidiClient.
+ *
+ * `sendRaw` lets the caller keep its own frame id (the client uses its own
+ * wire ids and maps the answer back), so the engine's never-reuse rule holds
+ * for the ids the model sees, and the client's internal commands can never
+ * collide with them. Timeouts and aborts become the engine's typed errors.
+ */
+import { BidiAbortError, type BidiClient, BidiTimeoutError } from "@webbrain/bidi";
+import {
+  type BatchTransport,
+  type EventFrame,
+  FrameAbortedError,
+  FrameTimeoutError,
+  type JsonObject,
+  type OutgoingFrame,
+  type ResponseFrame,
+} from "@webbrain/bidi/batch";
+
+export function clientTransport(client: BidiClient): BatchTransport {
+  return {
+    async sendFrame(
+      frame: OutgoingFrame,
+      options: { timeoutMs: number; signal?: AbortSignal },
+    ): Promise<ResponseFrame> {
+      try {
+        return (await client.sendRaw(frame, options)) as ResponseFrame;
+      } catch (error) {
+        if (error instanceof BidiTimeoutError) throw new FrameTimeoutError(frame.id, options.timeoutMs);
+        if (error instanceof BidiAbortError) throw new FrameAbortedError(frame.id);
+        throw error;
+      }
+    },
+    onEvent(listener: (event: EventFrame) => void): () => void {
+      return client.on("*", (_params, raw) => {
+        listener({ method: raw.method, params: (raw.params ?? {}) as JsonObject });
+      });
+    },
+  };
+}
