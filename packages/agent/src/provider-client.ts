@@ -84,7 +84,7 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
 }
 
 function timeoutError(config: ProviderConfig): AgentError {
-  const seconds = Math.round((config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) / 1000);
+  const seconds = (config.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) / 1000;
   return new AgentError(
     "provider_timeout",
     `${config.label} (model ${config.model}) did not answer within ${seconds} s. The server may be overloaded or the model too slow for this prompt; raise the timeout in the provider settings or use a smaller model.`,

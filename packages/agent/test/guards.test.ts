@@ -1,0 +1,263 @@
+// Every guard firing and resetting: loop detector, duplicate-submit, blockedDone, /allow-api,
+// permission gate. Driven by a scripted model over HTTP where the guard's effect on the model
+// matters, and directly where the rule itself is the point (expiry, thresholds).
+import { lastToolResultText, toolResultTexts } from "@webbrain/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  ALWAYS_GRANTS_KEY,
+  BLOCKED_DONE_MAX,
+  DuplicateSubmitGuard,
+  LoopDetector,
+  NAV_NUDGE_AT,
+  NAV_STOP_AT,
+  type PermissionRequest,
+  REPEAT_NUDGE_AT,
+  REPEAT_STOP_AT,
+  SUBMIT_WINDOW_MS,
+} from "../src/index.js";
+import { type Harness, harness, SHOP_URL } from "./harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const click = (ref: number, extra: Record<string, unknown> = {}) => ({
+  toolCalls: [{ name: "click_ax", arguments: { ref_id: ref, ...extra } }],
+});
+const tree = { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] };
+
+describe("loop detector", () => {
+  it("nudges at the 3rd identical action on an unchanged page and stops at the 5th", async () => {
+    h = await harness({ script: [tree, click(4), click(4), click(4), click(4), click(4)] });
+    const result = await h.agent.processMessage("1", "add to cart", {
+      onEvent: (event) => h?.events.push(event),
+    });
+    expect(result.status).toBe("stopped");
+    expect(result.error?.kind).toBe("loop_stopped");
+    expect(h.browser.named("click_ax")).toHaveLength(REPEAT_STOP_AT - 1);
+    const results = toolResultTexts(h.llm.requests[REPEAT_NUDGE_AT + 1] as never);
+    expect(results.at(-1)).toContain("Loop warning");
+    expect(h.events.some((event) => event.type === "nudge")).toBe(true);
+  });
+
+  it("does not count observations, and a changed page resets the count (looking is not looping)", async () => {
+    let count = 0;
+    const script = [];
+    for (let index = 0; index < 8; index++) script.push(tree, click(4));
+    script.push({ toolCalls: [{ name: "done", arguments: { summary: "Added 8 items; cart shows 8." } }] });
+    h = await harness({
+      script,
+      pages: {
+        [SHOP_URL]: {
+          title: "Shop",
+          get tree() {
+            return `[4] button "Add to cart"\n[5] text "Cart: ${count}"`;
+          },
+          onAction: () => {
+            count++;
+            return { success: true };
+          },
+        },
+      },
+    });
+    const result = await h.agent.processMessage("1", "add 8 items");
+    expect(result.status).toBe("done");
+    expect(count).toBe(8);
+    for (const request of h.llm.requests)
+      expect(toolResultTexts(request).join("\n")).not.toContain("Loop warning");
+  });
+
+  it("coordinate clicks near one spot and navigation ping-pong are detected; reset forgets", () => {
+    const detector = new LoopDetector();
+    detector.observe("https://a/", "tree");
+    expect(detector.recordAction("click", { x: 100, y: 100 }).kind).toBe("ok");
+    expect(detector.recordAction("click", { x: 104, y: 98 }).kind).toBe("ok");
+    const nudge = detector.recordAction("click", { x: 101, y: 103 });
+    expect(nudge).toMatchObject({ kind: "nudge", detector: "coordinate" });
+    detector.recordAction("click", { x: 99, y: 99 });
+    expect(detector.recordAction("click", { x: 100, y: 101 })).toMatchObject({
+      kind: "stop",
+      detector: "coordinate",
+    });
+    detector.reset();
+    expect(detector.recordAction("click", { x: 100, y: 100 }).kind).toBe("ok");
+
+    const nav = new LoopDetector();
+    const verdicts = [];
+    for (let index = 0; index < NAV_STOP_AT * 2; index++)
+      verdicts.push(nav.recordNavigation(index % 2 ? "https://b/" : "https://a/#x"));
+    expect(verdicts.findIndex((verdict) => verdict.kind === "nudge")).toBe((NAV_NUDGE_AT - 1) * 2);
+    expect(verdicts.at(-2)?.kind).toBe("stop");
+  });
+});
+
+describe("duplicate-submit guard", () => {
+  const ORDER_TREE = '[7] button "Place order"\n[8] textbox "Card"';
+
+  it("blocks a second click on a submit-like ref, lets _allowResubmit through and re-arms", async () => {
+    h = await harness({
+      script: [tree, click(7), click(7), click(7, { _allowResubmit: true }), click(7), { text: "stopped" }],
+      pages: { [SHOP_URL]: { title: "Checkout", tree: ORDER_TREE } },
+    });
+    await h.agent.processMessage("1", "order it");
+    expect(h.browser.named("click_ax")).toHaveLength(2);
+    const results = toolResultTexts(h.llm.requests[5] as never);
+    expect(results[2]).toContain('Blocked duplicate submit: "Place order"');
+    expect(results[3]).toContain("[click_ax ok]");
+    expect(results[4]).toContain("Blocked duplicate submit");
+  });
+
+  it("forgets a submit the page rejected on validation", async () => {
+    let attempts = 0;
+    h = await harness({
+      script: [tree, click(7), click(7), { text: "ordered" }],
+      pages: {
+        [SHOP_URL]: {
+          title: "Checkout",
+          tree: ORDER_TREE,
+          onAction: () => (++attempts === 1 ? { success: true, invalidFields: ["Card"] } : { success: true }),
+        },
+      },
+    });
+    await h.agent.processMessage("1", "order it");
+    expect(h.browser.named("click_ax")).toHaveLength(2);
+  });
+
+  it("resets on navigation and on expiry; ignores ordinary labels", () => {
+    let now = 1_000_000;
+    const guard = new DuplicateSubmitGuard(() => now);
+    expect(guard.check("1", "Send", "https://m/", false).allowed).toBe(true);
+    expect(guard.check("1", "  send ", "https://m/#top", false).allowed).toBe(false);
+    expect(guard.check("2", "Send", "https://m/", false).allowed).toBe(true); // another tab
+    now += SUBMIT_WINDOW_MS;
+    expect(guard.check("1", "Send", "https://m/", false).allowed).toBe(true); // expired
+    guard.navigated("1");
+    expect(guard.check("1", "Send", "https://m/", false).allowed).toBe(true);
+    expect(guard.check("1", "Next page", "https://m/", false).allowed).toBe(true);
+    expect(guard.check("1", "Next page", "https://m/", false).allowed).toBe(true);
+  });
+});
+
+describe("blockedDone", () => {
+  it("refuses done while a dialog is open, at most twice per tab, then lets it through with a note; clearing resets", async () => {
+    const done = { toolCalls: [{ name: "done", arguments: { summary: "Created the tag v1." } }] };
+    h = await harness({
+      script: [done, done, done, done, done, done, done],
+      pages: {
+        [SHOP_URL]: {
+          title: "Tags",
+          tree: "",
+          probe: { success: true, openDialogs: ['dialog "Create tag"'], visibleForms: [] },
+        },
+      },
+    });
+    const result = await h.agent.processMessage("1", "create tag v1");
+    expect(result.status).toBe("done");
+    expect(result.text).toContain("Unverified: the page still showed open dialog");
+    expect(h.llm.requests).toHaveLength(BLOCKED_DONE_MAX + 1);
+    const refusals = toolResultTexts(h.llm.requests[BLOCKED_DONE_MAX] as never);
+    expect(refusals[0]).toContain("done refused (blockedDone 1/2)");
+    expect(refusals[0]).toContain('"blockedDone":true');
+
+    // Same tab, same conversation: the budget is spent, done goes through at once.
+    expect((await h.agent.processMessage("1", "again")).status).toBe("done");
+    expect(h.llm.requests).toHaveLength(BLOCKED_DONE_MAX + 2);
+    // Cleared with the conversation: blocked again.
+    await h.agent.clearConversation("1");
+    expect((await h.agent.processMessage("1", "once more")).text).toContain("Unverified");
+    expect(lastToolResultText(h.llm.requests[BLOCKED_DONE_MAX + 3] as never)).toContain(
+      "done refused (blockedDone 1/2)",
+    );
+  });
+
+  it("does not block a summary that admits failure", async () => {
+    h = await harness({
+      script: [
+        { toolCalls: [{ name: "done", arguments: { summary: "Could not create the tag: name taken." } }] },
+      ],
+      pages: {
+        [SHOP_URL]: { title: "Tags", tree: "", probe: { success: true, openDialogs: ["Create tag"] } },
+      },
+    });
+    expect((await h.agent.processMessage("1", "create tag")).status).toBe("done");
+  });
+});
+
+describe("/allow-api", () => {
+  it("refuses POST via fetch_url until the user allows API mutations; GET always works", async () => {
+    const post = {
+      toolCalls: [
+        { name: "fetch_url", arguments: { url: "https://api.example/items", method: "POST", body: "{}" } },
+      ],
+    };
+    h = await harness({
+      script: [
+        { toolCalls: [{ name: "fetch_url", arguments: { url: "https://api.example/items" } }] },
+        post,
+        (request) => ({ text: lastToolResultText(request) }),
+        post,
+        { text: "posted" },
+      ],
+    });
+    const first = await h.agent.processMessage("1", "create an item via the API");
+    expect(first.text).toContain("Refused POST: the user has not typed /allow-api");
+    expect(h.browser.named("fetchUrl").map((call) => (call.params as { method: string }).method)).toEqual([
+      "GET",
+    ]);
+
+    const toggled = await h.agent.processMessage("1", "/allow-api");
+    expect(toggled.text).toContain("are allowed");
+    await h.agent.processMessage("1", "now do it");
+    expect(h.browser.named("fetchUrl").map((call) => (call.params as { method: string }).method)).toEqual([
+      "GET",
+      "POST",
+    ]);
+    const stored = (await h.store.get("agentConv:1")) as { allowApi: boolean };
+    expect(stored.allowApi).toBe(true);
+  });
+});
+
+describe("permission gate", () => {
+  it("asks per capability x origin; 'always' persists in the Store, 'deny' refuses the call", async () => {
+    const asked: PermissionRequest[] = [];
+    const answers = ["always", "deny"] as const;
+    const approver = async (request: PermissionRequest) => {
+      asked.push(request);
+      return answers[asked.length - 1] ?? "deny";
+    };
+    h = await harness({
+      script: [
+        tree,
+        click(4),
+        click(5),
+        { toolCalls: [{ name: "navigate", arguments: { url: "https://other.example/x" } }] },
+        (request) => ({ text: lastToolResultText(request) }),
+      ],
+      agent: { approver },
+    });
+    const result = await h.agent.processMessage("1", "shop");
+    expect(asked.map((request) => `${request.capability} ${request.origin}`)).toEqual([
+      "interact https://shop.example",
+      "navigate https://other.example",
+    ]);
+    expect(h.browser.named("click_ax")).toHaveLength(2);
+    expect(h.browser.named("navigate")).toHaveLength(0);
+    expect(result.text).toContain("The user denied navigate on https://other.example");
+    expect(await h.store.get(ALWAYS_GRANTS_KEY)).toEqual({ "interact https://shop.example": true });
+
+    // A new agent on the same Store does not ask again for the granted pair.
+    await h.llm.close();
+    h = await harness({ script: [click(4), { text: "ok" }], store: h.store, agent: { approver } });
+    await h.agent.processMessage("1", "click again");
+    expect(asked).toHaveLength(2);
+    expect(h.browser.named("click_ax")).toHaveLength(1);
+  });
+
+  it("without an approver (runner default) allows everything", async () => {
+    h = await harness({ script: [click(4), { text: "ok" }] });
+    await h.agent.processMessage("1", "click");
+    expect(h.browser.named("click_ax")).toHaveLength(1);
+  });
+});
