@@ -98,6 +98,13 @@ export function boundedText(root: Node, limit: number): string {
       return;
     }
     if (tag === "br") parts.push(" ");
+    if (tag === "slot") {
+      const assigned = (node as HTMLSlotElement).assignedNodes({ flatten: true });
+      if (assigned.length > 0) {
+        for (const child of assigned) visit(child);
+        return;
+      }
+    }
     const shadow = shadowRootOf(node);
     const source: Node = shadow ?? node;
     for (let child = source.firstChild; child; child = child.nextSibling) {

@@ -1,0 +1,181 @@
+/**
+ * The accessibility tree in real Firefox: format, names (priority 1-7), values, states, hidden
+ * content, filters, budget, scope, overlays, shadow roots, iframes, and the ref rules.
+ */
+import { type FixtureServer, startFixtureServer, useFirefox } from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PageSession } from "./page-session.js";
+
+// biome-ignore lint/correctness/useHookAtTopLevel: a vitest hook registrar, not a React hook.
+const firefox = useFirefox();
+let fixtures: FixtureServer;
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await fixtures?.close();
+});
+
+async function open(path: string): Promise<PageSession> {
+  const session = new PageSession(firefox.client, await firefox.newTab());
+  await session.goto(fixtures.url(path));
+  return session;
+}
+
+const line = (tree: string, fragment: string) => tree.split("\n").find((l) => l.includes(fragment)) ?? "";
+
+describe("tree lines", () => {
+  it("prints names by spec 000's priority, values, states and select options", async () => {
+    const page = await open("/page/tree-basics.html");
+    const tree = await page.tree();
+    expect(line(tree, '"Full name *"')).toMatch(
+      /^\s*\[\d+\] textbox "Full name \*" value="Ada Lovelace" required$/,
+    );
+    expect(line(tree, '"Email"')).toMatch(/textbox "Email"$/); // wrapping label beats placeholder
+    expect(tree).toMatch(/\[\d+\] searchbox "Search people"/); // placeholder
+    expect(tree).toMatch(/\[\d+\] button "Save profile"/); // submit value
+    expect(tree).toMatch(/\[\d+\] spinbutton "Every" value="1"/); // adjacent text scan
+    expect(tree).toMatch(/\[\d+\] button "Delete account" disabled/);
+    expect(tree).toMatch(/\[\d+\] checkbox "Send me news" checked/);
+    expect(tree).toMatch(/\[\d+\] radio "Pro" checked/);
+    expect(tree).toMatch(/\[\d+\] button "Options" expanded/);
+    expect(tree).toMatch(/\[\d+\] button "Bold" pressed/);
+    expect(tree).toMatch(
+      /\[\d+\] combobox "Country" value="Japan"\n\s+option "France"\n\s+option "Japan" selected/,
+    );
+    // value="..." is cut at 60 characters; passwords never show a value.
+    const bio = /value="([^"]*)"/.exec(line(tree, '"Bio"'))?.[1] ?? "";
+    expect(bio.length).toBe(60);
+    expect(bio.endsWith("…")).toBe(true);
+    expect(tree).not.toContain("secret-value");
+    // Meaningful text stays in reading order; the radio group's label is printed.
+    expect(tree).toMatch(/group "Plan"\n\s+\[\d+\] radio "Free"/);
+    expect(tree.indexOf("Change how people see you")).toBeLessThan(tree.indexOf('"Full name *"'));
+    expect(tree).toMatch(/heading "Account settings" level=1/);
+  });
+
+  it("gives refs to things that only look clickable and to icon-only controls", async () => {
+    const page = await open("/page/tree-basics.html");
+    const tree = await page.tree();
+    expect(tree).toMatch(/\[\d+\] clickable "Open the pointer card"/); // cursor: pointer
+    expect(tree).toMatch(/\[\d+\] clickable "Clickable span"/); // onclick attribute
+    expect(tree).toMatch(/\[\d+\] clickable "Focusable tile"/); // tabindex
+    expect(tree).toMatch(/\[\d+\] button "Settings"/); // svg <title>
+    expect(tree).toMatch(/\[\d+\] button "Trash"/); // img alt
+    expect(tree).toMatch(/\[\d+\] button "Close panel"/); // title attribute
+  });
+
+  it("skips each kind of hidden element but keeps visible children of visibility:hidden", async () => {
+    const page = await open("/page/tree-basics.html");
+    const tree = await page.tree();
+    for (const hidden of ["display", "hidden attribute", "aria-hidden", "zero size", "clip", "visibility"]) {
+      expect(tree).not.toContain(`Gone by ${hidden}`);
+    }
+    expect(tree).not.toContain("Hidden by visibility");
+    expect(tree).toContain("but this child shows");
+  });
+});
+
+describe("filters, budget and scope", () => {
+  it("interactive keeps only refs (and group context); visible drops what is below the fold", async () => {
+    const page = await open("/page/tree-basics.html");
+    const all = await page.tree();
+    const interactive = await page.tree({ filter: "interactive" });
+    const visible = await page.tree({ filter: "visible" });
+    expect(interactive).not.toContain("Change how people see you");
+    expect(interactive).toMatch(/\[\d+\] link "Back to top"/);
+    expect(interactive.length).toBeLessThan(all.length);
+    expect(all).toContain("Far below the fold");
+    expect(visible).not.toContain("Far below the fold");
+    expect(visible).not.toContain("Back to top");
+    expect(visible).toContain('"Full name *"');
+  });
+
+  it("cuts at the budget with one marker line and reports it", async () => {
+    const page = await open("/page/tree-basics.html");
+    const result = await page.call("get_accessibility_tree", { max_chars: 300 });
+    const tree = result.tree as string;
+    const metadata = result.metadata as Record<string, unknown>;
+    expect(metadata.truncated).toBe(true);
+    const lines = tree.split("\n");
+    expect(lines.at(-1)).toMatch(/^… truncated: \d+ more lines \(\d+ chars\) not shown, budget 300 chars/);
+    expect(lines.slice(0, -1).join("\n").length).toBeLessThanOrEqual(300);
+    expect(metadata.full_chars as number).toBeGreaterThan(300);
+  });
+
+  it("scopes to a subtree by ref", async () => {
+    const page = await open("/page/tree-basics.html");
+    const radiogroupRef = await page.ref('radio "Small"');
+    const full = await page.tree();
+    const formLine = line(full, "Full name");
+    expect(formLine).not.toBe("");
+    const scoped = await page.tree({ ref_id: radiogroupRef });
+    expect(scoped).toContain('radio "Small"');
+    expect(scoped).not.toContain("Full name");
+  });
+
+  it("rejects a bad filter with a clear error", async () => {
+    const page = await open("/page/tree-basics.html");
+    const result = await page.call("get_accessibility_tree", { filter: "everything" });
+    expect(result).toMatchObject({ success: false, code: "bad_params" });
+    expect(result.error).toContain("all, visible, interactive");
+  });
+});
+
+describe("refs", () => {
+  it("keep their number across snapshots and accept the printed form", async () => {
+    const page = await open("/page/tree-basics.html");
+    const first = await page.ref('"Save profile"');
+    const again = await page.ref('"Save profile"', { filter: "interactive" });
+    expect(again).toBe(first);
+    const result = await page.call("inspect_element_styles", {
+      ref_id: `[${first}]`,
+      properties: ["display"],
+    });
+    expect(result).toMatchObject({ success: true, tag: "input" });
+  });
+
+  it("are never reused after their element is gone, and ref_floor keeps them unique across pages", async () => {
+    const page = await open("/page/rerender.html");
+    const before = await page.ref("Remove Alpha");
+    await page.page("window.rerender()");
+    const after = await page.ref("Remove Alpha");
+    expect(after).toBeGreaterThan(before);
+    await page.goto(fixtures.url("/page/rerender.html"));
+    const fresh = await page.call("get_accessibility_tree", { ref_floor: 500 });
+    expect(fresh.tree).toMatch(/\[50[1-9]\] button "Remove Alpha"/);
+  });
+});
+
+describe("overlays, shadow roots and frames", () => {
+  it("prints an open modal first, once", async () => {
+    const page = await open("/page/modal.html");
+    const tree = await page.tree();
+    const lines = tree.split("\n");
+    expect(lines[0]).toMatch(/^dialog "Create tag" modal$/);
+    expect(tree.match(/Create tag/g)?.length).toBe(2); // the dialog line and its heading
+    expect(tree.indexOf('dialog "Create tag"')).toBeLessThan(tree.indexOf("Release tags"));
+    expect(tree.match(/button "Cancel"/g)?.length).toBe(1);
+  });
+
+  it("walks open shadow roots in place, slots included", async () => {
+    const page = await open("/page/shadow.html");
+    const tree = await page.tree();
+    expect(tree).toMatch(/heading "Slotted title" level=2/);
+    expect(tree).toMatch(/\[\d+\] textbox "Nickname"/);
+    expect(tree).toMatch(/\[\d+\] button "Open action"/);
+  });
+
+  it("walks same-origin iframes in place with their own refs and marks cross-origin ones", async () => {
+    const page = await open("/page/frames.html");
+    await page.page(
+      "new Promise((r) => { const f = document.getElementById('cross'); if (f.contentWindow && f.dataset.loaded) r(); f.addEventListener('load', () => r()); setTimeout(r, 2000); })",
+    );
+    const tree = await page.tree();
+    expect(tree).toMatch(/\[\d+\] iframe "Coupon"\n(\s+.*\n)*?\s+\[\d+\] textbox "Coupon code"/);
+    expect(tree).toMatch(/\[\d+\] iframe "Payment" cross-origin src="http:\/\/localhost:\d+"/);
+    const codeRef = await page.ref('textbox "Coupon code"');
+    const typed = await page.call("type_ax", { ref_id: codeRef, value: "SAVE10" });
+    expect(typed).toMatchObject({ success: true, verified: true, value: "SAVE10" });
+  });
+});
