@@ -10,10 +10,17 @@
  *   the process, then kills the group; it always removes the profile. Idempotent.
  */
 import type * as Bidi from "webdriver-bidi-protocol";
-import type { BidiClient } from "./client.js";
+import { BidiClient } from "./client.js";
 import { FirefoxLaunchError } from "./errors.js";
-import { describeExit, type StartFirefoxOptions, startFirefoxProcess } from "./firefox-process.js";
-import { connectBidi } from "./session.js";
+import {
+  describeExit,
+  type FirefoxExit,
+  type FirefoxProcess,
+  type StartFirefoxOptions,
+  startFirefoxProcess,
+} from "./firefox-process.js";
+import { type BidiSession, parseBidiEndpoint, startSession } from "./session.js";
+import { type BidiTransport, connectWebSocketTransport } from "./transport.js";
 
 export interface LaunchOptions extends StartFirefoxOptions {
   /** Capabilities for `session.new` (alwaysMatch). */
@@ -41,16 +48,49 @@ export interface FirefoxBrowser {
 export const CLOSE_GRACE_MS = 5_000;
 /** How long browser.close may take to be acknowledged. */
 const BROWSER_CLOSE_TIMEOUT_MS = 3_000;
+/**
+ * When the socket drops, how long to wait for the process exit notice so pending commands can be
+ * told "Firefox exited (signal ...)" rather than a bare "socket closed (1006)".
+ */
+const EXIT_NOTICE_WAIT_MS = 250;
+
+function crashReason(proc: FirefoxProcess, exit: FirefoxExit): Error {
+  return new Error(
+    `Firefox (pid ${proc.pid}) exited unexpectedly (${describeExit(exit)}); its session is gone`,
+  );
+}
+
+/** Delays the transport's close notice briefly so a process death can name itself as the reason. */
+function explainCloseByExit(transport: BidiTransport, proc: FirefoxProcess): BidiTransport {
+  return {
+    send: (text) => transport.send(text),
+    onMessage: (handler) => transport.onMessage(handler),
+    close: () => transport.close(),
+    onClose: (handler) => {
+      transport.onClose((socketReason) => {
+        const byExit = proc.exited.then((exit) => crashReason(proc, exit));
+        const byTimer = new Promise<Error>((r) =>
+          setTimeout(() => r(socketReason), EXIT_NOTICE_WAIT_MS).unref(),
+        );
+        void Promise.race([byExit, byTimer]).then(handler);
+      });
+    },
+  };
+}
+
+async function openSession(proc: FirefoxProcess, opts: LaunchOptions): Promise<BidiSession> {
+  const transport = await connectWebSocketTransport(parseBidiEndpoint(proc.wsEndpoint).dialUrl);
+  const client = new BidiClient(explainCloseByExit(transport, proc), {
+    defaultTimeoutMs: opts.defaultTimeoutMs,
+  });
+  return startSession(client, { capabilities: opts.capabilities, closeBrowser: true });
+}
 
 export async function launchFirefox(opts: LaunchOptions = {}): Promise<FirefoxBrowser> {
   const proc = await startFirefoxProcess(opts);
-  let session: Awaited<ReturnType<typeof connectBidi>>;
+  let session: BidiSession;
   try {
-    session = await connectBidi(proc.wsEndpoint, {
-      capabilities: opts.capabilities,
-      defaultTimeoutMs: opts.defaultTimeoutMs,
-      closeBrowser: true,
-    });
+    session = await openSession(proc, opts);
   } catch (err) {
     const exitedFirst = proc.hasExited;
     proc.killGroup();
@@ -65,13 +105,7 @@ export async function launchFirefox(opts: LaunchOptions = {}): Promise<FirefoxBr
 
   let closing = false;
   const exited = proc.exited.then(async (exit) => {
-    if (!closing) {
-      client.destroy(
-        new Error(
-          `Firefox (pid ${proc.pid}) exited unexpectedly (${describeExit(exit)}); its session is gone`,
-        ),
-      );
-    }
+    if (!closing) client.destroy(crashReason(proc, exit));
     await proc.dispose(0);
   });
 

@@ -62,6 +62,17 @@ export async function connectBidi(wsUrl: string, opts: ConnectBidiOptions = {}):
   if (existingSessionId !== undefined) {
     return attachedSession(client, existingSessionId, {}, async () => client.close());
   }
+  return startSession(client, opts);
+}
+
+/**
+ * Sends `session.new` on a fresh connection and returns a session whose close ends it
+ * (`session.end`, or `browser.close` with `closeBrowser`). Closes the client if session.new fails.
+ */
+export async function startSession(
+  client: BidiClient,
+  opts: Pick<ConnectBidiOptions, "capabilities" | "closeBrowser"> = {},
+): Promise<BidiSession> {
   let result: Bidi.Session.NewResult;
   try {
     result = await client.send("session.new", { capabilities: { alwaysMatch: opts.capabilities ?? {} } });

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  createTab,
+  evaluate,
   type FirefoxBrowser,
   FirefoxLaunchError,
   FirefoxNotFoundError,
@@ -11,6 +13,7 @@ import {
 } from "../src/index.js";
 import { pathExists, processGroupAlive } from "./process-probe.js";
 
+const EXTRA_TAB_URL = "about:robots";
 let scratch: string;
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), "bidi-launcher-test-"));
@@ -76,6 +79,47 @@ describe("launchFirefox", () => {
     const { readFileSync } = await import("node:fs");
     const pid = Number(readFileSync(pidFile, "utf8").trim());
     expect(processGroupAlive(pid)).toBe(false);
+  });
+});
+
+describe("launch options", () => {
+  it("finds the endpoint through WebDriverBiDiServer.json when stderr says nothing", async () => {
+    const real = resolveFirefoxExecutable();
+    const exe = script("firefox-silent", `exec "${real}" "$@" 2>/dev/null`);
+    const browser = await launchFirefox({ executablePath: exe });
+    try {
+      expect(browser.browserName).toBe("firefox");
+      const status = await browser.client.send("session.status", {});
+      expect(status.ready).toBe(false);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("applies extra prefs and arguments", async () => {
+    const browser = await launchFirefox({
+      prefs: { "general.useragent.override": "WebBrainTest/1.0" },
+      // An extra URL argument opens an extra tab: visible proof that args reach Firefox.
+      args: [EXTRA_TAB_URL],
+    });
+    try {
+      const context = await createTab(browser.client);
+      expect(await evaluate(browser.client, context, "navigator.userAgent")).toBe("WebBrainTest/1.0");
+      await expect
+        .poll(async () => {
+          const tree = await browser.client.send("browsingContext.getTree", { maxDepth: 0 });
+          return tree.contexts.map((c) => c.url);
+        })
+        .toContain(EXTRA_TAB_URL);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("rejects a fractional number pref before starting anything", async () => {
+    await expect(launchFirefox({ prefs: { "layout.css.devPixelsPerPx": 1.5 } })).rejects.toThrow(
+      /not an integer/,
+    );
   });
 });
 
