@@ -118,13 +118,14 @@ export function makeActionable(state: PageState, el: Element, options: Actionabl
     const hit = deepElementFromPoint(el.ownerDocument, local.x, local.y);
     if (hit && !sameTarget(el, hit)) {
       const cover = summarize(state, hit);
+      const container = containerLabel(hit, true);
       const coverWhat = `${cover.role}${cover.name ? ` ${JSON.stringify(cover.name)}` : ""}`;
       throw new PageError(
         "occluded",
-        `${what} is covered by ${coverWhat} (in ${containerLabel(hit)}) at its centre, so the click was not made. Close or finish that overlay first (it has ref [${cover.ref_id}]), or pass force: true to click anyway.`,
+        `${what} is covered by ${coverWhat} (in ${container}) at its centre, so the click was not made. Close or finish that overlay first (it has ref [${cover.ref_id}]), or pass force: true to click anyway.`,
         {
           occluded: true,
-          occludedBy: { ...cover, tag: hit.localName, container: containerLabel(hit) },
+          occludedBy: { ...cover, tag: hit.localName, container },
           target: summary,
         },
       );

@@ -74,6 +74,17 @@ export const ACTION_NAMES: readonly string[] = Object.keys(ACTIONS);
 
 export type PageHandler = (action: string, params?: unknown) => Promise<PageResult>;
 
+/**
+ * A JSON-only copy of a result, keeping `element` as the live node. BiDi serialises an object
+ * that appears twice as a bare reference the second time, so shared sub-objects must not leak out.
+ */
+function detach(result: PageResult): PageResult {
+  const { element, ...rest } = result;
+  const copy = JSON.parse(JSON.stringify(rest)) as PageResult;
+  if (element !== undefined) copy.element = element;
+  return copy;
+}
+
 /** Makes a handler bound to one document; the installed script keeps one per realm. */
 export function createHandler(doc: Document): PageHandler {
   const state = new PageState(new RefRegistry(), doc);
@@ -89,7 +100,7 @@ export function createHandler(doc: Document): PageHandler {
       const p = new Params(action, params);
       const floor = p.optionalNumber("ref_floor");
       if (floor !== undefined) state.registry.raiseFloor(Math.floor(floor));
-      return await fn(state, p);
+      return detach(await fn(state, p));
     } catch (error) {
       if (error instanceof PageError)
         return { success: false, error: error.message, code: error.code, ...error.details };

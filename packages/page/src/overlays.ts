@@ -92,8 +92,8 @@ export function describeContainer(el: Element): string {
 }
 
 /** The nearest dialog/form/landmark around `el` (crossing shadow roots), described. */
-export function containerLabel(el: Element): string {
-  for (let current = composedParent(el); current; current = composedParent(current)) {
+export function containerLabel(el: Element, includeSelf = false): string {
+  for (let current = includeSelf ? el : composedParent(el); current; current = composedParent(current)) {
     if (isElement(current) && current.matches(CONTAINER_SELECTOR)) return describeContainer(current);
   }
   return "page";

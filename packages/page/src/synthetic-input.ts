@@ -210,7 +210,10 @@ export function dragAndDrop(
     ...mouseInit(el, x, y, 1),
     dataTransfer: data,
   });
-  const started = source.dispatchEvent(new DragEvent("dragstart", dragInit(source, from.x, from.y)));
+  // Browsers start an HTML5 drag only from draggable things; others get just the pointer events.
+  const draggable = source.closest("[draggable=true], a[href], img") !== null;
+  const started =
+    draggable && source.dispatchEvent(new DragEvent("dragstart", dragInit(source, from.x, from.y)));
   pointer("pointermove", target, to.x, to.y, 1);
   mouse("mousemove", target, to.x, to.y, 1);
   if (started) {
