@@ -335,7 +335,9 @@ async function settleWait(
 }
 
 /** Throws BatchInputError for a call that must be refused before anything is sent (or launched). */
-export function checkBatchRequest(request: Pick<BatchRunRequest, "frames" | "wait" | "frameTimeoutMs">): void {
+export function checkBatchRequest(
+  request: Pick<BatchRunRequest, "frames" | "wait" | "frameTimeoutMs">,
+): void {
   const count = request.frames.length;
   if (count === 0) throw new BatchInputError("A batch needs at least one frame: {method, params}.");
   if (count > MAX_FRAMES_PER_BATCH) {
