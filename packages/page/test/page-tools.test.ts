@@ -1,0 +1,302 @@
+/**
+ * The legacy and reading tools in real Firefox: click by text/selector/index/x,y with the overlay
+ * defenses (modal scope, ambiguity payload), the rich-text toolbar guard, keys, waits, forms,
+ * the completion probe, frames, shadow DOM and the read-only tools.
+ */
+import { callFunction } from "@webbrain/bidi";
+import { type FixtureServer, startFixtureServer, useFirefox } from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CALL_HANDLE_FUNCTION } from "../src/bundle.js";
+import { PageSession } from "./page-session.js";
+
+// biome-ignore lint/correctness/useHookAtTopLevel: a vitest hook registrar, not a React hook.
+const firefox = useFirefox();
+let fixtures: FixtureServer;
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await fixtures?.close();
+});
+
+async function open(path: string): Promise<PageSession> {
+  const session = new PageSession(firefox.client, await firefox.newTab());
+  await session.goto(fixtures.url(path));
+  return session;
+}
+
+describe("click by text, selector, index and point", () => {
+  it("scopes a text click to the open modal, on both paths", async () => {
+    const page = await open("/page/modal.html");
+    const dispatched = await page.call("click", { text: "Publish" });
+    expect(dispatched).toMatchObject({
+      success: true,
+      scoped_to: 'dialog "Create tag"',
+      clicked: { name: "Publish" },
+    });
+    const resolved = await page.call("click", { text: "publish", mode: "resolve" });
+    expect(resolved).toMatchObject({ success: true, mode: "resolve", scoped_to: 'dialog "Create tag"' });
+    await page.runResolved(resolved);
+    expect(await page.page("window.clicked")).toEqual(["dlg-publish:synthetic", "dlg-publish:trusted"]);
+    const missing = await page.call("click", { text: "Release tags" });
+    expect(missing).toMatchObject({ success: false, code: "not_found", scoped_to: 'dialog "Create tag"' });
+  });
+
+  it("refuses ambiguous text with candidates located by landmark, and takes match_index", async () => {
+    const page = await open("/page/landmarks.html");
+    const result = await page.call("click", { text: "Delete" });
+    expect(result).toMatchObject({ success: false, code: "ambiguous", ambiguous: true });
+    const candidates = result.candidates as Record<string, unknown>[];
+    expect(candidates.map((c) => c.ancestor)).toEqual(['navigation "Sidebar"', 'form "Account"']);
+    expect(candidates[0]).toMatchObject({ index: 0, tag: "button", role: "button", text: "Delete" });
+    expect(Object.keys(candidates[0] ?? {}).sort()).toEqual([
+      "ancestor",
+      "cx",
+      "cy",
+      "index",
+      "rect",
+      "ref_id",
+      "role",
+      "tag",
+      "text",
+    ]);
+    expect(await page.page("window.clicked")).toEqual([]);
+    expect(await page.call("click", { text: "Delete", match_index: 1 })).toMatchObject({ success: true });
+    expect(await page.call("click_ax", { ref_id: candidates[0]?.ref_id })).toMatchObject({ success: true });
+    expect(await page.page("window.clicked")).toEqual(["form-delete", "nav-delete"]);
+  });
+
+  it("clicks by selector, by index from get_interactive_elements, and at a point on both paths", async () => {
+    const page = await open("/page/landmarks.html");
+    expect(await page.call("click", { selector: "#form-delete" })).toMatchObject({ success: true });
+    expect(await page.call("click", { selector: "button" })).toMatchObject({
+      success: false,
+      code: "ambiguous",
+    });
+    expect(await page.call("click", { selector: "[[bad" })).toMatchObject({
+      success: false,
+      code: "bad_params",
+    });
+    const list = await page.call("get_interactive_elements");
+    const elements = list.elements as { index: number; ref_id: number; name: string }[];
+    expect(elements.map((e) => e.name)).toEqual(["Delete", "Delete"]);
+    expect(await page.call("click", { index: 0 })).toMatchObject({ success: true });
+    const rect = await page.page<{ x: number; y: number }>(
+      "(() => { const r = document.getElementById('form-delete').getBoundingClientRect(); return { x: Math.round(r.x + 5), y: Math.round(r.y + 5) }; })()",
+    );
+    expect(await page.call("click", rect)).toMatchObject({ success: true, clicked: { name: "Delete" } });
+    await page.runResolved(await page.call("click", { ...rect, mode: "resolve" }));
+    expect(await page.page("window.clicked")).toEqual([
+      "form-delete",
+      "nav-delete",
+      "form-delete",
+      "form-delete",
+    ]);
+    expect(await page.call("click", { x: -5, y: 10 })).toMatchObject({ success: false, code: "bad_params" });
+    expect(await page.call("click", {})).toMatchObject({ success: false, code: "bad_params" });
+  });
+});
+
+describe("rich-text toolbar guard", () => {
+  it("refuses to type into a toolbar button and names the editor; typing the editor is proven", async () => {
+    const page = await open("/page/editor.html");
+    const bold = await page.ref('button "Bold"');
+    const refused = await page.call("type_ax", { ref_id: bold, value: "Hello" });
+    expect(refused).toMatchObject({
+      success: false,
+      code: "toolbar_target",
+      suggested: { role: "textbox", name: "Message body" },
+    });
+    expect(await page.page("window.inputs")).toBe(0);
+    const editor = await page.ref('textbox "Message body"');
+    const typed = await page.call("type_ax", { ref_id: editor, value: "Hello team" });
+    expect(typed).toMatchObject({ success: true, verified: true });
+    expect(await page.page("document.getElementById('body').textContent")).toBe("Hello team");
+    const resolved = await page.call("type_ax", { ref_id: editor, value: "Trusted words", mode: "resolve" });
+    expect(await page.runResolved(resolved)).toMatchObject({ success: true, verified: true });
+    expect(await page.page("document.getElementById('body').textContent")).toBe("Trusted words");
+  });
+});
+
+describe("keys and typing", () => {
+  it("type_text types into the focused field; press_keys Tab moves focus and Enter submits", async () => {
+    const page = await open("/page/forms.html");
+    expect(await page.call("type_text", { text: "x" })).toMatchObject({ success: false, code: "not_found" });
+    await page.call("click_ax", { ref_id: await page.ref('textbox "User"') });
+    expect(await page.call("type_text", { text: "grace" })).toMatchObject({ success: true, verified: true });
+    const tabbed = await page.call("press_keys", { keys: "Tab" });
+    expect(tabbed).toMatchObject({ success: true, focused: { name: "Password" } });
+    expect(await page.call("type_text", { text: "pw" })).toMatchObject({ success: true });
+    await page.call("press_keys", { keys: ["Shift+Tab"] });
+    expect(await page.call("press_keys", { keys: "Enter" })).toMatchObject({
+      success: true,
+      effects: ["Enter: form submitted (requestSubmit)"],
+    });
+    expect(await page.page("window.submits")).toBe(1);
+    expect(await page.page("window.keys")).toEqual(["Tab", "Tab", "Enter"]);
+    expect(await page.call("press_keys", { keys: "Hyper+q" })).toMatchObject({
+      success: false,
+      code: "bad_params",
+    });
+  });
+
+  it("press_keys resolve returns a key plan that trusted input performs", async () => {
+    const page = await open("/page/forms.html");
+    const user = await page.ref('textbox "User"');
+    const resolved = await page.call("press_keys", { keys: ["a", "b"], ref_id: user, mode: "resolve" });
+    expect(resolved).toMatchObject({
+      success: true,
+      plan: [{ kind: "keys", keys: ["a", "b"] }],
+      focused: { ref_id: user },
+    });
+    await page.runResolved(resolved);
+    expect(await page.page("document.getElementById('user').value")).toBe("ab");
+  });
+
+  it("Escape closes an open modal <dialog>; probe_completion sees dialogs, forms and live messages", async () => {
+    const page = await open("/page/forms.html");
+    await page.page("document.getElementById('dlg').showModal()");
+    const probe = await page.call("probe_completion");
+    expect(probe).toMatchObject({ success: true, open_dialog: true });
+    expect((probe.forms as { label: string; fields: number; filled: number }[])[0]).toMatchObject({
+      label: 'form "Sign in"',
+      fields: 3,
+      filled: 0,
+    });
+    const tree = await page.tree();
+    expect(tree.split("\n")[0]).toMatch(/^dialog modal$/);
+    await page.call("press_keys", { keys: "Escape" });
+    const after = await page.call("probe_completion");
+    expect(after).toMatchObject({ open_dialog: false, dialogs: [] });
+    await page.call("set_field", { ref_id: await page.ref('"Password"'), value: "pw" });
+    await page.call("set_field", { ref_id: await page.ref('"User"'), value: "lin", submit: true });
+    const done = await page.call("probe_completion");
+    expect(done.messages).toEqual([{ role: "status", text: "Signed in as lin" }]);
+  });
+});
+
+describe("waits", () => {
+  it("wait_for_element sees an element that appears later, and times out with a typed error", async () => {
+    const page = await open("/page/forms.html");
+    await page.call("type_ax", { ref_id: await page.ref('"Password"'), value: "pw" });
+    await page.call("set_field", { ref_id: await page.ref('"User"'), value: "lin", submit: true });
+    const found = await page.call("wait_for_element", { selector: "#welcome", timeout_ms: 3000 });
+    expect(found).toMatchObject({ success: true, state: "visible", element: { name: expect.any(String) } });
+    expect(found.elapsed_ms as number).toBeGreaterThan(0);
+    const byText = await page.call("wait_for_element", { text: "Welcome back" });
+    expect(byText.success).toBe(true);
+    const missing = await page.call("wait_for_element", { selector: "#never", timeout_ms: 200 });
+    expect(missing).toMatchObject({ success: false, code: "timeout" });
+  });
+
+  it("wait_for_stable waits out a burst of DOM changes and gives up on endless ones", async () => {
+    const page = await open("/page/forms.html");
+    await page.page(
+      "(() => { let n = 0; const t = setInterval(() => { document.body.append(document.createElement('i')); if (++n === 5) clearInterval(t); }, 50); })()",
+    );
+    const stable = await page.call("wait_for_stable", { quiet_ms: 200, timeout_ms: 3000 });
+    expect(stable).toMatchObject({ success: true, stable: true });
+    expect(stable.mutations as number).toBeGreaterThanOrEqual(1);
+    await page.page("setInterval(() => document.body.append(document.createElement('i')), 20)");
+    const busy = await page.call("wait_for_stable", { quiet_ms: 200, timeout_ms: 600 });
+    expect(busy).toMatchObject({ success: false, code: "timeout", stable: false });
+  });
+});
+
+describe("forms, frames, shadow DOM and reading", () => {
+  it("verify_form lists field values, missing required fields and validity", async () => {
+    const page = await open("/page/forms.html");
+    await page.call("type_ax", { ref_id: await page.ref('"User"'), value: "ada" });
+    const report = await page.call("verify_form");
+    const form = (
+      report.forms as { form: string; fields: Record<string, unknown>[]; missing_required: number[] }[]
+    )[0];
+    expect(form?.form).toBe('form "Sign in"');
+    expect(form?.fields.map((f) => [f.name, f.value])).toEqual([
+      ["User", "ada"],
+      ["Password", ""],
+      ["Remember me", "on"],
+    ]);
+    expect(form?.missing_required).toEqual([await page.ref('"Password"')]);
+  });
+
+  it("get_frames and iframe_read: same-origin read with matchIndex, cross-origin answered as such", async () => {
+    const page = await open("/page/frames.html");
+    await page.page("new Promise((r) => setTimeout(r, 300))");
+    const frames = await page.call("get_frames");
+    const list = frames.frames as { index: number; title: string; same_origin: boolean }[];
+    expect(list.map((f) => [f.title, f.same_origin])).toEqual([
+      ["Coupon", true],
+      ["Payment", false],
+    ]);
+    const read = await page.call("iframe_read", { index: 0 });
+    expect(read).toMatchObject({ success: true, title: "Coupon frame" });
+    expect(read.fields).toEqual([
+      { ref_id: expect.any(Number), label: "Coupon code", value: "", selector: "#code", matchIndex: 0 },
+    ]);
+    const cross = await page.call("iframe_read", { index: 1 });
+    expect(cross).toMatchObject({ success: false, code: "cross_origin", cross_origin: true });
+    expect(await page.call("iframe_read", {})).toMatchObject({ success: false, code: "bad_params" });
+  });
+
+  it("get_shadow_dom prints open roots; click works inside them on both paths", async () => {
+    const page = await open("/page/shadow.html");
+    const shadow = await page.call("get_shadow_dom");
+    const hosts = shadow.hosts as { tag: string; mode: string; tree: string }[];
+    expect(hosts[0]).toMatchObject({ tag: "open-card", mode: "open" });
+    expect(hosts[0]?.tree).toContain('button "Open action"');
+    const button = await page.ref('button "Open action"');
+    await page.call("click_ax", { ref_id: button });
+    await page.runResolved(await page.call("click_ax", { ref_id: button, mode: "resolve" }));
+    expect(await page.page("window.clicked")).toEqual(["open:false", "open:true"]);
+  });
+
+  it("read_page, extract_data, get_selection, scroll, read_page_source, inspect_element_styles", async () => {
+    const page = await open("/page/forms.html");
+    const read = await page.call("read_page");
+    expect(read).toMatchObject({ success: true, title: "Sign in", truncated: false });
+    expect(read.text).toContain("Select this sentence.");
+    const short = await page.call("read_page", { max_chars: 10 });
+    expect(short).toMatchObject({ truncated: true });
+    expect(short.text).toMatch(/truncated: \d+ more chars/);
+    const tables = await page.call("extract_data", { type: "tables" });
+    expect(tables.items).toEqual([
+      [
+        ["Plan", "Price"],
+        ["Free", "0"],
+        ["Pro", "12"],
+      ],
+    ]);
+    const links = await page.call("extract_data", { type: "links" });
+    expect(links.items).toEqual([{ text: "Terms", href: fixtures.url("/page/forms.html#terms") }]);
+    await page.page("getSelection().selectAllChildren(document.getElementById('sentence'))");
+    expect(await page.call("get_selection")).toMatchObject({ success: true, text: "Select this sentence." });
+    const down = await page.call("scroll", { direction: "down", amount: 500 });
+    expect(down).toMatchObject({ success: true, scroll_y: 500, at_top: false });
+    expect(await page.call("scroll", { to: "bottom" })).toMatchObject({ at_bottom: true });
+    const source = await page.call("read_page_source", { max_chars: 50 });
+    expect(source).toMatchObject({ success: true, truncated: true });
+    expect(source.text).toMatch(/^<html lang="en">/);
+    const styles = await page.call("inspect_element_styles", { selector: "#tip" });
+    expect(styles).toMatchObject({ success: true, visible: false, styles: { display: "none" } });
+  });
+
+  it("answers unknown actions and malformed params with typed errors", async () => {
+    const page = await open("/page/forms.html");
+    expect(await page.call("fly_to_moon")).toMatchObject({ success: false, code: "unknown_action" });
+    const bad = await page.call("click_ax", { ref_id: "Save" });
+    expect(bad).toMatchObject({ success: false, code: "bad_params" });
+    expect(bad.error).toContain("ref number as printed in the tree");
+    const notObject = await callFunction<Record<string, unknown>>(
+      page.client,
+      page.target,
+      CALL_HANDLE_FUNCTION,
+      ["read_page", 5],
+    );
+    expect(notObject).toMatchObject({
+      success: false,
+      code: "bad_params",
+      error: "read_page: params must be a JSON object, got number",
+    });
+  });
+});
