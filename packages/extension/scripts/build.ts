@@ -5,17 +5,26 @@
  * package.json. The output directory is replaced as a whole (written to a temp folder, then
  * renamed) so a failed build never leaves a half-written add-on behind.
  *
- * pi-ai and the bundler: pi-ai lazily imports every provider SDK; only Mistral's imports the
- * optional `@opentelemetry/api`, which is not installed. It stays external: the Mistral chunk
- * is never loaded (no Mistral provider is offered), everything else is bundled.
+ * pi-ai and the bundler: pi-ai bundles for the browser as it is, except that it lazily imports
+ * every provider SDK it knows, and Mistral's imports the optional `@opentelemetry/api`, which
+ * is not installed. The add-on offers OpenAI-compatible, OpenAI Responses, Azure and Anthropic
+ * providers only, so the Google, Vertex, Mistral and Codex provider modules are replaced by a
+ * stub that throws a clear error. That also keeps background.js under web-ext lint's 5 MB
+ * parse limit (it is ~5.3 MB with them).
  */
 import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, type Plugin } from "esbuild";
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
-const DIST_DIR = join(PACKAGE_DIR, "dist");
+/** `--out <dir>` builds elsewhere (tests build into a temp folder); default dist/. */
+function outputDir(): string {
+  const flag = process.argv.indexOf("--out");
+  const value = flag >= 0 ? process.argv[flag + 1] : undefined;
+  if (flag >= 0 && !value) throw new Error("--out needs a directory");
+  return resolve(value ?? join(PACKAGE_DIR, "dist"));
+}
 
 const ENTRIES = {
   background: "src/background/main.ts",
@@ -24,15 +33,45 @@ const ENTRIES = {
   content: "src/content/glue.ts",
 } as const;
 
-/** Optional imports of SDKs we never load (see header). */
-const UNUSED_OPTIONAL_IMPORTS = ["@opentelemetry/api"];
+/** pi-ai provider modules the add-on never loads (see header). */
+const OMITTED_PI_PROVIDERS = /^\.\/(google|google-vertex|mistral|openai-codex-responses)\.js$/;
+const OMITTED_PROVIDER_EXPORTS = [
+  "streamGoogle",
+  "streamSimpleGoogle",
+  "streamGoogleVertex",
+  "streamSimpleGoogleVertex",
+  "streamMistral",
+  "streamSimpleMistral",
+  "streamOpenAICodexResponses",
+  "streamSimpleOpenAICodexResponses",
+];
+
+const omitUnusedProviders: Plugin = {
+  name: "omit-unused-pi-providers",
+  setup(builder) {
+    builder.onResolve({ filter: OMITTED_PI_PROVIDERS }, (args) =>
+      /pi-ai[\\/]dist[\\/]providers/.test(args.importer)
+        ? { path: args.path, namespace: "omitted-provider" }
+        : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "omitted-provider" }, (args) => ({
+      loader: "js",
+      contents: [
+        "const unavailable = () => {",
+        `  throw new Error(${JSON.stringify(`pi-ai's ${args.path} provider is not part of the WebBrain add-on; use an OpenAI-compatible, OpenAI, Azure or Anthropic provider.`)});`,
+        "};",
+        ...OMITTED_PROVIDER_EXPORTS.map((name) => `export const ${name} = unavailable;`),
+      ].join("\n"),
+    }));
+  },
+};
 
 async function loadPageScript(): Promise<string> {
-  const page: Record<string, unknown> = await import("@webbrain/page");
+  const page: Record<string, unknown> = await import("@webbrain/page/bundle");
   const buildPageScript = page.buildPageScript;
   if (typeof buildPageScript !== "function") {
     throw new Error(
-      "@webbrain/page does not export buildPageScript() yet; the add-on cannot be built without the page script",
+      "@webbrain/page/bundle does not export buildPageScript(); the add-on cannot be built without the page script",
     );
   }
   const script: unknown = await buildPageScript();
@@ -44,7 +83,8 @@ async function loadPageScript(): Promise<string> {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const outDir = `${DIST_DIR}.tmp-${process.pid}`;
+  const distDir = outputDir();
+  const outDir = `${distDir}.tmp-${process.pid}`;
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   try {
@@ -55,9 +95,9 @@ async function main(): Promise<void> {
       bundle: true,
       format: "iife",
       platform: "browser",
-      target: ["firefox128"],
-      external: UNUSED_OPTIONAL_IMPORTS,
-      sourcemap: "linked",
+      target: ["firefox140"],
+      plugins: [omitUnusedProviders],
+      sourcemap: false,
       legalComments: "linked",
       logLevel: "warning",
       define: { "process.env.NODE_ENV": '"production"' },
@@ -69,13 +109,13 @@ async function main(): Promise<void> {
     const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as { version: string };
     manifest.version = pkg.version;
     await writeFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-    await rm(DIST_DIR, { recursive: true, force: true });
-    await rename(outDir, DIST_DIR);
+    await rm(distDir, { recursive: true, force: true });
+    await rename(outDir, distDir);
   } catch (error) {
     await rm(outDir, { recursive: true, force: true });
     throw error;
   }
-  console.log(`add-on built in ${Date.now() - started} ms: ${DIST_DIR}`);
+  console.log(`add-on built in ${Date.now() - started} ms: ${distDir}`);
 }
 
 main().catch((error: unknown) => {

@@ -120,6 +120,10 @@ declare namespace browser {
     function download(options: { url: string; filename?: string; saveAs?: boolean }): Promise<number>;
   }
 
+  namespace browserAction {
+    const onClicked: WebExtEvent<(tab: tabs.Tab) => void>;
+  }
+
   namespace sidebarAction {
     function open(): Promise<void>;
   }

@@ -93,9 +93,17 @@ export class TabSessions {
   }
 
   async appendTranscript(tabId: string, items: TranscriptItem[]): Promise<void> {
-    const session = await this.hydrate(tabId);
+    await this.appendTo(await this.hydrate(tabId), items);
+  }
+
+  /**
+   * Append to an already hydrated session: memory changes before this returns (synchronously),
+   * the returned promise is the storage write. The background page relies on that to keep the
+   * in-memory transcript and the run journal in step at every synchronous point.
+   */
+  appendTo(session: TabSession, items: TranscriptItem[]): Promise<void> {
     session.transcript = appendBounded(session.transcript, items);
-    await this.area.set({ [tabChatKey(tabId)]: session.transcript });
+    return this.area.set({ [tabChatKey(session.tabId)]: session.transcript });
   }
 
   /** Whether the agent's stored conversation for this tab carries `/allow-api`. */

@@ -149,16 +149,17 @@ function renderList(): void {
       li.append(b);
     };
     if (provider.id !== settings.activeProviderId) {
-      button("Use", "secondary", () => void save({ ...settings, activeProviderId: provider.id }));
+      button("Use", "secondary", () => void update((s) => ({ ...s, activeProviderId: provider.id })));
     }
     button("Edit", "secondary", () => openEditor(structuredClone(provider), false));
     button("Remove", "quiet", () => {
       if (!confirm(`Remove the provider "${provider.label}"?`)) return;
-      const providers = settings.providers.filter((p) => p.id !== provider.id);
-      const activeProviderId =
-        settings.activeProviderId === provider.id ? providers[0]?.id : settings.activeProviderId;
       if (editing?.provider.id === provider.id) closeEditor();
-      void save({ ...settings, providers, activeProviderId });
+      void update((s) => {
+        const providers = s.providers.filter((p) => p.id !== provider.id);
+        const activeProviderId = s.activeProviderId === provider.id ? providers[0]?.id : s.activeProviderId;
+        return { ...s, providers, activeProviderId };
+      });
     });
     ui.list.append(li);
   }
@@ -172,16 +173,26 @@ function renderAgent(): void {
   }
 }
 
-async function save(next: Settings): Promise<boolean> {
-  try {
-    settings = await request({ type: "save_settings", settings: next });
-    renderList();
-    renderAgent();
-    return true;
-  } catch (error) {
-    ui.errors.textContent = error instanceof Error ? error.message : String(error);
-    return false;
-  }
+let saving: Promise<unknown> = Promise.resolve();
+
+/**
+ * Saves one change. Changes queue up and each applies to the settings the previous one left,
+ * so two quick edits (a field's change on blur, then a checkbox) never overwrite each other.
+ */
+function update(change: (current: Settings) => Settings): Promise<boolean> {
+  const next = saving.then(async () => {
+    try {
+      settings = await request({ type: "save_settings", settings: change(settings) });
+      renderList();
+      renderAgent();
+      return true;
+    } catch (error) {
+      ui.errors.textContent = error instanceof Error ? error.message : String(error);
+      return false;
+    }
+  });
+  saving = next;
+  return next;
 }
 
 ui.add.addEventListener("click", () => {
@@ -197,12 +208,17 @@ ui.form.addEventListener("submit", (event) => {
   const provider = readForm(editing.provider);
   const problems = validateProvider(provider);
   showProblems(problems);
-  if (problems.length > 0) return;
-  const providers = editing.isNew
-    ? [...settings.providers, provider]
-    : settings.providers.map((p) => (p.id === provider.id ? provider : p));
-  const activeProviderId = settings.activeProviderId ?? provider.id;
-  void save({ ...settings, providers, activeProviderId }).then((ok) => {
+  if (problems.length > 0) {
+    setTestResult("", "");
+    return;
+  }
+  const isNew = editing.isNew;
+  void update((s) => {
+    const providers = isNew
+      ? [...s.providers, provider]
+      : s.providers.map((p) => (p.id === provider.id ? provider : p));
+    return { ...s, providers, activeProviderId: s.activeProviderId ?? provider.id };
+  }).then((ok) => {
     if (ok) closeEditor();
   });
 });
@@ -257,17 +273,19 @@ ui.maxSteps.addEventListener("change", () => {
     return;
   }
   ui.maxSteps.removeAttribute("aria-invalid");
-  void save({ ...settings, maxSteps: value }).then((ok) => ok && flashSaved());
+  void update((s) => ({ ...s, maxSteps: value })).then((ok) => ok && flashSaved());
 });
 
 ui.planBeforeAct.addEventListener("change", () => {
-  void save({ ...settings, planBeforeAct: ui.planBeforeAct.checked }).then((ok) => ok && flashSaved());
+  const checked = ui.planBeforeAct.checked;
+  void update((s) => ({ ...s, planBeforeAct: checked })).then((ok) => ok && flashSaved());
 });
 
 for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
   radio.addEventListener("change", () => {
     if (radio.checked) {
-      void save({ ...settings, verbose: radio.value as VerboseLevel }).then((ok) => ok && flashSaved());
+      const verbose = radio.value as VerboseLevel;
+      void update((s) => ({ ...s, verbose })).then((ok) => ok && flashSaved());
     }
   });
 }

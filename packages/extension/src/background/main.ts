@@ -1,0 +1,49 @@
+/**
+ * The background page: builds the add-on's parts once and wires them to Firefox's events.
+ * It is a persistent MV2 background page, so runs it owns keep going while the sidebar is
+ * closed. On first install it opens the settings page so a new user can add a provider.
+ */
+import { ConversationStore } from "@webbrain/agent";
+import { Router } from "./router.js";
+import { RunManager } from "./run-manager.js";
+import { SettingsStore } from "./settings-store.js";
+import { TabSessions } from "./tab-sessions.js";
+import { WebExtBrowserPort } from "./webext-browser-port.js";
+import { WebExtStore } from "./webext-store.js";
+
+const settings = new SettingsStore(browser.storage.local);
+const sessions = new TabSessions(browser.storage.session);
+const port = new WebExtBrowserPort();
+const store = new WebExtStore(browser.storage.local, browser.storage.session);
+const conversations = new ConversationStore(store);
+const runs = new RunManager({ sessions, loadSettings: () => settings.load(), port, store });
+const router = new Router({
+  settings,
+  sessions,
+  runs,
+  port,
+  clearAgentConversation: (tabId) => conversations.remove(tabId),
+});
+
+browser.runtime.onMessage.addListener((message) => router.handle(message));
+browser.runtime.onConnect.addListener((connected) => router.connect(connected));
+
+browser.tabs.onRemoved.addListener((tabId) => {
+  const key = String(tabId);
+  runs.stop(key);
+  void sessions
+    .forget(key)
+    .catch((error: unknown) => console.error("WebBrain: forgetting tab failed", error));
+});
+
+browser.browserAction.onClicked.addListener(() => {
+  void browser.sidebarAction.open();
+});
+
+browser.runtime.onInstalled.addListener((details) => {
+  if (details.reason !== "install") return;
+  void settings.exists().then((configured) => {
+    if (!configured) return browser.tabs.create({ url: browser.runtime.getURL("settings.html?welcome=1") });
+    return undefined;
+  });
+});

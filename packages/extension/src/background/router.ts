@@ -1,0 +1,121 @@
+/**
+ * The background page's message router: one handler per request type, each answering a
+ * `Reply` (an error becomes `{ ok: false, error }` with its message, never a rejected promise),
+ * and the run port: a sidebar subscribes to a tab and gets a snapshot, then live events.
+ *
+ * Invariant: a subscriber's snapshot and the live events after it come from the same
+ * synchronous turn of the background page (the snapshot is read from memory and the listener
+ * registered before anything else can run), so no event can fall between them.
+ */
+import type { BrowserPort } from "@webbrain/agent";
+import type { PortToSidebar, Reply, ReplyValues, Request, TabState } from "../shared/messages.js";
+import { isRequest, RUN_PORT_NAME } from "../shared/messages.js";
+import { testProviderConnection } from "./connection-test.js";
+import type { RunManager } from "./run-manager.js";
+import type { SettingsStore } from "./settings-store.js";
+import type { TabSessions } from "./tab-sessions.js";
+
+export interface RouterDeps {
+  settings: SettingsStore;
+  sessions: TabSessions;
+  runs: RunManager;
+  port: BrowserPort;
+  /** Reset the agent's memory of a tab (its conversation and guards). */
+  clearAgentConversation(tabId: string): Promise<void>;
+}
+
+type Handlers = {
+  [K in Request["type"]]: (request: Extract<Request, { type: K }>) => Promise<ReplyValues[K]>;
+};
+
+export class Router {
+  private readonly subscribers = new Map<browser.runtime.Port, number>();
+  private readonly handlers: Handlers;
+
+  constructor(private readonly deps: RouterDeps) {
+    this.handlers = {
+      get_settings: () => deps.settings.load(),
+      save_settings: (r) => deps.settings.save(r.settings),
+      test_provider: (r) => testProviderConnection(r.provider),
+      chat_start: (r) => deps.runs.start(String(r.tabId), r.text, r.mode),
+      chat_continue: (r) => deps.runs.continueRun(String(r.tabId)),
+      chat_stop: async (r) => ({ stopped: deps.runs.stop(String(r.tabId)) }),
+      chat_clear: async (r) => {
+        const tabId = String(r.tabId);
+        if (deps.runs.isRunning(tabId))
+          throw new Error("Stop the running task before clearing the conversation.");
+        await deps.clearAgentConversation(tabId);
+        await deps.sessions.clear(tabId);
+        await this.pushState(r.tabId);
+        return { cleared: true as const };
+      },
+      prompt_answer: async (r) => ({ accepted: deps.runs.answer(String(r.tabId), r.promptId, r.choiceId) }),
+    };
+    deps.runs.onEvent((tabId, entry) => {
+      const message: PortToSidebar = { type: "event", tabId: Number(tabId), entry };
+      for (const [port, subscribed] of this.subscribers) {
+        if (String(subscribed) === tabId) port.postMessage(message);
+      }
+    });
+  }
+
+  async handle(message: unknown): Promise<Reply<unknown>> {
+    if (!isRequest(message) || !(message.type in this.handlers)) {
+      return {
+        ok: false,
+        error: `Unknown request ${JSON.stringify((message as { type?: unknown })?.type)}.`,
+      };
+    }
+    try {
+      const handler = this.handlers[message.type] as (r: Request) => Promise<unknown>;
+      return { ok: true, value: await handler(message) };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** A sidebar connected: it subscribes to one tab at a time. */
+  connect(port: browser.runtime.Port): void {
+    if (port.name !== RUN_PORT_NAME) return;
+    port.onMessage.addListener((raw) => {
+      const message = raw as { type?: string; tabId?: unknown };
+      if (message.type !== "subscribe" || typeof message.tabId !== "number") return;
+      void this.subscribe(port, message.tabId);
+    });
+    port.onDisconnect.addListener(() => this.subscribers.delete(port));
+  }
+
+  private async subscribe(port: browser.runtime.Port, tabId: number): Promise<void> {
+    const read = await this.tabStateReader(tabId);
+    // No await from here on: the state and the registration happen in one synchronous step.
+    this.subscribers.set(port, tabId);
+    port.postMessage({ type: "snapshot", state: read() } satisfies PortToSidebar);
+  }
+
+  /**
+   * Does everything asynchronous, then returns a synchronous reader of the tab's state, so the
+   * caller can read transcript and live run in the same step in which it starts listening.
+   */
+  private async tabStateReader(tabId: number): Promise<() => TabState> {
+    const key = String(tabId);
+    const tab = await this.deps.port.getTab(key).catch(() => undefined);
+    const allowApi = await this.deps.sessions.allowApi(key);
+    const session = await this.deps.sessions.hydrate(key);
+    return () => ({
+      tabId,
+      title: tab?.title ?? "",
+      url: tab?.url ?? "",
+      allowApi,
+      transcript: [...session.transcript],
+      run: this.deps.runs.liveSnapshot(key) ?? session.run,
+    });
+  }
+
+  /** Send a fresh state to the tab's subscribers (after Clear). */
+  private async pushState(tabId: number): Promise<void> {
+    const state = (await this.tabStateReader(tabId))();
+    for (const [port, subscribed] of this.subscribers) {
+      if (subscribed === tabId) port.postMessage({ type: "tab_state", state } satisfies PortToSidebar);
+    }
+  }
+}

@@ -1,0 +1,383 @@
+/**
+ * RunManager: detached runs, owned by the background page. The sidebar starts a run and may
+ * close at once; the run goes on, and every event it makes is journaled (RunJournal ->
+ * `runUi:<tabId>`), appended to the transcript when final (`tabChat:<tabId>`), and pushed to
+ * whoever subscribes to the tab.
+ *
+ * Invariants:
+ * - At most one run per tab; a second start is refused with a sentence, never interleaved.
+ * - Every run ends with exactly one `run_end` event, also when the agent throws.
+ * - A transcript item enters the in-memory transcript in the same synchronous step as its
+ *   journal event, so a subscriber that reads both at once sees each item exactly once (in
+ *   the transcript, with the event's seq already covered by the snapshot); the storage write
+ *   follows.
+ * - Stop aborts the agent and answers any open prompt with its refusing choice.
+ */
+import {
+  Agent,
+  type AgentEvent,
+  type BrowserPort,
+  type PermissionAnswer,
+  type PermissionRequest,
+  type Plan,
+  type PlanDecision,
+  planAsText,
+  type RunResult,
+  type Store,
+} from "@webbrain/agent";
+import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
+import type { Settings } from "../shared/settings.js";
+import type { ChatMode, TranscriptItem } from "../shared/transcript.js";
+import { toAgentProvider } from "./provider-mapping.js";
+import { type Clock, RunJournal, systemClock } from "./run-journal.js";
+import type { TabSession, TabSessions } from "./tab-sessions.js";
+
+const TOOL_DETAIL_CHARS = 2_000;
+const TOOL_SUMMARY_CHARS = 120;
+
+export type RunListener = (tabId: string, entry: JournalEntry) => void;
+
+export interface RunManagerDeps {
+  sessions: TabSessions;
+  loadSettings(): Promise<Settings>;
+  port: BrowserPort;
+  store: Store;
+  clock?: Clock;
+  newRunId?: () => string;
+}
+
+interface ActiveRun {
+  session: TabSession;
+  journal: RunJournal;
+  controller: AbortController;
+  prompts: Map<string, { resolve(choiceId: string): void; refuse: string }>;
+  toolArgs: Map<string, string>;
+  lastAssistantText: string | undefined;
+}
+
+export class RunError extends Error {
+  override name = "RunError";
+}
+
+function firstLine(text: string, max: number): string {
+  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+export class RunManager {
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly listeners = new Set<RunListener>();
+  private readonly clock: Clock;
+  private readonly newRunId: () => string;
+  private promptCounter = 0;
+
+  constructor(private readonly deps: RunManagerDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.newRunId =
+      deps.newRunId ?? (() => `run-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`);
+  }
+
+  onEvent(listener: RunListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  isRunning(tabId: string): boolean {
+    return this.active.has(tabId);
+  }
+
+  /** The live run's snapshot from memory (undefined when no run is active in the tab). */
+  liveSnapshot(tabId: string): RunSnapshot | undefined {
+    return this.active.get(tabId)?.journal.current();
+  }
+
+  /** Start a task (or `/allow-api`); resolves once the run is under way, not when it ends. */
+  async start(tabId: string, text: string, mode: ChatMode): Promise<{ runId: string }> {
+    return this.launch(tabId, mode, text, (agent, options) => agent.processMessage(tabId, text, options));
+  }
+
+  /** Continue after the step limit, a Stop or an error: the same conversation, one more go. */
+  async continueRun(tabId: string): Promise<{ runId: string }> {
+    const session = await this.deps.sessions.hydrate(tabId);
+    const mode = session.run?.mode ?? "act";
+    return this.launch(tabId, mode, undefined, async (agent, options) => {
+      const conversation = await agent.getConversation(tabId);
+      if (conversation?.pendingContinue) return agent.continueRun(tabId, options);
+      return agent.processMessage(tabId, "Continue the task where you left off.", options);
+    });
+  }
+
+  stop(tabId: string): boolean {
+    const run = this.active.get(tabId);
+    if (!run) return false;
+    run.controller.abort();
+    for (const [promptId, prompt] of run.prompts) this.answer(tabId, promptId, prompt.refuse);
+    return true;
+  }
+
+  answer(tabId: string, promptId: string, choiceId: string): boolean {
+    const run = this.active.get(tabId);
+    const prompt = run?.prompts.get(promptId);
+    if (!run || !prompt) return false;
+    run.prompts.delete(promptId);
+    this.emit(tabId, run, { kind: "prompt_closed", promptId });
+    prompt.resolve(choiceId);
+    return true;
+  }
+
+  private async launch(
+    tabId: string,
+    mode: ChatMode,
+    userText: string | undefined,
+    body: (agent: Agent, options: Parameters<Agent["processMessage"]>[2]) => Promise<RunResult>,
+  ): Promise<{ runId: string }> {
+    if (this.active.has(tabId)) {
+      throw new RunError("A task is already running in this tab. Stop it first, or wait for it to finish.");
+    }
+    const settings = await this.deps.loadSettings();
+    const provider = settings.providers.find((p) => p.id === settings.activeProviderId);
+    if (!provider) {
+      throw new RunError("No model provider is set up yet. Open Settings (top right) and add one.");
+    }
+    // Hydrate first: the next message must continue the conversation the panel shows.
+    const session = await this.deps.sessions.hydrate(tabId);
+    if (this.active.has(tabId)) {
+      throw new RunError("A task is already running in this tab. Stop it first, or wait for it to finish.");
+    }
+    const runId = this.newRunId();
+    const sessions = this.deps.sessions;
+    const journal = new RunJournal(
+      tabId,
+      runId,
+      mode,
+      { write: (_key, snap) => sessions.writeRun(tabId, snap) },
+      this.clock,
+    );
+    const run: ActiveRun = {
+      session,
+      journal,
+      controller: new AbortController(),
+      prompts: new Map(),
+      toolArgs: new Map(),
+      lastAssistantText: undefined,
+    };
+    this.active.set(tabId, run);
+    this.emit(tabId, run, { kind: "run_start", runId, mode });
+    if (userText !== undefined)
+      await this.commit(tabId, run, { kind: "user", text: userText, mode, at: this.clock.now() });
+
+    const agent = new Agent({
+      port: this.deps.port,
+      store: this.deps.store,
+      provider: toAgentProvider(provider),
+      maxSteps: settings.maxSteps,
+      planBeforeAct: settings.planBeforeAct,
+      planApprover: (plan) => this.askPlan(tabId, run, plan),
+      approver: (request) => this.askPermission(tabId, run, request),
+    });
+    void this.drive(tabId, run, () =>
+      body(agent, {
+        mode,
+        signal: run.controller.signal,
+        onEvent: (event) => void this.onAgentEvent(tabId, run, event),
+      }),
+    );
+    return { runId };
+  }
+
+  private async drive(tabId: string, run: ActiveRun, work: () => Promise<RunResult>): Promise<void> {
+    let result: RunResult;
+    try {
+      result = await work();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      result = { status: "error", text: `WebBrain hit an internal error: ${message}`, steps: 0 };
+    }
+    try {
+      await this.finish(tabId, run, result);
+    } finally {
+      this.active.delete(tabId);
+    }
+  }
+
+  private async finish(tabId: string, run: ActiveRun, result: RunResult): Promise<void> {
+    // Agent events are delivered without awaiting; let their writes land first.
+    await this.pending(run);
+    const now = this.clock.now();
+    const text = result.text.trim();
+    let end: Extract<RunEvent, { kind: "run_end" }>;
+    switch (result.status) {
+      case "done":
+      case "answered":
+      case "clarify":
+        if (text !== "" && text !== run.lastAssistantText) {
+          await this.commit(tabId, run, { kind: "assistant", text, at: now });
+        }
+        end = { kind: "run_end", status: "done" };
+        break;
+      case "aborted":
+        await this.commit(tabId, run, {
+          kind: "notice",
+          text: "Stopped. Press Continue to pick up where it left off.",
+          at: now,
+        });
+        end = { kind: "run_end", status: "stopped", message: "Stopped." };
+        break;
+      case "step_limit":
+      case "stopped":
+        await this.commit(tabId, run, { kind: "notice", text, at: now });
+        end = { kind: "run_end", status: "stopped", message: text };
+        break;
+      case "plan_rejected":
+        await this.commit(tabId, run, { kind: "notice", text, at: now });
+        end = { kind: "run_end", status: "done" };
+        break;
+      case "error":
+        await this.commit(tabId, run, { kind: "error", text, at: now });
+        end = { kind: "run_end", status: "error", message: text };
+        break;
+    }
+    this.emit(tabId, run, end);
+    await run.journal.settled().catch(() => undefined);
+  }
+
+  private eventChain = new WeakMap<ActiveRun, Promise<void>>();
+
+  private pending(run: ActiveRun): Promise<void> {
+    return this.eventChain.get(run) ?? Promise.resolve();
+  }
+
+  /** Agent events are handled one after another, in the order the agent made them. */
+  private onAgentEvent(tabId: string, run: ActiveRun, event: AgentEvent): Promise<void> {
+    const next = this.pending(run)
+      .then(() => this.translate(tabId, run, event))
+      .catch(() => undefined);
+    this.eventChain.set(run, next);
+    return next;
+  }
+
+  private async translate(tabId: string, run: ActiveRun, event: AgentEvent): Promise<void> {
+    const now = this.clock.now();
+    switch (event.type) {
+      case "step":
+        this.emit(tabId, run, { kind: "status", text: `Step ${event.step} of at most ${event.maxSteps}…` });
+        break;
+      case "text_delta":
+        this.emit(tabId, run, { kind: "text_delta", text: event.delta });
+        break;
+      case "assistant_text":
+        run.lastAssistantText = event.text.trim();
+        await this.commit(tabId, run, { kind: "assistant", text: event.text, at: now });
+        break;
+      case "tool_call": {
+        const args = JSON.stringify(event.args);
+        run.toolArgs.set(event.id, args);
+        // A turn that streamed text and then called a tool: keep the text, then the card.
+        if (run.journal.current().streamText !== "") this.emit(tabId, run, { kind: "text_reset" });
+        this.emit(tabId, run, { kind: "tool_start", call: { callId: event.id, name: event.name, args } });
+        break;
+      }
+      case "tool_result":
+        await this.commit(tabId, run, {
+          kind: "tool",
+          callId: event.id,
+          name: event.name,
+          args: run.toolArgs.get(event.id) ?? "{}",
+          success: event.ok,
+          summary: firstLine(event.preview, TOOL_SUMMARY_CHARS),
+          detail: event.preview.slice(0, TOOL_DETAIL_CHARS),
+          at: now,
+        });
+        break;
+      case "nudge":
+        await this.commit(tabId, run, { kind: "notice", text: `Loop check: ${event.message}`, at: now });
+        break;
+      case "context_trimmed":
+        await this.commit(tabId, run, {
+          kind: "notice",
+          text: `Summarized ${event.summarized} earlier messages to fit the model's context.`,
+          at: now,
+        });
+        break;
+      case "plan_decision":
+        await this.commit(tabId, run, {
+          kind: "notice",
+          text: event.approved ? "Plan approved." : "Plan rejected.",
+          at: now,
+        });
+        break;
+      case "run_start":
+      case "run_end":
+      case "plan":
+        break;
+    }
+  }
+
+  /** Add a final transcript item and announce it in one synchronous step; then store it. */
+  private async commit(tabId: string, run: ActiveRun, item: TranscriptItem): Promise<void> {
+    const written = this.deps.sessions.appendTo(run.session, [item]);
+    this.emit(tabId, run, { kind: "item", item });
+    await written;
+  }
+
+  private emit(tabId: string, run: ActiveRun, event: RunEvent): void {
+    if (run.journal.status !== "running") return;
+    const entry = run.journal.append(event);
+    for (const listener of this.listeners) listener(tabId, entry);
+  }
+
+  private ask(
+    tabId: string,
+    run: ActiveRun,
+    prompt: Omit<PendingPrompt, "promptId">,
+    refuse: string,
+  ): Promise<string> {
+    if (run.controller.signal.aborted) return Promise.resolve(refuse);
+    const promptId = `prompt-${++this.promptCounter}`;
+    return new Promise<string>((resolve) => {
+      run.prompts.set(promptId, { resolve, refuse });
+      this.emit(tabId, run, { kind: "prompt", prompt: { promptId, ...prompt } });
+    });
+  }
+
+  private async askPlan(tabId: string, run: ActiveRun, plan: Plan): Promise<PlanDecision> {
+    const choice = await this.ask(
+      tabId,
+      run,
+      {
+        kind: "plan",
+        title: "Approve this plan?",
+        body: planAsText(plan),
+        choices: [
+          { id: "approve", label: "Approve and run" },
+          { id: "reject", label: "Reject" },
+        ],
+      },
+      "reject",
+    );
+    return choice === "approve" ? { approved: true } : { approved: false };
+  }
+
+  private async askPermission(
+    tabId: string,
+    run: ActiveRun,
+    request: PermissionRequest,
+  ): Promise<PermissionAnswer> {
+    const choice = await this.ask(
+      tabId,
+      run,
+      {
+        kind: "permission",
+        title: `Allow ${request.capability} on ${request.origin}?`,
+        body: `${request.tool}: ${request.detail}`,
+        choices: [
+          { id: "once", label: "Allow once" },
+          { id: "always", label: "Always allow" },
+          { id: "deny", label: "Deny" },
+        ],
+      },
+      "deny",
+    );
+    return choice === "once" || choice === "always" ? choice : "deny";
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Drives the built add-on in real Firefox the way a person would: build it into a temp folder,
+ * install it over BiDi (`webExtension.install`, fixed UUID through a pref), find its pages in
+ * `browsingContext.getTree`, and act on them with trusted input (`input.performActions`).
+ * Screenshots land in packages/extension/.artifacts/ (ignored by git) for a person to look at.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { type BidiClient, callFunction, captureScreenshot, evaluate, performActions } from "@webbrain/bidi";
+import { waitFor } from "@webbrain/testkit";
+
+export const ADDON_ID = "webbrain@webbrain.dev";
+export const ADDON_UUID = "3f9c2a4e-8b1d-4c6e-9a57-0c1d2e3f4a5b";
+export const ADDON_ORIGIN = `moz-extension://${ADDON_UUID}`;
+
+const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const ARTIFACTS_DIR = join(PACKAGE_DIR, ".artifacts");
+
+/** Prefs: the fixed UUID, and add-on page errors/console on Firefox's stdout/stderr. */
+export const ADDON_PREFS = {
+  "extensions.webextensions.uuids": JSON.stringify({ [ADDON_ID]: ADDON_UUID }),
+  "browser.dom.window.dump.enabled": true,
+  "devtools.console.stdout.content": true,
+};
+
+const KEY = { enter: "\uE007", backspace: "\uE003", control: "\uE009", tab: "\uE004" } as const;
+
+export async function buildAddon(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const parent = await mkdtemp(join(tmpdir(), "webbrain-addon-"));
+  const dir = join(parent, "addon");
+  const tsx = join(PACKAGE_DIR, "..", "..", "node_modules", ".bin", "tsx");
+  await promisify(execFile)(tsx, [join(PACKAGE_DIR, "scripts", "build.ts"), "--out", dir], {
+    cwd: PACKAGE_DIR,
+  });
+  return { dir, remove: () => rm(parent, { recursive: true, force: true }) };
+}
+
+export async function installAddon(client: BidiClient, dir: string): Promise<string> {
+  const result = await client.send("webExtension.install", { extensionData: { type: "path", path: dir } });
+  return result.extension;
+}
+
+/** Top-level contexts as `{context, url}`. */
+export async function contexts(client: BidiClient): Promise<{ context: string; url: string }[]> {
+  const tree = await client.send("browsingContext.getTree", { maxDepth: 0 });
+  return tree.contexts.map((c) => ({ context: c.context, url: c.url }));
+}
+
+export async function waitForContext(client: BidiClient, match: (url: string) => boolean, what: string) {
+  return waitFor(async () => (await contexts(client)).find((c) => match(c.url))?.context, {
+    timeoutMs: 15_000,
+    message: `no tab showing ${what}`,
+  });
+}
+
+/** Runs `browser.tabs.create` from an add-on page; returns the new tab's BiDi context. */
+export async function openAddonPage(client: BidiClient, fromContext: string, path: string): Promise<string> {
+  const url = `${ADDON_ORIGIN}/${path}`;
+  const before = new Set((await contexts(client)).map((c) => c.context));
+  await evaluate(
+    client,
+    fromContext,
+    `browser.tabs.create({ url: ${JSON.stringify(url)} }).then(() => true)`,
+    {
+      awaitPromise: true,
+    },
+  );
+  return waitFor(
+    async () => (await contexts(client)).find((c) => !before.has(c.context) && c.url === url)?.context,
+    { timeoutMs: 15_000, message: `the add-on page ${path} did not open` },
+  );
+}
+
+/** The Firefox tab id of the tab showing `url`, asked from an add-on page. */
+export async function firefoxTabId(client: BidiClient, addonContext: string, url: string): Promise<number> {
+  return waitFor(
+    () =>
+      evaluate<number | null>(
+        client,
+        addonContext,
+        `browser.tabs.query({}).then((tabs) => tabs.find((t) => t.url === ${JSON.stringify(url)})?.id ?? null)`,
+        { awaitPromise: true },
+      ),
+    { message: `no Firefox tab shows ${url}` },
+  );
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The element's box in viewport pixels after scrolling it into view; throws if missing. */
+export async function boxOf(client: BidiClient, context: string, selector: string): Promise<Box> {
+  const box = await callFunction<Box | null>(
+    client,
+    context,
+    `(selector) => {
+      const el = document.querySelector(selector);
+      if (!el) return null;
+      el.scrollIntoView({ block: "center" });
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    }`,
+    [selector],
+  );
+  if (!box) throw new Error(`no element matches ${selector}`);
+  return box;
+}
+
+export async function click(client: BidiClient, context: string, selector: string): Promise<void> {
+  const box = await waitFor(() => boxOf(client, context, selector).catch(() => undefined), {
+    message: `nothing to click at ${selector}`,
+  });
+  await performActions(client, context, [
+    {
+      type: "pointer",
+      id: "mouse",
+      parameters: { pointerType: "mouse" },
+      actions: [
+        { type: "pointerMove", x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) },
+        { type: "pointerDown", button: 0 },
+        { type: "pointerUp", button: 0 },
+      ],
+    },
+  ]);
+}
+
+function keyPresses(keys: string[]) {
+  return keys.flatMap((value) => [
+    { type: "keyDown" as const, value },
+    { type: "keyUp" as const, value },
+  ]);
+}
+
+export async function typeKeys(client: BidiClient, context: string, text: string): Promise<void> {
+  await performActions(client, context, [{ type: "key", id: "keyboard", actions: keyPresses([...text]) }]);
+}
+
+export async function pressEnter(client: BidiClient, context: string): Promise<void> {
+  await performActions(client, context, [{ type: "key", id: "keyboard", actions: keyPresses([KEY.enter]) }]);
+}
+
+/** Click a field, select what is in it, and type over it. */
+export async function fill(
+  client: BidiClient,
+  context: string,
+  selector: string,
+  text: string,
+): Promise<void> {
+  await click(client, context, selector);
+  await performActions(client, context, [
+    {
+      type: "key",
+      id: "keyboard",
+      actions: [
+        { type: "keyDown", value: KEY.control },
+        { type: "keyDown", value: "a" },
+        { type: "keyUp", value: "a" },
+        { type: "keyUp", value: KEY.control },
+        { type: "keyDown", value: KEY.backspace },
+        { type: "keyUp", value: KEY.backspace },
+      ],
+    },
+  ]);
+  await typeKeys(client, context, text);
+}
+
+export function text(client: BidiClient, context: string, selector: string): Promise<string> {
+  return callFunction<string>(
+    client,
+    context,
+    "(selector) => [...document.querySelectorAll(selector)].map((el) => el.innerText ?? el.textContent).join('\\n')",
+    [selector],
+  );
+}
+
+export function count(client: BidiClient, context: string, selector: string): Promise<number> {
+  return callFunction<number>(client, context, "(s) => document.querySelectorAll(s).length", [selector]);
+}
+
+export async function waitForText(
+  client: BidiClient,
+  context: string,
+  selector: string,
+  expected: string | RegExp,
+  timeoutMs = 20_000,
+): Promise<string> {
+  let last = "";
+  return waitFor(
+    async () => {
+      last = await text(client, context, selector);
+      return (typeof expected === "string" ? last.includes(expected) : expected.test(last))
+        ? last
+        : undefined;
+    },
+    {
+      timeoutMs,
+      intervalMs: 50,
+      message: `${selector} never showed ${expected}; last text: ${JSON.stringify(last)}`,
+    },
+  ).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; last: ${JSON.stringify(last)}`);
+  });
+}
+
+export async function setViewport(client: BidiClient, context: string, width: number, height: number) {
+  await client.send("browsingContext.setViewport", { context, viewport: { width, height } });
+}
+
+/** Save a PNG of the context's viewport under .artifacts/ for a person to look at. */
+export async function screenshot(client: BidiClient, context: string, name: string): Promise<string> {
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const path = join(ARTIFACTS_DIR, `${name}.png`);
+  await writeFile(path, await captureScreenshot(client, context));
+  return path;
+}
