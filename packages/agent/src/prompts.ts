@@ -30,6 +30,8 @@ const ACT_STYLE =
 
 const ASK = `Ask mode is read-only: read and answer; never click, type or navigate. Cite what the page says; say when it does not say.`;
 
+const ASK_READING = "Read with get_accessibility_tree first; read_page for long text.";
+
 const DEV = `Dev mode: you may read source (read_page_source), styles (inspect_element_styles) and run execute_js. Prefer reading tools; use execute_js for inspection, not to bypass the UI.`;
 
 const COMPACT_ACT = `Rules: get_accessibility_tree, then click_ax / type_ax / set_field by ref_id. Close dialogs before the page behind them. Check the page before done. ${UNTRUSTED}`;
@@ -44,11 +46,7 @@ export interface PromptInput {
 export function systemPrompt({ mode, tier, extra }: PromptInput): string {
   const parts: string[] = [IDENTITY];
   if (mode === "ask") {
-    parts.push(
-      ASK,
-      tier === "compact" ? "Use get_accessibility_tree or read_page." : (AX_FIRST.split(";")[0] ?? ""),
-      UNTRUSTED,
-    );
+    parts.push(ASK, ASK_READING, UNTRUSTED);
   } else if (tier === "compact") {
     parts.push(COMPACT_ACT, "Be brief.");
   } else {

@@ -138,11 +138,11 @@ export class MemoryBrowser implements BrowserPort {
     if (action === "probe_completion")
       return page.probe ?? { success: true, openDialogs: [], visibleForms: [] };
     const answer = page.onAction?.(action, params) ?? { success: true };
-    if ("navigate" in answer) {
+    if ("navigate" in answer && typeof answer.navigate === "string") {
       this.go(tabId, answer.navigate);
       return { success: true, navigated: true };
     }
-    return answer;
+    return answer as PageResult;
   }
   async screenshot(tabId: string): Promise<Screenshot> {
     this.calls.push({ method: "screenshot", tabId });
