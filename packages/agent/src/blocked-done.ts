@@ -1,11 +1,11 @@
 /**
- * blockedDone: refuse `done` while the page still shows an open dialog or an unsent form and
- * the summary claims success, because "done" with the dialog still open is the classic
+ * blockedDone: refuse `done` while the page still shows an open dialog, a form with invalid
+ * fields or an error alert, and the summary claims success, because "done" with the dialog still open is the classic
  * unfinished task. At most BLOCKED_DONE_MAX times per tab, then `done` goes through with a
  * loud verification note, so a wrong probe can never trap the agent. Cleared with the
  * conversation.
  */
-import type { CompletionProbe } from "./browser-port.js";
+import type { CompletionProbe, JsonValue } from "./browser-port.js";
 
 export const BLOCKED_DONE_MAX = 2;
 
@@ -18,13 +18,39 @@ export type DoneDecision =
   | { kind: "block"; message: string }
   | { kind: "allow_with_note"; note: string };
 
-function describe(probe: CompletionProbe): string | undefined {
+/** An alert that reports a failure (not a "Saved" toast). */
+const ERROR_MESSAGE = /\b(error|failed|invalid|required|try again|could not|cannot|unable)\b/i;
+
+function field(entry: JsonValue, key: string): JsonValue | undefined {
+  return entry && typeof entry === "object" && !Array.isArray(entry) ? entry[key] : undefined;
+}
+
+function label(entry: JsonValue, fallback: string): string {
+  if (typeof entry === "string") return entry;
+  const text = field(entry, "label") ?? field(entry, "text") ?? field(entry, "name");
+  return typeof text === "string" && text ? text : fallback;
+}
+
+function list(value: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** What on the page contradicts a success claim, in words for the model; undefined if nothing. */
+export function unfinishedWork(probe: CompletionProbe): string | undefined {
   const parts: string[] = [];
-  if (probe.openDialogs?.length) parts.push(`open dialog: ${probe.openDialogs.join(", ")}`);
-  if (probe.visibleForms?.length) parts.push(`unsent form: ${probe.visibleForms.join(", ")}`);
-  if (parts.length === 0) return undefined;
-  if (probe.liveMessages?.length) parts.push(`page message: ${probe.liveMessages.join(" | ")}`);
-  return parts.join("; ");
+  const dialogs = list(probe.dialogs).map((dialog) => label(dialog, "a dialog"));
+  if (dialogs.length) parts.push(`open dialog: ${dialogs.join(", ")}`);
+  const invalidForms = list(probe.forms).filter((form) => {
+    const invalid = field(form, "invalid");
+    return typeof invalid === "number" && invalid > 0;
+  });
+  if (invalidForms.length)
+    parts.push(`form with invalid fields: ${invalidForms.map((form) => label(form, "a form")).join(", ")}`);
+  const errors = list(probe.messages)
+    .map((message) => label(message, ""))
+    .filter((text) => ERROR_MESSAGE.test(text));
+  if (errors.length) parts.push(`error message: ${errors.join(" | ")}`);
+  return parts.length ? parts.join("; ") : undefined;
 }
 
 export class BlockedDone {
@@ -32,7 +58,7 @@ export class BlockedDone {
 
   decide(tabId: string, summary: string, probe: CompletionProbe | undefined): DoneDecision {
     if (!probe?.success || ADMITS_FAILURE.test(summary)) return { kind: "allow" };
-    const problem = describe(probe);
+    const problem = unfinishedWork(probe);
     if (!problem) return { kind: "allow" };
     const count = this.counts.get(tabId) ?? 0;
     if (count >= BLOCKED_DONE_MAX) {

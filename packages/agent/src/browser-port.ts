@@ -80,16 +80,17 @@ export const PAGE_ACTIONS = [
 export type PageActionName = (typeof PAGE_ACTIONS)[number];
 
 /**
- * What `probe_completion` answers (besides `success`): what on the page still looks unfinished.
- * blockedDone refuses `done` while `openDialogs` or `visibleForms` is non-empty.
+ * What `probe_completion` answers (besides `success`), as the page layer reports it: what on the
+ * page still looks unfinished. blockedDone refuses `done` while a dialog is open, a form shows
+ * invalid fields, or an alert reports an error. Entries may also be plain strings.
  */
 export interface CompletionProbe extends PageResult {
-  /** Names or headings of open modal dialogs (native `<dialog open>`, aria-modal, role=dialog). */
-  openDialogs?: string[];
-  /** Short descriptions of visible forms with unsent input (e.g. `form "Create product"`). */
-  visibleForms?: string[];
-  /** Text of live regions / alerts (role=alert, aria-live) that may report an error. */
-  liveMessages?: string[];
+  /** Open dialogs (native `<dialog open>`, aria-modal, role=dialog/alertdialog): `{label, modal}`. */
+  dialogs?: JsonValue[];
+  /** Visible forms: `{label, fields, filled, invalid}` (counts of fields). */
+  forms?: JsonValue[];
+  /** Live regions and alerts: `{role, text}`. */
+  messages?: JsonValue[];
 }
 
 export interface Screenshot {

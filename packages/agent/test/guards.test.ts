@@ -14,6 +14,7 @@ import {
   REPEAT_NUDGE_AT,
   REPEAT_STOP_AT,
   SUBMIT_WINDOW_MS,
+  unfinishedWork,
 } from "../src/index.js";
 import { type Harness, harness, SHOP_URL } from "./harness.js";
 
@@ -149,7 +150,12 @@ describe("blockedDone", () => {
         [SHOP_URL]: {
           title: "Tags",
           tree: "",
-          probe: { success: true, openDialogs: ['dialog "Create tag"'], visibleForms: [] },
+          probe: {
+            success: true,
+            dialogs: [{ label: 'dialog "Create tag"', modal: true }],
+            forms: [{ label: 'form "Search"', fields: 1, filled: 1, invalid: 0 }],
+            messages: [],
+          },
         },
       },
     });
@@ -172,13 +178,29 @@ describe("blockedDone", () => {
     );
   });
 
+  it("judges the probe: invalid forms and error alerts block, a filled search form or a success toast does not", () => {
+    expect(
+      unfinishedWork({
+        success: true,
+        forms: [{ label: "Search", fields: 1, filled: 1, invalid: 0 }],
+        messages: [{ role: "status", text: "Saved" }],
+      }),
+    ).toBeUndefined();
+    expect(
+      unfinishedWork({ success: true, forms: [{ label: "Signup", fields: 3, filled: 2, invalid: 1 }] }),
+    ).toContain("form with invalid fields: Signup");
+    expect(
+      unfinishedWork({ success: true, messages: [{ role: "alert", text: "Card number is invalid" }] }),
+    ).toContain("error message: Card number is invalid");
+  });
+
   it("does not block a summary that admits failure", async () => {
     h = await harness({
       script: [
         { toolCalls: [{ name: "done", arguments: { summary: "Could not create the tag: name taken." } }] },
       ],
       pages: {
-        [SHOP_URL]: { title: "Tags", tree: "", probe: { success: true, openDialogs: ["Create tag"] } },
+        [SHOP_URL]: { title: "Tags", tree: "", probe: { success: true, dialogs: ["Create tag"] } },
       },
     });
     expect((await h.agent.processMessage("1", "create tag")).status).toBe("done");

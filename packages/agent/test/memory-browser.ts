@@ -136,7 +136,7 @@ export class MemoryBrowser implements BrowserPort {
     if (!page) return { success: false, error: `no page scripted for ${tab.url}` };
     if (action === "get_accessibility_tree") return { success: true, tree: page.tree };
     if (action === "probe_completion")
-      return page.probe ?? { success: true, openDialogs: [], visibleForms: [] };
+      return page.probe ?? { success: true, dialogs: [], forms: [], messages: [] };
     const answer = page.onAction?.(action, params) ?? { success: true };
     if ("navigate" in answer && typeof answer.navigate === "string") {
       this.go(tabId, answer.navigate);
