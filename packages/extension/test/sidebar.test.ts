@@ -1,0 +1,316 @@
+/**
+ * The sidebar in real Firefox, as a person uses it: the sidebar document opened in a tab for
+ * one page (`sidebar.html?tab=<id>`), questions typed with trusted keys, answers from scripted
+ * LLM servers over real HTTP. Covers Ask, an Act task on a form, closing and reopening the
+ * sidebar mid-run, Stop and Continue, a provider that is down, and page text that tries to
+ * instruct the agent.
+ */
+import { evaluate, navigate } from "@webbrain/bidi";
+import {
+  type FixtureServer,
+  lastToolResultText,
+  type ScriptedLlm,
+  type ScriptStep,
+  setupFirefox,
+  startFixtureServer,
+  startScriptedLlm,
+  waitFor,
+} from "@webbrain/testkit";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADDON_ORIGIN,
+  ADDON_PREFS,
+  buildAddon,
+  click,
+  count,
+  fill,
+  firefoxTabId,
+  installAddon,
+  openAddonPage,
+  pressEnter,
+  screenshot,
+  setViewport,
+  text,
+  waitForContext,
+  waitForText,
+} from "./addon-harness.js";
+
+const SIDEBAR_WIDTH_PX = 360;
+const SIDEBAR_HEIGHT_PX = 760;
+
+let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
+let fixtures: FixtureServer | undefined;
+const stealHits: string[] = [];
+const llms: ScriptedLlm[] = [];
+
+beforeAll(async () => {
+  addon = await buildAddon();
+  fixtures = await startFixtureServer({
+    routes: {
+      "/extension/steal": (req, res) => {
+        stealHits.push(req.url ?? "");
+        res.writeHead(200, { "content-type": "text/plain" }).end("stolen");
+      },
+    },
+  });
+});
+afterAll(async () => {
+  await Promise.all(llms.map((llm) => llm.close()));
+  await fixtures?.close();
+  await addon?.remove();
+});
+
+const firefox = setupFirefox({ prefs: ADDON_PREFS });
+let settingsPage = "";
+const openedAddonTabs: string[] = [];
+
+afterEach(async () => {
+  for (const context of openedAddonTabs.splice(0)) {
+    await firefox.client.send("browsingContext.close", { context }).catch(() => undefined);
+  }
+});
+
+async function scriptedProvider(script: ScriptStep[], eventDelayMs = 0): Promise<ScriptedLlm> {
+  const llm = await startScriptedLlm({ dialect: "openai-chat", script, eventDelayMs });
+  llms.push(llm);
+  await useProviderAt(llm.baseUrl);
+  return llm;
+}
+
+async function useProviderAt(baseUrl: string): Promise<void> {
+  const settings = {
+    providers: [
+      {
+        id: "scripted",
+        label: "Scripted",
+        api: "openai-completions",
+        baseUrl,
+        apiKey: "",
+        model: "scripted-1",
+        tier: "mid",
+        vision: false,
+        contextWindow: 32000,
+      },
+    ],
+    activeProviderId: "scripted",
+    maxSteps: 20,
+    planBeforeAct: false,
+    verbose: "normal",
+  };
+  await evaluate(
+    firefox.client,
+    settingsPage,
+    `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
+  );
+}
+
+/** A fixture page in its own tab: BiDi context and Firefox tab id. */
+async function openPage(path: string): Promise<{ context: string; tabId: number; url: string }> {
+  const context = await firefox.newTab();
+  const url = fixtures!.url(path);
+  await navigate(firefox.client, context, url);
+  return { context, tabId: await firefoxTabId(firefox.client, settingsPage, url), url };
+}
+
+async function openSidebar(tabId: number, title: string): Promise<string> {
+  const context = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
+  openedAddonTabs.push(context);
+  await setViewport(firefox.client, context, SIDEBAR_WIDTH_PX, SIDEBAR_HEIGHT_PX);
+  await waitForText(firefox.client, context, "#tab-title", title);
+  return context;
+}
+
+async function send(sidebar: string, mode: "ask" | "act" | "dev", message: string): Promise<void> {
+  await click(firefox.client, sidebar, `input[name="mode"][value="${mode}"] + span`);
+  await fill(firefox.client, sidebar, "#input", message);
+  await pressEnter(firefox.client, sidebar);
+}
+
+async function waitForRunEnd(sidebar: string): Promise<void> {
+  await waitFor(
+    () =>
+      evaluate<boolean>(
+        firefox.client,
+        sidebar,
+        "document.getElementById('stop').hidden && !document.getElementById('send').disabled",
+      ),
+    { timeoutMs: 30_000, message: "the run did not end" },
+  );
+}
+
+describe("sidebar", () => {
+  beforeAll(async () => {
+    await installAddon(firefox.client, addon!.dir);
+    settingsPage = await waitForContext(
+      firefox.client,
+      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
+      "the settings page after install",
+    );
+  });
+
+  it("shows a clear message when the provider is down", async () => {
+    await useProviderAt("http://127.0.0.1:9/v1");
+    const page = await openPage("/extension/article.html");
+    const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    await screenshot(firefox.client, sidebar, "sidebar-1-empty");
+    await send(sidebar, "ask", "When was it built?");
+    const error = await waitForText(firefox.client, sidebar, "#transcript .error", "Could not reach");
+    expect(error).toContain("127.0.0.1:9");
+    await waitForRunEnd(sidebar);
+    expect(await text(firefox.client, sidebar, "#transcript .msg.user")).toContain("When was it built?");
+    await screenshot(firefox.client, sidebar, "sidebar-2-provider-down");
+  });
+
+  it("answers in Ask mode with sanitized Markdown, a tool card and copyable code", async () => {
+    const llm = await scriptedProvider([
+      { toolCalls: [{ name: "read_page", arguments: {} }] },
+      (request) => {
+        const page = lastToolResultText(request);
+        if (!page.includes("Pharos"))
+          throw new Error(`read_page did not return the article: ${page.slice(0, 300)}`);
+        return {
+          text: [
+            "## Answer",
+            "",
+            "The lighthouse was built on **Pharos** between 280 and 247 BC.",
+            "",
+            "- about 100 metres tall",
+            "- one of the Seven Wonders",
+            "",
+            "```js",
+            "console.log('pharos');",
+            "```",
+            "",
+            '<img src="x" onerror="document.title=\'hacked\'"> <script>document.title="hacked"</script>',
+          ].join("\n"),
+        };
+      },
+    ]);
+    const page = await openPage("/extension/article.html");
+    const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    await send(sidebar, "ask", "Where and when was it built?");
+    await waitForText(firefox.client, sidebar, "#transcript .msg.assistant h2", "Answer");
+    await waitForRunEnd(sidebar);
+    expect(await text(firefox.client, sidebar, "#transcript .msg.assistant strong")).toBe("Pharos");
+    expect(await text(firefox.client, sidebar, "#transcript .msg.assistant pre code")).toContain(
+      "console.log('pharos');",
+    );
+    expect(await count(firefox.client, sidebar, "#transcript pre .copy-code")).toBe(1);
+    // The model's HTML is sanitized: no handler attribute, no script, nothing ran.
+    expect(await count(firefox.client, sidebar, "#transcript [onerror], #transcript script")).toBe(0);
+    expect(await evaluate(firefox.client, sidebar, "document.title")).toBe("WebBrain");
+    expect(await text(firefox.client, sidebar, "#transcript .tool .tool-name")).toBe("read_page");
+    expect(await count(firefox.client, sidebar, "#transcript .tool.ok")).toBe(1);
+    // The page text reached the model wrapped as untrusted data.
+    expect(lastToolResultText(llm.requests[1]!)).toMatch(/<untrusted source="[^"]*">/);
+    await screenshot(firefox.client, sidebar, "sidebar-3-ask-answer");
+  });
+
+  it("treats page text that gives orders as data: Ask mode refuses the navigation a fooled model asks for", async () => {
+    const page = await openPage("/extension/article.html");
+    await scriptedProvider([
+      { toolCalls: [{ name: "read_page", arguments: {} }] },
+      // A model that obeys the page's "SYSTEM NOTICE" and tries to navigate away.
+      { toolCalls: [{ name: "navigate", arguments: { url: fixtures!.url("/extension/steal?cookie=1") } }] },
+      { text: "The page contains an instruction aimed at AI agents; I ignored it. It was built on Pharos." },
+    ]);
+    const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    await send(sidebar, "ask", "Summarize this page.");
+    await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "I ignored it");
+    await waitForRunEnd(sidebar);
+    expect(await count(firefox.client, sidebar, "#transcript .tool.failed")).toBe(1);
+    expect(stealHits).toEqual([]);
+    expect(await evaluate(firefox.client, page.context, "location.href")).toBe(page.url);
+  });
+
+  it("runs an Act task that fills and submits a form, asking permission in the panel", async () => {
+    let tree = "";
+    await scriptedProvider([
+      { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
+      (request) => {
+        tree = lastToolResultText(request);
+        const name = refOf(tree, "textbox", "Full name");
+        const email = refOf(tree, "textbox", "Email");
+        return {
+          text: "Filling in the form.",
+          toolCalls: [
+            { name: "type_ax", arguments: { ref_id: name, value: "Ada Lovelace" } },
+            { name: "type_ax", arguments: { ref_id: email, value: "ada@example.com" } },
+          ],
+        };
+      },
+      () => ({ toolCalls: [{ name: "click_ax", arguments: { ref_id: refOf(tree, "button", "Sign up") } }] }),
+      {
+        toolCalls: [
+          { name: "done", arguments: { summary: "Signed up **Ada Lovelace** for the newsletter." } },
+        ],
+      },
+    ]);
+    const page = await openPage("/extension/signup.html");
+    const sidebar = await openSidebar(page.tabId, "Newsletter signup");
+    await send(sidebar, "act", "Sign me up as Ada Lovelace, ada@example.com");
+    await waitForText(firefox.client, sidebar, "#live .prompt", "Allow");
+    await screenshot(firefox.client, sidebar, "sidebar-4-permission-prompt");
+    await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)"); // Always allow
+    await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "Signed up Ada Lovelace");
+    await waitForRunEnd(sidebar);
+    expect(await text(firefox.client, page.context, "#result")).toBe(
+      "Thanks, Ada Lovelace! We will write to ada@example.com.",
+    );
+    const tools = await text(firefox.client, sidebar, "#transcript .tool .tool-name");
+    expect(tools.split("\n")).toEqual(["get_accessibility_tree", "type_ax", "type_ax", "click_ax", "done"]);
+    await screenshot(firefox.client, sidebar, "sidebar-5-act-done");
+  });
+
+  it("closing the sidebar mid-run and reopening it restores the transcript and the live run, without duplicates", async () => {
+    const reply =
+      "Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar.";
+    await scriptedProvider([{ text: reply }], 700);
+    const page = await openPage("/extension/article.html");
+    const first = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    await send(first, "ask", "Spell the alphabet.");
+    await waitForText(firefox.client, first, "#live .streaming", "Alpha");
+    await firefox.client.send("browsingContext.close", { context: first });
+    openedAddonTabs.splice(openedAddonTabs.indexOf(first), 1);
+
+    const second = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    // The transcript is back and the run is live: Stop is offered while it streams.
+    expect(await text(firefox.client, second, "#transcript .msg.user")).toContain("Spell the alphabet.");
+    expect(await evaluate(firefox.client, second, "document.getElementById('stop').hidden")).toBe(false);
+    await screenshot(firefox.client, second, "sidebar-6-reopened-mid-run");
+    await waitForRunEnd(second);
+    const shown = await text(firefox.client, second, "#transcript .msg.assistant");
+    expect(shown.trim()).toBe(reply);
+    expect(await count(firefox.client, second, "#live .streaming")).toBe(0);
+  });
+
+  it("Stop ends a run at once, and Continue picks it up", async () => {
+    await scriptedProvider([{ fail: "hang", midStream: true }, { text: "Picked up where I left off." }]);
+    const page = await openPage("/extension/article.html");
+    const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    await send(sidebar, "ask", "Tell me everything.");
+    await waitFor(() =>
+      evaluate<boolean>(firefox.client, sidebar, "!document.getElementById('stop').hidden"),
+    );
+    await click(firefox.client, sidebar, "#stop");
+    await waitForText(firefox.client, sidebar, "#transcript .notice", "Stopped");
+    await waitForRunEnd(sidebar);
+    expect(await evaluate(firefox.client, sidebar, "document.getElementById('continue').hidden")).toBe(false);
+    await screenshot(firefox.client, sidebar, "sidebar-7-stopped");
+    await click(firefox.client, sidebar, "#continue");
+    await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "Picked up where I left off.");
+    await waitForRunEnd(sidebar);
+  });
+});
+
+const TREE_LINE = /\[(\d+)\]\s+(\S+)(?:\s+"([^"]*)")?/;
+
+/** The ref of a tree line by role and name; the tree arrives as the model saw it. */
+function refOf(tree: string, role: string, name: string): number {
+  const lines = tree.replace(/\\n/g, "\n").replace(/\\"/g, '"').split("\n");
+  for (const line of lines) {
+    const match = TREE_LINE.exec(line);
+    if (match?.[2] === role && match[3] === name) return Number(match[1]);
+  }
+  throw new Error(`no ${role} "${name}" in the tree:\n${tree.slice(0, 1500)}`);
+}
