@@ -18,14 +18,14 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ExtensionAPI, type ExtensionContext, getAgentDir } from "@mariozechner/pi-coding-agent";
-import { FirefoxNotFoundError, launchFirefox, resolveFirefoxExecutable } from "@webbrain/bidi";
+import { FirefoxNotFoundError, launchFirefox } from "@webbrain/bidi";
 import { nodeSpoolFs, SpoolStore } from "@webbrain/bidi/batch";
 import { BrowserHost, type BrowserLauncher } from "./browser-host.js";
 import { DebugLog, debugFilePath, errorKind, fileDebugSink, selectDebug } from "./debug-log.js";
 import { decideProjectTrust, ENV_TRUST_PROJECT } from "./project-trust.js";
 import { describeInvalid, type FirefoxBidiSettings, resolveSettings, SETTINGS_SECTION } from "./settings.js";
 import { projectSettingsPath, readSettingsFile, userSettingsPath } from "./settings-files.js";
-import { executeBatchCall, TOOL_DESCRIPTION, TOOL_NAME, toolParameters } from "./tool.js";
+import { executeBatchCall, locateFirefox, TOOL_DESCRIPTION, TOOL_NAME, toolParameters } from "./tool.js";
 
 export const FLAG_NAME = "firefox";
 export const COMMAND_NAME = "firefox";
@@ -51,7 +51,7 @@ export default function firefoxBidiExtension(pi: ExtensionAPI): void {
   function checkBinary(ctx: ExtensionContext): boolean {
     if (!settings?.executablePath.ok) return false;
     try {
-      resolveFirefoxExecutable(settings.executablePath.value, { PATH: env.PATH });
+      locateFirefox(settings, env);
       return true;
     } catch (error) {
       if (!(error instanceof FirefoxNotFoundError)) throw error;

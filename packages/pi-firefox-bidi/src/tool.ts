@@ -9,7 +9,7 @@
  * failed tool call); frame-level problems are reported inside the payload.
  */
 import { StringEnum } from "@mariozechner/pi-ai";
-import { resolveFirefoxExecutable } from "@webbrain/bidi";
+import { FirefoxNotFoundError, resolveFirefoxExecutable } from "@webbrain/bidi";
 import {
   type BatchFrameInput,
   checkBatchRequest,
@@ -204,9 +204,33 @@ function resolveExecutable(runtime: ToolRuntime): string {
       ),
     );
   }
-  // FIREFOX_BIN was already weighed by the settings precedence; only PATH is left for the fallback.
-  const explicit = settings?.executablePath.ok ? settings.executablePath.value : undefined;
-  return resolveFirefoxExecutable(explicit, { PATH: runtime.env.PATH });
+  return locateFirefox(settings, runtime.env);
+}
+
+/**
+ * The binary to launch, by the settings precedence (FIREFOX_BIN, trusted
+ * project, user), else `firefox` / `firefox-esr` on PATH. Throws
+ * FirefoxNotFoundError whose message names the source that pointed at a bad path.
+ */
+export function locateFirefox(
+  settings: FirefoxBidiSettings | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): string {
+  const chosen = settings?.executablePath.ok ? settings.executablePath : undefined;
+  if (chosen?.source === "env" && chosen.value !== undefined) {
+    return resolveFirefoxExecutable(undefined, { FIREFOX_BIN: chosen.value, PATH: env.PATH });
+  }
+  try {
+    return resolveFirefoxExecutable(chosen?.value, { PATH: env.PATH });
+  } catch (error) {
+    if (error instanceof FirefoxNotFoundError && chosen?.value !== undefined) {
+      throw new FirefoxNotFoundError(
+        `firefox-bidi.executablePath from ${chosen.origin}: ${error.message}`,
+        error.tried,
+      );
+    }
+    throw error;
+  }
 }
 
 /**

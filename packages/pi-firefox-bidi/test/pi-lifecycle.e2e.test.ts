@@ -1,0 +1,161 @@
+/**
+ * `/firefox`, `/firefox close` and relaunch, frame-id reuse, a 65-frame batch
+ * and a missing binary, through `pi --mode rpc` (real CLI, scripted LLM, real
+ * headless Firefox).
+ */
+import { existsSync } from "node:fs";
+import {
+  lastToolResultText,
+  type RecordedRequest,
+  type ScriptedLlm,
+  startScriptedLlm,
+  toolNames,
+} from "@webbrain/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  disposeWorkspace,
+  makeWorkspace,
+  PiRpc,
+  type PiWorkspace,
+  processesUsing,
+  tmpEntries,
+} from "./pi-cli.js";
+
+let llm: ScriptedLlm | undefined;
+let ws: PiWorkspace | undefined;
+
+afterEach(async () => {
+  await llm?.close();
+  disposeWorkspace(ws);
+  llm = undefined;
+  ws = undefined;
+});
+
+interface Payload {
+  session: { pid: number; launchedThisCall: boolean };
+  frames: {
+    id: number | null;
+    status: string;
+    error?: { kind: string; message: string };
+    spooled?: { path: string };
+  }[];
+}
+
+const call = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "firefox_bidi", arguments: args }] });
+const payloadOf = (request: RecordedRequest | undefined) =>
+  JSON.parse(lastToolResultText(request!)) as Payload;
+
+describe("firefox_bidi lifecycle through pi --mode rpc", () => {
+  it("activates with /firefox, refuses reused ids and 65 frames, closes, and relaunches fresh", async () => {
+    const tools: string[][] = [];
+    const recordTools = (reply: ReturnType<typeof call> | { text: string }) => (request: RecordedRequest) => {
+      tools.push(toolNames(request));
+      return reply;
+    };
+    llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        recordTools({ text: "not active yet" }),
+        recordTools(
+          call({
+            frames: [
+              { id: 7, method: "browsingContext.getTree", params: {} },
+              {
+                method: "script.evaluate",
+                params: {
+                  expression: "'x'.repeat(300000)",
+                  target: { context: "{{7.result.contexts.0.context}}" },
+                  awaitPromise: false,
+                },
+              },
+            ],
+          }),
+        ),
+        { text: "first done" },
+        call({
+          frames: [
+            { id: 7, method: "browsingContext.getTree", params: {} },
+            { method: "browsingContext.getTree", params: {} },
+          ],
+        }),
+        { text: "reuse seen" },
+        call({
+          frames: Array.from({ length: 65 }, () => ({ method: "browsingContext.getTree", params: {} })),
+        }),
+        { text: "too many seen" },
+        recordTools({ text: "inactive after close" }),
+        call({ frames: [{ id: 7, method: "browsingContext.getTree", params: {} }] }),
+        { text: "relaunched" },
+      ],
+    });
+    ws = makeWorkspace(llm.baseUrl);
+    const pi = new PiRpc(ws);
+
+    await pi.prompt("hello");
+    expect(tools[0]).not.toContain("firefox_bidi");
+
+    const opened = await pi.prompt("/firefox");
+    expect(JSON.stringify(opened)).toContain("firefox_bidi is active");
+    await pi.prompt("use firefox");
+    expect(tools[1]).toContain("firefox_bidi");
+    const first = payloadOf(llm.requests[2]);
+    expect(first.frames.map((f) => [f.id, f.status])).toEqual([
+      [7, "ok"],
+      [1, "ok"],
+    ]);
+    const spoolPath = first.frames[1]?.spooled?.path;
+    expect(spoolPath).toEqual(expect.any(String));
+    const firstPid = first.session.pid;
+    expect(first.session.launchedThisCall).toBe(true);
+
+    await pi.prompt("reuse an id");
+    const reused = payloadOf(llm.requests[4]);
+    expect(reused.frames[0]).toMatchObject({ id: null, status: "error", error: { kind: "id-reused" } });
+    expect(reused.frames[0]?.error?.message).toContain("Frame id 7 was already used");
+    expect(reused.frames[1]).toMatchObject({ status: "skipped" });
+
+    await pi.prompt("send 65 frames");
+    expect(lastToolResultText(llm.requests[6]!)).toContain("at most 64 frames; this one has 65");
+
+    const closed = await pi.prompt("/firefox close");
+    expect(JSON.stringify(closed)).toContain("Firefox closed; firefox_bidi is inactive");
+    expect(processesUsing(ws)).toEqual([]);
+    expect(existsSync(spoolPath!)).toBe(true); // spool files survive /firefox close
+
+    await pi.prompt("anything");
+    expect(tools[2]).not.toContain("firefox_bidi");
+
+    await pi.prompt("/firefox");
+    await pi.prompt("again");
+    const again = payloadOf(llm.requests[9]);
+    expect(again.frames[0]).toMatchObject({ id: 7, status: "ok" }); // a new browser has a new id ledger
+    expect(again.session.launchedThisCall).toBe(true);
+    expect(again.session.pid).not.toBe(firstPid);
+
+    expect(await pi.close()).toBe(0);
+    expect(processesUsing(ws)).toEqual([]);
+    expect(tmpEntries(ws)).toEqual([]);
+    expect(existsSync(spoolPath!)).toBe(false); // removed at session shutdown
+  }, 150_000);
+
+  it("warns at startup about a missing binary and fails the tool call fast and clearly", async () => {
+    llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        call({ frames: [{ method: "browsingContext.getTree", params: {} }] }),
+        { text: "saw the error" },
+      ],
+    });
+    ws = makeWorkspace(llm.baseUrl);
+    const pi = new PiRpc(ws, ["--firefox"], { FIREFOX_BIN: "/nonexistent/firefox" });
+    await pi.prompt("use firefox");
+    const warning = pi.notifications().find((n) => n.notifyType === "warning");
+    expect(warning?.message).toContain('FIREFOX_BIN="/nonexistent/firefox" does not exist');
+    const result = lastToolResultText(llm.requests[1]!);
+    expect(result).toContain('FIREFOX_BIN="/nonexistent/firefox" does not exist');
+    expect(result).toContain("Install Firefox");
+    expect(await pi.close()).toBe(0);
+    expect(processesUsing(ws)).toEqual([]);
+    expect(tmpEntries(ws)).toEqual([]);
+  }, 60_000);
+});
