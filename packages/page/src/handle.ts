@@ -28,6 +28,7 @@ import {
   inspectElementStyles,
   readPage,
   readPageSource,
+  refsOf,
   scroll,
 } from "./actions/reading-actions.js";
 import { waitForElement, waitForStable } from "./actions/wait-actions.js";
@@ -66,6 +67,7 @@ export const ACTIONS: Readonly<Record<string, ActionFn>> = {
   inspect_element_styles: inspectElementStyles,
   probe_completion: probeCompletion,
   verify_effect: verifyEffect,
+  refs_of: refsOf,
   check_value: checkValue,
 };
 

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PageSession } from "./page-session.js";
 import { buildReactFixture, reactBundleRoute } from "./react-fixture.js";
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest hook registrar, not a React hook.
 const firefox = useFirefox();
 let fixtures: FixtureServer;
 beforeAll(async () => {

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CALL_HANDLE_FUNCTION } from "../src/bundle.js";
 import { PageSession } from "./page-session.js";
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest hook registrar, not a React hook.
 const firefox = useFirefox();
 let fixtures: FixtureServer;
 beforeAll(async () => {

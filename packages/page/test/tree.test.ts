@@ -6,7 +6,6 @@ import { type FixtureServer, startFixtureServer, useFirefox } from "@webbrain/te
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PageSession } from "./page-session.js";
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest hook registrar, not a React hook.
 const firefox = useFirefox();
 let fixtures: FixtureServer;
 beforeAll(async () => {

@@ -104,6 +104,21 @@ export function getInteractiveElements(state: PageState, p: Params): PageResult 
   return { success: true, count: refs.length, elements, ...(refs.length > limit ? { truncated: true } : {}) };
 }
 
+/**
+ * refs_of {selector}: the ref each match already has (null if it was never printed in a tree).
+ * Does not issue refs, so it answers "is this element reachable from the last snapshot?".
+ */
+export function refsOf(state: PageState, p: Params): PageResult {
+  const selector = p.string("selector");
+  let matches: Element[];
+  try {
+    matches = Array.from(state.doc.querySelectorAll(selector));
+  } catch {
+    throw new PageError("bad_params", `refs_of: ${JSON.stringify(selector)} is not a valid CSS selector.`);
+  }
+  return { success: true, count: matches.length, refs: matches.map((el) => state.registry.peek(el) ?? null), visible: matches.map(isRendered) };
+}
+
 export function extractData(state: PageState, p: Params): PageResult {
   const kind = p.oneOf(
     "type",

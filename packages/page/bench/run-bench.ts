@@ -1,0 +1,204 @@
+/**
+ * `npm run bench -w packages/page`: tree size and build time in Firefox, against Playwright's
+ * ariaSnapshot() of the same pages in Chromium, measured in the same run.
+ *
+ * Setup (once, not at test time): `apt-get install -y chromium python3-doc`. Without chromium
+ * the Playwright columns are skipped; without python3-doc only fixtures are measured.
+ *
+ * Columns: chars of our `all` and `interactive` trees and of Playwright's snapshot, their
+ * ratios (targets: all <= 0.8x, interactive <= 0.4x), median build time of the `all` tree in
+ * Firefox (target < 25 ms for 5,000 elements), and how many visible interactive controls each
+ * gives a handle to (ours: a ref printed in the tree, with its state where it has one;
+ * Playwright's: a role+name line that is unique in the snapshot, so getByRole can find it).
+ */
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@webbrain/bidi";
+import { startFixtureServer } from "@webbrain/testkit";
+import { type Browser, chromium } from "playwright-core";
+import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
+import { BIG_PAGE_ELEMENTS, type BenchPage, bigPageHtml, CONTROL_SELECTOR, docPages, FIXTURE_PAGES, PYTHON_DOC_ROOT } from "./bench-pages.js";
+import { serveDirectory } from "./static-server.js";
+
+const CHROMIUM_PATH = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const BUILD_RUNS = 7;
+const SANDBOX = "webbrain";
+const ALL_RATIO_TARGET = 0.8;
+const INTERACTIVE_RATIO_TARGET = 0.4;
+const BUILD_MS_TARGET = 25;
+
+interface FirefoxFigures {
+  allChars: number;
+  interactiveChars: number;
+  buildMs: number;
+  controls: number;
+  withRef: number;
+  stateShown: number;
+  stateful: number;
+}
+
+interface PlaywrightFigures {
+  chars: number;
+  controls: number;
+  handles: number;
+  snapshotMs: number;
+}
+
+type Handle = (action: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function measureFirefox(handle: Handle, evalPage: (expr: string) => Promise<unknown>): Promise<FirefoxFigures> {
+  const times: number[] = [];
+  let tree = "";
+  for (let i = 0; i < BUILD_RUNS; i++) {
+    const result = await handle("get_accessibility_tree", { filter: "all" });
+    if (!result.success) throw new Error(`tree failed: ${String(result.error)}`);
+    tree = result.tree as string;
+    times.push((result.metadata as { build_ms: number }).build_ms);
+  }
+  const interactive = await handle("get_accessibility_tree", { filter: "interactive" });
+  const refsInTree = new Set(Array.from(tree.matchAll(/\[(\d+)\]/g), (m) => Number(m[1])));
+  const lineOf = new Map<number, string>();
+  for (const line of tree.split("\n")) {
+    const match = /^\s*\[(\d+)\]/.exec(line);
+    if (match?.[1]) lineOf.set(Number(match[1]), line);
+  }
+  const found = (await handle("refs_of", { selector: CONTROL_SELECTOR })) as { refs: (number | null)[]; visible: boolean[] };
+  const states = (await evalPage(`Array.from(document.querySelectorAll(${JSON.stringify(CONTROL_SELECTOR)}), (el) => {
+    const words = [];
+    if (el.checked) words.push("checked");
+    if (el.disabled) words.push("disabled");
+    if (el.getAttribute("aria-expanded") === "true") words.push("expanded");
+    if (el.getAttribute("aria-pressed") === "true") words.push("pressed");
+    if ((el.localName === "input" && !["checkbox","radio","submit","button","reset","hidden","password","file","image","color","range"].includes(el.type) || el.localName === "textarea" || el.localName === "select") && el.value) words.push("value=");
+    return words;
+  })`)) as string[][];
+  let controls = 0;
+  let withRef = 0;
+  let stateful = 0;
+  let stateShown = 0;
+  found.refs.forEach((ref, i) => {
+    if (!found.visible[i]) return;
+    controls++;
+    if (ref === null || !refsInTree.has(ref)) return;
+    withRef++;
+    const wanted = states[i] ?? [];
+    if (wanted.length === 0) return;
+    stateful++;
+    const line = lineOf.get(ref) ?? "";
+    if (wanted.every((w) => line.includes(w))) stateShown++;
+  });
+  return { allChars: tree.length, interactiveChars: (interactive.tree as string).length, buildMs: median(times), controls, withRef, stateShown, stateful };
+}
+
+const INTERACTIVE_ARIA_ROLES = new Set(["link", "button", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "option", "tab", "menuitem", "switch", "spinbutton", "slider"]);
+
+async function measurePlaywright(browser: Browser, url: string): Promise<PlaywrightFigures> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(url, { waitUntil: "load" });
+    const started = performance.now();
+    const snapshot = await page.locator("body").ariaSnapshot();
+    const snapshotMs = performance.now() - started;
+    const counts = new Map<string, number>();
+    for (const line of snapshot.split("\n")) {
+      const match = /^\s*- (\w+)(?: "((?:[^"\\]|\\.)*)")?/.exec(line);
+      if (!match?.[1] || !INTERACTIVE_ARIA_ROLES.has(match[1])) continue;
+      if (match[2] === undefined) continue; // no name: getByRole cannot single it out
+      const key = `${match[1]} ${match[2]}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const handles = [...counts.values()].filter((n) => n === 1).length;
+    const controls = await page.evaluate(
+      (selector) => Array.from(document.querySelectorAll(selector)).filter((el) => (el as HTMLElement).checkVisibility?.({ visibilityProperty: true }) ?? true).length,
+      CONTROL_SELECTOR,
+    );
+    return { chars: snapshot.length, controls, handles, snapshotMs };
+  } finally {
+    await page.close();
+  }
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + " ".repeat(width - text.length);
+}
+
+async function main(): Promise<void> {
+  const big = bigPageHtml();
+  const fixtures = await startFixtureServer({
+    routes: {
+      "/bench/big.html": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end(big);
+      },
+    },
+  });
+  let docServer: { server: Server; origin: string } | undefined;
+  const pages = [...FIXTURE_PAGES];
+  const docs = docPages();
+  if (docs.length > 0) {
+    docServer = await serveDirectory(PYTHON_DOC_ROOT);
+    pages.push(...docs);
+  } else {
+    console.log(`(no ${PYTHON_DOC_ROOT}: apt-get install -y python3-doc to bench real manuals)`);
+  }
+  const firefox = await launchFirefox();
+  const chrome = existsSync(CHROMIUM_PATH) ? await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true }) : undefined;
+  if (!chrome) console.log(`(no ${CHROMIUM_PATH}: apt-get install -y chromium for the Playwright baseline)`);
+  const script = await buildPageScript();
+  const rows: string[][] = [];
+  let failures = 0;
+  try {
+    const context = await createTab(firefox.client);
+    for (const page of pages) {
+      const url = page.server === "doc" && docServer ? `${docServer.origin}${page.path}` : fixtures.url(page.path);
+      await navigate(firefox.client, context, url);
+      const target = { context, sandbox: SANDBOX };
+      await evaluate(firefox.client, target, script, { awaitPromise: false });
+      const handle: Handle = (action, params = {}) => callFunction(firefox.client, target, CALL_HANDLE_FUNCTION, [action, params]);
+      const ours = await measureFirefox(handle, (expr) => evaluate(firefox.client, context, expr));
+      const theirs = chrome ? await measurePlaywright(chrome, url) : undefined;
+      const ratioAll = theirs ? ours.allChars / theirs.chars : Number.NaN;
+      const ratioInteractive = theirs ? ours.interactiveChars / theirs.chars : Number.NaN;
+      const reachable = ours.withRef === ours.controls && ours.stateShown === ours.stateful;
+      const ok = (!theirs || (ratioAll <= ALL_RATIO_TARGET && ratioInteractive <= INTERACTIVE_RATIO_TARGET)) && reachable;
+      if (!ok) failures++;
+      rows.push([
+        page.label,
+        String(ours.allChars),
+        String(ours.interactiveChars),
+        theirs ? String(theirs.chars) : "-",
+        theirs ? ratioAll.toFixed(2) : "-",
+        theirs ? ratioInteractive.toFixed(2) : "-",
+        ours.buildMs.toFixed(1),
+        `${ours.withRef}/${ours.controls} (state ${ours.stateShown}/${ours.stateful})`,
+        theirs ? `${theirs.handles}/${theirs.controls}` : "-",
+        ok ? "ok" : "MISS",
+      ]);
+    }
+  } finally {
+    await firefox.close();
+    await chrome?.close();
+    await fixtures.close();
+    docServer?.server.close();
+  }
+  const header = ["page", "all", "interactive", "playwright", "all/pw", "inter/pw", "build ms", "our refs (state)", "pw handles", "targets"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const format = (r: string[]) => r.map((c, i) => pad(c, widths[i] ?? 0)).join(" | ");
+  console.log(format(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
+  for (const row of rows) console.log(format(row));
+  console.log(
+    `\ntargets: all <= ${ALL_RATIO_TARGET}x and interactive <= ${INTERACTIVE_RATIO_TARGET}x Playwright's ariaSnapshot chars; every visible control ` +
+      `reachable by ref with its state; build < ${BUILD_MS_TARGET} ms for ${BIG_PAGE_ELEMENTS} elements (median of ${BUILD_RUNS}). ` +
+      `${failures === 0 ? "All pages meet the size/reach targets." : `${failures} page(s) miss a size/reach target.`}`,
+  );
+}
+
+await main();
