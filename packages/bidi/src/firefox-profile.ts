@@ -77,6 +77,18 @@ export const AUTOMATION_PREFS: Readonly<Record<string, PrefValue>> = {
   "general.useragent.updates.enabled": false,
   "security.certerrors.mitm.priming.enabled": false,
   "geo.provider.testing": true,
+  "dom.push.enabled": false,
+  "identity.fxaccounts.enabled": false,
+  "browser.region.update.enabled": false,
+  "browser.region.network.url": "",
+  "browser.discovery.enabled": false,
+  "extensions.systemAddon.update.enabled": false,
+  "toolkit.telemetry.reportingpolicy.firstRun": false,
+  "browser.urlbar.quicksuggest.enabled": false,
+  "network.trr.mode": 5, // DNS over HTTPS off: no resolver probing at startup
+  // less startup work before Firefox reports "idle startup tasks finished", which session.new awaits
+  "browser.newtab.preload": false,
+  "browser.backup.enabled": false,
   // no modal interruptions
   "dom.disable_open_during_load": false,
   "dom.max_script_run_time": 0,
