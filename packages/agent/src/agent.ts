@@ -237,6 +237,7 @@ export class Agent {
       planRequired: this.options.planBeforeAct === true && conversation.mode !== "ask",
       loop: new LoopDetector(),
       malformedStreak: 0,
+      unverifiedFrames: new Set(),
       onNudge: (detector, message) => options.onEvent?.({ type: "nudge", detector, message }),
     };
   }

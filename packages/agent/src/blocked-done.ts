@@ -13,6 +13,10 @@ export const BLOCKED_DONE_MAX = 2;
 const ADMITS_FAILURE =
   /\b(could ?n[o']t|can ?not|unable|failed|did not|didn't|not (been )?(completed|possible|done)|blocked|need(s)? (your|the user)|please)\b/i;
 
+export function admitsFailure(summary: string): boolean {
+  return ADMITS_FAILURE.test(summary);
+}
+
 export type DoneDecision =
   | { kind: "allow" }
   | { kind: "block"; message: string }
@@ -57,7 +61,7 @@ export class BlockedDone {
   private readonly counts = new Map<string, number>();
 
   decide(tabId: string, summary: string, probe: CompletionProbe | undefined): DoneDecision {
-    if (!probe?.success || ADMITS_FAILURE.test(summary)) return { kind: "allow" };
+    if (!probe?.success || admitsFailure(summary)) return { kind: "allow" };
     const problem = unfinishedWork(probe);
     if (!problem) return { kind: "allow" };
     const count = this.counts.get(tabId) ?? 0;

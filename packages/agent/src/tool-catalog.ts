@@ -56,12 +56,12 @@ export const TOOL_CATALOG: readonly ToolSpec[] = [
     "Type into a field; submit:true commits a combobox option (ArrowDown+Enter) or submits the form.",
     Type.Object({ ref_id: ref, value: str(), submit: optBool() }),
   ),
-  tool("hover", "act", "Hover an element.", Type.Object({ ref_id: optRef, selector: optStr() })),
+  tool("hover", "act", "Hover an element.", Type.Object({ ref_id: ref })),
   tool(
     "drag_drop",
     "act",
     "Drag one element onto another.",
-    Type.Object({ from_ref: optRef, to_ref: optRef, from_selector: optStr(), to_selector: optStr() }),
+    Type.Object({ from_ref_id: ref, to_ref_id: ref }),
   ),
   // Page reading.
   tool("read_page", "observe", "Visible text of the page.", Type.Object({ max_chars: optNum() })),
@@ -71,7 +71,12 @@ export const TOOL_CATALOG: readonly ToolSpec[] = [
     "Image of the viewport.",
     Type.Object({ full: optBool("whole page if supported") }),
   ),
-  tool("get_interactive_elements", "observe", "Indexed list of clickable/typeable elements.", none),
+  tool(
+    "get_interactive_elements",
+    "observe",
+    "Indexed list of clickable/typeable elements.",
+    Type.Object({ limit: optNum() }),
+  ),
   // Legacy interaction.
   tool(
     "click",
@@ -83,14 +88,15 @@ export const TOOL_CATALOG: readonly ToolSpec[] = [
       index: optNum(),
       x: optNum(),
       y: optNum(),
+      match_index: optNum("pick one of several text matches"),
       _allowResubmit: resubmit,
     }),
   ),
   tool(
     "type_text",
     "act",
-    "Type into a field found by selector or label text.",
-    Type.Object({ text: str(), selector: optStr(), label: optStr(), clear: optBool() }),
+    "Type text into a field (ref_id or selector; default: the focused field).",
+    Type.Object({ text: str(), ref_id: optRef, selector: optStr(), clear: optBool() }),
   ),
   tool("press_keys", "act", "Press keys, e.g. Enter, Escape, Tab, Control+a.", Type.Object({ keys: str() })),
   tool(
@@ -100,6 +106,7 @@ export const TOOL_CATALOG: readonly ToolSpec[] = [
     Type.Object({
       direction: Type.Optional(Type.Union([Type.Literal("up"), Type.Literal("down")])),
       amount: optNum("pixels"),
+      to: Type.Optional(Type.Union([Type.Literal("top"), Type.Literal("bottom")])),
       ref_id: optRef,
     }),
   ),
@@ -123,38 +130,45 @@ export const TOOL_CATALOG: readonly ToolSpec[] = [
     "wait_for_stable",
     "observe",
     "Wait until the DOM and network settle.",
-    Type.Object({ timeout_ms: optNum() }),
+    Type.Object({ timeout_ms: optNum(), quiet_ms: optNum() }),
   ),
   tool(
     "extract_data",
     "observe",
-    "Extract structured rows (tables, lists) matching a selector.",
+    "Extract links, tables, headings, lists, images, meta or text, optionally under a ref_id/selector.",
     Type.Object({
+      type: Type.Optional(
+        Type.Union(
+          ["links", "tables", "headings", "lists", "images", "meta", "text"].map((kind) =>
+            Type.Literal(kind),
+          ),
+        ),
+      ),
+      ref_id: optRef,
       selector: optStr(),
-      fields: Type.Optional(Type.Array(Type.String())),
-      max_items: optNum(),
+      limit: optNum(),
     }),
   ),
   tool("get_selection", "observe", "Text the user has selected.", none),
   tool(
     "verify_form",
     "observe",
-    "Read a form's field values before submitting.",
-    Type.Object({ urlFilter: optStr() }),
+    "Read form field values before submitting (urlFilter: in a frame).",
+    Type.Object({ selector: optStr(), urlFilter: optStr() }),
   ),
   // Frames and shadow DOM.
   tool(
     "get_shadow_dom",
     "observe",
-    "Read open shadow roots under a selector.",
-    Type.Object({ selector: optStr() }),
+    "Read open shadow roots under an element (default: the page).",
+    Type.Object({ ref_id: optRef }),
   ),
   tool("get_frames", "observe", "List frames with their URLs.", none),
   tool(
     "iframe_read",
     "observe",
     "Read a frame's fields and text.",
-    Type.Object({ urlFilter: optStr(), index: optNum() }),
+    Type.Object({ urlFilter: optStr(), index: optNum(), ref_id: optRef }),
   ),
   tool(
     "iframe_click",
@@ -201,8 +215,8 @@ export const TOOL_CATALOG: readonly ToolSpec[] = [
   tool(
     "read_page_source",
     "dev",
-    "HTML source of the page or a selector.",
-    Type.Object({ selector: optStr() }),
+    "HTML source of the page or an element.",
+    Type.Object({ ref_id: optRef, selector: optStr(), max_chars: optNum() }),
   ),
   tool(
     "inspect_element_styles",

@@ -12,6 +12,8 @@ import { agentResult, type ToolContent, untrustedResult } from "./tool-result.js
 
 /** fetch_url and research_url give up after this long. */
 export const NETWORK_TIMEOUT_MS = 30_000;
+/** Tree size asked of the page when the model sets none: the 8,000-char result cap less room for the wrapper. */
+export const TREE_MAX_CHARS = 7_000;
 
 export interface DispatchContext {
   tabId: string;
@@ -200,7 +202,12 @@ async function run(
     }
     default: {
       if (!PAGE_ACTION_SET.has(name)) return agentResult(name, false, `Unknown tool "${name}".`);
-      const result = await port.pageAction(tabId, name as PageActionName, args);
+      // Ask the page for a tree that fits the result cap, so it truncates with its own marker.
+      const params =
+        name === "get_accessibility_tree" && args.max_chars === undefined
+          ? { ...args, max_chars: TREE_MAX_CHARS }
+          : args;
+      const result = await port.pageAction(tabId, name as PageActionName, params);
       if (TRUSTED_PAGE_ACTIONS.has(name) && typeof result.error !== "string") {
         const { success, ...rest } = result;
         return { ...agentResult(name, success !== false, "", rest), pageResult: result };

@@ -13,7 +13,7 @@
  * do instead. Only a loop stop or repeated malformed calls end the run from here.
  */
 import { type ToolCall, validateToolCall } from "@mariozechner/pi-ai";
-import type { BlockedDone } from "./blocked-done.js";
+import { admitsFailure, type BlockedDone } from "./blocked-done.js";
 import type { BrowserPort, CompletionProbe } from "./browser-port.js";
 import type { Conversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
@@ -54,6 +54,8 @@ export interface RunContext {
   planRequired: boolean;
   loop: LoopDetector;
   malformedStreak: number;
+  /** urlFilters of frames typed into with iframe_type and not yet checked with verify_form. */
+  unverifiedFrames: Set<string>;
   onNudge?: (detector: string, message: string) => void;
 }
 
@@ -165,6 +167,8 @@ export class ToolExecutor {
 
     const outcome = await dispatchTool(this.deps.port, name, args, { tabId, url: pageUrl });
     if (outcome.newTabId) conversation.workingTabId = outcome.newTabId;
+    if (name === "iframe_type" && !outcome.isError) run.unverifiedFrames.add(str(args.urlFilter));
+    if (name === "verify_form" && !outcome.isError) run.unverifiedFrames.delete(str(args.urlFilter));
     const resultText = outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 
     if (name === "get_accessibility_tree" && !outcome.isError) {
@@ -226,6 +230,14 @@ export class ToolExecutor {
   }
 
   private async done(tabId: string, summary: string, run: RunContext): Promise<ToolOutcome> {
+    const [frame] = run.unverifiedFrames;
+    if (frame !== undefined && !admitsFailure(summary)) {
+      return agentResult(
+        "done",
+        false,
+        `done refused: you typed into a frame with iframe_type (urlFilter ${JSON.stringify(frame)}) and have not checked it. Call verify_form with the same urlFilter, then done.`,
+      );
+    }
     let probe: CompletionProbe | undefined;
     if (run.conversation.mode !== "ask") {
       probe = (await this.deps.port

@@ -62,10 +62,10 @@ describe("Act task", () => {
       .filter((call) => call.method === "pageAction")
       .map((call) => [call.action, call.params]);
     expect(actions).toEqual([
-      ["get_accessibility_tree", {}],
+      ["get_accessibility_tree", { max_chars: 7000 }],
       ["type_ax", { ref_id: 2, value: "lamp" }],
       ["click_ax", { ref_id: 4 }],
-      ["get_accessibility_tree", {}],
+      ["get_accessibility_tree", { max_chars: 7000 }],
       ["probe_completion", { summary: "Added the lamp; the cart shows Lamp (1)." }],
     ]);
 

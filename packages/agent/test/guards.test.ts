@@ -283,3 +283,55 @@ describe("permission gate", () => {
     expect(h.browser.named("click_ax")).toHaveLength(1);
   });
 });
+
+describe("iframe_type then verify_form", () => {
+  it("refuses done until the typed frame is checked with verify_form of the same urlFilter", async () => {
+    const done = { toolCalls: [{ name: "done", arguments: { summary: "Paid the invoice." } }] };
+    h = await harness({
+      script: [
+        {
+          toolCalls: [
+            { name: "iframe_type", arguments: { urlFilter: "pay.example", selector: "#card", text: "4242" } },
+          ],
+        },
+        done,
+        { toolCalls: [{ name: "verify_form", arguments: { urlFilter: "pay.example" } }] },
+        done,
+      ],
+    });
+    const result = await h.agent.processMessage("1", "pay");
+    expect(result.status).toBe("done");
+    const refused = toolResultTexts(h.llm.requests[2] as never).at(-1);
+    expect(refused).toContain(
+      'done refused: you typed into a frame with iframe_type (urlFilter "pay.example")',
+    );
+    expect(h.browser.named("verify_form")).toHaveLength(1);
+  });
+});
+
+describe("site adapters", () => {
+  it("injects one site's guidance in the first message and again only when navigation reaches another adapted site", async () => {
+    const nav = (url: string) => ({ toolCalls: [{ name: "navigate", arguments: { url } }] });
+    h = await harness({
+      startUrl: "https://github.com/org/repo",
+      pages: {
+        "https://github.com/org/repo": { title: "repo", tree: "" },
+        "https://dashboard.stripe.com/products": { title: "Products", tree: "" },
+        "https://dashboard.stripe.com/prices": { title: "Prices", tree: "" },
+      },
+      script: [
+        nav("https://dashboard.stripe.com/products"),
+        nav("https://dashboard.stripe.com/prices"),
+        { text: "ok" },
+      ],
+    });
+    await h.agent.processMessage("1", "go to stripe");
+    const last = h.llm.requests[2];
+    if (!last) throw new Error("missing request");
+    const first = JSON.stringify(last.body.messages).match(/Site guidance: GitHub/g);
+    expect(first).toHaveLength(1);
+    const results = toolResultTexts(last);
+    expect(results[0]).toContain("Site guidance: Stripe dashboard");
+    expect(results[1]).not.toContain("Site guidance");
+  });
+});
