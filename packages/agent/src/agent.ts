@@ -21,6 +21,7 @@ import type {
   ToolCall,
   UserMessage,
 } from "@mariozechner/pi-ai";
+import { raceAbort } from "./abort-race.js";
 import type { AgentEventListener, RunResult, RunStatus } from "./agent-events.js";
 import { BlockedDone } from "./blocked-done.js";
 import type { BrowserPort } from "./browser-port.js";
@@ -39,6 +40,7 @@ import { type PermissionApprover, PermissionGate } from "./permission-gate.js";
 import {
   PLANNER_PROMPT,
   type PlanApprover,
+  type PlanDecision,
   planAsText,
   planFromAnswer,
   SUBMIT_PLAN_TOOL,
@@ -286,7 +288,12 @@ export class Agent {
     }
     const plan = planFromAnswer(answer, task);
     options.onEvent?.({ type: "plan", plan });
-    const decision = await (this.options.planApprover as PlanApprover)(plan);
+    let decision: PlanDecision;
+    try {
+      decision = await raceAbort((this.options.planApprover as PlanApprover)(plan), options.signal);
+    } catch (error) {
+      return this.failure(conversation, error);
+    }
     options.onEvent?.({ type: "plan_decision", approved: decision.approved });
     if (!decision.approved) {
       const feedback = decision.feedback ? ` Feedback: ${decision.feedback}` : "";
@@ -381,7 +388,15 @@ export class Agent {
       } else {
         options.onEvent?.({ type: "tool_call", id: call.id, name: call.name, args: call.arguments });
         const adapterBefore = conversation.adapterId;
-        outcome = await this.executor.execute(call, run);
+        try {
+          outcome = await raceAbort(this.executor.execute(call, run), options.signal);
+        } catch (error) {
+          if (!(error instanceof AgentError) || error.kind !== "aborted") throw error;
+          outcome = {
+            content: [{ type: "text", text: `[${call.name} aborted] Stopped by the user while it ran.` }],
+            isError: true,
+          };
+        }
         outcome = await this.adapterNote(conversation, adapterBefore, outcome);
         if (outcome.end) ended = this.endResult(conversation, outcome.end);
       }

@@ -69,6 +69,32 @@ describe("abort", () => {
     await h.agent.processMessage("1", "continue please");
     expect(lastToolResultText(h.llm.requests[1] as never)).toContain("[click_ax skipped]");
   });
+
+  it("stops at once while a page action hangs, and while the plan waits for approval", async () => {
+    h = await harness({
+      script: [click(4), { text: "next" }],
+      pages: { "https://shop.example/": { title: "Shop", tree: "", onAction: () => new Promise(() => {}) } },
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const started = Date.now();
+    const result = await h.agent.processMessage("1", "click", { signal: controller.signal });
+    expect(result.status).toBe("aborted");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await h.agent.processMessage("1", "again")).text).toBe("next");
+    expect(lastToolResultText(h.llm.requests[1] as never)).toContain("[click_ax aborted]");
+    await h.close();
+
+    h = await harness({
+      script: [{ toolCalls: [{ name: "submit_plan", arguments: { goal: "g", steps: [] } }] }],
+      agent: { planBeforeAct: true, planApprover: () => new Promise(() => {}) },
+    });
+    const planController = new AbortController();
+    setTimeout(() => planController.abort(), 200);
+    const planned = await h.agent.processMessage("1", "task", { signal: planController.signal });
+    expect(planned.status).toBe("aborted");
+    expect(h.browser.calls.filter((call) => call.method === "pageAction")).toHaveLength(0);
+  });
 });
 
 describe("step limit", () => {

@@ -22,7 +22,10 @@ export interface PageScript {
   title: string;
   tree: string;
   /** Answer a page action; return `{ navigate: url }` to move the tab. Default: success. */
-  onAction?: (action: PageActionName, params: Record<string, unknown>) => PageResult | { navigate: string };
+  onAction?: (
+    action: PageActionName,
+    params: Record<string, unknown>,
+  ) => PageResult | { navigate: string } | Promise<PageResult>;
   probe?: CompletionProbe;
 }
 
@@ -137,7 +140,7 @@ export class MemoryBrowser implements BrowserPort {
     if (action === "get_accessibility_tree") return { success: true, tree: page.tree };
     if (action === "probe_completion")
       return page.probe ?? { success: true, dialogs: [], forms: [], messages: [] };
-    const answer = page.onAction?.(action, params) ?? { success: true };
+    const answer = (await page.onAction?.(action, params)) ?? { success: true };
     if ("navigate" in answer && typeof answer.navigate === "string") {
       this.go(tabId, answer.navigate);
       return { success: true, navigated: true };
