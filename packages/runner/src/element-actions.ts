@@ -2,13 +2,17 @@
  * Page actions as the runner performs them: element actions through the page layer's resolve
  * path and trusted input, everything else straight through the page script.
  *
- * One element action is three steps: `handle(action, {...params, mode: "resolve"})` in the
- * sandbox answers a plan (points to press, keys to type) and a verify call; the plan is pressed
- * with `input.performActions`; the verify call reads back what the input did and answers the
- * action's result. The page decides *what* to press, Firefox presses it as a person would.
+ * One element action is: `handle(action, {...params, mode: "resolve"})` in the sandbox answers
+ * a plan (points to press, keys to type) and a verify call; the plan is pressed with
+ * `input.performActions`; the verify call reads back what the input did. A verify call may
+ * itself answer a new plan (a combobox: open it, then choose the option), so this repeats up to
+ * MAX_PLAN_ROUNDS times. The page decides *what* to press, Firefox presses it as a person would.
  *
  * Invariants:
- * - A result is plain JSON: element handles and the plan itself never reach the model.
+ * - A result is plain JSON: element handles, plans and the resolve bookkeeping never reach the
+ *   model; a trusted action's result says `trusted: true`.
+ * - Every call carries `ref_floor` (the highest ref this tab has shown), so a new document in
+ *   the tab never hands out a number the model already saw for another element.
  * - If the press navigated the tab, the verify call is skipped (its element is gone with the
  *   old document) and the result says the page navigated.
  * - Errors the page or model caused become `{success: false, error}`; a closed tab throws
@@ -16,15 +20,11 @@
  */
 import type { PageResult, UploadRequest } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+import { exposeClosedShadowRoots } from "./closed-shadow-roots.js";
 import type { DialogHandler } from "./dialog-handler.js";
-import { frameOffset } from "./frame-offset.js";
-import {
-  PAGE_SANDBOX,
-  type PageScriptChannel,
-  PageScriptError,
-  unwrapEvaluateResult,
-} from "./page-script-channel.js";
-import { isElementHandle, type PlainValue } from "./remote-value.js";
+import { FrameTargets } from "./frame-targets.js";
+import { type PageScriptChannel, PageScriptError } from "./page-script-channel.js";
+import { fromRemoteValue, isElementHandle, type PlainValue } from "./remote-value.js";
 import { type TabContexts, TabGoneError } from "./tab-contexts.js";
 import { type InputStep, invalidStepReason, performSteps } from "./trusted-input.js";
 
@@ -38,12 +38,25 @@ export const TRUSTED_ACTIONS: ReadonlySet<string> = new Set([
   "click",
   "type_text",
   "press_keys",
-  "iframe_click",
-  "iframe_type",
 ]);
 
+/** Actions that look for elements: closed shadow roots are exposed to the sandbox first. */
+const SEARCHING_ACTIONS: ReadonlySet<string> = new Set([
+  "get_accessibility_tree",
+  "get_interactive_elements",
+  "read_page",
+  "click",
+  "type_text",
+  "wait_for_element",
+  "extract_data",
+  "get_shadow_dom",
+]);
+
+/** Resolve -> press -> verify rounds one action may take (a combobox needs two). */
+const MAX_PLAN_ROUNDS = 4;
+
 /** Fields of a resolve answer that are for the runner only. */
-const RUNNER_ONLY_FIELDS = ["element", "plan", "verify"];
+const RUNNER_ONLY_FIELDS = new Set(["element", "plan", "verify", "point", "mode", "ref_floor"]);
 
 type Json = Record<string, PlainValue>;
 
@@ -61,7 +74,7 @@ export function toPageResult(value: PlainValue | Json): PageResult {
   }
   const out: PageResult = { success: value.success === true };
   for (const [key, field] of Object.entries(value)) {
-    if (key === "success" || RUNNER_ONLY_FIELDS.includes(key) || isElementHandle(field)) continue;
+    if (key === "success" || RUNNER_ONLY_FIELDS.has(key) || isElementHandle(field)) continue;
     out[key] = field as PageResult[string];
   }
   if (!out.success && typeof out.error !== "string") out.error = "The page action failed without saying why.";
@@ -80,17 +93,40 @@ export class ElementActions {
   readonly #channel: PageScriptChannel;
   readonly #tabs: TabContexts;
   readonly #dialogs: DialogHandler;
+  readonly #frames: FrameTargets;
+  /** Highest ref each tab has shown the model. */
+  readonly #refFloor = new Map<string, number>();
 
   constructor(client: BidiClient, channel: PageScriptChannel, tabs: TabContexts, dialogs: DialogHandler) {
     this.#client = client;
     this.#channel = channel;
     this.#tabs = tabs;
     this.#dialogs = dialogs;
+    this.#frames = new FrameTargets(channel, tabs);
   }
 
   async run(tabId: string, action: string, params: Record<string, unknown>): Promise<PageResult> {
-    if (!TRUSTED_ACTIONS.has(action)) return toPageResult(await this.#call(tabId, tabId, action, params));
-    return this.#pressAndVerify(tabId, tabId, action, params);
+    if (SEARCHING_ACTIONS.has(action)) await exposeClosedShadowRoots(this.#client, tabId);
+    switch (action) {
+      case "iframe_click":
+      case "iframe_type":
+        return this.#inFrame(tabId, action, params);
+      case "iframe_read": {
+        const inPage = toPageResult(await this.#call(tabId, tabId, action, params));
+        return inPage.code === "cross_origin" ? this.#inFrame(tabId, action, params) : inPage;
+      }
+      case "promote_iframe": {
+        const frame = await this.#frames.pick(tabId, params);
+        return frame.success ? { success: true, url: frame.url } : frame;
+      }
+      case "execute_js":
+        return this.#executeJs(tabId, params);
+      case "resolve_resource_url":
+        return this.#resourceUrl(tabId, params);
+      default:
+        if (TRUSTED_ACTIONS.has(action)) return this.#pressAndVerify(tabId, tabId, action, params);
+        return toPageResult(await this.#call(tabId, tabId, action, params));
+    }
   }
 
   /** The element an upload targets: a ref from the tree (resolved by the page) or a selector. */
@@ -119,7 +155,7 @@ export class ElementActions {
     }
     return {
       success: false,
-      error: "Say which file input: pass ref_id (from the tree) or selector.",
+      error: "Say which element: pass ref_id (from the tree) or selector.",
       context: tabId,
     };
   }
@@ -130,40 +166,124 @@ export class ElementActions {
     action: string,
     params: Record<string, unknown>,
   ): Promise<PageResult> {
-    const resolved = await this.#call(tabId, context, action, { ...params, mode: "resolve" });
-    if (!isRecord(resolved) || resolved.success !== true || !Array.isArray(resolved.plan)) {
-      return toPageResult(resolved);
+    let answer = await this.#call(tabId, context, action, { ...params, mode: "resolve" });
+    let merged: Json = {};
+    for (let round = 0; round < MAX_PLAN_ROUNDS; round++) {
+      if (!isRecord(answer) || answer.success !== true || !Array.isArray(answer.plan)) {
+        return toPageResult(isRecord(answer) ? { ...merged, ...answer } : answer);
+      }
+      const plan = answer.plan as unknown[];
+      const bad = plan.map(invalidStepReason).find((reason) => reason !== undefined);
+      if (bad)
+        return { success: false, error: `The page layer sent a plan the runner cannot press (${bad}).` };
+      merged = { ...merged, ...answer };
+      const urlBefore = await this.#tabs.url(tabId);
+      try {
+        // Pointer coordinates are relative to the viewport of the context the actions are
+        // performed in, so a frame's own plan is pressed in the frame's context, unshifted.
+        await performSteps(this.#client, context, plan as InputStep[]);
+      } catch (error) {
+        if (isFatal(error)) throw error;
+        return { success: false, error: `Firefox refused the trusted input: ${(error as Error).message}` };
+      }
+      await this.#dialogs.settled();
+      const urlAfter = await this.#tabs.url(tabId);
+      if (urlAfter !== urlBefore)
+        return { ...toPageResult(merged), trusted: true, navigated: true, url: urlAfter };
+      const verify = answer.verify;
+      if (!isRecord(verify) || typeof verify.action !== "string") {
+        // Without a verify call the resolve answer describes the page *before* the input
+        // (press_keys' `focused`): drop what the keys may have changed rather than mislead.
+        const { focused: _before, ...rest } = toPageResult(merged);
+        return { ...rest, trusted: true, ...(action === "press_keys" ? { pressed: pressedKeys(plan) } : {}) };
+      }
+      answer = await this.#call(tabId, context, verify.action, isRecord(verify.params) ? verify.params : {});
+      if (isRecord(answer) && !Array.isArray(answer.plan)) {
+        return { ...toPageResult({ ...merged, ...answer }), trusted: true };
+      }
     }
-    const plan = resolved.plan as unknown[];
-    const bad = plan.map(invalidStepReason).find((reason) => reason !== undefined);
-    if (bad) return { success: false, error: `The page layer sent a plan the runner cannot press (${bad}).` };
-    const urlBefore = await this.#tabs.url(tabId);
-    const offset =
-      context === tabId
-        ? { x: 0, y: 0 }
-        : await frameOffset(this.#client, await this.#tabs.frames(tabId), context);
-    try {
-      await performSteps(this.#client, tabId, plan as InputStep[], offset);
-    } catch (error) {
-      if (isFatal(error)) throw error;
-      return { success: false, error: `Firefox refused the trusted input: ${(error as Error).message}` };
+    return {
+      success: false,
+      error: `${action} needed more than ${MAX_PLAN_ROUNDS} rounds of input; re-read the tree.`,
+    };
+  }
+
+  /** iframe_click / iframe_type / a cross-origin iframe_read, in the frame's own context. */
+  async #inFrame(tabId: string, action: string, params: Record<string, unknown>): Promise<PageResult> {
+    const frame = await this.#frames.pick(tabId, params);
+    if (!frame.success) return frame;
+    const context = String(frame.context);
+    await exposeClosedShadowRoots(this.#client, context);
+    if (action === "iframe_read") {
+      const read = toPageResult(
+        await this.#call(tabId, context, "read_page", pickDefined(params, ["max_chars"])),
+      );
+      return { ...read, src: frame.url, via: "frame context" };
     }
-    await this.#dialogs.settled();
-    const verify = resolved.verify;
-    const urlAfter = await this.#tabs.url(tabId);
-    if (urlAfter !== urlBefore) {
-      return { ...toPageResult(resolved), navigated: true, url: urlAfter };
+    const target = pickDefined(params, ["selector", "text"]);
+    if (params.matchIndex !== undefined) target.match_index = params.matchIndex;
+    const pageAction = action === "iframe_click" ? "click" : "type_text";
+    const result = await this.#pressAndVerify(tabId, context, pageAction, target);
+    return { ...result, frame: frame.url };
+  }
+
+  /** Dev mode's execute_js: the page's own realm (not the sandbox), so page globals are visible. */
+  async #executeJs(tabId: string, params: Record<string, unknown>): Promise<PageResult> {
+    const code = typeof params.code === "string" ? params.code : "";
+    if (!code.trim())
+      return { success: false, error: "execute_js needs code: a JavaScript expression or statements." };
+    const result = await this.#client.send("script.evaluate", {
+      expression: code,
+      target: { context: tabId },
+      awaitPromise: true,
+      resultOwnership: "none",
+      serializationOptions: { maxDomDepth: 0, maxObjectDepth: 4 },
+    });
+    if (result.type === "exception")
+      return { success: false, error: `The code threw: ${result.exceptionDetails.text}` };
+    const value = fromRemoteValue(result.result);
+    return { success: true, result: isElementHandle(value) ? "(a DOM node)" : (value as PageResult[string]) };
+  }
+
+  /** The URL behind an element (link, image, media, download button) for downloads. */
+  async #resourceUrl(tabId: string, params: Record<string, unknown>): Promise<PageResult> {
+    const located = await this.locate(tabId, params as UploadRequest);
+    if (!located.success || !isElementHandle(located.element)) {
+      return { success: false, error: located.error ?? "That target is not an element." };
     }
-    if (!isRecord(verify) || typeof verify.action !== "string") return toPageResult(resolved);
-    return toPageResult(
-      await this.#call(tabId, context, verify.action, isRecord(verify.params) ? verify.params : {}),
+    const url = await this.#channel.callWith(
+      tabId,
+      `(el) => {
+        const raw = el.currentSrc || el.src || el.href || el.getAttribute("data-href") || el.getAttribute("data-url") ||
+          el.closest("a[href]")?.href || "";
+        return raw ? new URL(raw, document.baseURI).href : "";
+      }`,
+      [{ sharedId: located.element.sharedId }],
     );
+    if (typeof url !== "string" || !url) {
+      return {
+        success: false,
+        error: "That element has no URL (no href or src); point at a link, image or media element.",
+      };
+    }
+    return { success: true, url };
   }
 
   /** One page-script call, with BiDi failures turned into results or typed errors. */
-  async #call(tabId: string, context: string, action: string, params: unknown): Promise<PlainValue> {
+  async #call(
+    tabId: string,
+    context: string,
+    action: string,
+    params: Record<string, unknown>,
+  ): Promise<PlainValue> {
+    const floor = this.#refFloor.get(tabId);
+    let answer: PlainValue;
     try {
-      return await this.#channel.call(context, action, params);
+      answer = await this.#channel.call(
+        context,
+        action,
+        floor === undefined ? params : { ...params, ref_floor: floor },
+      );
     } catch (error) {
       if (isFatal(error)) throw error;
       if (error instanceof PageScriptError) return { success: false, error: error.message };
@@ -181,7 +301,27 @@ export class ElementActions {
         error: `The page changed while ${action} ran (${message}); read the tree again and retry.`,
       };
     }
+    this.#noteRefs(tabId, answer);
+    return answer;
   }
+
+  #noteRefs(tabId: string, answer: PlainValue): void {
+    if (!isRecord(answer) || !isRecord(answer.metadata)) return;
+    const last = answer.metadata.last_ref;
+    if (typeof last === "number" && last > (this.#refFloor.get(tabId) ?? 0)) this.#refFloor.set(tabId, last);
+  }
+}
+
+function pressedKeys(plan: unknown[]): string[] {
+  return plan.flatMap((step) =>
+    (step as InputStep).kind === "keys" ? (step as { keys: string[] }).keys : [],
+  );
+}
+
+function pickDefined(params: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (params[key] !== undefined) out[key] = params[key];
+  return out;
 }
 
 /** Errors that mean the browser or connection is gone: never turned into a result. */
@@ -189,5 +329,3 @@ function isFatal(error: unknown): boolean {
   const code = (error as { code?: string }).code;
   return code === "connection closed" || error instanceof TabGoneError;
 }
-
-export { PAGE_SANDBOX, unwrapEvaluateResult };

@@ -3,9 +3,9 @@
  * carried out with `input.performActions`, so pages see `isTrusted === true` events.
  *
  * Invariants:
- * - Steps run in order, each as one `input.performActions` call; pointer coordinates are
- *   viewport CSS pixels of the top-level page, rounded to whole pixels (plan coordinates from a
- *   cross-origin frame are shifted by the frame's offset before they get here).
+ * - Steps run in order, each as one `input.performActions` call; pointer coordinates are CSS
+ *   pixels in the viewport of the context the steps are performed in (a frame's own plan is
+ *   performed in that frame's context), rounded to whole pixels.
  * - Every pressed button and key is released within the same call, so a failed step never
  *   leaves a key held down for the next action.
  */
@@ -58,24 +58,19 @@ function keyboard(actions: Bidi.Input.KeySourceAction[]): Bidi.Input.SourceActio
 }
 
 /** The input.performActions sources of one step; empty for a pause. */
-export function stepSources(
-  step: InputStep,
-  offset: ViewportPoint = { x: 0, y: 0 },
-): Bidi.Input.SourceActions[] {
-  const shift = (p: ViewportPoint) => ({ x: p.x + offset.x, y: p.y + offset.y });
+export function stepSources(step: InputStep): Bidi.Input.SourceActions[] {
   switch (step.kind) {
     case "click": {
-      const actions: PointerAction[] = [moveTo(shift(step))];
+      const actions: PointerAction[] = [moveTo(step)];
       const count = Math.max(1, Math.min(3, step.count ?? 1));
       for (let i = 0; i < count; i++)
         actions.push({ type: "pointerDown", button: 0 }, { type: "pointerUp", button: 0 });
       return [pointer(actions)];
     }
     case "move":
-      return [pointer([moveTo(shift(step))])];
+      return [pointer([moveTo(step)])];
     case "drag": {
-      const from = shift(step.from);
-      const to = shift(step.to);
+      const { from, to } = step;
       const actions: PointerAction[] = [moveTo(from), { type: "pointerDown", button: 0 }];
       for (let i = 1; i <= DRAG_MOVE_STEPS; i++) {
         const t = i / DRAG_MOVE_STEPS;
@@ -96,16 +91,15 @@ export function stepSources(
 
 export async function performSteps(
   client: BidiClient,
-  topContext: string,
+  context: string,
   steps: readonly InputStep[],
-  offset: ViewportPoint = { x: 0, y: 0 },
 ): Promise<void> {
   for (const step of steps) {
     if (step.kind === "pause") {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(MAX_PAUSE_MS, step.ms))));
       continue;
     }
-    await client.send("input.performActions", { context: topContext, actions: stepSources(step, offset) });
+    await client.send("input.performActions", { context, actions: stepSources(step) });
   }
 }
 

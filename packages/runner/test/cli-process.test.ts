@@ -6,8 +6,9 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
+import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/cli/command-specs.js";
 import { pngSize } from "../src/screenshots.js";
@@ -124,5 +125,84 @@ describe("webbrain CLI process", () => {
     const result = await runCli(["screenshot", "http://127.0.0.1:1/", "-o", join(workDir, "x.png")]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^webbrain: Could not open http:\/\/127\.0\.0\.1:1\//);
+  });
+
+  it("snapshot prints the whole tree, or a budgeted one that ends with the truncation marker", async () => {
+    const url = server.url("/runner/product-form.html");
+    const whole = await runCli(["snapshot", url]);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stdout).toMatch(/^heading "Create a product" level=1\n/);
+    expect(whole.stdout).toMatch(/\[\d+\] combobox "Billing period" value="Monthly"/);
+    expect(whole.stdout).toMatch(/\[\d+\] button "Save product"/);
+    const cut = await runCli(["snapshot", url, "--budget", "200"]);
+    expect(cut.stdout).not.toContain("Save product");
+    expect(cut.stdout.trimEnd().split("\n").at(-1)).toMatch(/truncated/);
+  });
+
+  it("snapshot --json gives the page action's result, with the filter applied", async () => {
+    const url = server.url("/runner/product-form.html");
+    const json = JSON.parse((await runCli(["snapshot", url, "--filter", "interactive", "--json"])).stdout);
+    expect(json).toMatchObject({ success: true, metadata: { filter: "interactive" } });
+    expect(json.tree).not.toContain("heading");
+  });
+
+  it("exec answers each line as it finishes, so the next call can use a ref from the last answer", async () => {
+    const child = spawn(process.execPath, [BIN, "exec", server.url("/runner/trusted-only.html")], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const next = async () => JSON.parse(String((await answers.next()).value));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+
+    child.stdin.write(`${JSON.stringify({ tool: "get_accessibility_tree", args: {} })}\n`);
+    const tree = await next();
+    expect(tree).toMatchObject({ tool: "get_accessibility_tree", result: { success: true } });
+    expect(tree.text).toMatch(/^\[get_accessibility_tree ok\]\n<untrusted source="page /);
+    const coupon = findRef(tree.result.tree, "textbox", "Coupon code");
+    const confirm = findRef(tree.result.tree, "button", "Confirm order");
+
+    child.stdin.write(`${JSON.stringify({ tool: "type_ax", args: { ref_id: coupon, value: "SAVE10" } })}\n`);
+    expect(await next()).toMatchObject({
+      tool: "type_ax",
+      result: { success: true, value: "SAVE10", trusted: true },
+    });
+    child.stdin.write(`${JSON.stringify({ tool: "click_ax", args: { ref_id: String(confirm) } })}\n`);
+    expect(await next()).toMatchObject({ tool: "click_ax", result: { success: true, trusted: true } });
+    child.stdin.write(`${JSON.stringify({ tool: "read_page", args: {} })}\n`);
+    expect((await next()).result.text).toContain("Order confirmed with coupon SAVE10");
+    child.stdin.write("not json\n");
+    expect((await next()).result).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/line 5 is not JSON/),
+    });
+    child.stdin.end(`${JSON.stringify({ tool: "click_ax", args: { ref_id: 999 } })}\n`);
+    const stale = await next();
+    expect(stale.result).toMatchObject({ success: false, error: expect.stringMatching(/stale/) });
+    expect(await exited, stderr).toBe(1);
+  });
+
+  it("exec keeps Ask mode read-only: the click is refused and nothing happens", async () => {
+    const calls = [
+      { tool: "get_accessibility_tree", args: {} },
+      { tool: "click_ax", args: { ref_id: 2 } },
+      { tool: "read_page", args: {} },
+    ];
+    const run = await runCli(["exec", server.url("/runner/trusted-only.html"), "--mode", "ask"], {
+      stdin: calls.map((c) => JSON.stringify(c)).join("\n"),
+    });
+    const [, click, read] = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(click.result).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/Ask mode is read-only/),
+    });
+    expect(read.result.text).toContain("Nothing confirmed");
+    expect(run.code).toBe(1);
   });
 });

@@ -21,6 +21,8 @@ type CommandHandler = (
 ) => Promise<ExitCode>;
 
 const HANDLERS: Record<string, () => Promise<CommandHandler>> = {
+  snapshot: async () => (await import("./snapshot-command.js")).snapshotCommandHandler as CommandHandler,
+  exec: async () => (await import("./exec-command.js")).execCommandHandler as CommandHandler,
   screenshot: async () =>
     (await import("./screenshot-command.js")).screenshotCommandHandler as CommandHandler,
 };

@@ -1,0 +1,117 @@
+/**
+ * Tool calls without a model, for `webbrain exec` and the MCP server: the agent's own
+ * ToolExecutor (mode x tier gate, argument validation, /allow-api, loop detector, duplicate
+ * submit guard, permission gate, blockedDone) over the runner's BrowserPort.
+ *
+ * Invariants:
+ * - Exactly the executor `webbrain run` uses; only the approvals differ: there is no plan
+ *   (the caller wrote the calls) and no permission prompt unless an approver is given.
+ * - `call` never throws for a bad call: a refused, malformed or failed call is a result with
+ *   `success: false` and `error`. It throws only when the browser is gone.
+ */
+import {
+  AgentError,
+  BlockedDone,
+  type BrowserPort,
+  DuplicateSubmitGuard,
+  LoopDetector,
+  MemoryStore,
+  type Mode,
+  newConversation,
+  type PageResult,
+  type PermissionApprover,
+  PermissionGate,
+  type RunContext,
+  type Tier,
+  ToolExecutor,
+  type ToolOutcome,
+  type ToolSpec,
+  toolsFor,
+} from "@webbrain/agent";
+import { UsageError } from "./errors.js";
+
+export interface ToolRunnerOptions {
+  port: BrowserPort;
+  tabId: string;
+  mode: Mode;
+  tier: Tier;
+  /** Offer and allow `screenshot` (the caller can look at images). */
+  vision: boolean;
+  approver?: PermissionApprover;
+}
+
+/** One call's answer as `exec` prints it and MCP returns it. */
+export interface ToolAnswer {
+  /** The result object: `success`, `error` on failure, and the tool's fields. */
+  result: PageResult;
+  /** The text the model would read for this call (status line, wrapped page content). */
+  text: string;
+  images: { mimeType: string; data: string }[];
+  /** The executor ended the run here (done, clarify, a guard stop). */
+  end?: "done" | "clarify" | "stop";
+}
+
+const STATUS_LINE = /^\[[\w-]+ (ok|failed)\]\s?/;
+
+export class ToolRunner {
+  readonly #executor: ToolExecutor;
+  readonly #run: RunContext;
+  readonly #options: ToolRunnerOptions;
+  #calls = 0;
+
+  constructor(options: ToolRunnerOptions) {
+    this.#options = options;
+    // Fail at start for Compact Dev, as `run` does, rather than refusing every call.
+    this.tools();
+    this.#executor = new ToolExecutor({
+      port: options.port,
+      gate: new PermissionGate(new MemoryStore(), options.approver),
+      submitGuard: new DuplicateSubmitGuard(),
+      blockedDone: new BlockedDone(),
+    });
+    const run = {
+      conversation: newConversation(options.tabId, options.mode, Date.now()),
+      tier: options.tier,
+      vision: options.vision,
+      planRequired: false,
+      loop: new LoopDetector(),
+      malformedStreak: 0,
+      unverifiedFrames: new Set<string>(),
+    };
+    this.#run = run;
+  }
+
+  /** The tools this mode and tier offer. A UsageError for a combination that has none. */
+  tools(): ToolSpec[] {
+    try {
+      return toolsFor({ mode: this.#options.mode, tier: this.#options.tier, vision: this.#options.vision });
+    } catch (error) {
+      if (error instanceof AgentError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+
+  async call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+    const id = `call-${++this.#calls}`;
+    const outcome = await this.#executor.execute({ type: "toolCall", id, name, arguments: args }, this.#run);
+    return toAnswer(outcome);
+  }
+}
+
+function toAnswer(outcome: ToolOutcome & { pageResult?: PageResult }): ToolAnswer {
+  const text = outcome.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+  const images = outcome.content.flatMap((block) =>
+    block.type === "image" ? [{ mimeType: block.mimeType, data: block.data }] : [],
+  );
+  const ok = !outcome.isError;
+  const result: PageResult = outcome.pageResult ? { ...outcome.pageResult, success: ok } : { success: ok };
+  if (!ok && typeof result.error !== "string") {
+    // A refusal or guard message the agent wrote: its text after the status line.
+    result.error = (text.split("\n")[0] ?? "").replace(STATUS_LINE, "") || "The call failed.";
+  } else if (ok && !outcome.pageResult) {
+    const message = text.replace(STATUS_LINE, "");
+    if (message) result.message = message;
+  }
+  const end = outcome.end?.kind;
+  return { result, text, images, ...(end ? { end } : {}) };
+}

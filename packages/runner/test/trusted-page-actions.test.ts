@@ -1,0 +1,182 @@
+/**
+ * The real page layer (@webbrain/page bundle) driven through the runner's BrowserPort in real
+ * Firefox: element actions resolve in the sandbox, are pressed with input.performActions and
+ * verified. Pages here check event.isTrusted, hide buttons in closed shadow roots and put
+ * controls in cross-origin frames: what the add-on's synthetic path cannot do.
+ */
+import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BidiBrowserPort } from "../src/bidi-browser-port.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
+import { loadPageScript } from "../src/page-script-source.js";
+
+let server: FixtureServer;
+let connection: BrowserConnection;
+let port: BidiBrowserPort;
+let tab: string;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  connection = await openBrowserConnection({});
+  port = await BidiBrowserPort.open({
+    client: connection.client,
+    pageScript: await loadPageScript(),
+    downloadsDir: "/nonexistent-unused",
+    ownsBrowser: true,
+  });
+  tab = port.tabs.activeId!;
+});
+
+afterAll(async () => {
+  port?.dispose();
+  await connection?.close();
+  await server?.close();
+});
+
+async function tree(): Promise<string> {
+  const result = await port.pageAction(tab, "get_accessibility_tree", {});
+  expect(result.success, String(result.error)).toBe(true);
+  return String(result.tree);
+}
+
+/** What the page itself shows, read in the page's own realm (not through the page layer). */
+async function pageText(selector: string): Promise<string> {
+  const result = await connection.client.send("script.evaluate", {
+    expression: `document.querySelector(${JSON.stringify(selector)}).textContent`,
+    target: { context: tab },
+    awaitPromise: false,
+  });
+  return result.type === "success" && result.result.type === "string" ? result.result.value : "";
+}
+
+describe("page actions with trusted input", () => {
+  it("operates a page that ignores untrusted events", async () => {
+    await port.navigate(tab, server.url("/runner/trusted-only.html"));
+    const before = await tree();
+    const typed = await port.pageAction(tab, "type_ax", {
+      ref_id: findRef(before, "textbox", "Coupon code"),
+      value: "SAVE10",
+    });
+    expect(typed).toMatchObject({ success: true, verified: true, value: "SAVE10", trusted: true });
+    const clicked = await port.pageAction(tab, "click_ax", {
+      ref_id: findRef(before, "button", "Confirm order"),
+    });
+    expect(clicked).toMatchObject({ success: true, trusted: true });
+    expect(await pageText("#log")).toBe("Order confirmed with coupon SAVE10");
+    // The plan and the element handle stay in the runner.
+    expect(Object.keys(clicked)).not.toEqual(expect.arrayContaining(["plan", "element", "verify", "point"]));
+  });
+
+  it("commits a custom combobox option with set_field and reveals the dependent field", async () => {
+    await port.navigate(tab, server.url("/runner/product-form.html"));
+    const before = await tree();
+    expect(before).not.toContain('spinbutton "Every"');
+    const result = await port.pageAction(tab, "set_field", {
+      ref_id: findRef(before, "combobox", "Billing period"),
+      value: "Custom",
+      submit: true,
+    });
+    expect(result).toMatchObject({ success: true, trusted: true });
+    const after = await tree();
+    expect(after).toMatch(/combobox "Billing period" value="Custom"/);
+    expect(after).toMatch(/spinbutton "Every" value="1"/);
+  });
+
+  it("types with keys: replaces the old value, Tab moves focus", async () => {
+    await port.navigate(tab, server.url("/runner/product-form.html"));
+    const before = await tree();
+    const name = findRef(before, "textbox", "Name");
+    await port.pageAction(tab, "type_ax", { ref_id: name, value: "first" });
+    expect(await port.pageAction(tab, "type_ax", { ref_id: name, value: "Pro plan" })).toMatchObject({
+      value: "Pro plan",
+    });
+    const keys = await port.pageAction(tab, "press_keys", { keys: ["Tab"] });
+    expect(keys).toMatchObject({ success: true, trusted: true, pressed: ["Tab"] });
+    const focused = await connection.client.send("script.evaluate", {
+      expression: "document.activeElement.id",
+      target: { context: tab },
+      awaitPromise: false,
+    });
+    expect(focused).toMatchObject({ result: { value: "price" } });
+  });
+
+  it("clicks inside a closed shadow root with a trusted click", async () => {
+    await port.navigate(tab, server.url("/runner/browser-features.html"));
+    const before = await tree();
+    const result = await port.pageAction(tab, "click_ax", {
+      ref_id: findRef(before, "button", "Secret action"),
+    });
+    expect(result).toMatchObject({ success: true, trusted: true });
+    expect(await pageText("#status")).toBe("secret clicked (trusted: true)");
+    // The page's own scripts still cannot reach the closed root.
+    const pageSees = await connection.client.send("script.evaluate", {
+      expression: "String(document.querySelector('closed-widget').shadowRoot)",
+      target: { context: tab },
+      awaitPromise: false,
+    });
+    expect(pageSees).toMatchObject({ result: { value: "null" } });
+  });
+
+  it("reads and clicks in a cross-origin iframe through its own context", async () => {
+    const child = `${server.crossOrigin}/runner/frame-child.html`;
+    await port.navigate(
+      tab,
+      `${server.url("/runner/browser-features.html")}?frame=${encodeURIComponent(child)}`,
+    );
+    expect(await tree()).toMatch(/iframe "Partner widget" cross-origin/);
+    const clicked = await port.pageAction(tab, "iframe_click", {
+      urlFilter: "frame-child",
+      text: "Inside frame",
+    });
+    expect(clicked).toMatchObject({ success: true, trusted: true, frame: child });
+    const read = await port.pageAction(tab, "iframe_read", { urlFilter: "frame-child" });
+    expect(read).toMatchObject({ success: true, src: child, via: "frame context" });
+    expect(read.text).toContain("frame clicked (trusted: true)");
+    expect(await port.pageAction(tab, "iframe_click", { urlFilter: "nope", text: "x" })).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/No frame matches that description; the frames are: http/),
+    });
+    expect(await port.pageAction(tab, "promote_iframe", { url_filter: "frame-child" })).toEqual({
+      success: true,
+      url: child,
+    });
+  });
+
+  it("reports the dialog a click opened, with the click's result", async () => {
+    await port.navigate(tab, server.url("/runner/browser-features.html"));
+    const result = await port.pageAction(tab, "click_ax", {
+      ref_id: findRef(await tree(), "button", "Delete draft"),
+    });
+    expect(result).toMatchObject({ success: true, dialogs: ['confirm "Delete the draft?" -> accepted'] });
+    expect(await pageText("#status")).toBe("confirm answered true");
+  });
+
+  it("keeps refs unique across documents of a tab, and a gone ref is stale", async () => {
+    await port.navigate(tab, server.url("/runner/trusted-only.html"));
+    const first = await tree();
+    const confirm = findRef(first, "button", "Confirm order");
+    await port.navigate(tab, server.url("/runner/delete-account.html"));
+    const second = await tree();
+    const refs = [...second.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect(Math.min(...refs)).toBeGreaterThan(confirm);
+    const stale = await port.pageAction(tab, "click_ax", { ref_id: confirm });
+    expect(stale).toMatchObject({ success: false, code: "stale_ref" });
+    expect(stale.error).toMatch(/stale/);
+    expect(await pageText("#status")).toBe("");
+  });
+
+  it("runs Dev mode's execute_js in the page's own realm", async () => {
+    await port.navigate(tab, server.url("/runner/trusted-only.html"));
+    expect(
+      await port.pageAction(tab, "execute_js", {
+        code: "document.title + ' / ' + typeof window.__webbrainPage",
+      }),
+    ).toEqual({
+      success: true,
+      result: "Trusted input only / undefined",
+    });
+    expect((await port.pageAction(tab, "execute_js", { code: "null.x" })).error).toMatch(
+      /^The code threw: TypeError/,
+    );
+  });
+});
