@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import {
   FirefoxNotFoundError,
   launchFirefox,
   resolveFirefoxExecutable,
+  startFirefoxProcess,
 } from "../src/index.js";
 import { pathExists, processGroupAlive } from "./process-probe.js";
 
@@ -76,9 +77,36 @@ describe("launchFirefox", () => {
     expect(err).toBeInstanceOf(FirefoxLaunchError);
     expect((err as Error).message).toContain("no WebDriver BiDi endpoint within 1500 ms");
     expect((err as FirefoxLaunchError).stderrTail).toContain("starting forever");
-    const { readFileSync } = await import("node:fs");
     const pid = Number(readFileSync(pidFile, "utf8").trim());
     expect(processGroupAlive(pid)).toBe(false);
+  });
+});
+
+describe("a process that claims an endpoint but is not Firefox", () => {
+  // Prints the endpoint line for a port nobody listens on, then ignores SIGTERM and waits.
+  const fakeBody = (pidFile: string) =>
+    `echo $$ > ${pidFile}\ntrap '' TERM\necho "WebDriver BiDi listening on ws://127.0.0.1:1" >&2\nwhile :; do sleep 1; done`;
+
+  it("fails the launch clearly when the session cannot be opened, killing the process", async () => {
+    const pidFile = join(scratch, "fake-endpoint.pid");
+    const exe = script("firefox-fake-endpoint", fakeBody(pidFile));
+    const err = await launchFirefox({ executablePath: exe }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FirefoxLaunchError);
+    expect((err as Error).message).toContain("the BiDi session could not be opened at ws://127.0.0.1:1");
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    expect(processGroupAlive(pid)).toBe(false);
+  });
+
+  it("kills a process that ignores shutdown once the grace period is over, and removes the profile", async () => {
+    const pidFile = join(scratch, "stubborn.pid");
+    const proc = await startFirefoxProcess({ executablePath: script("firefox-stubborn", fakeBody(pidFile)) });
+    expect(proc.wsEndpoint).toBe("ws://127.0.0.1:1");
+    expect(pathExists(proc.profileDir)).toBe(true);
+    process.kill(proc.pid, "SIGTERM"); // ignored by the script
+    await proc.dispose(200);
+    expect(await proc.exited).toEqual({ code: null, signal: "SIGKILL" });
+    expect(processGroupAlive(proc.pid)).toBe(false);
+    expect(pathExists(proc.profileDir)).toBe(false);
   });
 });
 
