@@ -27,7 +27,7 @@ export const ADDON_PREFS = {
   "devtools.console.stdout.content": true,
 };
 
-const KEY = { enter: "\uE007", backspace: "\uE003", control: "\uE009", tab: "\uE004" } as const;
+const KEY = { enter: "\uE007", backspace: "\uE003", control: "\uE009", shift: "\uE008" } as const;
 
 export async function buildAddon(): Promise<{ dir: string; remove(): Promise<void> }> {
   const parent = await mkdtemp(join(tmpdir(), "webbrain-addon-"));
@@ -127,6 +127,38 @@ export async function click(client: BidiClient, context: string, selector: strin
         { type: "pointerMove", x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) },
         { type: "pointerDown", button: 0 },
         { type: "pointerUp", button: 0 },
+      ],
+    },
+  ]);
+}
+
+/** Shift+click, as a person opening "the details behind" something. */
+export async function shiftClick(client: BidiClient, context: string, selector: string): Promise<void> {
+  const box = await boxOf(client, context, selector);
+  const x = Math.round(box.x + box.width / 2);
+  const y = Math.round(box.y + box.height / 2);
+  await performActions(client, context, [
+    {
+      type: "key",
+      id: "keyboard",
+      actions: [
+        { type: "keyDown", value: KEY.shift },
+        { type: "pause" },
+        { type: "pause" },
+        { type: "pause" },
+        { type: "keyUp", value: KEY.shift },
+      ],
+    },
+    {
+      type: "pointer",
+      id: "mouse",
+      parameters: { pointerType: "mouse" },
+      actions: [
+        { type: "pause" },
+        { type: "pointerMove", x, y },
+        { type: "pointerDown", button: 0 },
+        { type: "pointerUp", button: 0 },
+        { type: "pause" },
       ],
     },
   ]);

@@ -30,6 +30,7 @@ import {
   pressEnter,
   screenshot,
   setViewport,
+  shiftClick,
   text,
   waitForContext,
   waitForText,
@@ -197,7 +198,9 @@ describe("sidebar", () => {
     );
     expect(await count(firefox.client, sidebar, "#transcript pre .copy-code")).toBe(1);
     // The model's HTML is sanitized: no handler attribute, no script, nothing ran.
-    expect(await count(firefox.client, sidebar, "#transcript [onerror], #transcript script")).toBe(0);
+    expect(
+      await count(firefox.client, sidebar, "#transcript [onerror], #transcript script, #transcript img"),
+    ).toBe(0);
     expect(await evaluate(firefox.client, sidebar, "document.title")).toBe("WebBrain");
     expect(await text(firefox.client, sidebar, "#transcript .tool .tool-name")).toBe("read_page");
     expect(await count(firefox.client, sidebar, "#transcript .tool.ok")).toBe(1);
@@ -259,7 +262,97 @@ describe("sidebar", () => {
     );
     const tools = await text(firefox.client, sidebar, "#transcript .tool .tool-name");
     expect(tools.split("\n")).toEqual(["get_accessibility_tree", "type_ax", "type_ax", "click_ax", "done"]);
+    expect(await text(firefox.client, sidebar, "#transcript .tool .tool-summary")).toContain(
+      'value "Ada Lovelace"',
+    );
     await screenshot(firefox.client, sidebar, "sidebar-5-act-done");
+  });
+
+  it("Plan before Act asks for approval in the panel; verbose cards expand; deep verbose dumps payloads; /allow-api shows its badge", async () => {
+    let tree = "";
+    const llm = await scriptedProvider([
+      {
+        toolCalls: [
+          {
+            name: "submit_plan",
+            arguments: {
+              goal: "Sign up Grace Hopper",
+              steps: [{ action: "type the name and email" }, { action: "press Sign up" }],
+              risks: ["subscribes an address to a newsletter"],
+            },
+          },
+        ],
+      },
+      { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
+      (request) => {
+        tree = lastToolResultText(request);
+        return {
+          toolCalls: [
+            {
+              name: "type_ax",
+              arguments: { ref_id: refOf(tree, "textbox", "Full name"), value: "Grace Hopper" },
+            },
+            {
+              name: "type_ax",
+              arguments: { ref_id: refOf(tree, "textbox", "Email"), value: "grace@example.com" },
+            },
+            { name: "click_ax", arguments: { ref_id: refOf(tree, "button", "Sign up") } },
+          ],
+        };
+      },
+      { toolCalls: [{ name: "done", arguments: { summary: "Grace Hopper is signed up." } }] },
+    ]);
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      "browser.storage.local.get('settings').then(({ settings }) => browser.storage.local.set({ settings: { ...settings, planBeforeAct: true, verbose: 'deep' } }))",
+    );
+    const page = await openPage("/extension/signup.html");
+    const sidebar = await openSidebar(page.tabId, "Newsletter signup");
+    await send(sidebar, "act", "Sign up Grace Hopper, grace@example.com");
+    const plan = await waitForText(firefox.client, sidebar, "#live .prompt", "Approve this plan?");
+    expect(plan).toContain("press Sign up");
+    expect(plan).toContain("subscribes an address");
+    await screenshot(firefox.client, sidebar, "sidebar-8-plan-approval");
+    await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(1)");
+    // Permission for this origin may already be "always"; answer it if it is asked.
+    await waitFor(
+      async () => {
+        if ((await count(firefox.client, sidebar, "#live .prompt")) > 0) {
+          await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)").catch(() => undefined);
+        }
+        return (await text(firefox.client, sidebar, "#transcript .msg.assistant")).includes(
+          "Grace Hopper is signed up.",
+        );
+      },
+      { timeoutMs: 30_000, intervalMs: 100, message: "the planned task did not finish" },
+    );
+    await waitForRunEnd(sidebar);
+    expect(await text(firefox.client, page.context, "#result")).toContain("Thanks, Grace Hopper!");
+    expect(await text(firefox.client, sidebar, "#transcript .notice")).toContain("Plan approved.");
+    expect(llm.requests).toHaveLength(4);
+
+    // Verbose: a card opens to show the arguments and the result the model saw.
+    await click(firefox.client, sidebar, "#transcript li:has(details.tool) summary");
+    await waitForText(firefox.client, sidebar, "#transcript details[open] .tool-detail", "arguments:");
+    await screenshot(firefox.client, sidebar, "sidebar-9-verbose-card");
+
+    // Deep verbose: Shift+click writes the recorded model payloads to the console.
+    await shiftClick(firefox.client, sidebar, "#transcript .msg.user");
+    const status = await waitForText(firefox.client, sidebar, "#status", "model payloads");
+    expect(Number(/Wrote (\d+) model payloads/.exec(status)?.[1])).toBeGreaterThanOrEqual(4);
+
+    await send(sidebar, "act", "/allow-api");
+    await waitFor(() =>
+      evaluate<boolean>(firefox.client, sidebar, "!document.getElementById('allow-api-badge').hidden"),
+    );
+    expect(await text(firefox.client, sidebar, "#transcript .msg.assistant")).toContain("API mutations");
+    await screenshot(firefox.client, sidebar, "sidebar-10-allow-api");
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      "browser.storage.local.get('settings').then(({ settings }) => browser.storage.local.set({ settings: { ...settings, planBeforeAct: false, verbose: 'normal' } }))",
+    );
   });
 
   it("closing the sidebar mid-run and reopening it restores the transcript and the live run, without duplicates", async () => {

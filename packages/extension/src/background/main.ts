@@ -4,6 +4,7 @@
  * closed. On first install it opens the settings page so a new user can add a provider.
  */
 import { ConversationStore } from "@webbrain/agent";
+import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
 import { RunManager } from "./run-manager.js";
 import { SettingsStore } from "./settings-store.js";
@@ -16,12 +17,14 @@ const sessions = new TabSessions(browser.storage.session);
 const port = new WebExtBrowserPort();
 const store = new WebExtStore(browser.storage.local, browser.storage.session);
 const conversations = new ConversationStore(store);
-const runs = new RunManager({ sessions, loadSettings: () => settings.load(), port, store });
+const payloads = new PayloadRecorder();
+const runs = new RunManager({ sessions, loadSettings: () => settings.load(), port, store, payloads });
 const router = new Router({
   settings,
   sessions,
   runs,
   port,
+  payloads,
   clearAgentConversation: (tabId) => conversations.remove(tabId),
 });
 
@@ -31,6 +34,7 @@ browser.runtime.onConnect.addListener((connected) => router.connect(connected));
 browser.tabs.onRemoved.addListener((tabId) => {
   const key = String(tabId);
   runs.stop(key);
+  payloads.forget(key);
   void sessions
     .forget(key)
     .catch((error: unknown) => console.error("WebBrain: forgetting tab failed", error));

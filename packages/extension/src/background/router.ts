@@ -11,6 +11,7 @@ import type { BrowserPort } from "@webbrain/agent";
 import type { PortToSidebar, Reply, ReplyValues, Request, TabState } from "../shared/messages.js";
 import { isRequest, RUN_PORT_NAME } from "../shared/messages.js";
 import { testProviderConnection } from "./connection-test.js";
+import type { PayloadRecorder } from "./payload-recorder.js";
 import type { RunManager } from "./run-manager.js";
 import type { SettingsStore } from "./settings-store.js";
 import type { TabSessions } from "./tab-sessions.js";
@@ -20,6 +21,7 @@ export interface RouterDeps {
   sessions: TabSessions;
   runs: RunManager;
   port: BrowserPort;
+  payloads: PayloadRecorder;
   /** Reset the agent's memory of a tab (its conversation and guards). */
   clearAgentConversation(tabId: string): Promise<void>;
 }
@@ -50,12 +52,14 @@ export class Router {
         return { cleared: true as const };
       },
       prompt_answer: async (r) => ({ accepted: deps.runs.answer(String(r.tabId), r.promptId, r.choiceId) }),
+      get_payloads: async (r) => deps.payloads.list(String(r.tabId)),
     };
     deps.runs.onEvent((tabId, entry) => {
       const message: PortToSidebar = { type: "event", tabId: Number(tabId), entry };
       for (const [port, subscribed] of this.subscribers) {
         if (String(subscribed) === tabId) port.postMessage(message);
       }
+      if (entry.event.kind === "run_end") void this.pushAllowApi(Number(tabId));
     });
   }
 
@@ -109,6 +113,14 @@ export class Router {
       transcript: [...session.transcript],
       run: this.deps.runs.liveSnapshot(key) ?? session.run,
     });
+  }
+
+  private async pushAllowApi(tabId: number): Promise<void> {
+    const allowApi = await this.deps.sessions.allowApi(String(tabId)).catch(() => false);
+    for (const [port, subscribed] of this.subscribers) {
+      if (subscribed === tabId)
+        port.postMessage({ type: "allow_api", tabId, allowApi } satisfies PortToSidebar);
+    }
   }
 
   /** Send a fresh state to the tab's subscribers (after Clear). */

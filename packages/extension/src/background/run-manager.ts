@@ -19,6 +19,7 @@ import {
   type BrowserPort,
   type PermissionAnswer,
   type PermissionRequest,
+  PiAiClient,
   type Plan,
   type PlanDecision,
   planAsText,
@@ -28,6 +29,7 @@ import {
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
 import type { ChatMode, TranscriptItem } from "../shared/transcript.js";
+import { type PayloadRecorder, RecordingLlmClient } from "./payload-recorder.js";
 import { toAgentProvider } from "./provider-mapping.js";
 import { type Clock, RunJournal, systemClock } from "./run-journal.js";
 import type { TabSession, TabSessions } from "./tab-sessions.js";
@@ -42,6 +44,8 @@ export interface RunManagerDeps {
   loadSettings(): Promise<Settings>;
   port: BrowserPort;
   store: Store;
+  /** Deep verbose: model payloads are recorded here while the verbose level is "deep". */
+  payloads?: PayloadRecorder;
   clock?: Clock;
   newRunId?: () => string;
 }
@@ -62,6 +66,21 @@ export class RunError extends Error {
 function firstLine(text: string, max: number): string {
   const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
   return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+/** `{"ref_id":3,"value":"Ada"}` -> `ref_id 3 · value "Ada"`: what a card says in one line. */
+export function argsSummary(args: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(args);
+  } catch {
+    return firstLine(args, TOOL_SUMMARY_CHARS);
+  }
+  if (typeof parsed !== "object" || parsed === null) return "";
+  const parts = Object.entries(parsed).map(([key, value]) =>
+    typeof value === "string" ? `${key} "${value}"` : `${key} ${JSON.stringify(value)}`,
+  );
+  return firstLine(parts.join(" · "), TOOL_SUMMARY_CHARS);
 }
 
 export class RunManager {
@@ -166,22 +185,27 @@ export class RunManager {
     if (userText !== undefined)
       await this.commit(tabId, run, { kind: "user", text: userText, mode, at: this.clock.now() });
 
-    const agent = new Agent({
-      port: this.deps.port,
-      store: this.deps.store,
-      provider: toAgentProvider(provider),
-      maxSteps: settings.maxSteps,
-      planBeforeAct: settings.planBeforeAct,
-      planApprover: (plan) => this.askPlan(tabId, run, plan),
-      approver: (request) => this.askPermission(tabId, run, request),
+    void this.drive(tabId, run, () => {
+      // Built inside the run, so a provider the agent rejects ends this run with its message.
+      const agentProvider = toAgentProvider(provider);
+      const recorder = this.deps.payloads;
+      const llm =
+        settings.verbose === "deep" && recorder
+          ? new RecordingLlmClient(new PiAiClient(agentProvider), recorder, tabId)
+          : undefined;
+      const agent = new Agent({
+        port: this.deps.port,
+        store: this.deps.store,
+        provider: agentProvider,
+        ...(llm ? { llm } : {}),
+        maxSteps: settings.maxSteps,
+        planBeforeAct: settings.planBeforeAct,
+        planApprover: (plan) => this.askPlan(tabId, run, plan),
+        approver: (request) => this.askPermission(tabId, run, request),
+      });
+      const onEvent = (event: AgentEvent) => void this.onAgentEvent(tabId, run, event);
+      return body(agent, { mode, signal: run.controller.signal, onEvent });
     });
-    void this.drive(tabId, run, () =>
-      body(agent, {
-        mode,
-        signal: run.controller.signal,
-        onEvent: (event) => void this.onAgentEvent(tabId, run, event),
-      }),
-    );
     return { runId };
   }
 
@@ -191,7 +215,12 @@ export class RunManager {
       result = await work();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      result = { status: "error", text: `WebBrain hit an internal error: ${message}`, steps: 0 };
+      // The agent's own errors already say what to do; anything else is our bug.
+      const text =
+        error instanceof Error && error.name === "AgentError"
+          ? message
+          : `WebBrain hit an internal error: ${message}`;
+      result = { status: "error", text, steps: 0 };
     }
     try {
       await this.finish(tabId, run, result);
@@ -277,18 +306,21 @@ export class RunManager {
         this.emit(tabId, run, { kind: "tool_start", call: { callId: event.id, name: event.name, args } });
         break;
       }
-      case "tool_result":
+      case "tool_result": {
+        const args = run.toolArgs.get(event.id) ?? "{}";
         await this.commit(tabId, run, {
           kind: "tool",
           callId: event.id,
           name: event.name,
-          args: run.toolArgs.get(event.id) ?? "{}",
+          args,
           success: event.ok,
-          summary: firstLine(event.preview, TOOL_SUMMARY_CHARS),
+          // What the call did when it worked; why it failed when it did not.
+          summary: event.ok ? argsSummary(args) : firstLine(event.preview, TOOL_SUMMARY_CHARS),
           detail: event.preview.slice(0, TOOL_DETAIL_CHARS),
           at: now,
         });
         break;
+      }
       case "nudge":
         await this.commit(tabId, run, { kind: "notice", text: `Loop check: ${event.message}`, at: now });
         break;
@@ -369,7 +401,7 @@ export class RunManager {
       {
         kind: "permission",
         title: `Allow ${request.capability} on ${request.origin}?`,
-        body: `${request.tool}: ${request.detail}`,
+        body: request.detail.startsWith(request.tool) ? request.detail : `${request.tool}: ${request.detail}`,
         choices: [
           { id: "once", label: "Allow once" },
           { id: "always", label: "Always allow" },

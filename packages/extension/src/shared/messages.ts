@@ -21,7 +21,8 @@ export type Request =
   | { type: "chat_continue"; tabId: number }
   | { type: "chat_stop"; tabId: number }
   | { type: "chat_clear"; tabId: number }
-  | { type: "prompt_answer"; tabId: number; promptId: string; choiceId: string };
+  | { type: "prompt_answer"; tabId: number; promptId: string; choiceId: string }
+  | { type: "get_payloads"; tabId: number };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -42,6 +43,8 @@ export interface ReplyValues {
   chat_stop: { stopped: boolean };
   chat_clear: { cleared: true };
   prompt_answer: { accepted: boolean };
+  /** Deep verbose: the tab's recorded model requests and answers, oldest first (JSON). */
+  get_payloads: unknown[];
 }
 
 /** What a sidebar learns when it subscribes to a tab. */
@@ -61,8 +64,10 @@ export type PortToBackground = { type: "subscribe"; tabId: number };
 export type PortToSidebar =
   | { type: "snapshot"; state: TabState }
   | { type: "event"; tabId: number; entry: JournalEntry }
-  /** The transcript changed outside a run (cleared, /allow-api): re-render from this. */
-  | { type: "tab_state"; state: TabState };
+  /** The transcript changed outside a run (cleared): re-render from this. */
+  | { type: "tab_state"; state: TabState }
+  /** After a run: whether `/allow-api` now holds in the tab's conversation (the badge). */
+  | { type: "allow_api"; tabId: number; allowApi: boolean };
 
 export function isRequest(value: unknown): value is Request {
   return (

@@ -104,6 +104,10 @@ function connect(): browser.runtime.Port {
       if (message.state.tabId === currentTabId) applyState(message.state);
       return;
     }
+    if (message.type === "allow_api") {
+      if (message.tabId === currentTabId) ui.badge.hidden = !message.allowApi;
+      return;
+    }
     if (message.tabId !== currentTabId) return;
     const event = message.entry.event;
     if (!view.apply(message.entry)) return;
@@ -112,7 +116,8 @@ function connect(): browser.runtime.Port {
     if (event.kind === "tool_start") setStatus(`Running ${event.call.name}…`);
     if (event.kind === "run_end") {
       setRunning(false, event.status === "stopped" || event.status === "error");
-      setStatus(event.status === "done" ? "" : (event.message ?? ""));
+      // The transcript already says how it ended; the status line only reports live work.
+      setStatus("");
     }
     refreshEmpty();
   });
@@ -209,6 +214,20 @@ ui.cont.addEventListener("click", () => {
 ui.clear.addEventListener("click", () => {
   if (currentTabId === undefined || running) return;
   request({ type: "chat_clear", tabId: currentTabId }).catch(showError);
+});
+
+// Deep verbose (spec 000): Shift+click in the conversation dumps the model payloads.
+ui.chat.addEventListener("click", (event) => {
+  if (!event.shiftKey || settings.verbose !== "deep" || currentTabId === undefined) return;
+  event.preventDefault();
+  request({ type: "get_payloads", tabId: currentTabId })
+    .then((payloads) => {
+      console.groupCollapsed(`WebBrain: ${payloads.length} model payloads for tab ${currentTabId}`);
+      for (const payload of payloads) console.log(payload);
+      console.groupEnd();
+      setStatus(`Wrote ${payloads.length} model payloads to the console (Ctrl+Shift+J).`);
+    })
+    .catch(showError);
 });
 
 ui.settingsLink.addEventListener("click", (event) => {

