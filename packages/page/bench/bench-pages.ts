@@ -31,7 +31,11 @@ const DOC_PAGES = [
 
 export function docPages(): BenchPage[] {
   if (!existsSync(PYTHON_DOC_ROOT)) return [];
-  return DOC_PAGES.filter((p) => existsSync(`${PYTHON_DOC_ROOT}/${p}`)).map((p) => ({ label: `python3-doc ${p}`, server: "doc", path: `/${p}` }));
+  return DOC_PAGES.filter((p) => existsSync(`${PYTHON_DOC_ROOT}/${p}`)).map((p) => ({
+    label: `python3-doc ${p}`,
+    server: "doc",
+    path: `/${p}`,
+  }));
 }
 
 /** Elements on the generated page (html/head/body and the rows). */

@@ -22,7 +22,8 @@ export function serveDirectory(root: string): Promise<{ server: Server; origin: 
       return;
     }
     readFile(file).then(
-      (body) => res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body),
+      (body) =>
+        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body),
       () => res.writeHead(404).end(),
     );
   });

@@ -128,11 +128,39 @@ function textOfIds(el: Element, ids: string): string {
   return collapseWhitespace(parts.join(" "));
 }
 
-function labelText(el: Element): string {
-  const labels = (el as HTMLInputElement).labels;
-  if (labels && labels.length > 0) {
+/**
+ * Labels by control, built once per tree walk. `input.labels` scans the whole document in
+ * Gecko, so asking it for every field would make the walk quadratic.
+ */
+export class LabelIndex {
+  readonly #doc: Document;
+  #byControl: Map<Element, Element[]> | undefined;
+
+  constructor(doc: Document) {
+    this.#doc = doc;
+  }
+
+  labelsOf(el: Element): Element[] | undefined {
+    if (el.ownerDocument !== this.#doc || el.getRootNode() !== this.#doc) return undefined;
+    if (!this.#byControl) {
+      this.#byControl = new Map();
+      for (const label of Array.from(this.#doc.querySelectorAll("label"))) {
+        const control = (label as HTMLLabelElement).control;
+        if (!control) continue;
+        const list = this.#byControl.get(control);
+        if (list) list.push(label);
+        else this.#byControl.set(control, [label]);
+      }
+    }
+    return this.#byControl.get(el) ?? [];
+  }
+}
+
+function labelText(el: Element, index: LabelIndex | undefined): string {
+  const labels = index?.labelsOf(el) ?? Array.from((el as HTMLInputElement).labels ?? []);
+  if (labels.length > 0) {
     const parts: string[] = [];
-    for (const label of Array.from(labels)) parts.push(boundedText(label, NAME_MAX_CHARS));
+    for (const label of labels) parts.push(boundedText(label, NAME_MAX_CHARS));
     return collapseWhitespace(parts.join(" "));
   }
   const wrapping = el.closest("label");
@@ -199,12 +227,12 @@ function iconName(el: Element): string {
   return collapseWhitespace(img.getAttribute("alt") || img.getAttribute("title") || "");
 }
 
-export function accessibleName(el: Element, role: string): AccessibleName {
-  const result = rawAccessibleName(el, role);
+export function accessibleName(el: Element, role: string, labels?: LabelIndex): AccessibleName {
+  const result = rawAccessibleName(el, role, labels);
   return { name: truncate(result.name, NAME_MAX_CHARS), source: result.source };
 }
 
-function rawAccessibleName(el: Element, role: string): AccessibleName {
+function rawAccessibleName(el: Element, role: string, labels: LabelIndex | undefined): AccessibleName {
   const labelledBy = el.getAttribute("aria-labelledby");
   if (labelledBy) {
     const text = textOfIds(el, labelledBy);
@@ -213,7 +241,7 @@ function rawAccessibleName(el: Element, role: string): AccessibleName {
   const ariaLabel = collapseWhitespace(el.getAttribute("aria-label") ?? "");
   if (ariaLabel) return { name: ariaLabel, source: "aria-label" };
   if (isLabelable(el)) {
-    const text = labelText(el);
+    const text = labelText(el, labels);
     if (text) return { name: text, source: "label" };
   }
   if (isInput(el) || isTextArea(el)) {

@@ -5,7 +5,13 @@
  */
 import { accessibleName, boundedText } from "./accessible-name.js";
 import { collapseWhitespace, isInput, isSelect, isTextArea, truncate } from "./dom-realm.js";
-import { headingLevel, INTERACTIVE_ROLES, roleOf, VALUE_SKIPPED_INPUT_TYPES } from "./roles.js";
+import {
+  type AttributeNames,
+  headingLevel,
+  INTERACTIVE_ROLES,
+  roleOf,
+  VALUE_SKIPPED_INPUT_TYPES,
+} from "./roles.js";
 
 export const VALUE_MAX_CHARS = 60;
 const CLICK_HANDLER_ATTRIBUTES = [
@@ -23,6 +29,7 @@ export function interactiveRole(
   role: string,
   cursorPointer: boolean,
   parentCursorPointer: boolean,
+  names?: AttributeNames,
 ): string | undefined {
   if (INTERACTIVE_ROLES.has(role)) {
     if (role === "option" && el.localName === "option") return undefined;
@@ -33,10 +40,10 @@ export function interactiveRole(
   if (el.localName === "summary") return "button";
   if (el.localName === "video" || el.localName === "audio")
     return el.hasAttribute("controls") ? el.localName : undefined;
-  const tabindex = el.getAttribute("tabindex");
+  const tabindex = names && !names.includes("tabindex") ? null : el.getAttribute("tabindex");
   if (tabindex !== null && Number(tabindex) >= 0) return role || "clickable";
   for (const attribute of CLICK_HANDLER_ATTRIBUTES) {
-    if (el.hasAttribute(attribute)) return role || "clickable";
+    if (names ? names.includes(attribute) : el.hasAttribute(attribute)) return role || "clickable";
   }
   if (
     cursorPointer &&
@@ -50,7 +57,8 @@ export function interactiveRole(
   return undefined;
 }
 
-export function isEditingHost(el: Element): boolean {
+export function isEditingHost(el: Element, names?: AttributeNames): boolean {
+  if (names && !names.includes("contenteditable")) return false;
   const html = el as HTMLElement;
   if (!html.isContentEditable) return false;
   const parent = el.parentElement as HTMLElement | null;
@@ -80,46 +88,58 @@ export function valueText(el: Element, role: string): string | undefined {
 }
 
 /** States in the order DESIGN.md lists them, plus heading level, modal and invalid. */
-export function stateWords(el: Element, role: string): string[] {
+const FORM_CONTROL_TAGS: ReadonlySet<string> = new Set([
+  "button",
+  "input",
+  "select",
+  "textarea",
+  "option",
+  "optgroup",
+  "fieldset",
+]);
+
+export function stateWords(
+  el: Element,
+  role: string,
+  names: AttributeNames = el.getAttributeNames(),
+): string[] {
   const words: string[] = [];
-  const ariaChecked = el.getAttribute("aria-checked");
+  const tag = el.localName;
+  const attr = (name: string) => (names.includes(name) ? el.getAttribute(name) : null);
   if (isInput(el) && (el.type === "checkbox" || el.type === "radio")) {
     if (el.indeterminate) words.push("checked=mixed");
     else if (el.checked) words.push("checked");
-  } else if (ariaChecked === "true") {
-    words.push("checked");
-  } else if (ariaChecked === "mixed") {
-    words.push("checked=mixed");
+  } else {
+    const ariaChecked = attr("aria-checked");
+    if (ariaChecked === "true") words.push("checked");
+    else if (ariaChecked === "mixed") words.push("checked=mixed");
   }
-  if (el.matches(":disabled") || el.closest("[aria-disabled=true]")) words.push("disabled");
-  const expanded = el.getAttribute("aria-expanded");
+  // :disabled also covers controls inside a disabled <fieldset>; aria-disabled is inherited.
+  const disabled =
+    (FORM_CONTROL_TAGS.has(tag) && el.matches(":disabled")) || el.closest("[aria-disabled=true]") !== null;
+  if (disabled) words.push("disabled");
+  const expanded = attr("aria-expanded");
   if (expanded === "true") words.push("expanded");
   else if (
-    el.localName === "summary" &&
+    tag === "summary" &&
     el.parentElement?.localName === "details" &&
     el.parentElement.hasAttribute("open")
   ) {
     words.push("expanded");
   }
-  if (
-    el.getAttribute("aria-selected") === "true" ||
-    (el.localName === "option" && (el as HTMLOptionElement).selected)
-  ) {
+  if (attr("aria-selected") === "true" || (tag === "option" && (el as HTMLOptionElement).selected)) {
     words.push("selected");
   }
-  if (el.hasAttribute("required") || el.getAttribute("aria-required") === "true") words.push("required");
-  const pressed = el.getAttribute("aria-pressed");
+  if (names.includes("required") || attr("aria-required") === "true") words.push("required");
+  const pressed = attr("aria-pressed");
   if (pressed === "true") words.push("pressed");
   else if (pressed === "mixed") words.push("pressed=mixed");
-  if (el.getAttribute("aria-invalid") === "true") words.push("invalid");
+  if (attr("aria-invalid") === "true") words.push("invalid");
   if (role === "heading") {
     const level = headingLevel(el);
     if (level) words.push(`level=${level}`);
   }
-  if (
-    (role === "dialog" || role === "alertdialog") &&
-    (el.getAttribute("aria-modal") === "true" || matchesModal(el))
-  ) {
+  if ((role === "dialog" || role === "alertdialog") && (attr("aria-modal") === "true" || matchesModal(el))) {
     words.push("modal");
   }
   return words;

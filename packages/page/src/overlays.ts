@@ -8,7 +8,7 @@
  */
 import { accessibleName, boundedText } from "./accessible-name.js";
 import { collapseWhitespace, composedParent, isElement, styleOf, truncate } from "./dom-realm.js";
-import { roleOf } from "./roles.js";
+import { type AttributeNames, roleOf } from "./roles.js";
 import { isRendered } from "./visibility.js";
 
 /** z-index from which a positioned box counts as an overlay (dropdown portals use 1000+). */
@@ -28,18 +28,27 @@ export function isDialogLike(el: Element): boolean {
   return el.getAttribute("aria-modal") === "true";
 }
 
-export function isOverlayContainer(el: Element, style: CSSStyleDeclaration, rect: DOMRect): boolean {
-  if (isDialogLike(el)) return true;
-  if (el.hasAttribute("popover")) {
+export function isOverlayContainer(
+  el: Element,
+  style: CSSStyleDeclaration,
+  width: number,
+  height: number,
+  names?: AttributeNames,
+): boolean {
+  const maybeDialog =
+    !names || names.includes("role") || names.includes("aria-modal") || el.localName === "dialog";
+  if (maybeDialog && isDialogLike(el)) return true;
+  if (names ? names.includes("popover") : el.hasAttribute("popover")) {
     try {
       if (el.matches(":popover-open")) return true;
     } catch {
       // :popover-open unsupported: fall through to the stacking test.
     }
   }
-  if (style.position !== "fixed" && style.position !== "absolute") return false;
+  const position = style.position;
+  if (position !== "fixed" && position !== "absolute") return false;
   const z = Number.parseInt(style.zIndex, 10);
-  return Number.isFinite(z) && z >= OVERLAY_MIN_Z_INDEX && rect.width > 0 && rect.height > 0;
+  return Number.isFinite(z) && z >= OVERLAY_MIN_Z_INDEX && width > 0 && height > 0;
 }
 
 /** The modal the user would be looking at now, or null. Scopes text clicks. */

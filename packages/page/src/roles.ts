@@ -93,6 +93,19 @@ export const INTERACTIVE_CONTEXT_ROLES: ReadonlySet<string> = new Set([
 
 const LANDMARK_NEEDS_NAME: ReadonlySet<string> = new Set(["region", "form", "group"]);
 
+/** Tags whose implicit role depends on attributes or context (everything else: TAG_ROLES). */
+const FAST_PATH_TAGS: ReadonlySet<string> = new Set([
+  "a",
+  "area",
+  "input",
+  "select",
+  "img",
+  "svg",
+  "header",
+  "footer",
+  "section",
+]);
+
 const INPUT_ROLES: Record<string, string> = {
   button: "button",
   submit: "button",
@@ -145,17 +158,26 @@ const TAG_ROLES: Record<string, string> = {
   output: "status",
 };
 
-export function explicitRole(el: Element): string {
+/**
+ * Attribute names of an element, fetched once (`getAttributeNames()` is one call, while each
+ * getAttribute/hasAttribute from a sandbox realm crosses a wrapper). Lets hot paths skip lookups
+ * of attributes the element does not have.
+ */
+export type AttributeNames = readonly string[];
+
+export function explicitRole(el: Element, names?: AttributeNames): string {
+  if (names && !names.includes("role")) return "";
   const attr = el.getAttribute("role");
   if (!attr) return "";
   const first = attr.trim().split(/\s+/)[0] ?? "";
   return first === "none" ? "presentation" : first.toLowerCase();
 }
 
-export function roleOf(el: Element): string {
-  const explicit = explicitRole(el);
+export function roleOf(el: Element, names?: AttributeNames, tagName?: string): string {
+  const explicit = explicitRole(el, names);
   if (explicit && explicit !== "presentation" && explicit !== "generic") return explicit;
-  const tag = el.localName;
+  const tag = tagName ?? el.localName;
+  if (names && !FAST_PATH_TAGS.has(tag) && !names.includes("contenteditable")) return TAG_ROLES[tag] ?? "";
   if (tag === "a" || tag === "area") return el.hasAttribute("href") ? "link" : "";
   if (isInput(el)) {
     const type = (el.getAttribute("type") ?? "text").toLowerCase();

@@ -10,7 +10,7 @@
  * - Overlays (open dialogs, high stacked layers) are printed first, once, and not in place.
  * - A budget cuts whole lines and ends the tree with one marker line that says so.
  */
-import { accessibleName, boundedText, NAME_MAX_CHARS } from "./accessible-name.js";
+import { accessibleName, boundedText, LabelIndex, NAME_MAX_CHARS } from "./accessible-name.js";
 import {
   collapseWhitespace,
   isIframe,
@@ -91,6 +91,9 @@ interface Inherited {
   parentPointer: boolean;
   inOverlay: boolean;
   view: Window;
+  /** The view's viewport size, read once per document. */
+  viewWidth: number;
+  viewHeight: number;
 }
 
 interface OverlayBlock {
@@ -102,6 +105,7 @@ interface OverlayBlock {
 class TreeWalk {
   readonly #filter: TreeFilter;
   readonly #registry: RefRegistry;
+  readonly #labels: LabelIndex;
   #out: string[] = [];
   readonly #main: string[];
   readonly overlays: OverlayBlock[] = [];
@@ -110,9 +114,10 @@ class TreeWalk {
   refs = 0;
   elements = 0;
 
-  constructor(filter: TreeFilter, registry: RefRegistry) {
+  constructor(filter: TreeFilter, registry: RefRegistry, doc: Document) {
     this.#filter = filter;
     this.#registry = registry;
+    this.#labels = new LabelIndex(doc);
     this.#main = this.#out;
   }
 
@@ -164,16 +169,22 @@ class TreeWalk {
     const tag = el.localName;
     if (SKIPPED_TAGS.has(tag)) return;
     this.elements++;
-    if (el.getAttribute("aria-hidden") === "true") return;
+    // Every DOM read below may cross a realm wrapper (sandbox/content script): read each fact
+    // once, and attributes only when getAttributeNames() says they exist.
+    const names = el.getAttributeNames();
+    if (names.length > 0 && names.includes("aria-hidden") && el.getAttribute("aria-hidden") === "true")
+      return;
     const style = inh.view.getComputedStyle(el);
     const display = style.display;
     if (display === "none") return;
     const contents = display === "contents";
     const rect = contents ? undefined : el.getBoundingClientRect();
-    if (rect && clipsEverything(style, rect)) return;
-    const boxHidden = rect ? ownBoxHidden(style, rect) : false;
+    const width = rect ? rect.width : 0;
+    const height = rect ? rect.height : 0;
+    if (rect && clipsEverything(style, width, height)) return;
+    const boxHidden = rect ? ownBoxHidden(style, width, height) : false;
 
-    if (!inh.inOverlay && rect && !boxHidden && isOverlayContainer(el, style, rect)) {
+    if (!inh.inOverlay && rect && !boxHidden && isOverlayContainer(el, style, width, height, names)) {
       this.#visitOverlay(el, style, inh);
       return;
     }
@@ -183,15 +194,15 @@ class TreeWalk {
     if ((tag === "td" || tag === "th") && this.#pendingText.trim()) this.#pendingText += " | ";
 
     const pointer = style.cursor === "pointer";
-    const baseRole = roleOf(el);
+    const baseRole = roleOf(el, names, tag);
     const actionRole = boxHidden
       ? undefined
-      : interactiveRole(el, baseRole, pointer, inh.parentPointer || inh.insideActionable);
-    const editingHost = actionRole === undefined && !boxHidden && isEditingHost(el);
+      : interactiveRole(el, baseRole, pointer, inh.parentPointer || inh.insideActionable, names);
+    const editingHost = actionRole === undefined && !boxHidden && isEditingHost(el, names);
     const role = editingHost ? "textbox" : (actionRole ?? baseRole);
     const inViewport =
       this.#filter !== "visible" ||
-      (rect !== undefined && intersectsViewport(rect, inh.view.innerWidth, inh.view.innerHeight));
+      (rect !== undefined && intersectsViewport(rect, inh.viewWidth, inh.viewHeight));
 
     let printed = false;
     let nameCoversText = false;
@@ -208,13 +219,15 @@ class TreeWalk {
       parentPointer: pointer,
       inOverlay: inh.inOverlay,
       view: inh.view,
+      viewWidth: inh.viewWidth,
+      viewHeight: inh.viewHeight,
     };
 
     if ((actionRole !== undefined || editingHost) && inViewport) {
-      const { name, source } = accessibleName(el, role);
+      const { name, source } = accessibleName(el, role, this.#labels);
       const ref = this.#registry.refFor(el, role, name);
       this.refs++;
-      let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role), stateWords(el, role))}`;
+      let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role), stateWords(el, role, names))}`;
       if (isIframe(el) && !sameOriginDocument(el))
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el))}`;
       this.#emit(inh.depth, line);
@@ -222,10 +235,10 @@ class TreeWalk {
       nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
       childInh.insideActionable = true;
     } else if (!boxHidden && inViewport && this.#printsStructure(role, el)) {
-      const { name, source } = accessibleName(el, role);
+      const { name, source } = accessibleName(el, role, this.#labels);
       if (name || !structureRoleNeedsName(role)) {
         if (role !== "img" || !inh.textNamed)
-          this.#emit(inh.depth, formatElementLine(role, name, undefined, stateWords(el, role)));
+          this.#emit(inh.depth, formatElementLine(role, name, undefined, stateWords(el, role, names)));
         printed = true;
         nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
       }
@@ -244,9 +257,12 @@ class TreeWalk {
     } else if (isIframe(el)) {
       const doc = sameOriginDocument(el);
       if (doc?.body && doc.defaultView) {
+        const frameView = doc.defaultView;
         this.walkChildren(doc.body, {
           ...childInh,
-          view: doc.defaultView,
+          view: frameView,
+          viewWidth: frameView.innerWidth,
+          viewHeight: frameView.innerHeight,
           textHidden: false,
           parentPointer: false,
         });
@@ -332,7 +348,7 @@ function frameOrigin(frame: HTMLIFrameElement): string {
 
 export function buildTree(doc: Document, registry: RefRegistry, options: TreeOptions): TreeResult {
   const view = doc.defaultView ?? window;
-  const walk = new TreeWalk(options.filter, registry);
+  const walk = new TreeWalk(options.filter, registry, doc);
   const inh: Inherited = {
     depth: 0,
     textNamed: false,
@@ -341,9 +357,17 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
     parentPointer: false,
     inOverlay: false,
     view,
+    viewWidth: view.innerWidth,
+    viewHeight: view.innerHeight,
   };
   if (options.root) {
-    walk.visitElement(options.root, { ...inh, view: options.root.ownerDocument.defaultView ?? view });
+    const rootView = options.root.ownerDocument.defaultView ?? view;
+    walk.visitElement(options.root, {
+      ...inh,
+      view: rootView,
+      viewWidth: rootView.innerWidth,
+      viewHeight: rootView.innerHeight,
+    });
   } else if (doc.body) {
     walk.walkChildren(doc.body, inh);
   }

@@ -15,23 +15,17 @@ export function hidesSubtree(el: Element, style: CSSStyleDeclaration): boolean {
 }
 
 /** The element's own box shows nothing (descendants may still show: visibility can be undone). */
-export function ownBoxHidden(style: CSSStyleDeclaration, rect: DOMRect): boolean {
-  if (style.visibility === "hidden" || style.visibility === "collapse") return true;
-  if (rect.width === 0 && rect.height === 0) return true;
-  if (
-    rect.width <= VISUALLY_HIDDEN_MAX_PX &&
-    rect.height <= VISUALLY_HIDDEN_MAX_PX &&
-    style.overflow !== "visible"
-  ) {
-    return true;
-  }
-  return false;
+export function ownBoxHidden(style: CSSStyleDeclaration, width: number, height: number): boolean {
+  const visibility = style.visibility;
+  if (visibility === "hidden" || visibility === "collapse") return true;
+  if (width === 0 && height === 0) return true;
+  return width <= VISUALLY_HIDDEN_MAX_PX && height <= VISUALLY_HIDDEN_MAX_PX && style.overflow !== "visible";
 }
 
 /** Descendants of a box with overflow clipping and (almost) no size cannot show either. */
-export function clipsEverything(style: CSSStyleDeclaration, rect: DOMRect): boolean {
-  if (style.overflow === "visible") return false;
-  return rect.width <= VISUALLY_HIDDEN_MAX_PX || rect.height <= VISUALLY_HIDDEN_MAX_PX;
+export function clipsEverything(style: CSSStyleDeclaration, width: number, height: number): boolean {
+  if (width > VISUALLY_HIDDEN_MAX_PX && height > VISUALLY_HIDDEN_MAX_PX) return false;
+  return style.overflow !== "visible";
 }
 
 /** For actions: is this element rendered and visible at all (anywhere, not only in the viewport)? */

@@ -116,7 +116,12 @@ export function refsOf(state: PageState, p: Params): PageResult {
   } catch {
     throw new PageError("bad_params", `refs_of: ${JSON.stringify(selector)} is not a valid CSS selector.`);
   }
-  return { success: true, count: matches.length, refs: matches.map((el) => state.registry.peek(el) ?? null), visible: matches.map(isRendered) };
+  return {
+    success: true,
+    count: matches.length,
+    refs: matches.map((el) => state.registry.peek(el) ?? null),
+    visible: matches.map(isRendered),
+  };
 }
 
 export function extractData(state: PageState, p: Params): PageResult {
