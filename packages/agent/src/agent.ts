@@ -49,6 +49,13 @@ import { systemPrompt } from "./prompts.js";
 import { type LlmClient, PiAiClient } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
 import { adapterFor, SITE_ADAPTERS, type SiteAdapter } from "./site-adapters.js";
+import {
+  type ParsedSkill,
+  parseSkills,
+  type SkillDefinition,
+  type SkillTool,
+  skillsPrompt,
+} from "./skills.js";
 import type { Store } from "./store.js";
 import { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
@@ -76,8 +83,10 @@ export interface AgentOptions {
   /** Permission prompts; without one the gate allows everything (runner default, DESIGN.md). */
   approver?: PermissionApprover;
   adapters?: readonly SiteAdapter[];
-  /** Appended to the system prompt (skills, user instructions). */
+  /** Appended to the system prompt (user instructions). */
   extraPrompt?: string;
+  /** Custom skills: instructions for the prompt and declared HTTP tools. */
+  skills?: readonly SkillDefinition[];
   now?: () => number;
 }
 
@@ -103,6 +112,9 @@ export class Agent {
   private readonly executor: ToolExecutor;
   private readonly now: () => number;
   readonly maxSteps: number;
+  /** Enabled skills as parsed; `errors` lists dropped tool declarations for a settings UI. */
+  readonly skills: readonly ParsedSkill[];
+  private readonly skillTools: ReadonlyMap<string, SkillTool>;
 
   constructor(private readonly options: AgentOptions) {
     if (options.planBeforeAct && !options.planApprover) {
@@ -115,11 +127,16 @@ export class Agent {
     this.now = options.now ?? Date.now;
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
     this.convStore = new ConversationStore(options.store);
+    this.skills = parseSkills(options.skills ?? []);
+    this.skillTools = new Map(
+      this.skills.flatMap((skill) => skill.tools.map((tool) => [tool.name, tool] as const)),
+    );
     this.executor = new ToolExecutor({
       port: options.port,
       gate: new PermissionGate(options.store, options.approver),
       submitGuard: new DuplicateSubmitGuard(this.now),
       blockedDone: new BlockedDone(),
+      skillTools: this.skillTools,
     });
   }
 
@@ -314,7 +331,7 @@ export class Agent {
   }
 
   private prompt(conversation: Conversation): string {
-    const extra = this.options.extraPrompt;
+    const extra = [this.options.extraPrompt, skillsPrompt(this.skills)].filter(Boolean).join("\n\n");
     return systemPrompt({
       mode: conversation.mode,
       tier: this.options.provider.tier,
@@ -324,11 +341,20 @@ export class Agent {
 
   private tools(conversation: Conversation): Tool[] {
     const { tier, vision } = this.options.provider;
-    return toolsFor({ mode: conversation.mode, tier, vision }).map(({ name, description, parameters }) => ({
+    const builtin = toolsFor({ mode: conversation.mode, tier, vision }).map(
+      ({ name, description, parameters }) => ({
+        name,
+        description,
+        parameters,
+      }),
+    );
+    // Skill tools are plain JSON Schema; pi-ai sends parameters as JSON either way.
+    const skills = [...this.skillTools.values()].map(({ name, description, parameters }) => ({
       name,
       description,
-      parameters,
+      parameters: parameters as unknown as Tool["parameters"],
     }));
+    return [...builtin, ...skills];
   }
 
   private async steps(

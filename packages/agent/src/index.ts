@@ -1,4 +1,6 @@
 /** @webbrain/agent: the browser-free agent core (see README.md). */
+
+export * from "./abort-race.js";
 export * from "./agent.js";
 export * from "./agent-events.js";
 export * from "./blocked-done.js";
@@ -13,6 +15,7 @@ export * from "./prompts.js";
 export * from "./provider-client.js";
 export * from "./provider-config.js";
 export * from "./site-adapters.js";
+export * from "./skills.js";
 export * from "./store.js";
 export * from "./submit-guard.js";
 export * from "./tool-catalog.js";

@@ -19,6 +19,7 @@ import type { Conversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
 import type { LoopDetector, LoopVerdict } from "./loop-detector.js";
 import { type Capability, originOf, type PermissionGate } from "./permission-gate.js";
+import { type SkillTool, skillRequest } from "./skills.js";
 import type { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type ToolSpec, toolSpec } from "./tool-catalog.js";
 import { dispatchTool } from "./tool-dispatch.js";
@@ -27,6 +28,7 @@ import {
   isValidationRejection,
   refNamesFromTree,
   type ToolContent,
+  untrustedResult,
   withNote,
 } from "./tool-result.js";
 import { allowedTool, type Tier } from "./tool-selection.js";
@@ -64,6 +66,8 @@ export interface ExecutorDeps {
   gate: PermissionGate;
   submitGuard: DuplicateSubmitGuard;
   blockedDone: BlockedDone;
+  /** Tools declared by enabled skills, by name. */
+  skillTools?: ReadonlyMap<string, SkillTool>;
 }
 
 function str(value: unknown): string {
@@ -85,6 +89,8 @@ export class ToolExecutor {
   async execute(call: ToolCall, run: RunContext): Promise<ToolOutcome> {
     const { conversation } = run;
     const name = call.name;
+    const skill = this.deps.skillTools?.get(name);
+    if (skill) return this.runSkill(skill, call, run);
     const selection = { mode: conversation.mode, tier: run.tier, vision: run.vision };
     const permit = allowedTool(selection, name);
     const spec = toolSpec(name);
@@ -183,6 +189,28 @@ export class ToolExecutor {
     }
     await this.afterAction(spec, tabId, pageUrl, outcome.navigatedTo, resultText, run);
     return notes.reduce<ToolOutcome>((acc, note) => withNote(acc, note), outcome);
+  }
+
+  /** A skill's HTTP tool: its declared endpoint only, no permission prompt (the skill is trusted). */
+  private async runSkill(skill: SkillTool, call: ToolCall, run: RunContext): Promise<ToolOutcome> {
+    run.malformedStreak = 0;
+    const request = skillRequest(skill, call.arguments);
+    if (typeof request === "string") return agentResult(skill.name, false, request);
+    try {
+      const response = await this.deps.port.fetchUrl(request);
+      const ok = response.status >= 200 && response.status < 300;
+      const result = {
+        success: ok,
+        status: response.status,
+        truncated: response.truncated,
+        body: response.body,
+        ...(ok ? {} : { error: `HTTP ${response.status} ${response.statusText}` }),
+      };
+      if (skill.resultPolicy === "trusted") return agentResult(skill.name, ok, "", result);
+      return untrustedResult(skill.name, `skill ${skill.skillId} ${response.url}`, result);
+    } catch (error) {
+      return agentResult(skill.name, false, `The request failed: ${(error as Error).message}`);
+    }
   }
 
   private malformed(run: RunContext, name: string, message: string): ToolOutcome {
