@@ -8,12 +8,14 @@
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
+  imageCount,
   lastToolResultText,
   type ScriptedLlm,
   type ScriptStep,
   setupFirefox,
   startFixtureServer,
   startScriptedLlm,
+  toolResultTexts,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +24,7 @@ import {
   ADDON_PREFS,
   buildAddon,
   click,
+  contexts,
   count,
   fill,
   firefoxTabId,
@@ -48,6 +51,11 @@ beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
+      "/extension/whoami": (req, res) => {
+        res
+          .writeHead(200, { "content-type": "text/plain" })
+          .end(`cookie header: ${req.headers.cookie ?? "(none)"}`);
+      },
       "/extension/steal": (req, res) => {
         stealHits.push(req.url ?? "");
         res.writeHead(200, { "content-type": "text/plain" }).end("stolen");
@@ -78,7 +86,7 @@ async function scriptedProvider(script: ScriptStep[], eventDelayMs = 0): Promise
   return llm;
 }
 
-async function useProviderAt(baseUrl: string): Promise<void> {
+async function useProviderAt(baseUrl: string, vision = false): Promise<void> {
   const settings = {
     providers: [
       {
@@ -89,7 +97,7 @@ async function useProviderAt(baseUrl: string): Promise<void> {
         apiKey: "",
         model: "scripted-1",
         tier: "mid",
-        vision: false,
+        vision,
         contextWindow: 32000,
       },
     ],
@@ -125,6 +133,19 @@ async function send(sidebar: string, mode: "ask" | "act" | "dev", message: strin
   await click(firefox.client, sidebar, `input[name="mode"][value="${mode}"] + span`);
   await fill(firefox.client, sidebar, "#input", message);
   await pressEnter(firefox.client, sidebar);
+}
+
+/** Answer "Always allow" to any permission prompt until `done` says the run got where it should. */
+async function allowUntil(sidebar: string, done: () => Promise<boolean>, what: string): Promise<void> {
+  await waitFor(
+    async () => {
+      if ((await count(firefox.client, sidebar, "#live .prompt")) > 0) {
+        await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)").catch(() => undefined);
+      }
+      return done();
+    },
+    { timeoutMs: 30_000, intervalMs: 100, message: what },
+  );
 }
 
 async function waitForRunEnd(sidebar: string): Promise<void> {
@@ -180,7 +201,14 @@ describe("sidebar", () => {
             "",
             "```js",
             "console.log('pharos');",
+            `const longLine = "${"x".repeat(160)}";`,
             "```",
+            "",
+            `Source: https://example.org/${"very-long-path-segment/".repeat(8)}lighthouse`,
+            "",
+            "| Fact | Value |",
+            "| --- | --- |",
+            "| Height | about 100 m |",
             "",
             '<img src="x" onerror="document.title=\'hacked\'"> <script>document.title="hacked"</script>',
           ].join("\n"),
@@ -207,6 +235,15 @@ describe("sidebar", () => {
     // The page text reached the model wrapped as untrusted data.
     expect(lastToolResultText(llm.requests[1]!)).toMatch(/<untrusted source="[^"]*">/);
     await screenshot(firefox.client, sidebar, "sidebar-3-ask-answer");
+    // Long code, a long URL and a table must not make the narrowest sidebar scroll sideways.
+    await setViewport(firefox.client, sidebar, 280, SIDEBAR_HEIGHT_PX);
+    const overflow = await evaluate<number>(
+      firefox.client,
+      sidebar,
+      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+    );
+    expect(overflow).toBe(0);
+    await screenshot(firefox.client, sidebar, "sidebar-3b-ask-answer-280px");
   });
 
   it("treats page text that gives orders as data: Ask mode refuses the navigation a fooled model asks for", async () => {
@@ -353,6 +390,48 @@ describe("sidebar", () => {
       settingsPage,
       "browser.storage.local.get('settings').then(({ settings }) => browser.storage.local.set({ settings: { ...settings, planBeforeAct: false, verbose: 'normal' } }))",
     );
+  });
+
+  it("sees the run tab while it is in the background, fetches with the user's cookies, researches in a tab it closes", async () => {
+    const page = await openPage("/extension/article.html");
+    await evaluate(firefox.client, page.context, "document.cookie = 'session=abc123; path=/'");
+    const llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        (request) => {
+          if (imageCount(request) < 1)
+            throw new Error("the first message carries no screenshot of the run tab");
+          return {
+            toolCalls: [
+              { name: "fetch_url", arguments: { url: fixtures!.url("/extension/whoami") } },
+              { name: "research_url", arguments: { url: fixtures!.url("/extension/signup.html") } },
+            ],
+          };
+        },
+        { text: "Fetched and researched." },
+      ],
+    });
+    llms.push(llm);
+    await useProviderAt(llm.baseUrl, true);
+    const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    const tabsBefore = (await contexts(firefox.client)).length;
+    await send(sidebar, "ask", "What does the server know about me?");
+    await allowUntil(
+      sidebar,
+      async () =>
+        (await text(firefox.client, sidebar, "#transcript .msg.assistant")).includes(
+          "Fetched and researched.",
+        ),
+      "the network task did not finish",
+    );
+    await waitForRunEnd(sidebar);
+    const results = toolResultTexts(llm.requests[1]!);
+    expect(results[0]).toContain("cookie header: session=abc123");
+    expect(results[1]).toContain("Newsletter signup");
+    expect(results[1]).toContain("Full name");
+    // research_url closed the tab it opened.
+    expect((await contexts(firefox.client)).length).toBe(tabsBefore);
+    await screenshot(firefox.client, sidebar, "sidebar-11-network-tools");
   });
 
   it("closing the sidebar mid-run and reopening it restores the transcript and the live run, without duplicates", async () => {

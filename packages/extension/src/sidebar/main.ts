@@ -114,6 +114,8 @@ function connect(): browser.runtime.Port {
     if (event.kind === "run_start") setRunning(true, false);
     if (event.kind === "status") setStatus(event.text);
     if (event.kind === "tool_start") setStatus(`Running ${event.call.name}…`);
+    if (event.kind === "prompt") setStatus("Waiting for your answer above…");
+    if (event.kind === "prompt_closed") setStatus("Working…");
     if (event.kind === "run_end") {
       setRunning(false, event.status === "stopped" || event.status === "error");
       // The transcript already says how it ended; the status line only reports live work.
