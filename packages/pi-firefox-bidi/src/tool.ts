@@ -129,7 +129,8 @@ export async function executeBatchCall(
       frameTimeoutMs: params.timeoutMs ?? DEFAULT_FRAME_TIMEOUT_MS,
     };
     checkBatchRequest(request);
-    const executablePath = resolveExecutable(runtime);
+    // Only a launching call needs the binary (and fails on a bad executablePath).
+    const executablePath = runtime.host.running ? "" : resolveExecutable(runtime);
     const requested: { headless?: boolean; access?: Access } = {};
     if (params.headless !== undefined) requested.headless = params.headless;
     if (params.access !== undefined) requested.access = params.access;

@@ -123,6 +123,12 @@ export class BatchSession {
     }
     const targets = new Map<number, ReferenceTarget>();
     const reports: FrameReport[] = [];
+    // Serialized form of each report; an inline response is serialized once, here, and reused.
+    const reportTexts: string[] = [];
+    const push = (report: FrameReport, text?: string) => {
+      reports.push(report);
+      reportTexts.push(text ?? JSON.stringify(report));
+    };
     const counts: BatchCounts = { ok: 0, failed: 0, skipped: 0, waitTimedOut: false };
     let inlineBytes = 0;
     let stopReason: string | undefined;
@@ -132,14 +138,14 @@ export class BatchSession {
       if (stopReason === undefined && request.signal?.aborted)
         stopReason = "the call was aborted before this frame";
       if (stopReason !== undefined) {
-        reports.push({ id: input.id ?? null, method, status: "skipped", reason: stopReason });
+        push({ id: input.id ?? null, method, status: "skipped", reason: stopReason });
         counts.skipped += 1;
         continue;
       }
       const outcome = await this.#sendOne(input, explicitIds, targets, timeoutMs, request.signal);
       if ("failure" in outcome) {
         if (outcome.id !== null) targets.set(outcome.id, { status: "failed" });
-        reports.push({ id: outcome.id, method, status: "error", error: outcome.failure });
+        push({ id: outcome.id, method, status: "error", error: outcome.failure });
         counts.failed += 1;
         stopReason = `frame ${outcome.id ?? "without a valid id"} (${method}) failed before it`;
         continue;
@@ -154,7 +160,7 @@ export class BatchSession {
       if (isSuccess) {
         if (fitsInline) {
           inlineBytes += bytes;
-          reports.push({ id, method, status: "ok", response });
+          push({ id, method, status: "ok", response }, inlineReportText(id, method, "ok", text));
           counts.ok += 1;
           continue;
         }
@@ -164,12 +170,12 @@ export class BatchSession {
             text,
             `verbatim response of ${bytes} bytes, too large to return inline (limit ${MAX_INLINE_RESPONSE_BYTES} bytes per response, ${MAX_INLINE_RESPONSES_BYTES} per call); read the file for the result`,
           );
-          reports.push({ id, method, status: "ok", spooled });
+          push({ id, method, status: "ok", spooled });
           counts.ok += 1;
         } catch (error) {
           if (!(error instanceof SpoolError)) throw error;
           targets.set(id, { status: "failed" });
-          reports.push({ id, method, status: "error", error: failure("spool", error.message) });
+          push({ id, method, status: "error", error: failure("spool", error.message) });
           counts.failed += 1;
           stopReason = `frame ${id} (${method}) failed before it`;
         }
@@ -177,10 +183,10 @@ export class BatchSession {
       }
       if (fitsInline) {
         inlineBytes += bytes;
-        reports.push({ id, method, status: "error", response });
+        push({ id, method, status: "error", response }, inlineReportText(id, method, "error", text));
       } else {
         const message = typeof response.message === "string" ? response.message : "";
-        reports.push({
+        push({
           id,
           method,
           status: "error",
@@ -204,6 +210,7 @@ export class BatchSession {
     const assembled = assemblePayload({
       session: request.sessionMetadata ?? {},
       frames: reports,
+      frameTexts: reportTexts,
       ...(waitReport ? { wait: waitReport } : {}),
       events: events.filter((event) => !shownInWait.has(event.seq)),
       lostEvents: lost,
@@ -370,6 +377,11 @@ function checkTimeout(value: number | undefined, name: string): void {
       `${name} must be a number of milliseconds between 1 and ${MAX_TIMEOUT_MS}; got ${String(value)}.`,
     );
   }
+}
+
+/** The JSON of `{id, method, status, response}` around an already serialized response. */
+function inlineReportText(id: number, method: string, status: "ok" | "error", responseText: string): string {
+  return `{"id":${id},"method":${JSON.stringify(method)},"status":"${status}","response":${responseText}}`;
 }
 
 function failure(kind: FrameFailure["kind"], message: string): FrameFailure {

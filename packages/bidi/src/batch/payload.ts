@@ -34,6 +34,8 @@ export interface BatchPayload {
 export interface PayloadParts {
   session: JsonObject;
   frames: FrameReport[];
+  /** `JSON.stringify` of each frame report, when the caller has it already. */
+  frameTexts?: string[];
   wait?: WaitReport;
   /** Oldest first. */
   events: RecordedEvent[];
@@ -60,7 +62,8 @@ function marker(bytes: number, what: string, limit: number): TruncationMarker {
 const OMITTED_NOTE_RESERVE_BYTES = 256;
 
 export function assemblePayload(parts: PayloadParts, maxBytes: number = MAX_PAYLOAD_BYTES): AssembledPayload {
-  const sessionBytes = jsonBytes(parts.session);
+  const sessionText = JSON.stringify(parts.session);
+  const sessionBytes = utf8Bytes(sessionText);
   const session =
     sessionBytes > MAX_SESSION_METADATA_BYTES
       ? marker(sessionBytes, "session metadata", MAX_SESSION_METADATA_BYTES)
@@ -76,30 +79,42 @@ export function assemblePayload(parts: PayloadParts, maxBytes: number = MAX_PAYL
       };
     }
   }
+  const payload: BatchPayload = { session, frames: parts.frames, events: [] };
+  if (wait) payload.wait = wait;
 
-  const base: BatchPayload = { session, frames: parts.frames, events: [] };
-  if (wait) base.wait = wait;
-  let used = jsonBytes(base) + OMITTED_NOTE_RESERVE_BYTES;
+  // The text is built from parts so that large inline responses, already
+  // serialized once by the engine to measure them, are not serialized again.
+  const framesText = `[${(parts.frameTexts ?? parts.frames.map((frame) => JSON.stringify(frame))).join(",")}]`;
+  const head = `{"session":${session === parts.session ? sessionText : JSON.stringify(session)},"frames":${framesText}${
+    wait ? `,"wait":${JSON.stringify(wait)}` : ""
+  },"events":`;
+  let used = utf8Bytes(head) + OMITTED_NOTE_RESERVE_BYTES;
 
   // Newest events are worth most to a model that just acted: keep from the end.
   const kept: RecordedEvent[] = [];
+  const keptTexts: string[] = [];
   for (let index = parts.events.length - 1; index >= 0; index -= 1) {
     const event = parts.events[index]!;
-    const cost = jsonBytes(event) + 1;
+    const eventText = JSON.stringify(event);
+    const cost = utf8Bytes(eventText) + 1;
     if (used + cost > maxBytes) break;
     used += cost;
     kept.push(event);
+    keptTexts.push(eventText);
   }
   kept.reverse();
+  keptTexts.reverse();
   const dropped = parts.events.length - kept.length;
-  base.events = kept;
+  payload.events = kept;
+  let tail = "}";
   if (dropped > 0 || parts.lostEvents > 0) {
-    base.eventsOmitted = {
+    payload.eventsOmitted = {
       droppedForSize: dropped,
       lostToHistoryLimit: parts.lostEvents,
       note: "oldest events were left out to keep the payload within its size limit or the 200-entry history",
     };
+    tail = `,"eventsOmitted":${JSON.stringify(payload.eventsOmitted)}}`;
   }
-  const text = JSON.stringify(base);
-  return { payload: base, text, bytes: utf8Bytes(text), eventsDropped: dropped };
+  const text = `${head}[${keptTexts.join(",")}]${tail}`;
+  return { payload, text, bytes: utf8Bytes(text), eventsDropped: dropped };
 }
