@@ -85,7 +85,7 @@ async function launch(opts: BrowserConnectionOptions): Promise<BrowserConnection
   });
   return {
     client: browser.client,
-    description: `Firefox ${browser.browserVersion} (launched, pid ${browser.pid})`,
+    description: `Firefox ${browser.browserVersion} (launched, pid ${browser.pid}, profile ${browser.profileDir})`,
     lost,
     close: async () => {
       closing = true;

@@ -7,42 +7,14 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/cli/command-specs.js";
 import { pngSize } from "../src/screenshots.js";
+import { BIN, runCli } from "./run-cli.js";
 
-const BIN = fileURLToPath(new URL("../bin/webbrain.js", import.meta.url));
-
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export function runCli(
-  args: string[],
-  opts: { stdin?: string; env?: Record<string, string> } = {},
-): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...opts.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.stdin ?? "");
-  });
-}
+/** Each test starts the CLI and Firefox (seconds each on a loaded two-core machine). */
+const PROCESS_TEST_TIMEOUT_MS = 120_000;
 
 let server: FixtureServer;
 let workDir: string;
@@ -58,151 +30,189 @@ afterAll(async () => {
 });
 
 describe("webbrain CLI process", () => {
-  it("prints help for the program and every command, exit 0", async () => {
-    const main = await runCli(["--help"]);
-    expect(main.code).toBe(0);
-    for (const command of COMMANDS) expect(main.stdout).toContain(`  ${command.name}`);
-    for (const command of COMMANDS) {
-      const help = await runCli([command.name, "--help"]);
-      expect(help.code, command.name).toBe(0);
-      expect(help.stdout).toContain(`Usage: webbrain ${command.name}`);
-    }
-  });
+  it(
+    "prints help for the program and every command, exit 0",
+    async () => {
+      const main = await runCli(["--help"]);
+      expect(main.code).toBe(0);
+      for (const command of COMMANDS) expect(main.stdout).toContain(`  ${command.name}`);
+      for (const command of COMMANDS) {
+        const help = await runCli([command.name, "--help"]);
+        expect(help.code, command.name).toBe(0);
+        expect(help.stdout).toContain(`Usage: webbrain ${command.name}`);
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("exits 2 with one clear line on usage errors", async () => {
-    const unknown = await runCli(["fly"]);
-    expect(unknown).toMatchObject({ code: 2, stdout: "" });
-    expect(unknown.stderr).toMatch(
-      /^webbrain: Unknown command "fly"\. Commands: run, snapshot, exec, screenshot, mcp/,
-    );
-    const missing = await runCli(["screenshot", server.url("/runner/browser-features.html")]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/-o FILE/);
-    expect((await runCli([])).code).toBe(2);
-  });
+  it(
+    "exits 2 with one clear line on usage errors",
+    async () => {
+      const unknown = await runCli(["fly"]);
+      expect(unknown).toMatchObject({ code: 2, stdout: "" });
+      expect(unknown.stderr).toMatch(
+        /^webbrain: Unknown command "fly"\. Commands: run, snapshot, exec, screenshot, mcp/,
+      );
+      const missing = await runCli(["screenshot", server.url("/runner/browser-features.html")]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/-o FILE/);
+      expect((await runCli([])).code).toBe(2);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("writes viewport and full-page screenshots", async () => {
-    const viewportFile = join(workDir, "viewport.png");
-    const fullFile = join(workDir, "full.png");
-    const url = server.url("/runner/browser-features.html");
-    const viewport = await runCli(["screenshot", url, "-o", viewportFile]);
-    expect(viewport.code, viewport.stderr).toBe(0);
-    const full = await runCli(["screenshot", url, "--full", "-o", fullFile]);
-    expect(full.code, full.stderr).toBe(0);
-    const viewportSize = pngSize(await readFile(viewportFile));
-    const fullSize = pngSize(await readFile(fullFile));
-    expect(fullSize!.height).toBeGreaterThan(viewportSize!.height);
-    expect(full.stderr).toMatch(/wrote .*full\.png \(\d+x\d+ px\)/);
-    // Nothing half-written is left beside the output.
-    expect((await readdir(workDir)).sort()).toEqual(["full.png", "viewport.png"]);
-  });
+  it(
+    "writes viewport and full-page screenshots",
+    async () => {
+      const viewportFile = join(workDir, "viewport.png");
+      const fullFile = join(workDir, "full.png");
+      const url = server.url("/runner/browser-features.html");
+      const viewport = await runCli(["screenshot", url, "-o", viewportFile]);
+      expect(viewport.code, viewport.stderr).toBe(0);
+      const full = await runCli(["screenshot", url, "--full", "-o", fullFile]);
+      expect(full.code, full.stderr).toBe(0);
+      const viewportSize = pngSize(await readFile(viewportFile));
+      const fullSize = pngSize(await readFile(fullFile));
+      expect(fullSize!.height).toBeGreaterThan(viewportSize!.height);
+      expect(full.stderr).toMatch(/wrote .*full\.png \(\d+x\d+ px\)/);
+      // Nothing half-written is left beside the output.
+      expect((await readdir(workDir)).sort()).toEqual(["full.png", "viewport.png"]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("exits 3 with a clear message when Firefox cannot be launched or reached", async () => {
-    const out = join(workDir, "never.png");
-    const launch = await runCli([
-      "screenshot",
-      "http://127.0.0.1:1/",
-      "-o",
-      out,
-      "--firefox",
-      "/nonexistent/firefox",
-    ]);
-    expect(launch.code).toBe(3);
-    expect(launch.stderr).toMatch(/^webbrain: Could not launch Firefox/);
-    const connect = await runCli([
-      "screenshot",
-      "http://127.0.0.1:1/",
-      "-o",
-      out,
-      "--connect",
-      "ws://127.0.0.1:1",
-    ]);
-    expect(connect.code).toBe(3);
-    expect(connect.stderr).toMatch(/Could not connect to Firefox at ws:\/\/127\.0\.0\.1:1/);
-  });
+  it(
+    "exits 3 with a clear message when Firefox cannot be launched or reached",
+    async () => {
+      const out = join(workDir, "never.png");
+      const launch = await runCli([
+        "screenshot",
+        "http://127.0.0.1:1/",
+        "-o",
+        out,
+        "--firefox",
+        "/nonexistent/firefox",
+      ]);
+      expect(launch.code).toBe(3);
+      expect(launch.stderr).toMatch(/^webbrain: Could not launch Firefox/);
+      const connect = await runCli([
+        "screenshot",
+        "http://127.0.0.1:1/",
+        "-o",
+        out,
+        "--connect",
+        "ws://127.0.0.1:1",
+      ]);
+      expect(connect.code).toBe(3);
+      expect(connect.stderr).toMatch(/Could not connect to Firefox at ws:\/\/127\.0\.0\.1:1/);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("exits 1 when the page does not load", async () => {
-    const result = await runCli(["screenshot", "http://127.0.0.1:1/", "-o", join(workDir, "x.png")]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^webbrain: Could not open http:\/\/127\.0\.0\.1:1\//);
-  });
+  it(
+    "exits 1 when the page does not load",
+    async () => {
+      const result = await runCli(["screenshot", "http://127.0.0.1:1/", "-o", join(workDir, "x.png")]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^webbrain: Could not open http:\/\/127\.0\.0\.1:1\//);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("snapshot prints the whole tree, or a budgeted one that ends with the truncation marker", async () => {
-    const url = server.url("/runner/product-form.html");
-    const whole = await runCli(["snapshot", url]);
-    expect(whole.code, whole.stderr).toBe(0);
-    expect(whole.stdout).toMatch(/^heading "Create a product" level=1\n/);
-    expect(whole.stdout).toMatch(/\[\d+\] combobox "Billing period" value="Monthly"/);
-    expect(whole.stdout).toMatch(/\[\d+\] button "Save product"/);
-    const cut = await runCli(["snapshot", url, "--budget", "200"]);
-    expect(cut.stdout).not.toContain("Save product");
-    expect(cut.stdout.trimEnd().split("\n").at(-1)).toMatch(/truncated/);
-  });
+  it(
+    "snapshot prints the whole tree, or a budgeted one that ends with the truncation marker",
+    async () => {
+      const url = server.url("/runner/product-form.html");
+      const whole = await runCli(["snapshot", url]);
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(whole.stdout).toMatch(/^heading "Create a product" level=1\n/);
+      expect(whole.stdout).toMatch(/\[\d+\] combobox "Billing period" value="Monthly"/);
+      expect(whole.stdout).toMatch(/\[\d+\] button "Save product"/);
+      const cut = await runCli(["snapshot", url, "--budget", "200"]);
+      expect(cut.stdout).not.toContain("Save product");
+      expect(cut.stdout.trimEnd().split("\n").at(-1)).toMatch(/truncated/);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("snapshot --json gives the page action's result, with the filter applied", async () => {
-    const url = server.url("/runner/product-form.html");
-    const json = JSON.parse((await runCli(["snapshot", url, "--filter", "interactive", "--json"])).stdout);
-    expect(json).toMatchObject({ success: true, metadata: { filter: "interactive" } });
-    expect(json.tree).not.toContain("heading");
-  });
+  it(
+    "snapshot --json gives the page action's result, with the filter applied",
+    async () => {
+      const url = server.url("/runner/product-form.html");
+      const json = JSON.parse((await runCli(["snapshot", url, "--filter", "interactive", "--json"])).stdout);
+      expect(json).toMatchObject({ success: true, metadata: { filter: "interactive" } });
+      expect(json.tree).not.toContain("heading");
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("exec answers each line as it finishes, so the next call can use a ref from the last answer", async () => {
-    const child = spawn(process.execPath, [BIN, "exec", server.url("/runner/trusted-only.html")], {
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-    const next = async () => JSON.parse(String((await answers.next()).value));
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+  it(
+    "exec answers each line as it finishes, so the next call can use a ref from the last answer",
+    async () => {
+      const child = spawn(process.execPath, [BIN, "exec", server.url("/runner/trusted-only.html")], {
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      const answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+      const next = async () => JSON.parse(String((await answers.next()).value));
+      const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
 
-    child.stdin.write(`${JSON.stringify({ tool: "get_accessibility_tree", args: {} })}\n`);
-    const tree = await next();
-    expect(tree).toMatchObject({ tool: "get_accessibility_tree", result: { success: true } });
-    expect(tree.text).toMatch(/^\[get_accessibility_tree ok\]\n<untrusted source="page /);
-    const coupon = findRef(tree.result.tree, "textbox", "Coupon code");
-    const confirm = findRef(tree.result.tree, "button", "Confirm order");
+      child.stdin.write(`${JSON.stringify({ tool: "get_accessibility_tree", args: {} })}\n`);
+      const tree = await next();
+      expect(tree).toMatchObject({ tool: "get_accessibility_tree", result: { success: true } });
+      expect(tree.text).toMatch(/^\[get_accessibility_tree ok\]\n<untrusted source="page /);
+      const coupon = findRef(tree.result.tree, "textbox", "Coupon code");
+      const confirm = findRef(tree.result.tree, "button", "Confirm order");
 
-    child.stdin.write(`${JSON.stringify({ tool: "type_ax", args: { ref_id: coupon, value: "SAVE10" } })}\n`);
-    expect(await next()).toMatchObject({
-      tool: "type_ax",
-      result: { success: true, value: "SAVE10", trusted: true },
-    });
-    child.stdin.write(`${JSON.stringify({ tool: "click_ax", args: { ref_id: String(confirm) } })}\n`);
-    expect(await next()).toMatchObject({ tool: "click_ax", result: { success: true, trusted: true } });
-    child.stdin.write(`${JSON.stringify({ tool: "read_page", args: {} })}\n`);
-    expect((await next()).result.text).toContain("Order confirmed with coupon SAVE10");
-    child.stdin.write("not json\n");
-    expect((await next()).result).toMatchObject({
-      success: false,
-      error: expect.stringMatching(/line 5 is not JSON/),
-    });
-    child.stdin.end(`${JSON.stringify({ tool: "click_ax", args: { ref_id: 999 } })}\n`);
-    const stale = await next();
-    expect(stale.result).toMatchObject({ success: false, error: expect.stringMatching(/stale/) });
-    expect(await exited, stderr).toBe(1);
-  });
+      child.stdin.write(
+        `${JSON.stringify({ tool: "type_ax", args: { ref_id: coupon, value: "SAVE10" } })}\n`,
+      );
+      expect(await next()).toMatchObject({
+        tool: "type_ax",
+        result: { success: true, value: "SAVE10", trusted: true },
+      });
+      child.stdin.write(`${JSON.stringify({ tool: "click_ax", args: { ref_id: String(confirm) } })}\n`);
+      expect(await next()).toMatchObject({ tool: "click_ax", result: { success: true, trusted: true } });
+      child.stdin.write(`${JSON.stringify({ tool: "read_page", args: {} })}\n`);
+      expect((await next()).result.text).toContain("Order confirmed with coupon SAVE10");
+      child.stdin.write("not json\n");
+      expect((await next()).result).toMatchObject({
+        success: false,
+        error: expect.stringMatching(/line 5 is not JSON/),
+      });
+      child.stdin.end(`${JSON.stringify({ tool: "click_ax", args: { ref_id: 999 } })}\n`);
+      const stale = await next();
+      expect(stale.result).toMatchObject({ success: false, error: expect.stringMatching(/stale/) });
+      expect(await exited, stderr).toBe(1);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 
-  it("exec keeps Ask mode read-only: the click is refused and nothing happens", async () => {
-    const calls = [
-      { tool: "get_accessibility_tree", args: {} },
-      { tool: "click_ax", args: { ref_id: 2 } },
-      { tool: "read_page", args: {} },
-    ];
-    const run = await runCli(["exec", server.url("/runner/trusted-only.html"), "--mode", "ask"], {
-      stdin: calls.map((c) => JSON.stringify(c)).join("\n"),
-    });
-    const [, click, read] = run.stdout
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    expect(click.result).toMatchObject({
-      success: false,
-      error: expect.stringMatching(/Ask mode is read-only/),
-    });
-    expect(read.result.text).toContain("Nothing confirmed");
-    expect(run.code).toBe(1);
-  });
+  it(
+    "exec keeps Ask mode read-only: the click is refused and nothing happens",
+    async () => {
+      const calls = [
+        { tool: "get_accessibility_tree", args: {} },
+        { tool: "click_ax", args: { ref_id: 2 } },
+        { tool: "read_page", args: {} },
+      ];
+      const run = await runCli(["exec", server.url("/runner/trusted-only.html"), "--mode", "ask"], {
+        stdin: calls.map((c) => JSON.stringify(c)).join("\n"),
+      });
+      const [, click, read] = run.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(click.result).toMatchObject({
+        success: false,
+        error: expect.stringMatching(/Ask mode is read-only/),
+      });
+      expect(read.result.text).toContain("Nothing confirmed");
+      expect(run.code).toBe(1);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });

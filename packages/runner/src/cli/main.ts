@@ -21,6 +21,7 @@ type CommandHandler = (
 ) => Promise<ExitCode>;
 
 const HANDLERS: Record<string, () => Promise<CommandHandler>> = {
+  run: async () => (await import("./run-command.js")).runCommandHandler as CommandHandler,
   snapshot: async () => (await import("./snapshot-command.js")).snapshotCommandHandler as CommandHandler,
   exec: async () => (await import("./exec-command.js")).execCommandHandler as CommandHandler,
   screenshot: async () =>

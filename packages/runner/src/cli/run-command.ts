@@ -1,0 +1,172 @@
+/**
+ * `webbrain run "<task>"`: the agent does a task in Firefox. Progress on stderr, the answer on
+ * stdout (or a JSON summary with --json), an exit code scripts can branch on.
+ *
+ * Invariants:
+ * - The model endpoint is probed before Firefox starts, so "no model" costs no browser launch
+ *   and is one message (exit 3).
+ * - Nobody is asked anything unless --plan / --confirm; those need a terminal.
+ * - Firefox is closed however the run ends (withRunnerSession); a trace file appears complete
+ *   or not at all.
+ */
+import { resolve } from "node:path";
+import {
+  Agent,
+  type AgentEvent,
+  devOnCompact,
+  MemoryStore,
+  PiAiClient,
+  type RunResult,
+  type RunStatus,
+} from "@webbrain/agent";
+import { CountingLlm, type TokenUsage } from "../counting-llm.js";
+import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageError } from "../errors.js";
+import { loadPageScript } from "../page-script-source.js";
+import { ProgressReporter } from "../progress-reporter.js";
+import { ensureModelReachable, modelUnavailableMessage, providerFromFlags } from "../provider-options.js";
+import { withRunnerSession } from "../runner-session.js";
+import { terminalApprovals } from "../terminal-approvals.js";
+import { TraceWriter } from "../trace-writer.js";
+import type { ParsedOptions } from "./argv-parser.js";
+import type { CliIo } from "./cli-io.js";
+import type { runCommand } from "./command-specs.js";
+import { browserOptionsFrom } from "./shared-options.js";
+
+type Options = ParsedOptions<typeof runCommand.options>;
+
+/** What `--json` prints (public: scripts parse it). */
+export interface RunSummary {
+  status: RunStatus;
+  summary: string;
+  steps: number;
+  toolCalls: number;
+  tokens: TokenUsage;
+  error?: { kind: string; message: string };
+}
+
+const FINISHED: ReadonlySet<RunStatus> = new Set(["done", "answered"]);
+
+export async function runCommandHandler(
+  positionals: string[],
+  options: Options,
+  io: CliIo,
+): Promise<ExitCode> {
+  const task = positionals[0]!.trim();
+  if (!task)
+    throw new UsageError('The task is empty; say what to do, e.g. webbrain run "find the cheapest lamp".');
+  const mode = options.mode ?? "act";
+  const provider = providerFromFlags(
+    {
+      ...(options.provider ? { provider: options.provider } : {}),
+      ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
+      ...(options.model ? { model: options.model } : {}),
+      ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
+      ...(options.tier ? { tier: options.tier } : {}),
+    },
+    io.env,
+  );
+  if (mode === "dev" && provider.tier === "compact") throw new UsageError(devOnCompact().message);
+  if ((options.plan || options.confirm) && !io.interactive) {
+    throw new UsageError(
+      "--plan and --confirm ask questions on the terminal; run them in a terminal, or drop them.",
+    );
+  }
+  const trace = options.trace ? new TraceWriter(resolve(options.trace)) : undefined;
+  const progress = new ProgressReporter(io.stderr, io.interactive);
+  let outcome: { result: RunResult; toolCalls: number; usage: TokenUsage };
+  try {
+    progress.status(`checking the model at ${provider.baseUrl}`);
+    trace?.write({
+      type: "run_start",
+      task,
+      mode,
+      provider: provider.id,
+      model: provider.model,
+      url: options.url ?? null,
+    });
+    await ensureModelReachable(provider);
+    progress.status("starting Firefox");
+    outcome = await withRunnerSession(
+      {
+        ...browserOptionsFrom(options),
+        pageScript: loadPageScript,
+        signal: io.signal,
+        ...(options.url ? { url: options.url } : {}),
+      },
+      async ({ port, tabId, description }) => {
+        progress.line(`webbrain: ${description}; ${provider.label} model ${provider.model}; mode ${mode}`);
+        const llm = new CountingLlm(new PiAiClient(provider), (call) =>
+          trace?.write({ type: "model_call", ...call }),
+        );
+        const approvals =
+          options.plan || options.confirm ? terminalApprovals(io.stdin, io.stderr) : undefined;
+        try {
+          const agent = new Agent({
+            port,
+            store: new MemoryStore(),
+            provider,
+            llm,
+            ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
+            ...(options.plan && approvals ? { planBeforeAct: true, planApprover: approvals.plan } : {}),
+            ...(options.confirm && approvals ? { approver: approvals.permission } : {}),
+          });
+          let toolCalls = 0;
+          const result = await agent.processMessage(tabId, task, {
+            mode,
+            signal: io.signal,
+            onEvent: (event: AgentEvent) => {
+              if (event.type === "tool_call") toolCalls++;
+              progress.handle(event);
+              trace?.write({ type: "event", event: traceable(event) });
+            },
+          });
+          return { result, toolCalls, usage: llm.usage };
+        } finally {
+          approvals?.close();
+        }
+      },
+    );
+  } catch (error) {
+    trace?.write({ type: "run_failed", error: (error as Error).message });
+    throw error;
+  } finally {
+    progress.stop();
+    await trace?.finish();
+  }
+  return report(outcome, provider, options, io);
+}
+
+function report(
+  outcome: { result: RunResult; toolCalls: number; usage: TokenUsage },
+  provider: Parameters<typeof modelUnavailableMessage>[0],
+  options: Options,
+  io: CliIo,
+): ExitCode {
+  const { result } = outcome;
+  const unreachable = result.error?.kind === "provider_unreachable";
+  const summary: RunSummary = {
+    status: result.status,
+    summary: result.text,
+    steps: result.steps,
+    toolCalls: outcome.toolCalls,
+    tokens: outcome.usage,
+    ...(result.error ? { error: { kind: result.error.kind, message: result.error.message } } : {}),
+  };
+  if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+  else if (FINISHED.has(result.status)) io.stdout.write(`${result.text}\n`);
+  if (!FINISHED.has(result.status)) {
+    const message = unreachable
+      ? modelUnavailableMessage(provider, result.error?.message ?? "")
+      : result.text;
+    io.stderr.write(`webbrain: the task did not finish (${result.status}): ${message}\n`);
+  }
+  if (unreachable) return EXIT_UNAVAILABLE;
+  return FINISHED.has(result.status) ? EXIT_DONE : EXIT_NOT_FINISHED;
+}
+
+/** Events as JSON: an AgentError inside run_end keeps its kind and message. */
+function traceable(event: AgentEvent): unknown {
+  if (event.type !== "run_end" || !event.result.error) return event;
+  const { error, ...rest } = event.result;
+  return { ...event, result: { ...rest, error: { kind: error.kind, message: error.message } } };
+}

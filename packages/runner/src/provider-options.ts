@@ -1,0 +1,119 @@
+/**
+ * The model a `webbrain run` talks to, from its flags. Defaults: llama.cpp at
+ * http://127.0.0.1:8080, tier from the preset. Keys come from an environment variable named
+ * with --api-key-env, never from a flag (flags end up in shell history and `ps`).
+ *
+ * Invariants: every bad combination is a UsageError naming the flag to fix; a model endpoint
+ * that does not answer at all is a ModelUnavailableError (exit 3) saying how to start or point
+ * at one, raised before Firefox is launched.
+ */
+import {
+  AgentError,
+  DEFAULT_PROVIDER_ID,
+  PROVIDER_PRESETS,
+  type ProviderConfig,
+  providerFromPreset,
+  type Tier,
+  testConnection,
+  validateProviderConfig,
+} from "@webbrain/agent";
+import { ModelUnavailableError, UsageError } from "./errors.js";
+
+export interface ProviderFlags {
+  provider?: string;
+  baseUrl?: string;
+  model?: string;
+  apiKeyEnv?: string;
+  tier?: Tier;
+}
+
+/** llama.cpp's server answers for whatever model it loaded; a name is still required by the API. */
+const LOCAL_DEFAULT_MODEL = "local-model";
+/** The reachability probe before launching Firefox: a local server answers in milliseconds. */
+const PROBE_TIMEOUT_MS = 5_000;
+/** Conventional variables read when --api-key-env is not given. */
+const DEFAULT_KEY_ENV: Record<string, string> = {
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  openrouter: "OPENROUTER_API_KEY",
+  groq: "GROQ_API_KEY",
+  deepseek: "DEEPSEEK_API_KEY",
+  mistral: "MISTRAL_API_KEY",
+  xai: "XAI_API_KEY",
+  together: "TOGETHER_API_KEY",
+  fireworks: "FIREWORKS_API_KEY",
+};
+
+export function providerFromFlags(
+  flags: ProviderFlags,
+  env: Record<string, string | undefined>,
+): ProviderConfig {
+  const id = flags.provider ?? DEFAULT_PROVIDER_ID;
+  const preset = PROVIDER_PRESETS[id];
+  if (!preset) {
+    throw new UsageError(`Unknown --provider "${id}". Known: ${Object.keys(PROVIDER_PRESETS).join(", ")}.`);
+  }
+  const local = preset.kind === "openai-compatible" && preset.tier === "compact";
+  const model = flags.model ?? (local ? LOCAL_DEFAULT_MODEL : undefined);
+  if (!model) throw new UsageError(`--provider ${id} needs --model NAME (the model to use).`);
+  let apiKey: string | undefined;
+  const keyEnv = flags.apiKeyEnv ?? DEFAULT_KEY_ENV[id];
+  if (keyEnv) {
+    apiKey = env[keyEnv];
+    if (flags.apiKeyEnv && !apiKey) {
+      throw new UsageError(`--api-key-env ${keyEnv}: that environment variable is empty or not set.`);
+    }
+  }
+  const config = providerFromPreset(id, {
+    model,
+    ...(flags.baseUrl ? { baseUrl: apiBaseUrl(flags.baseUrl, preset.kind) } : {}),
+    ...(flags.tier ? { tier: flags.tier } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  });
+  try {
+    validateProviderConfig(config);
+  } catch (error) {
+    if (error instanceof AgentError) {
+      const hint = keyEnv ? ` Set ${keyEnv} or pass --api-key-env VAR.` : "";
+      throw new UsageError(`${error.message.replace(/ Fix it in the provider settings\.$/, "")}.${hint}`);
+    }
+    throw error;
+  }
+  return config;
+}
+
+/** OpenAI-compatible servers live under /v1; a bare http://host:port means that. */
+function apiBaseUrl(raw: string, kind: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--base-url "${raw}" is not a URL (e.g. http://127.0.0.1:8080).`);
+  }
+  if (kind === "openai-compatible" && (url.pathname === "/" || url.pathname === "")) url.pathname = "/v1";
+  return url.toString().replace(/\/$/, "");
+}
+
+/** Throws ModelUnavailableError when nothing answers at the provider's address. */
+export async function ensureModelReachable(config: ProviderConfig): Promise<void> {
+  if (config.kind === "bedrock" || config.kind === "azure-openai") return;
+  const report = await testConnection(config, PROBE_TIMEOUT_MS);
+  if (report.ok) return;
+  const kind = report.error?.kind;
+  // A server without /models (404) or that wants a key for listing still may serve the task.
+  if (kind !== "provider_unreachable" && kind !== "provider_timeout") return;
+  throw new ModelUnavailableError(modelUnavailableMessage(config, report.error?.message ?? ""));
+}
+
+export function modelUnavailableMessage(config: ProviderConfig, detail: string): string {
+  const local = config.id === DEFAULT_PROVIDER_ID;
+  return [
+    `No model answers at ${config.baseUrl} (${config.label}).`,
+    local
+      ? "Start one, e.g. `llama-server -m MODEL.gguf --port 8080 --jinja`, or point webbrain at another with --provider / --base-url / --model (see `webbrain run --help`)."
+      : "Check --base-url and that the server is running, or pick another with --provider / --model.",
+    detail ? `(${detail.split(". ")[0]})` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
