@@ -49,6 +49,23 @@ const SKIPPED_TAGS: ReadonlySet<string> = new Set([
   "track",
 ]);
 
+/** Elements whose box matters even when inline (images, fields, frames, media). */
+const REPLACED_TAGS: ReadonlySet<string> = new Set([
+  "img",
+  "svg",
+  "input",
+  "select",
+  "textarea",
+  "button",
+  "iframe",
+  "frame",
+  "video",
+  "audio",
+  "canvas",
+  "object",
+  "embed",
+]);
+
 const INLINE_DISPLAYS: ReadonlySet<string> = new Set([
   "inline",
   "inline-block",
@@ -151,6 +168,12 @@ class TreeWalk {
   }
 
   visit(node: Node, inh: Inherited): void {
+    // localName exists only on elements: one read tells elements from text (and saves a crossing).
+    const tag = (node as Element).localName;
+    if (typeof tag === "string") {
+      this.visitElement(node as Element, inh, tag);
+      return;
+    }
     if (node.nodeType === TEXT_NODE) {
       if (inh.textNamed || inh.textHidden || this.#filter === "interactive") return;
       const raw = node.nodeValue ?? "";
@@ -159,14 +182,10 @@ class TreeWalk {
         return;
       }
       this.#appendText(inh.depth, raw.replace(/\s+/g, " "));
-      return;
     }
-    if (node.nodeType !== 1) return;
-    this.visitElement(node as Element, inh);
   }
 
-  visitElement(el: Element, inh: Inherited): void {
-    const tag = el.localName;
+  visitElement(el: Element, inh: Inherited, tag: string = el.localName): void {
     if (SKIPPED_TAGS.has(tag)) return;
     this.elements++;
     // Every DOM read below may cross a realm wrapper (sandbox/content script): read each fact
@@ -178,26 +197,48 @@ class TreeWalk {
     const display = style.display;
     if (display === "none") return;
     const contents = display === "contents";
-    const rect = contents ? undefined : el.getBoundingClientRect();
-    const width = rect ? rect.width : 0;
-    const height = rect ? rect.height : 0;
+    const block = !INLINE_DISPLAYS.has(display);
+    // Inside an element with a ref, cursor never makes a new ref: skip reading it.
+    const pointer = inh.insideActionable ? inh.parentPointer : style.cursor === "pointer";
+    const baseRole = roleOf(el, names, tag);
+    const candidate = interactiveRole(
+      el,
+      baseRole,
+      pointer,
+      inh.parentPointer || inh.insideActionable,
+      names,
+    );
+    // A plain inline element (span, b, em) that prints nothing needs no box: its text is hidden
+    // only by visibility (inline boxes cannot be sized to zero or positioned as overlays).
+    const needsBox =
+      !contents &&
+      (block ||
+        candidate !== undefined ||
+        baseRole !== "" ||
+        this.#filter === "visible" ||
+        names.includes("contenteditable") ||
+        REPLACED_TAGS.has(tag));
+    const rect = needsBox ? el.getBoundingClientRect() : undefined;
+    const width = rect ? rect.width : Number.POSITIVE_INFINITY;
+    const height = rect ? rect.height : Number.POSITIVE_INFINITY;
     if (rect && clipsEverything(style, width, height)) return;
-    const boxHidden = rect ? ownBoxHidden(style, width, height) : false;
+    const boxHidden = contents ? false : ownBoxHidden(style, width, height);
 
-    if (!inh.inOverlay && rect && !boxHidden && isOverlayContainer(el, style, width, height, names)) {
+    if (
+      !inh.inOverlay &&
+      rect &&
+      block &&
+      !boxHidden &&
+      isOverlayContainer(el, style, width, height, names)
+    ) {
       this.#visitOverlay(el, style, inh);
       return;
     }
 
-    const block = !INLINE_DISPLAYS.has(display);
     if (block) this.#flushText();
     if ((tag === "td" || tag === "th") && this.#pendingText.trim()) this.#pendingText += " | ";
 
-    const pointer = style.cursor === "pointer";
-    const baseRole = roleOf(el, names, tag);
-    const actionRole = boxHidden
-      ? undefined
-      : interactiveRole(el, baseRole, pointer, inh.parentPointer || inh.insideActionable, names);
+    const actionRole = boxHidden ? undefined : candidate;
     const editingHost = actionRole === undefined && !boxHidden && isEditingHost(el, names);
     const role = editingHost ? "textbox" : (actionRole ?? baseRole);
     const inViewport =
@@ -335,6 +376,8 @@ class TreeWalk {
     }
     this.#flushText();
     this.#out = saved;
+    // A backdrop or an empty layer says nothing: drop it rather than print a bare "overlay".
+    if (block.lines.length <= (describes ? 0 : 1)) this.overlays.pop();
   }
 }
 

@@ -155,6 +155,7 @@ describe("overlays, shadow roots and frames", () => {
     expect(tree.match(/Create tag/g)?.length).toBe(2); // the dialog line and its heading
     expect(tree.indexOf('dialog "Create tag"')).toBeLessThan(tree.indexOf("Release tags"));
     expect(tree.match(/button "Cancel"/g)?.length).toBe(1);
+    expect(tree).not.toMatch(/^overlay$/m); // the empty backdrop layer is not printed
   });
 
   it("walks open shadow roots in place, slots included", async () => {
