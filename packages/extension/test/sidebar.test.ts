@@ -348,7 +348,8 @@ describe("sidebar", () => {
     const sidebar = await openSidebar(page.tabId, "Newsletter signup");
     await send(sidebar, "act", "Sign up Grace Hopper, grace@example.com");
     const plan = await waitForText(firefox.client, sidebar, "#live .prompt", "Approve this plan?");
-    expect(plan).toContain("press Sign up");
+    expect(plan).toContain("Goal: Sign up Grace Hopper");
+    expect(plan).toContain("2. press Sign up");
     expect(plan).toContain("subscribes an address");
     await screenshot(firefox.client, sidebar, "sidebar-8-plan-approval");
     await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(1)");
@@ -432,6 +433,27 @@ describe("sidebar", () => {
     // research_url closed the tab it opened.
     expect((await contexts(firefox.client)).length).toBe(tabsBefore);
     await screenshot(firefox.client, sidebar, "sidebar-11-network-tools");
+  });
+
+  it("navigates the run tab in Act mode and waits for the page to load; the header follows", async () => {
+    const llm = await scriptedProvider([
+      { toolCalls: [{ name: "navigate", arguments: { url: fixtures!.url("/extension/article.html") } }] },
+      { toolCalls: [{ name: "done", arguments: { summary: "Opened the lighthouse article." } }] },
+    ]);
+    const page = await openPage("/extension/signup.html");
+    const sidebar = await openSidebar(page.tabId, "Newsletter signup");
+    await send(sidebar, "act", "Open the lighthouse article.");
+    await allowUntil(
+      sidebar,
+      async () =>
+        (await text(firefox.client, sidebar, "#transcript .msg.assistant")).includes("Opened the lighthouse"),
+      "the navigation task did not finish",
+    );
+    await waitForRunEnd(sidebar);
+    expect(await evaluate(firefox.client, page.context, "location.pathname")).toBe("/extension/article.html");
+    // The model saw the new page's title in the navigate result.
+    expect(lastToolResultText(llm.requests[1]!)).toContain("Lighthouse of Alexandria");
+    await waitForText(firefox.client, sidebar, "#tab-title", "Lighthouse of Alexandria");
   });
 
   it("closing the sidebar mid-run and reopening it restores the transcript and the live run, without duplicates", async () => {

@@ -22,7 +22,6 @@ import {
   PiAiClient,
   type Plan,
   type PlanDecision,
-  planAsText,
   type RunResult,
   type Store,
 } from "@webbrain/agent";
@@ -81,6 +80,15 @@ export function argsSummary(args: string): string {
     typeof value === "string" ? `${key} "${value}"` : `${key} ${JSON.stringify(value)}`,
   );
   return firstLine(parts.join(" · "), TOOL_SUMMARY_CHARS);
+}
+
+/** The plan as the user judges it (the agent's planAsText is worded for after approval). */
+export function planForApproval(plan: Plan): string {
+  const steps = plan.steps.map(
+    (step, i) => `${i + 1}. ${step.action}${step.target ? ` (${step.target})` : ""}`,
+  );
+  const risks = plan.risks.length > 0 ? `\nRisks: ${plan.risks.join("; ")}` : "";
+  return `Goal: ${plan.goal}\n${steps.join("\n")}${risks}`;
 }
 
 export class RunManager {
@@ -379,7 +387,7 @@ export class RunManager {
       {
         kind: "plan",
         title: "Approve this plan?",
-        body: planAsText(plan),
+        body: planForApproval(plan),
         choices: [
           { id: "approve", label: "Approve and run" },
           { id: "reject", label: "Reject" },

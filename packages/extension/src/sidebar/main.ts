@@ -249,6 +249,12 @@ async function start(): Promise<void> {
     await followActiveTab();
     browser.tabs.onActivated.addListener(() => void followActiveTab().catch(showError));
   }
+  // Keep the header in step with the page as the agent (or the user) navigates.
+  browser.tabs.onUpdated.addListener((tabId, change, tab) => {
+    if (tabId !== currentTabId || (change.title === undefined && change.url === undefined)) return;
+    ui.tabTitle.textContent = tab.title || tab.url || `Tab ${tabId}`;
+    ui.tabTitle.title = tab.url ?? "";
+  });
 }
 
 start().catch(showError);
