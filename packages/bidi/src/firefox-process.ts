@@ -136,6 +136,7 @@ function killGroupOf(child: ChildProcess): void {
 export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promise<FirefoxProcess> {
   const executablePath = resolveFirefoxExecutable(opts.executablePath, opts.env ?? process.env);
   const startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+  const headless = opts.headless ?? true;
   const profileDir = createTempProfile(opts.prefs);
   const env: NodeJS.ProcessEnv = {
     ...(opts.env ?? process.env),
@@ -146,7 +147,7 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
 
   let child: ChildProcess;
   try {
-    child = spawn(executablePath, firefoxArgs(profileDir, opts.headless ?? true, opts.args ?? []), {
+    child = spawn(executablePath, firefoxArgs(profileDir, headless, opts.args ?? []), {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
       env,
@@ -194,10 +195,14 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
     async (err: Error) => {
       killGroupOf(child);
       await dispose(0);
+      const output = tail.text();
+      const hint =
+        !headless && /DISPLAY|cannot open display/i.test(output)
+          ? "Headed mode needs a display: set DISPLAY (or run under xvfb-run), or launch headless."
+          : "Check that it is a working Firefox build (run it with --version) and see its output below.";
       throw new FirefoxLaunchError(
-        `Firefox (${executablePath}) did not start: ${err.message}. Check that it is a working Firefox` +
-          " build (run it with --version) and see its output below.",
-        tail.text(),
+        `Firefox (${executablePath}) did not start: ${err.message}. ${hint}`,
+        output,
       );
     },
   );

@@ -144,6 +144,16 @@ describe("launch options", () => {
     }
   });
 
+  it("launches headed on request: without a display that fails with a clear hint", async () => {
+    const env = { ...process.env };
+    delete env.DISPLAY;
+    delete env.WAYLAND_DISPLAY;
+    const err = await launchFirefox({ headless: false, env }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(FirefoxLaunchError);
+    expect((err as Error).message).toContain("Headed mode needs a display");
+    expect((err as FirefoxLaunchError).stderrTail).toMatch(/DISPLAY/);
+  });
+
   it("rejects a fractional number pref before starting anything", async () => {
     await expect(launchFirefox({ prefs: { "layout.css.devPixelsPerPx": 1.5 } })).rejects.toThrow(
       /not an integer/,
