@@ -1,0 +1,162 @@
+/**
+ * RunManager in Node: the detached-run rules that do not need a browser, against a scripted
+ * LLM over real HTTP. The browser seam (BrowserPort) is a small stand-in that only knows one
+ * tab, because these runs never act on a page.
+ */
+import type { BrowserPort, PageResult, TabInfo } from "@webbrain/agent";
+import { MemoryStore } from "@webbrain/agent";
+import { type ScriptedLlm, startScriptedLlm, waitFor } from "@webbrain/testkit";
+import { afterEach, describe, expect, it } from "vitest";
+import { argsSummary, planForApproval, RunManager } from "../src/background/run-manager.js";
+import { TabSessions } from "../src/background/tab-sessions.js";
+import type { JournalEntry, RunSnapshot } from "../src/shared/run-events.js";
+import { type ProviderConfig, parseSettings, type Settings } from "../src/shared/settings.js";
+import { MemoryArea } from "./memory-area.js";
+
+const TAB: TabInfo = { id: "1", url: "https://example.test/", title: "Example", active: true };
+
+function oneTabPort(): BrowserPort {
+  const unsupported = async (): Promise<never> => {
+    throw new Error("not used by these runs");
+  };
+  const page = async (): Promise<PageResult> => ({ success: true, text: "Example page text" });
+  return {
+    capabilities: {
+      trustedInput: false,
+      fullPageScreenshot: false,
+      closedShadowRoots: false,
+      fileUpload: false,
+    },
+    listTabs: async () => [TAB],
+    activeTab: async () => TAB,
+    getTab: async () => TAB,
+    navigate: page,
+    goBack: page,
+    goForward: page,
+    newTab: unsupported,
+    pageAction: page,
+    screenshot: unsupported,
+    fetchUrl: unsupported,
+    researchUrl: unsupported,
+    listDownloads: async () => [],
+    readDownload: unsupported,
+  };
+}
+
+const llms: ScriptedLlm[] = [];
+afterEach(async () => {
+  for (const llm of llms.splice(0)) await llm.close();
+});
+
+function provider(baseUrl: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {
+  return {
+    id: "p",
+    label: "Scripted",
+    api: "openai-completions",
+    baseUrl,
+    apiKey: "",
+    model: "scripted-1",
+    tier: "mid",
+    vision: false,
+    contextWindow: 32_000,
+    ...overrides,
+  };
+}
+
+function setup(settings: Settings) {
+  const area = new MemoryArea();
+  const sessions = new TabSessions(area);
+  const runs = new RunManager({
+    sessions,
+    loadSettings: async () => settings,
+    port: oneTabPort(),
+    store: new MemoryStore(),
+  });
+  const events: JournalEntry[] = [];
+  runs.onEvent((_tab, entry) => events.push(entry));
+  const ended = () => events.some((e) => e.event.kind === "run_end");
+  return { area, sessions, runs, events, ended };
+}
+
+function withProvider(p: ProviderConfig): Settings {
+  return { ...parseSettings(undefined).settings, providers: [p], activeProviderId: p.id };
+}
+
+describe("RunManager", () => {
+  it("refuses to start without a provider, with a sentence saying where to add one", async () => {
+    const { runs } = setup(parseSettings(undefined).settings);
+    await expect(runs.start("1", "hi", "ask")).rejects.toThrow(
+      /No model provider is set up yet\. Open Settings/,
+    );
+  });
+
+  it("runs one task per tab: a second start is refused while the first runs, Stop ends it once", async () => {
+    const llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [{ fail: "hang", midStream: true }],
+    });
+    llms.push(llm);
+    const { runs, events, ended, area } = setup(withProvider(provider(llm.baseUrl)));
+    await runs.start("1", "first", "ask");
+    await expect(runs.start("1", "second", "ask")).rejects.toThrow(/already running in this tab/);
+    await waitFor(() => llm.requests.length === 1);
+    expect(runs.stop("1")).toBe(true);
+    await waitFor(ended);
+    const kinds = events.map((e) => e.event.kind);
+    expect(kinds[0]).toBe("run_start");
+    expect(kinds.filter((k) => k === "run_end")).toHaveLength(1);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    // The terminal snapshot reaches runUi:<tabId> in storage.
+    const stored = await waitFor(async () => {
+      const snapshot = (await area.get("runUi:1"))["runUi:1"] as RunSnapshot | undefined;
+      return snapshot?.status === "stopped" ? snapshot : undefined;
+    });
+    expect(stored.runId).toBe((events[0]?.event as { runId: string }).runId);
+    expect(runs.isRunning("1")).toBe(false);
+    expect(runs.stop("1")).toBe(false);
+  });
+
+  it("a provider the agent rejects ends the run with the agent's message, and the tab is free again", async () => {
+    // OpenAI needs a key: the agent refuses the config when the run builds its client.
+    const { runs, events, ended, sessions } = setup(
+      withProvider(provider("https://api.openai.com/v1", { api: "openai-responses", apiKey: "" })),
+    );
+    await runs.start("1", "hi", "act");
+    await waitFor(ended);
+    const end = events.at(-1)?.event;
+    expect(end).toMatchObject({ kind: "run_end", status: "error" });
+    const transcript = (await sessions.hydrate("1")).transcript;
+    expect(transcript.at(-1)).toMatchObject({
+      kind: "error",
+      text: expect.stringContaining("apiKey is empty"),
+    });
+    expect(runs.isRunning("1")).toBe(false);
+  });
+
+  it("commits streamed text as one assistant item, never twice", async () => {
+    const llm = await startScriptedLlm({ dialect: "openai-chat", script: [{ text: "The answer is 42." }] });
+    llms.push(llm);
+    const { runs, ended, sessions } = setup(withProvider(provider(llm.baseUrl)));
+    await runs.start("1", "what is it?", "ask");
+    await waitFor(ended);
+    const transcript = (await sessions.hydrate("1")).transcript;
+    expect(transcript.map((i) => i.kind)).toEqual(["user", "assistant"]);
+    expect(transcript[1]).toMatchObject({ text: "The answer is 42." });
+  });
+});
+
+describe("what the panel shows", () => {
+  it("summarizes tool arguments in one line", () => {
+    expect(argsSummary('{"ref_id":3,"value":"Ada"}')).toBe('ref_id 3 · value "Ada"');
+    expect(argsSummary("not json")).toBe("not json");
+  });
+
+  it("words a plan for approval, not as already approved", () => {
+    const text = planForApproval({
+      goal: "Buy milk",
+      steps: [{ action: "open shop", target: "shop.test" }],
+      risks: ["pays"],
+    });
+    expect(text).toBe("Goal: Buy milk\n1. open shop (shop.test)\nRisks: pays");
+  });
+});
