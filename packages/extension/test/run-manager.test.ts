@@ -111,7 +111,7 @@ describe("RunManager", () => {
       const snapshot = (await area.get("runUi:1"))["runUi:1"] as RunSnapshot | undefined;
       return snapshot?.status === "stopped" ? snapshot : undefined;
     });
-    expect(stored.runId).toBe((events[0]?.event as { runId: string }).runId);
+    expect(events[0]?.event).toMatchObject({ kind: "run_start", runId: stored.runId });
     expect(runs.isRunning("1")).toBe(false);
     expect(runs.stop("1")).toBe(false);
   });
