@@ -11,16 +11,13 @@
  *   the provider accepts: every tool call has a result (skipped calls get one), and an
  *   aborted or failed model turn is closed by a short assistant note.
  * - One run per tab at a time; a second answers a `busy` error instead of interleaving.
- * - Abort (the AbortSignal) is honoured during the model call and between tool calls.
+ * - Abort (the AbortSignal) is honoured at any point: during the model call, while a tool or an
+ *   approval is awaited (raceAbort), and between tool calls.
+ *
+ * This file is longer than most on purpose: it is the one place the run's control flow lives;
+ * what each step is given (model-inputs), runs (tool-executor) and guards are in their modules.
  */
-import type {
-  AssistantMessage,
-  ImageContent,
-  TextContent,
-  Tool,
-  ToolCall,
-  UserMessage,
-} from "@mariozechner/pi-ai";
+import type { AssistantMessage, ToolCall, UserMessage } from "@mariozechner/pi-ai";
 import { raceAbort } from "./abort-race.js";
 import type { AgentEventListener, RunResult, RunStatus } from "./agent-events.js";
 import { BlockedDone } from "./blocked-done.js";
@@ -30,44 +27,40 @@ import {
   KEEP_TAIL_MESSAGES,
   needsTrim,
   pruneImages,
-  type Summarizer,
   trimHistory,
 } from "./context-manager.js";
 import { type Conversation, ConversationStore, newConversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
 import { LoopDetector } from "./loop-detector.js";
+import {
+  assistantNote,
+  attachPlan,
+  enrichedTaskMessage,
+  modelPrompt,
+  modelSummarizer,
+  modelTools,
+  textOf,
+} from "./model-inputs.js";
 import { type PermissionApprover, PermissionGate } from "./permission-gate.js";
 import {
   PLANNER_PROMPT,
   type PlanApprover,
   type PlanDecision,
-  planAsText,
   planFromAnswer,
   SUBMIT_PLAN_TOOL,
 } from "./planner.js";
-import { systemPrompt } from "./prompts.js";
 import { type LlmClient, PiAiClient } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
 import { adapterFor, SITE_ADAPTERS, type SiteAdapter } from "./site-adapters.js";
-import {
-  type ParsedSkill,
-  parseSkills,
-  type SkillDefinition,
-  type SkillTool,
-  skillsPrompt,
-} from "./skills.js";
+import { type ParsedSkill, parseSkills, type SkillDefinition, type SkillTool } from "./skills.js";
 import type { Store } from "./store.js";
 import { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
 import { withNote } from "./tool-result.js";
-import { devOnCompact, type Mode, toolsFor } from "./tool-selection.js";
-import { wrapUntrusted } from "./untrusted.js";
+import { devOnCompact, type Mode } from "./tool-selection.js";
 
 export const DEFAULT_MAX_STEPS = 130;
 const PREVIEW_CHARS = 200;
-
-const SUMMARIZER_PROMPT =
-  "Summarize this browser agent's history for its own later use: facts found, actions taken and their outcomes, the current page state, what remains. Plain text, under 1500 characters.";
 
 export interface AgentOptions {
   port: BrowserPort;
@@ -94,14 +87,6 @@ export interface MessageOptions {
   mode?: Mode;
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
-}
-
-function textOf(message: AssistantMessage): string {
-  return message.content
-    .filter((block): block is TextContent => block.type === "text")
-    .map((block) => block.text)
-    .join("")
-    .trim();
 }
 
 export class Agent {
@@ -187,7 +172,20 @@ export class Agent {
       }
       conversation.mode = mode;
       const first = conversation.messages.length === 0;
-      conversation.messages.push(await this.userMessage(conversation, task, first));
+      if (first) {
+        const enriched = await enrichedTaskMessage(
+          this.options.port,
+          conversation.workingTabId,
+          task,
+          this.options.provider.vision,
+          this.options.adapters ?? SITE_ADAPTERS,
+          this.now(),
+        );
+        if (enriched.adapterId) conversation.adapterId = enriched.adapterId;
+        conversation.messages.push(enriched.message);
+      } else {
+        conversation.messages.push({ role: "user", content: task, timestamp: this.now() });
+      }
       conversation.stepsUsed = 0;
       conversation.pendingContinue = false;
       conversation.planApproved = false;
@@ -261,29 +259,6 @@ export class Agent {
     };
   }
 
-  private async userMessage(conversation: Conversation, task: string, enrich: boolean): Promise<UserMessage> {
-    if (!enrich) return { role: "user", content: task, timestamp: this.now() };
-    const { port } = this.options;
-    const content: (TextContent | ImageContent)[] = [{ type: "text", text: task }];
-    const tab = await port.getTab(conversation.workingTabId).catch(() => undefined);
-    if (tab) {
-      content.push({
-        type: "text",
-        text: `\n\nCurrent tab:\n${wrapUntrusted("tab", `URL: ${tab.url}\nTitle: ${tab.title}`)}`,
-      });
-      const adapter = adapterFor(tab.url, this.options.adapters ?? SITE_ADAPTERS);
-      if (adapter) {
-        content.push({ type: "text", text: `\n\nSite guidance: ${adapter.guidance}` });
-        conversation.adapterId = adapter.id;
-      }
-      if (this.options.provider.vision) {
-        const shot = await port.screenshot(conversation.workingTabId).catch(() => undefined);
-        if (shot) content.push({ type: "image", data: shot.dataBase64, mimeType: shot.mimeType });
-      }
-    }
-    return { role: "user", content, timestamp: this.now() };
-  }
-
   /** Plan before Act. Returns a result when the run must end here (rejected, failed). */
   private async plan(
     conversation: Conversation,
@@ -294,7 +269,7 @@ export class Agent {
     try {
       answer = await this.llm.complete(
         {
-          systemPrompt: `${this.prompt(conversation)}\n\n${PLANNER_PROMPT}`,
+          systemPrompt: `${modelPrompt(conversation.mode, this.options.provider, this.options.extraPrompt, this.skills)}\n\n${PLANNER_PROMPT}`,
           messages: conversation.messages,
           tools: [SUBMIT_PLAN_TOOL],
         },
@@ -315,46 +290,14 @@ export class Agent {
     if (!decision.approved) {
       const feedback = decision.feedback ? ` Feedback: ${decision.feedback}` : "";
       const text = `Plan rejected; nothing was done.${feedback}`;
-      conversation.messages.push(this.note(text));
+      conversation.messages.push(assistantNote(this.options.provider, text, this.now()));
       await this.save(conversation);
       return this.result("plan_rejected", text, conversation);
     }
     conversation.plan = plan;
     conversation.planApproved = true;
-    const last = conversation.messages.at(-1) as UserMessage;
-    const planText: TextContent = { type: "text", text: `\n\n${planAsText(plan)}` };
-    last.content =
-      typeof last.content === "string"
-        ? [{ type: "text", text: last.content }, planText]
-        : [...last.content, planText];
+    attachPlan(conversation.messages.at(-1) as UserMessage, plan);
     return undefined;
-  }
-
-  private prompt(conversation: Conversation): string {
-    const extra = [this.options.extraPrompt, skillsPrompt(this.skills)].filter(Boolean).join("\n\n");
-    return systemPrompt({
-      mode: conversation.mode,
-      tier: this.options.provider.tier,
-      ...(extra ? { extra } : {}),
-    });
-  }
-
-  private tools(conversation: Conversation): Tool[] {
-    const { tier, vision } = this.options.provider;
-    const builtin = toolsFor({ mode: conversation.mode, tier, vision }).map(
-      ({ name, description, parameters }) => ({
-        name,
-        description,
-        parameters,
-      }),
-    );
-    // Skill tools are plain JSON Schema; pi-ai sends parameters as JSON either way.
-    const skills = [...this.skillTools.values()].map(({ name, description, parameters }) => ({
-      name,
-      description,
-      parameters: parameters as unknown as Tool["parameters"],
-    }));
-    return [...builtin, ...skills];
   }
 
   private async steps(
@@ -470,9 +413,14 @@ export class Agent {
     const call = () =>
       this.llm.complete(
         {
-          systemPrompt: this.prompt(conversation),
+          systemPrompt: modelPrompt(
+            conversation.mode,
+            this.options.provider,
+            this.options.extraPrompt,
+            this.skills,
+          ),
           messages: conversation.messages,
-          tools: this.tools(conversation),
+          tools: modelTools(conversation.mode, this.options.provider, this.skillTools.values()),
         },
         {
           ...(options.signal ? { signal: options.signal } : {}),
@@ -496,17 +444,7 @@ export class Agent {
   ): Promise<void> {
     conversation.messages = pruneImages(conversation.messages);
     if (!emergency && !needsTrim(conversation.messages)) return;
-    const summarize: Summarizer = async (history) => {
-      const answer = await this.llm.complete(
-        {
-          systemPrompt: SUMMARIZER_PROMPT,
-          messages: [{ role: "user", content: history, timestamp: this.now() }],
-          tools: [],
-        },
-        options.signal ? { signal: options.signal } : {},
-      );
-      return textOf(answer);
-    };
+    const summarize = modelSummarizer(this.llm, options.signal ? { signal: options.signal } : {}, this.now);
     const keep = emergency ? EMERGENCY_KEEP_TAIL_MESSAGES : KEEP_TAIL_MESSAGES;
     const trimmed = await trimHistory(conversation.messages, summarize, keep);
     if (trimmed.summarized === 0) return;
@@ -520,31 +458,10 @@ export class Agent {
     await this.save(conversation);
   }
 
-  private note(text: string): AssistantMessage {
-    const { provider } = this.options;
-    return {
-      role: "assistant",
-      content: [{ type: "text", text }],
-      api: "openai-completions",
-      provider: provider.id,
-      model: provider.model,
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "stop",
-      timestamp: this.now(),
-    };
-  }
-
   private async aborted(conversation: Conversation): Promise<RunResult> {
     const error = new AgentError("aborted", "Stopped by the user.");
     if (conversation.messages.at(-1)?.role === "user")
-      conversation.messages.push(this.note("(stopped by the user)"));
+      conversation.messages.push(assistantNote(this.options.provider, "(stopped by the user)", this.now()));
     await this.save(conversation);
     return this.result("aborted", error.message, conversation, error);
   }
@@ -556,7 +473,9 @@ export class Agent {
         ? error
         : new AgentError("provider_http", String((error as Error)?.message ?? error));
     if (conversation.messages.at(-1)?.role === "user")
-      conversation.messages.push(this.note(`(failed: ${typed.message})`));
+      conversation.messages.push(
+        assistantNote(this.options.provider, `(failed: ${typed.message})`, this.now()),
+      );
     await this.save(conversation);
     return this.result("error", typed.message, conversation, typed);
   }

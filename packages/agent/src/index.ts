@@ -9,6 +9,7 @@ export * from "./context-manager.js";
 export * from "./conversation.js";
 export * from "./errors.js";
 export * from "./loop-detector.js";
+export * from "./model-inputs.js";
 export * from "./permission-gate.js";
 export * from "./planner.js";
 export * from "./prompts.js";
