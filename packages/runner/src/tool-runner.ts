@@ -81,20 +81,25 @@ export class ToolRunner {
     this.#run = run;
   }
 
-  /** The tools this mode and tier offer. A UsageError for a combination that has none. */
+  /** The tools this mode and tier offer. */
   tools(): ToolSpec[] {
-    try {
-      return toolsFor({ mode: this.#options.mode, tier: this.#options.tier, vision: this.#options.vision });
-    } catch (error) {
-      if (error instanceof AgentError) throw new UsageError(error.message);
-      throw error;
-    }
+    return offeredTools(this.#options.mode, this.#options.tier, this.#options.vision);
   }
 
   async call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
     const id = `call-${++this.#calls}`;
     const outcome = await this.#executor.execute({ type: "toolCall", id, name, arguments: args }, this.#run);
     return toAnswer(outcome);
+  }
+}
+
+/** The tools a mode and tier offer; a UsageError for a combination that has none (Compact Dev). */
+export function offeredTools(mode: Mode, tier: Tier, vision: boolean): ToolSpec[] {
+  try {
+    return toolsFor({ mode, tier, vision });
+  } catch (error) {
+    if (error instanceof AgentError) throw new UsageError(error.message);
+    throw error;
   }
 }
 

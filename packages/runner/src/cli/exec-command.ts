@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
 import { withRunnerSession } from "../runner-session.js";
-import { type ToolAnswer, ToolRunner } from "../tool-runner.js";
+import { offeredTools, type ToolAnswer, ToolRunner } from "../tool-runner.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { execCommand } from "./command-specs.js";
@@ -31,14 +31,17 @@ export async function execCommandHandler(
   io: CliIo,
 ): Promise<ExitCode> {
   const url = positionals[0]!;
+  const mode = options.mode ?? "act";
+  const tier = options.tier ?? "full";
+  offeredTools(mode, tier, true); // Compact Dev is refused before Firefox starts.
   return withRunnerSession(
     { ...browserOptionsFrom(options), pageScript: loadPageScript, url, signal: io.signal },
     async ({ port, tabId }) => {
       const runner = new ToolRunner({
         port,
         tabId,
-        mode: options.mode ?? "act",
-        tier: options.tier ?? "full",
+        mode,
+        tier,
         vision: true,
       });
       let allOk = true;

@@ -26,6 +26,7 @@ const HANDLERS: Record<string, () => Promise<CommandHandler>> = {
   exec: async () => (await import("./exec-command.js")).execCommandHandler as CommandHandler,
   screenshot: async () =>
     (await import("./screenshot-command.js")).screenshotCommandHandler as CommandHandler,
+  mcp: async () => (await import("./mcp-command.js")).mcpCommandHandler as CommandHandler,
 };
 
 export function formatMainHelp(): string {
@@ -58,7 +59,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
   const spec = COMMANDS.find((c) => c.name === name) as CommandSpec<OptionSpecs> | undefined;
   const loadHandler = HANDLERS[name];
   try {
-    if (!spec) {
+    if (!spec || !loadHandler) {
       throw new UsageError(
         `Unknown command "${name}". Commands: ${COMMANDS.map((c) => c.name).join(", ")}. Run \`webbrain --help\`.`,
       );
@@ -67,9 +68,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<ExitCode
     if (parsed.help) {
       io.stdout.write(formatCommandHelp(spec));
       return EXIT_DONE;
-    }
-    if (!loadHandler) {
-      throw new UsageError(`\`webbrain ${name}\` is not in this build yet; see packages/runner/README.md.`);
     }
     const handler = await loadHandler();
     return await handler(parsed.positionals, parsed.options, io);

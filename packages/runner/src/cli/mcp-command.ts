@@ -1,0 +1,54 @@
+/**
+ * `webbrain mcp`: an MCP server on stdio until the client closes stdin (or Ctrl-C), over one
+ * Firefox. stdout carries only MCP messages; anything for people goes to stderr.
+ */
+
+import type { Readable, Writable } from "node:stream";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { EXIT_DONE, type ExitCode } from "../errors.js";
+import { createMcpServer } from "../mcp-server.js";
+import { loadPageScript } from "../page-script-source.js";
+import { withRunnerSession } from "../runner-session.js";
+import { offeredTools, ToolRunner } from "../tool-runner.js";
+import type { ParsedOptions } from "./argv-parser.js";
+import type { CliIo } from "./cli-io.js";
+import type { mcpCommand } from "./command-specs.js";
+import { browserOptionsFrom } from "./shared-options.js";
+
+type Options = ParsedOptions<typeof mcpCommand.options>;
+
+export async function mcpCommandHandler(
+  _positionals: string[],
+  options: Options,
+  io: CliIo,
+): Promise<ExitCode> {
+  const mode = options.mode ?? "act";
+  const tier = options.tier ?? "full";
+  // Refuse Compact Dev before starting Firefox.
+  offeredTools(mode, tier, true);
+  return withRunnerSession<ExitCode>(
+    {
+      ...browserOptionsFrom(options),
+      pageScript: loadPageScript,
+      signal: io.signal,
+      ...(options.url ? { url: options.url } : {}),
+    },
+    async ({ port, tabId, description }) => {
+      const server = createMcpServer(
+        (approver) =>
+          new ToolRunner({ port, tabId, mode, tier, vision: true, ...(approver ? { approver } : {}) }),
+        options.confirm === true,
+      );
+      const closed = new Promise<void>((resolve) => {
+        server.onclose = () => resolve();
+        io.stdin.once("end", () => resolve());
+        io.signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      await server.connect(new StdioServerTransport(io.stdin as Readable, io.stdout as Writable));
+      io.stderr.write(`webbrain mcp: serving ${mode}/${tier} tools on stdio; ${description}\n`);
+      await closed;
+      await server.close().catch(() => {});
+      return EXIT_DONE;
+    },
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * `webbrain mcp` through the MCP SDK's own Client over stdio: the real bin, real Firefox.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pngSize } from "../src/screenshots.js";
+import { BIN } from "./run-cli.js";
+
+const PROCESS_TEST_TIMEOUT_MS = 120_000;
+
+let server: FixtureServer;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function connect(args: string[]): Promise<Client> {
+  const client = new Client({ name: "webbrain-test", version: "0.0.0" });
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env, stderr: "pipe" }),
+  );
+  return client;
+}
+
+type TextBlock = { type: "text"; text: string };
+
+function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
+  return (result.content as TextBlock[])
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("\n");
+}
+
+describe("webbrain mcp", () => {
+  it(
+    "serves Act tools: the tree as text, trusted clicks, screenshots as image content",
+    async () => {
+      const client = await connect(["--url", server.url("/runner/trusted-only.html")]);
+      try {
+        const { tools } = await client.listTools();
+        const names = tools.map((tool) => tool.name);
+        expect(names).toEqual(
+          expect.arrayContaining(["get_accessibility_tree", "click_ax", "type_ax", "screenshot"]),
+        );
+        expect(tools.find((tool) => tool.name === "click_ax")?.inputSchema).toMatchObject({
+          type: "object",
+          properties: { ref_id: expect.any(Object) },
+        });
+
+        const tree = await client.callTool({ name: "get_accessibility_tree", arguments: {} });
+        expect(tree.isError).toBe(false);
+        const treeText = textOf(tree);
+        expect(treeText).toMatch(/^\[get_accessibility_tree ok\]/);
+        const coupon = findRef(treeText, "textbox", "Coupon code");
+        const confirm = findRef(treeText, "button", "Confirm order");
+
+        expect(
+          (await client.callTool({ name: "type_ax", arguments: { ref_id: coupon, value: "MCP" } })).isError,
+        ).toBe(false);
+        expect((await client.callTool({ name: "click_ax", arguments: { ref_id: confirm } })).isError).toBe(
+          false,
+        );
+        expect(textOf(await client.callTool({ name: "read_page", arguments: {} }))).toContain(
+          "Order confirmed with coupon MCP",
+        );
+
+        const shot = await client.callTool({ name: "screenshot", arguments: {} });
+        const image = (shot.content as { type: string; data?: string; mimeType?: string }[]).find(
+          (b) => b.type === "image",
+        );
+        expect(image?.mimeType).toBe("image/png");
+        expect(pngSize(Buffer.from(image!.data!, "base64"))?.width).toBeGreaterThan(100);
+
+        const stale = await client.callTool({ name: "click_ax", arguments: { ref_id: 999 } });
+        expect(stale.isError).toBe(true);
+        expect(textOf(stale)).toMatch(/stale/);
+      } finally {
+        await client.close();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "holds Ask mode: no action tools are listed, and one called anyway is refused",
+    async () => {
+      const client = await connect(["--mode", "ask", "--url", server.url("/runner/delete-account.html")]);
+      try {
+        const names = (await client.listTools()).tools.map((tool) => tool.name);
+        expect(names).toContain("get_accessibility_tree");
+        expect(names).not.toContain("click_ax");
+        const tree = textOf(await client.callTool({ name: "get_accessibility_tree", arguments: {} }));
+        const refused = await client.callTool({
+          name: "click_ax",
+          arguments: { ref_id: findRef(tree, "button", "Delete account") },
+        });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toMatch(/Ask mode is read-only/);
+        expect(textOf(await client.callTool({ name: "read_page", arguments: {} }))).not.toContain(
+          "Account deleted",
+        );
+      } finally {
+        await client.close();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+});
