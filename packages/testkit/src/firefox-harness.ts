@@ -6,6 +6,8 @@
  *   tabs this test opened) and afterAll (close the browser, also when tests or beforeAll failed).
  * - `newTab()` uses browsingContext.create({type: "tab"}): that tab has focus, unlike the initial
  *   tab of headless Firefox 153, so focus-driven widgets behave as for a person.
+ * - `newTab({ isolated: true })` opens the tab in a fresh user context (its own cookies and
+ *   storage); the user context is removed after the test, with its tabs.
  * - Reading `browser`/`client` before beforeAll ran is a clear error, not undefined.
  */
 import {
@@ -18,16 +20,22 @@ import {
 } from "@webbrain/bidi";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
+export interface NewTabOptions {
+  /** Open the tab in a fresh user context: no cookies or storage shared with other tabs. */
+  isolated?: boolean;
+}
+
 export interface FirefoxHarness {
   readonly browser: FirefoxBrowser;
   readonly client: BidiClient;
   /** Opens a focused tab, closed automatically after the current test. Returns its context id. */
-  newTab(): Promise<string>;
+  newTab(opts?: NewTabOptions): Promise<string>;
 }
 
 export function useFirefox(opts: LaunchOptions = {}): FirefoxHarness {
   let browser: FirefoxBrowser | undefined;
   const testTabs = new Set<string>();
+  const testUserContexts = new Set<string>();
 
   beforeAll(async () => {
     browser = await launchFirefox(opts);
@@ -35,10 +43,18 @@ export function useFirefox(opts: LaunchOptions = {}): FirefoxHarness {
 
   afterEach(async () => {
     const tabs = [...testTabs];
+    const userContexts = [...testUserContexts];
     testTabs.clear();
+    testUserContexts.clear();
     if (!browser || browser.client.closed) return;
     const client = browser.client;
+    // Already-closed tabs are fine: the test may have closed them itself.
     await Promise.all(tabs.map((context) => closeContext(client, context).catch(() => {})));
+    await Promise.all(
+      userContexts.map((userContext) =>
+        client.send("browser.removeUserContext", { userContext }).catch(() => {}),
+      ),
+    );
   });
 
   afterAll(async () => {
@@ -61,8 +77,14 @@ export function useFirefox(opts: LaunchOptions = {}): FirefoxHarness {
     get client() {
       return current().client;
     },
-    async newTab() {
-      const context = await createTab(current().client);
+    async newTab(opts: NewTabOptions = {}) {
+      const client = current().client;
+      let userContext: string | undefined;
+      if (opts.isolated) {
+        userContext = (await client.send("browser.createUserContext", {})).userContext;
+        testUserContexts.add(userContext);
+      }
+      const context = await createTab(client, { userContext });
       testTabs.add(context);
       return context;
     },
