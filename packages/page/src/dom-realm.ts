@@ -6,15 +6,10 @@
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
-export const DOCUMENT_NODE = 9;
 export const DOCUMENT_FRAGMENT_NODE = 11;
 
 export function isElement(node: Node | null | undefined): node is Element {
   return !!node && node.nodeType === ELEMENT_NODE;
-}
-
-export function tagOf(el: Element): string {
-  return el.localName;
 }
 
 export function isInput(el: Element): el is HTMLInputElement {
@@ -60,14 +55,6 @@ export function composedContains(ancestor: Node, node: Node | null): boolean {
     if (current === ancestor) return true;
   }
   return false;
-}
-
-/** Closest ancestor (self included) matching `selector`, crossing shadow boundaries. */
-export function composedClosest(el: Element, selector: string): Element | null {
-  for (let current: Node | null = el; current; current = composedParent(current)) {
-    if (isElement(current) && current.matches(selector)) return current;
-  }
-  return null;
 }
 
 /** Offset of an element's document inside the top-level viewport (same-origin frames only). */

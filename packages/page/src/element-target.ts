@@ -146,8 +146,3 @@ function sameTarget(el: Element, hit: Element): boolean {
 function clamp(value: number, min: number, max: number): number {
   return Math.max(min, Math.min(max, value));
 }
-
-/** Role word used in errors for elements that have no ref yet. */
-export function roleWord(el: Element): string {
-  return roleOf(el) || el.localName;
-}

@@ -10,7 +10,7 @@
  * - Overlays (open dialogs, high stacked layers) are printed first, once, and not in place.
  * - A budget cuts whole lines and ends the tree with one marker line that says so.
  */
-import { accessibleName, boundedText, LabelIndex, NAME_MAX_CHARS } from "./accessible-name.js";
+import { accessibleName, LabelIndex, NAME_MAX_CHARS } from "./accessible-name.js";
 import {
   collapseWhitespace,
   isIframe,
@@ -453,9 +453,4 @@ function assemble(
   );
   const tree = kept.join("\n");
   return { tree, lines: kept.length, chars: tree.length, truncated: true, ...base };
-}
-
-/** Text of a subtree for callers that want the words, not the structure. */
-export function subtreeText(el: Element, limit: number): string {
-  return boundedText(el, limit);
 }

@@ -9,11 +9,6 @@ import { styleOf } from "./dom-realm.js";
 /** A box this small with overflow hidden is the screen-reader-only pattern, not content. */
 const VISUALLY_HIDDEN_MAX_PX = 1;
 
-/** The whole subtree is hidden whatever the descendants say. */
-export function hidesSubtree(el: Element, style: CSSStyleDeclaration): boolean {
-  return style.display === "none" || el.getAttribute("aria-hidden") === "true";
-}
-
 /** The element's own box shows nothing (descendants may still show: visibility can be undone). */
 export function ownBoxHidden(style: CSSStyleDeclaration, width: number, height: number): boolean {
   const visibility = style.visibility;

@@ -3,11 +3,11 @@
  * defenses (modal scope, ambiguity payload), the rich-text toolbar guard, keys, waits, forms,
  * the completion probe, frames, shadow DOM and the read-only tools.
  */
-import { callFunction } from "@webbrain/bidi";
+import { callFunction, navigate } from "@webbrain/bidi";
 import { type FixtureServer, startFixtureServer, useFirefox } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CALL_HANDLE_FUNCTION } from "../src/bundle.js";
-import { PageSession } from "./page-session.js";
+import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
+import { PageSession, SANDBOX } from "./page-session.js";
 
 const firefox = useFirefox();
 let fixtures: FixtureServer;
@@ -297,5 +297,37 @@ describe("forms, frames, shadow DOM and reading", () => {
       code: "bad_params",
       error: "read_page: params must be a JSON object, got number",
     });
+  });
+});
+
+describe("injection", () => {
+  it("runs as a sandboxed preload script, hidden from the page, idempotent, refs unique across pages", async () => {
+    const context = await firefox.newTab();
+    const script = await buildPageScript();
+    const { script: preload } = await firefox.client.send("script.addPreloadScript", {
+      functionDeclaration: `() => { ${script} }`,
+      sandbox: SANDBOX,
+      contexts: [context],
+    });
+    try {
+      const page = new PageSession(firefox.client, context);
+      await navigate(firefox.client, context, fixtures.url("/page/landmarks.html"));
+      const first = await page.call("get_accessibility_tree");
+      expect(first.success).toBe(true);
+      expect(await page.page("typeof globalThis.__webbrainPage")).toBe("undefined");
+      const sidebarDelete = await page.ref('button "Delete"');
+      await page.inject(); // a second injection keeps the installed instance and its refs
+      expect(await page.ref('button "Delete"')).toBe(sidebarDelete);
+      const lastRef = (first.metadata as { last_ref: number }).last_ref;
+      await navigate(firefox.client, context, fixtures.url("/page/forms.html"));
+      const stale = await page.call("click_ax", { ref_id: sidebarDelete, ref_floor: lastRef });
+      expect(stale).toMatchObject({ success: false, code: "stale_ref" });
+      const second = await page.tree();
+      const refs = Array.from(second.matchAll(/\[(\d+)\]/g), (m) => Number(m[1]));
+      expect(refs.length).toBeGreaterThan(0);
+      expect(Math.min(...refs)).toBeGreaterThan(lastRef);
+    } finally {
+      await firefox.client.send("script.removePreloadScript", { script: preload });
+    }
   });
 });
