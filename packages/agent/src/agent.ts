@@ -241,6 +241,15 @@ export class Agent {
       const result = await body(conversation);
       options.onEvent?.({ type: "run_end", result });
       return result;
+    } catch (caught) {
+      // A broken Store or port (not the page, not the model): report it, never crash the caller.
+      const error = new AgentError(
+        "internal",
+        `The run failed inside the agent: ${(caught as Error)?.message ?? String(caught)}. The conversation is kept as of its last saved step; try again.`,
+      );
+      const result: RunResult = { status: "error", text: error.message, steps: 0, error };
+      options.onEvent?.({ type: "run_end", result });
+      return result;
     } finally {
       this.running.delete(tabId);
     }

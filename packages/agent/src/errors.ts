@@ -15,7 +15,8 @@ export type AgentErrorKind =
   | "loop_stopped"
   | "aborted"
   | "config"
-  | "busy";
+  | "busy"
+  | "internal";
 
 export class AgentError extends Error {
   readonly kind: AgentErrorKind;

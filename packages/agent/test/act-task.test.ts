@@ -131,3 +131,19 @@ describe("Act task", () => {
     expect((await first).status).toBe("aborted");
   });
 });
+
+describe("broken storage", () => {
+  it("answers a typed internal error instead of throwing when the Store fails", async () => {
+    h = await harness({ script: [{ text: "hello" }] });
+    h.store.set = async () => {
+      throw new Error("disk full");
+    };
+    const result = await h.agent.processMessage("1", "hi");
+    expect(result.status).toBe("error");
+    expect(result.error?.kind).toBe("internal");
+    expect(result.text).toContain("disk full");
+    // The tab is not left marked busy.
+    h.store.set = async () => {};
+    expect((await h.agent.processMessage("1", "hi")).error?.kind).not.toBe("busy");
+  });
+});

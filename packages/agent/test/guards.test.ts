@@ -239,6 +239,19 @@ describe("/allow-api", () => {
     const stored = (await h.store.get("agentConv:1")) as { allowApi: boolean };
     expect(stored.allowApi).toBe(true);
   });
+
+  it("never allows a mutating fetch in Ask mode, even after /allow-api", async () => {
+    h = await harness({
+      script: [
+        { toolCalls: [{ name: "fetch_url", arguments: { url: "https://api.example/x", method: "DELETE" } }] },
+        (request) => ({ text: lastToolResultText(request) }),
+      ],
+    });
+    await h.agent.processMessage("1", "/allow-api");
+    const result = await h.agent.processMessage("1", "delete it", { mode: "ask" });
+    expect(result.text).toContain("Refused DELETE: Ask mode is read-only");
+    expect(h.browser.named("fetchUrl")).toHaveLength(0);
+  });
 });
 
 describe("permission gate", () => {
