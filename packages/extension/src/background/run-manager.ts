@@ -28,13 +28,13 @@ import {
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
 import type { ChatMode, TranscriptItem } from "../shared/transcript.js";
+import { argsSummary, firstLine, planForApproval, TOOL_SUMMARY_CHARS } from "./panel-text.js";
 import { type PayloadRecorder, RecordingLlmClient } from "./payload-recorder.js";
 import { toAgentProvider } from "./provider-mapping.js";
 import { type Clock, RunJournal, systemClock } from "./run-journal.js";
 import type { TabSession, TabSessions } from "./tab-sessions.js";
 
 const TOOL_DETAIL_CHARS = 2_000;
-const TOOL_SUMMARY_CHARS = 120;
 
 export type RunListener = (tabId: string, entry: JournalEntry) => void;
 
@@ -60,35 +60,6 @@ interface ActiveRun {
 
 export class RunError extends Error {
   override name = "RunError";
-}
-
-function firstLine(text: string, max: number): string {
-  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-
-/** `{"ref_id":3,"value":"Ada"}` -> `ref_id 3 · value "Ada"`: what a card says in one line. */
-export function argsSummary(args: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(args);
-  } catch {
-    return firstLine(args, TOOL_SUMMARY_CHARS);
-  }
-  if (typeof parsed !== "object" || parsed === null) return "";
-  const parts = Object.entries(parsed).map(([key, value]) =>
-    typeof value === "string" ? `${key} "${value}"` : `${key} ${JSON.stringify(value)}`,
-  );
-  return firstLine(parts.join(" · "), TOOL_SUMMARY_CHARS);
-}
-
-/** The plan as the user judges it (the agent's planAsText is worded for after approval). */
-export function planForApproval(plan: Plan): string {
-  const steps = plan.steps.map(
-    (step, i) => `${i + 1}. ${step.action}${step.target ? ` (${step.target})` : ""}`,
-  );
-  const risks = plan.risks.length > 0 ? `\nRisks: ${plan.risks.join("; ")}` : "";
-  return `Goal: ${plan.goal}\n${steps.join("\n")}${risks}`;
 }
 
 export class RunManager {

@@ -149,6 +149,7 @@ export class TranscriptView {
   private renderStream(): void {
     if (this.streamNode === undefined) {
       this.streamNode = el("div", "msg assistant streaming");
+      this.streamNode.setAttribute("aria-busy", "true");
       this.live.append(this.streamNode);
     }
     const prefix = this.streamDropped > 0 ? "…\n\n" : "";
@@ -176,7 +177,8 @@ export class TranscriptView {
     this.promptNode?.remove();
     const box = el("div", "prompt");
     box.dataset.promptId = prompt.promptId;
-    box.setAttribute("role", "group");
+    // An alert dialog is announced at once: the run is waiting on the person.
+    box.setAttribute("role", "alertdialog");
     box.setAttribute("aria-label", prompt.title);
     box.append(el("h3", undefined, prompt.title), el("p", undefined, prompt.body));
     const choices = el("div", "choices");
