@@ -15,10 +15,23 @@ import { executeBatchCall, type ToolParams, type ToolRuntime } from "../src/tool
 
 export interface BenchTool {
   run(params: ToolParams): Promise<{ text: string }>;
+  /** Milliseconds the last `run` spent inside BidiClient.sendRaw, i.e. in round trips. */
+  lastRoundTripMs(): number;
   dispose(): Promise<void>;
 }
 
 export async function toolOverSession(session: BidiSession, executablePath: string): Promise<BenchTool> {
+  // Time spent waiting on the socket, summed per run, to split a batch into round trips and tool work.
+  let roundTripMs = 0;
+  const sendRaw = session.client.sendRaw.bind(session.client);
+  session.client.sendRaw = async (frame, options) => {
+    const started = performance.now();
+    try {
+      return await sendRaw(frame, options);
+    } finally {
+      roundTripMs += performance.now() - started;
+    }
+  };
   const root = await mkdtemp(join(tmpdir(), "ffbidi-bench-"));
   const spool = new SpoolStore({ fs: nodeSpoolFs, prefix: join(root, "spool-") });
   const debug = new DebugLog("bench");
@@ -43,7 +56,11 @@ export async function toolOverSession(session: BidiSession, executablePath: stri
   });
   const runtime: ToolRuntime = { host, spool, debug, env: process.env, settings: () => settings };
   return {
-    run: (params) => executeBatchCall(runtime, params, undefined),
+    run: (params) => {
+      roundTripMs = 0;
+      return executeBatchCall(runtime, params, undefined);
+    },
+    lastRoundTripMs: () => roundTripMs,
     dispose: async () => {
       await host.close("bench");
       await spool.dispose();
