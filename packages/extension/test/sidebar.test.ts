@@ -494,6 +494,17 @@ describe("sidebar", () => {
     await click(firefox.client, sidebar, "#continue");
     await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "Picked up where I left off.");
     await waitForRunEnd(sidebar);
+
+    // Clear forgets the tab's conversation: the panel and session storage are empty again.
+    await click(firefox.client, sidebar, "#clear");
+    await waitFor(async () => (await count(firefox.client, sidebar, "#transcript li")) === 0);
+    expect(await evaluate(firefox.client, sidebar, "document.getElementById('empty').hidden")).toBe(false);
+    const keys = await evaluate<string[]>(
+      firefox.client,
+      sidebar,
+      `browser.storage.session.get(null).then((all) => Object.keys(all).filter((k) => k.endsWith(":${page.tabId}")))`,
+    );
+    expect(keys).toEqual([]);
   });
 });
 
