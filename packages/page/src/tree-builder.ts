@@ -316,11 +316,24 @@ class TreeWalk {
         const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
         if (assigned.length > 0) for (const child of assigned) this.visit(child, childInh);
         else this.walkChildren(el, childInh);
+      } else if (el.childElementCount === 0) {
+        // A leaf holds only text: one textContent read instead of a crossing per text node.
+        this.#visitLeafText(el, childInh);
       } else {
         this.walkChildren(el, childInh);
       }
     }
     if (block || printed) this.#flushText();
+  }
+
+  #visitLeafText(el: Element, inh: Inherited): void {
+    if (inh.textNamed || inh.textHidden || this.#filter === "interactive") return;
+    const raw = el.textContent ?? "";
+    if (!/\S/.test(raw)) {
+      if (raw && this.#pendingText) this.#pendingText += " ";
+      return;
+    }
+    this.#appendText(inh.depth, raw.replace(/\s+/g, " "));
   }
 
   #printsStructure(role: string, el: Element): boolean {
