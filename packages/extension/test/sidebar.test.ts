@@ -287,10 +287,16 @@ describe("sidebar", () => {
       },
     ]);
     const page = await openPage("/extension/signup.html");
+    const first = await openSidebar(page.tabId, "Newsletter signup");
+    await send(first, "act", "Sign me up as Ada Lovelace, ada@example.com");
+    await waitForText(firefox.client, first, "#live .prompt", "Allow");
+    await screenshot(firefox.client, first, "sidebar-4-permission-prompt");
+    // The run waits in the background while the sidebar is closed; reopened, the question is back.
+    await firefox.client.send("browsingContext.close", { context: first });
+    openedAddonTabs.splice(openedAddonTabs.indexOf(first), 1);
     const sidebar = await openSidebar(page.tabId, "Newsletter signup");
-    await send(sidebar, "act", "Sign me up as Ada Lovelace, ada@example.com");
-    await waitForText(firefox.client, sidebar, "#live .prompt", "Allow");
-    await screenshot(firefox.client, sidebar, "sidebar-4-permission-prompt");
+    await waitForText(firefox.client, sidebar, "#live .prompt", "Allow interact");
+    expect(await count(firefox.client, sidebar, "#live .tool.running")).toBe(1);
     await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)"); // Always allow
     await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "Signed up Ada Lovelace");
     await waitForRunEnd(sidebar);
