@@ -5,18 +5,19 @@
  *    each timed from the call until the promise resolves with a usable BiDi session.
  * 2. 200 `script.evaluate` round trips, sequential (await each) and pipelined (all in flight),
  *    through our client vs puppeteer's BiDi connection (`browser.connection.send`). Each library
- *    drives a browser it launched; both browsers run side by side, so every round sees the same
- *    machine load, and rounds alternate which library goes first.
+ *    drives a browser it launched; both browsers run side by side and the two alternate in chunks
+ *    of 20 sequential calls (and per pipelined burst), so both see the same machine load; rounds
+ *    alternate which library goes first.
  * Prints per-run figures, then medians and ratios (ours / puppeteer).
  * Targets: launch <= 0.9x, round trips <= 1.0x.
- * Knobs: BENCH_LAUNCH_RUNS (default 5 per side), BENCH_RT_ROUNDS (default 7), FIREFOX_BIN.
+ * Knobs: BENCH_LAUNCH_RUNS (default 7 per side), BENCH_RT_ROUNDS (default 15), FIREFOX_BIN.
  */
 import { existsSync } from "node:fs";
 import puppeteer from "puppeteer-core";
 import { getTopLevelContext, launchFirefox, resolveFirefoxExecutable } from "../src/index.js";
 
-const LAUNCH_RUNS = Number(process.env.BENCH_LAUNCH_RUNS ?? 5);
-const RT_ROUNDS = Number(process.env.BENCH_RT_ROUNDS ?? 7);
+const LAUNCH_RUNS = Number(process.env.BENCH_LAUNCH_RUNS ?? 7);
+const RT_ROUNDS = Number(process.env.BENCH_RT_ROUNDS ?? 15);
 const ROUND_TRIPS = 200;
 /** Evaluations before measuring, so both browsers have finished their post-startup work. */
 const WARMUP_ROUND_TRIPS = 200;
@@ -101,13 +102,37 @@ async function puppeteerSubject(): Promise<RoundTripSubject> {
   };
 }
 
-async function roundTrips(evaluateOnce: EvaluateOnce): Promise<{ sequential: number; pipelined: number }> {
-  const sequential = await timeIt(async () => {
-    for (let i = 0; i < ROUND_TRIPS; i++) await evaluateOnce(i);
+/** Sequential calls are timed in chunks that alternate between the two subjects (same load). */
+const SEQUENTIAL_CHUNK = 20;
+
+async function sequentialChunk(evaluateOnce: EvaluateOnce, from: number): Promise<number> {
+  return timeIt(async () => {
+    for (let i = from; i < from + SEQUENTIAL_CHUNK; i++) await evaluateOnce(i);
   });
-  const pipelined = await timeIt(() =>
-    Promise.all(Array.from({ length: ROUND_TRIPS }, (_, i) => evaluateOnce(i))),
-  );
+}
+
+/** One round: 200 sequential calls per side (interleaved in chunks), then 200 pipelined per side. */
+async function roundTrips(first: RoundTripSubject, second: RoundTripSubject) {
+  const sequential = new Map<RoundTripSubject, number>([
+    [first, 0],
+    [second, 0],
+  ]);
+  for (let from = 0; from < ROUND_TRIPS; from += SEQUENTIAL_CHUNK) {
+    for (const subject of [first, second]) {
+      sequential.set(
+        subject,
+        (sequential.get(subject) ?? 0) + (await sequentialChunk(subject.evaluateOnce, from)),
+      );
+    }
+  }
+  const pipelined = new Map<RoundTripSubject, number>();
+  for (const subject of [first, second]) {
+    const { evaluateOnce } = subject;
+    pipelined.set(
+      subject,
+      await timeIt(() => Promise.all(Array.from({ length: ROUND_TRIPS }, (_, i) => evaluateOnce(i)))),
+    );
+  }
   return { sequential, pipelined };
 }
 
@@ -153,10 +178,10 @@ async function benchRoundTrips() {
       await theirs.evaluateOnce(i);
     }
     for (let round = 0; round < RT_ROUNDS; round++) {
-      const oursFirst = round % 2 === 0;
-      const a = oursFirst ? await roundTrips(ours.evaluateOnce) : undefined;
-      const t = await roundTrips(theirs.evaluateOnce);
-      const o = a ?? (await roundTrips(ours.evaluateOnce));
+      const [first, second] = round % 2 === 0 ? [ours, theirs] : [theirs, ours];
+      const { sequential, pipelined } = await roundTrips(first, second);
+      const o = { sequential: sequential.get(ours) ?? 0, pipelined: pipelined.get(ours) ?? 0 };
+      const t = { sequential: sequential.get(theirs) ?? 0, pipelined: pipelined.get(theirs) ?? 0 };
       out.oursSeq.push(o.sequential);
       out.oursPipe.push(o.pipelined);
       out.theirSeq.push(t.sequential);
