@@ -77,6 +77,15 @@ export class LoopDetector {
     this.observation = hashText(resultText);
   }
 
+  /**
+   * The page reported what an action changed (the page layer's `effect`). The fingerprint
+   * becomes that change, so an action that keeps changing the page differently is not a loop,
+   * while one that flips between two states (open/close) still repeats and is caught.
+   */
+  actionChanged(description: string): void {
+    this.observation = `effect:${hashText(description)}`;
+  }
+
   /** The URL changed (navigation or a click that navigated). */
   setUrl(url: string): void {
     const next = normalizeUrl(url);

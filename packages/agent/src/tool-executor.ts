@@ -184,6 +184,10 @@ export class ToolExecutor {
       for (const [ref, refName] of names) known.set(ref, refName);
       this.refNames.set(tabId, known);
     }
+    const effect = outcome.pageResult?.effect;
+    if (effect && typeof effect === "object" && !Array.isArray(effect) && effect.changed === true) {
+      run.loop.actionChanged(JSON.stringify(effect.changes ?? ""));
+    }
     if (submitKey && outcome.pageResult && isValidationRejection(outcome.pageResult)) {
       this.deps.submitGuard.rejected(submitKey);
     }

@@ -70,6 +70,47 @@ describe("loop detector", () => {
       expect(toolResultTexts(request).join("\n")).not.toContain("Loop warning");
   });
 
+  it("an action the page reports as changing something differently each time is not a loop; flip-flopping is", async () => {
+    let count = 0;
+    const script = Array.from({ length: 7 }, () => click(4));
+    h = await harness({
+      script: [...script, { text: "stepped" }],
+      pages: {
+        [SHOP_URL]: {
+          title: "Stepper",
+          tree: "",
+          onAction: () => ({
+            success: true,
+            effect: { changed: true, changes: [`value is now ${++count}`] },
+          }),
+        },
+      },
+    });
+    expect((await h.agent.processMessage("1", "step 7 times")).status).toBe("answered");
+    expect(count).toBe(7);
+    await h.close();
+
+    let open = false;
+    h = await harness({
+      script: Array.from({ length: 12 }, () => click(4)),
+      pages: {
+        [SHOP_URL]: {
+          title: "Toggle",
+          tree: "",
+          onAction: () => {
+            open = !open;
+            return {
+              success: true,
+              effect: { changed: true, changes: [open ? "now expanded" : "now collapsed"] },
+            };
+          },
+        },
+      },
+    });
+    const flipped = await h.agent.processMessage("1", "toggle");
+    expect(flipped.error?.kind).toBe("loop_stopped");
+  });
+
   it("coordinate clicks near one spot and navigation ping-pong are detected; reset forgets", () => {
     const detector = new LoopDetector();
     detector.observe("https://a/", "tree");
