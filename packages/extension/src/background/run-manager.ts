@@ -161,10 +161,15 @@ export class RunManager {
     };
     this.active.set(tabId, run);
     this.emit(tabId, run, { kind: "run_start", runId, mode });
-    if (userText !== undefined)
-      await this.commit(tabId, run, { kind: "user", text: userText, mode, at: this.clock.now() });
+    // In the same synchronous step as run_start, so no reader sees the run without its message.
+    const opening: TranscriptItem =
+      userText !== undefined
+        ? { kind: "user", text: userText, mode, at: this.clock.now() }
+        : { kind: "notice", text: "Continuing the task…", at: this.clock.now() };
+    const openingWritten = this.commit(tabId, run, opening);
 
-    void this.drive(tabId, run, () => {
+    void this.drive(tabId, run, async () => {
+      await openingWritten;
       // Built inside the run, so a provider the agent rejects ends this run with its message.
       const agentProvider = toAgentProvider(provider);
       const recorder = this.deps.payloads;
