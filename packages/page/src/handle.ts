@@ -7,16 +7,7 @@
  *   one tab: callers pass the highest ref they have seen.
  * - The state (registry, pending verifications) belongs to the realm that installed this script.
  */
-import {
-  checkValue,
-  clickAx,
-  dragDrop,
-  getAccessibilityTree,
-  hover,
-  setField,
-  typeAx,
-  verifyEffect,
-} from "./actions/ax-actions.js";
+import { clickAx, dragDrop, getAccessibilityTree, hover, verifyEffect } from "./actions/ax-actions.js";
 import { click } from "./actions/click-action.js";
 import { probeCompletion, verifyForm } from "./actions/form-actions.js";
 import { getFrames, getShadowDom, iframeRead } from "./actions/frame-actions.js";
@@ -31,6 +22,8 @@ import {
   refsOf,
   scroll,
 } from "./actions/reading-actions.js";
+import { setField } from "./actions/set-field-action.js";
+import { checkValue, typeAx } from "./actions/text-actions.js";
 import { waitForElement, waitForStable } from "./actions/wait-actions.js";
 import { PageError } from "./page-error.js";
 import { PageState } from "./page-state.js";

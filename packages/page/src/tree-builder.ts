@@ -9,6 +9,9 @@
  *   for elements that take actions, `role "name"` for structure, bare text for prose.
  * - Overlays (open dialogs, high stacked layers) are printed first, once, and not in place.
  * - A budget cuts whole lines and ends the tree with one marker line that says so.
+ *
+ * Longer than the other modules on purpose: the printing rules share one pass and its state
+ * (pending text, overlay sinks, inherited flags); split apart they would hide that invariant.
  */
 import { accessibleName, LabelIndex, NAME_MAX_CHARS } from "./accessible-name.js";
 import {

@@ -13,7 +13,7 @@ import type { PageResult } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { type KeyCombo, parseKeyCombo, pressKey } from "../synthetic-input.js";
 import { isRendered } from "../visibility.js";
-import { typeIntoElement } from "./ax-actions.js";
+import { typeIntoElement } from "./text-actions.js";
 
 const FOCUSABLE_SELECTOR =
   "a[href], button, input:not([type=hidden]), select, textarea, summary, iframe, [tabindex], [contenteditable]:not([contenteditable=false])";

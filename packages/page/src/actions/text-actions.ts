@@ -1,0 +1,104 @@
+/**
+ * type_ax / type_text (the typing core on both paths) and check_value, the follow-up that proves
+ * trusted typing landed. Positive proof: success only when the text is read back from the field.
+ */
+import { collapseWhitespace, isInput, isSelect, isTextArea } from "../dom-realm.js";
+import { elementForRef, makeActionable, summarize } from "../element-target.js";
+import { PageError } from "../page-error.js";
+import type { PageState } from "../page-state.js";
+import type { Params } from "../params.js";
+import type { ElementSummary, PageResult, PlanStep } from "../protocol.js";
+import { readBack, selectContentForTyping, textTarget, verifyText, writeText } from "../text-entry.js";
+import { resolveResult } from "./ax-actions.js";
+
+export function failUnverified(
+  action: string,
+  target: ElementSummary,
+  expected: string,
+  actual: string,
+): PageError {
+  return new PageError(
+    "unverified",
+    `${action}: typed ${JSON.stringify(expected)} into [${target.ref_id}] ${target.role}${target.name ? ` ${JSON.stringify(target.name)}` : ""} but reading it back gives ${JSON.stringify(actual)}, so the text is not proven to be there. The page may reformat, reject or redirect input; re-read the tree before going on.`,
+    { verified: false, value: actual, target },
+  );
+}
+
+export function ensureWritable(el: Element, target: ElementSummary, action: string): void {
+  if ((isInput(el) || isTextArea(el)) && el.readOnly) {
+    throw new PageError(
+      "not_editable",
+      `${action}: [${target.ref_id}] ${target.role} ${JSON.stringify(target.name)} is read-only, so nothing was typed.`,
+      { target },
+    );
+  }
+}
+
+export function typingPlan(point: { x: number; y: number }, value: string, replace: boolean): PlanStep[] {
+  const plan: PlanStep[] = [{ kind: "click", x: point.x, y: point.y }];
+  plan.push({ kind: "keys", keys: [replace ? "Control+a" : "Control+End"] });
+  if (replace && value === "") plan.push({ kind: "keys", keys: ["Backspace"] });
+  if (value !== "") plan.push({ kind: "text", text: value });
+  return plan;
+}
+
+export async function typeAx(state: PageState, p: Params): Promise<PageResult> {
+  const el = elementForRef(state, p.ref("ref_id"));
+  return typeIntoElement(state, el, p.string("value"), p, "type_ax");
+}
+
+/** Shared by type_ax and type_text. */
+export async function typeIntoElement(
+  state: PageState,
+  el: Element,
+  value: string,
+  p: Params,
+  action: string,
+): Promise<PageResult> {
+  const replace = p.boolean("clear", true);
+  const { target: field, retargeted } = textTarget(state, el, action);
+  const target = summarize(state, field);
+  ensureWritable(field, target, action);
+  const actionable = makeActionable(state, field, {
+    occlusion: true,
+    force: p.boolean("force", false),
+    enabled: true,
+  });
+  const extra = retargeted ? { retargeted_to: target } : {};
+  if (
+    p.mode() === "resolve" &&
+    !isSelect(field) &&
+    !(isInput(field) && (field.type === "checkbox" || field.type === "radio"))
+  ) {
+    selectContentForTyping(field);
+    return {
+      ...resolveResult(field, target, actionable.point, typingPlan(actionable.point, value, replace), {
+        action: "check_value",
+        params: { ref_id: target.ref_id, expected: value, replace },
+      }),
+      ...extra,
+    };
+  }
+  const outcome = writeText(field, value, replace);
+  if (!outcome.verified) throw failUnverified(action, target, value, outcome.actual);
+  return { success: true, verified: true, value: outcome.actual, target, method: outcome.method, ...extra };
+}
+
+export function checkValue(state: PageState, p: Params): PageResult {
+  const el = elementForRef(state, p.ref("ref_id"));
+  const expected = p.string("expected");
+  const replace = p.boolean("replace", true);
+  const target = summarize(state, el);
+  const check = isTextAreaLike(el) ? verifyText(el, expected, replace) : comboboxCheck(el, expected);
+  if (!check.verified) throw failUnverified("check_value", target, expected, check.actual);
+  return { success: true, verified: true, value: check.actual, target };
+}
+
+export function isTextAreaLike(el: Element): boolean {
+  return isInput(el) || isTextArea(el) || isSelect(el) || (el as HTMLElement).isContentEditable;
+}
+
+export function comboboxCheck(el: Element, expected: string): { verified: boolean; actual: string } {
+  const actual = collapseWhitespace(readBack(el));
+  return { verified: actual.toLowerCase().includes(expected.trim().toLowerCase()), actual };
+}
