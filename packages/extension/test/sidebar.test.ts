@@ -170,6 +170,18 @@ describe("sidebar", () => {
     );
   });
 
+  it("before any provider is set up, says where to add one", async () => {
+    const page = await openPage("/extension/article.html");
+    const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    expect(await text(firefox.client, sidebar, "#provider option")).toBe("No provider: open Settings");
+    await waitForText(firefox.client, sidebar, "#setup-hint:not([hidden])", "needs a model first");
+    await send(sidebar, "ask", "Hello?");
+    await waitForText(firefox.client, sidebar, "#status", "No model provider is set up yet. Open Settings");
+    // Nothing was sent, so the message stays in the box for after the setup.
+    expect(await evaluate(firefox.client, sidebar, "document.getElementById('input').value")).toBe("Hello?");
+    await screenshot(firefox.client, sidebar, "sidebar-0-no-provider");
+  });
+
   it("shows a clear message when the provider is down", async () => {
     await useProviderAt("http://127.0.0.1:9/v1");
     const page = await openPage("/extension/article.html");

@@ -40,6 +40,8 @@ const ui = {
   cont: byId<HTMLButtonElement>("continue"),
   clear: byId<HTMLButtonElement>("clear"),
   settingsLink: byId<HTMLAnchorElement>("open-settings"),
+  setupHint: byId<HTMLParagraphElement>("setup-hint"),
+  openSetup: byId<HTMLButtonElement>("open-setup"),
 };
 
 const pinnedTab = Number(new URLSearchParams(location.search).get("tab") ?? Number.NaN);
@@ -143,6 +145,7 @@ async function followActiveTab(): Promise<void> {
 
 function renderProviders(): void {
   ui.provider.replaceChildren();
+  ui.setupHint.hidden = settings.providers.length > 0;
   if (settings.providers.length === 0) {
     const option = new Option("No provider: open Settings", "");
     ui.provider.append(option);
@@ -231,6 +234,8 @@ ui.chat.addEventListener("click", (event) => {
     })
     .catch(showError);
 });
+
+ui.openSetup.addEventListener("click", () => void browser.runtime.openOptionsPage());
 
 ui.settingsLink.addEventListener("click", (event) => {
   event.preventDefault();
