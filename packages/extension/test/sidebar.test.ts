@@ -182,6 +182,38 @@ describe("sidebar", () => {
     await screenshot(firefox.client, sidebar, "sidebar-0-no-provider");
   });
 
+  it("without ?tab= it follows the active tab of its window", async () => {
+    const sidebarUrl = `${ADDON_ORIGIN}/sidebar.html`;
+    const article = fixtures!.url("/extension/article.html");
+    const signup = fixtures!.url("/extension/signup.html");
+    // A window of its own, so "the active tab" is under this test's control.
+    const windowId = await evaluate<number>(
+      firefox.client,
+      settingsPage,
+      `browser.windows.create({ url: ${JSON.stringify(sidebarUrl)} }).then((w) => w.id)`,
+    );
+    const sidebar = await waitForContext(firefox.client, (url) => url === sidebarUrl, "the unpinned sidebar");
+    openedAddonTabs.push(sidebar);
+    const open = (url: string) =>
+      evaluate<number>(
+        firefox.client,
+        settingsPage,
+        `browser.tabs.create({ windowId: ${windowId}, url: ${JSON.stringify(url)} }).then((t) => t.id)`,
+      );
+    const articleTab = await open(article);
+    await waitForText(firefox.client, sidebar, "#tab-title", "Lighthouse of Alexandria");
+    await open(signup);
+    await waitForText(firefox.client, sidebar, "#tab-title", "Newsletter signup");
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.tabs.update(${articleTab}, { active: true }).then(() => true)`,
+    );
+    await waitForText(firefox.client, sidebar, "#tab-title", "Lighthouse of Alexandria");
+    await evaluate(firefox.client, settingsPage, `browser.windows.remove(${windowId}).then(() => true)`);
+    openedAddonTabs.splice(openedAddonTabs.indexOf(sidebar), 1);
+  });
+
   it("shows a clear message when the provider is down", async () => {
     await useProviderAt("http://127.0.0.1:9/v1");
     const page = await openPage("/extension/article.html");
