@@ -27,7 +27,6 @@ describe("abort", () => {
     });
     const controller = new AbortController();
     const events: AgentEvent[] = [];
-    const started = Date.now();
     const result = await h.agent.processMessage("1", "go", {
       signal: controller.signal,
       onEvent: (event) => {
@@ -37,8 +36,9 @@ describe("abort", () => {
     });
     expect(result.status).toBe("aborted");
     expect(result.error?.kind).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(3_000);
-    expect(events.some((event) => event.type === "text_delta")).toBe(true);
+    // The answer streams in 3 pieces; the run stopped after the first, mid-stream.
+    expect(events.filter((event) => event.type === "text_delta").length).toBeGreaterThan(0);
+    expect(events.filter((event) => event.type === "text_delta").length).toBeLessThan(3);
     // The half-streamed tool call never ran.
     expect(h.browser.named("click_ax")).toHaveLength(0);
     const next = await h.agent.processMessage("1", "try again");
@@ -77,10 +77,9 @@ describe("abort", () => {
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
-    const started = Date.now();
+    // The page action never settles: only the abort can end this run.
     const result = await h.agent.processMessage("1", "click", { signal: controller.signal });
     expect(result.status).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect((await h.agent.processMessage("1", "again")).text).toBe("next");
     expect(lastToolResultText(h.llm.requests[1] as never)).toContain("[click_ax aborted]");
     await h.close();
