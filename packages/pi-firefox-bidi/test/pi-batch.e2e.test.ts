@@ -10,6 +10,7 @@ import {
   type RecordedRequest,
   type ScriptedLlm,
   startScriptedLlm,
+  systemPromptText,
   toolNames,
 } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
@@ -59,6 +60,8 @@ describe("firefox_bidi through the pi CLI", () => {
       script: [
         (request: RecordedRequest) => {
           expect(toolNames(request)).toContain("firefox_bidi");
+          // The bundled skill is offered to the model.
+          expect(systemPromptText(request)).toContain("firefox-bidi");
           return {
             toolCalls: [
               {
