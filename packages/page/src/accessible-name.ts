@@ -17,7 +17,7 @@ import {
   TEXT_NODE,
   truncate,
 } from "./dom-realm.js";
-import { NAME_FROM_CONTENT_ROLES } from "./roles.js";
+import { type AttributeNames, NAME_FROM_CONTENT_ROLES } from "./roles.js";
 
 export const NAME_MAX_CHARS = 100;
 /** Adjacent text longer than this is prose, not a label. */
@@ -39,6 +39,9 @@ const SKIPPED_TEXT_TAGS: ReadonlySet<string> = new Set([
   "datalist",
 ]);
 
+/** Elements whose text is not their textContent even without element children. */
+const LEAF_TEXT_EXCLUDED: ReadonlySet<string> = new Set([...SKIPPED_TEXT_TAGS, "img", "svg", "slot"]);
+
 export type NameSource =
   | "labelledby"
   | "aria-label"
@@ -58,6 +61,15 @@ export interface AccessibleName {
 
 /** Visible-ish text of a subtree, bounded to `limit` characters. */
 export function boundedText(root: Node, limit: number): string {
+  // A leaf element (text only) is read in one go; from a sandbox each node visited costs a crossing.
+  if (
+    isElement(root) &&
+    root.childElementCount === 0 &&
+    !LEAF_TEXT_EXCLUDED.has(root.localName) &&
+    !shadowRootOf(root)
+  ) {
+    return collapseWhitespace(root.textContent ?? "");
+  }
   const parts: string[] = [];
   let length = 0;
   const visit = (node: Node): void => {
@@ -227,57 +239,74 @@ function iconName(el: Element): string {
   return collapseWhitespace(img.getAttribute("alt") || img.getAttribute("title") || "");
 }
 
-export function accessibleName(el: Element, role: string, labels?: LabelIndex): AccessibleName {
-  const result = rawAccessibleName(el, role, labels);
+/**
+ * `names` (from getAttributeNames) lets the tree walk skip reads of attributes the element does
+ * not have; callers outside the walk omit it.
+ */
+export function accessibleName(
+  el: Element,
+  role: string,
+  labels?: LabelIndex,
+  names?: AttributeNames,
+): AccessibleName {
+  const result = rawAccessibleName(el, role, labels, names);
   return { name: truncate(result.name, NAME_MAX_CHARS), source: result.source };
 }
 
-function rawAccessibleName(el: Element, role: string, labels: LabelIndex | undefined): AccessibleName {
-  const labelledBy = el.getAttribute("aria-labelledby");
+function rawAccessibleName(
+  el: Element,
+  role: string,
+  labels: LabelIndex | undefined,
+  names: AttributeNames | undefined,
+): AccessibleName {
+  const attr = (name: string): string | null =>
+    names && !names.includes(name) ? null : el.getAttribute(name);
+  const tag = el.localName;
+  const labelledBy = attr("aria-labelledby");
   if (labelledBy) {
     const text = textOfIds(el, labelledBy);
     if (text) return { name: text, source: "labelledby" };
   }
-  const ariaLabel = collapseWhitespace(el.getAttribute("aria-label") ?? "");
+  const ariaLabel = collapseWhitespace(attr("aria-label") ?? "");
   if (ariaLabel) return { name: ariaLabel, source: "aria-label" };
   if (isLabelable(el)) {
     const text = labelText(el, labels);
     if (text) return { name: text, source: "label" };
   }
   if (isInput(el) || isTextArea(el)) {
-    const placeholder = collapseWhitespace(el.getAttribute("placeholder") ?? "");
+    const placeholder = collapseWhitespace(attr("placeholder") ?? "");
     if (placeholder) return { name: placeholder, source: "placeholder" };
   }
   if (isInput(el)) {
-    const type = (el.getAttribute("type") ?? "").toLowerCase();
+    const type = (attr("type") ?? "").toLowerCase();
     if (type === "submit" || type === "button" || type === "reset") {
-      const value = collapseWhitespace(el.value || el.getAttribute("value") || "");
+      const value = collapseWhitespace(el.value || attr("value") || "");
       if (value) return { name: value, source: "value" };
       if (type === "submit") return { name: "Submit", source: "value" };
       if (type === "reset") return { name: "Reset", source: "value" };
     }
     if (type === "image") {
-      const alt = el.getAttribute("alt");
+      const alt = attr("alt");
       if (alt) return { name: alt, source: "value" };
     }
   }
-  if (el.localName === "img" || el.localName === "area") {
-    const alt = collapseWhitespace(el.getAttribute("alt") ?? "");
+  if (tag === "img" || tag === "area") {
+    const alt = collapseWhitespace(attr("alt") ?? "");
     if (alt) return { name: alt, source: "content" };
   }
-  if (el.localName === "svg") {
+  if (tag === "svg") {
     const title = el.querySelector(":scope > title")?.textContent;
     if (title) return { name: collapseWhitespace(title), source: "content" };
   }
-  if (el.localName === "fieldset") {
+  if (tag === "fieldset") {
     const legend = el.querySelector(":scope > legend");
     if (legend) return { name: boundedText(legend, NAME_MAX_CHARS), source: "content" };
   }
-  if (el.localName === "table") {
+  if (tag === "table") {
     const caption = el.querySelector(":scope > caption");
     if (caption) return { name: boundedText(caption, NAME_MAX_CHARS), source: "content" };
   }
-  if (NAME_FROM_CONTENT_ROLES.has(role) || el.localName === "summary" || role === "clickable") {
+  if (NAME_FROM_CONTENT_ROLES.has(role) || tag === "summary" || role === "clickable") {
     const text = boundedText(el, NAME_MAX_CHARS + 1);
     if (text) return { name: text, source: "content" };
   }
@@ -285,7 +314,7 @@ function rawAccessibleName(el: Element, role: string, labels: LabelIndex | undef
     const text = adjacentText(el);
     if (text) return { name: text, source: "adjacent" };
   }
-  const title = collapseWhitespace(el.getAttribute("title") ?? "");
+  const title = collapseWhitespace(attr("title") ?? "");
   if (title) return { name: title, source: "title" };
   if (role === "button" || role === "link" || role === "clickable" || role === "menuitem" || role === "tab") {
     const icon = iconName(el);

@@ -268,7 +268,7 @@ class TreeWalk {
     };
 
     if ((actionRole !== undefined || editingHost) && inViewport) {
-      const { name, source } = accessibleName(el, role, this.#labels);
+      const { name, source } = accessibleName(el, role, this.#labels, names);
       const ref = this.#registry.refFor(el, role, name);
       this.refs++;
       let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role), stateWords(el, role, names))}`;
@@ -279,7 +279,7 @@ class TreeWalk {
       nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
       childInh.insideActionable = true;
     } else if (!boxHidden && inViewport && this.#printsStructure(role, el)) {
-      const { name, source } = accessibleName(el, role, this.#labels);
+      const { name, source } = accessibleName(el, role, this.#labels, names);
       if (name || !structureRoleNeedsName(role)) {
         if (role !== "img" || !inh.textNamed)
           this.#emit(inh.depth, formatElementLine(role, name, undefined, stateWords(el, role, names)));
