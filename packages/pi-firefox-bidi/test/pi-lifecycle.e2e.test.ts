@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 interface Payload {
-  session: { pid: number; launchedThisCall: boolean };
+  session: { pid: number; launchedThisCall: boolean; access: string };
   frames: {
     id: number | null;
     status: string;
@@ -83,8 +83,16 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
           frames: Array.from({ length: 65 }, () => ({ method: "browsingContext.getTree", params: {} })),
         }),
         { text: "too many seen" },
+        call({ access: "system", frames: [{ method: "browsingContext.getTree", params: {} }] }),
+        { text: "conflict seen" },
         recordTools({ text: "inactive after close" }),
-        call({ frames: [{ id: 7, method: "browsingContext.getTree", params: {} }] }),
+        call({
+          access: "system",
+          frames: [
+            { id: 7, method: "browsingContext.getTree", params: {} },
+            { id: 8, method: "browsingContext.getTree", params: { "moz:scope": "chrome" } },
+          ],
+        }),
         { text: "relaunched" },
       ],
     });
@@ -117,6 +125,13 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
     await pi.prompt("send 65 frames");
     expect(lastToolResultText(llm.requests[6]!)).toContain("at most 64 frames; this one has 65");
 
+    await pi.prompt("ask for system access while running");
+    const conflict = lastToolResultText(llm.requests[8]!);
+    expect(conflict).toContain(
+      "already running with headless=true, access=standard; this call asked for access=system",
+    );
+    expect(conflict).toContain("run /firefox close");
+
     const closed = await pi.prompt("/firefox close");
     expect(JSON.stringify(closed)).toContain("Firefox closed; firefox_bidi is inactive");
     expect(processesUsing(ws)).toEqual([]);
@@ -126,11 +141,18 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
     expect(tools[2]).not.toContain("firefox_bidi");
 
     await pi.prompt("/firefox");
-    await pi.prompt("again");
-    const again = payloadOf(llm.requests[9]);
+    await pi.prompt("again, with system access");
+    const again = payloadOf(llm.requests[11]);
     expect(again.frames[0]).toMatchObject({ id: 7, status: "ok" }); // a new browser has a new id ledger
-    expect(again.session.launchedThisCall).toBe(true);
+    expect(again.session).toMatchObject({ launchedThisCall: true, access: "system" });
     expect(again.session.pid).not.toBe(firstPid);
+    // With --remote-allow-system-access Firefox 153 lists chrome (browser window) contexts.
+    const chrome = again.frames[1] as unknown as {
+      status: string;
+      response: { result: { contexts: { url: string }[] } };
+    };
+    expect(chrome.status).toBe("ok");
+    expect(chrome.response.result.contexts.some((c) => c.url.startsWith("chrome://"))).toBe(true);
 
     expect(await pi.close()).toBe(0);
     expect(processesUsing(ws)).toEqual([]);
