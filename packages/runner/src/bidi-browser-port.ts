@@ -68,6 +68,7 @@ const EVENTS = [
   "browsingContext.contextDestroyed",
   "browsingContext.userPromptOpened",
   "browsingContext.load",
+  "browsingContext.navigationStarted",
 ];
 
 export class BidiBrowserPort implements BrowserPort {
@@ -207,11 +208,15 @@ export class BidiBrowserPort implements BrowserPort {
       throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
     const result = await this.#elements.run(tabId, action, params);
     await this.dialogs.settled();
-    const frames = await this.tabs.frames(tabId).catch(() => []);
-    const dialogs = this.dialogs.take(new Set([tabId, ...frames.map((f) => f.context)]));
+    // The frame list costs a round trip: fetch it only when something needs it.
+    const frames =
+      this.dialogs.hasRecords || action === "get_frames" ? await this.tabs.frames(tabId).catch(() => []) : [];
     if (action === "get_frames")
       result.contexts = frames.slice(1).map((f) => ({ url: f.url, depth: f.depth }));
-    if (dialogs.length > 0) result.dialogs = describeDialogs(dialogs);
+    if (this.dialogs.hasRecords) {
+      const dialogs = this.dialogs.take(new Set([tabId, ...frames.map((f) => f.context)]));
+      if (dialogs.length > 0) result.dialogs = describeDialogs(dialogs);
+    }
     return result;
   }
 

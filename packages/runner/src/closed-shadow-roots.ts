@@ -7,73 +7,63 @@
  * host's wrapper *inside the sandbox* (an expando on Firefox's X-ray wrapper: the page's own
  * scripts never see it), which is exactly where @webbrain/page looks for privileged roots.
  *
- * Invariants:
- * - Only custom elements (a "-" in the tag name) are probed: that is where closed roots live in
- *   practice, and probing every div would serialize the whole DOM on large pages.
- * - Roots inside exposed roots are found by repeating, at most MAX_NESTING_ROUNDS times.
- * - Best effort: a failure here never fails the action that asked for it.
+ * This rides on the page-script call itself (page-script-channel.ts), so a page whose custom
+ * elements were all probed costs no extra round trip:
+ * 1. the call first looks for custom elements not yet probed (`:defined`, a "-" in the tag;
+ *    closed roots live there in practice, and probing every div would serialize the DOM);
+ * 2. if there are some, it answers them instead of running the action, serialized with their
+ *    shadow roots; the runner calls again with hosts and roots, which the sandbox records
+ *    (and marks as probed) before probing again (nested roots) and running the action.
  */
-import type { BidiClient } from "@webbrain/bidi";
 import type * as Bidi from "webdriver-bidi-protocol";
-import { PAGE_SANDBOX } from "./page-script-channel.js";
 
-const MAX_NESTING_ROUNDS = 3;
-/** Upper bound of hosts probed per round, so a page of thousands of custom elements stays fast. */
-const MAX_HOSTS_PER_ROUND = 2_000;
+export const HOSTS_MARKER = "__webbrainHosts";
+/** Upper bound of hosts answered per round, so a page of thousands of custom elements stays fast. */
+export const MAX_HOSTS_PER_ROUND = 2_000;
+/** Probe rounds per call: each round reaches one more level of nested closed roots. */
+export const MAX_PROBE_ROUNDS = 3;
 
-/** Custom elements with no root known to the sandbox, searched through every known root. */
-const FIND_CANDIDATES = `() => {
-  const out = [];
-  const visit = (root) => {
-    for (const el of root.querySelectorAll("*")) {
-      const known = el.openOrClosedShadowRoot ?? el.shadowRoot;
-      if (known) visit(known);
-      else if (el.localName.includes("-") && out.length < ${MAX_HOSTS_PER_ROUND}) out.push(el);
-    }
-  };
-  visit(document);
-  return out;
-}`;
-
-const DEFINE_ROOTS = `(...pairs) => {
-  for (const [host, root] of pairs) {
-    Object.defineProperty(host, "openOrClosedShadowRoot", { value: root, configurable: true });
+/** Sandbox code: record the roots the runner found, then list custom elements not yet probed. */
+export const PROBE_SNIPPET = `
+  for (let i = 0; i < hosts.length; i++) {
+    hosts[i].__webbrainProbed = true;
+    if (roots[i]) Object.defineProperty(hosts[i], "openOrClosedShadowRoot", { value: roots[i], configurable: true });
   }
-}`;
-
-/** Makes the closed shadow roots under `context`'s document visible to the sandbox. */
-export async function exposeClosedShadowRoots(client: BidiClient, context: string): Promise<number> {
-  let exposed = 0;
-  try {
-    for (let round = 0; round < MAX_NESTING_ROUNDS; round++) {
-      const found = await client.send("script.callFunction", {
-        functionDeclaration: FIND_CANDIDATES,
-        awaitPromise: false,
-        target: { context, sandbox: PAGE_SANDBOX },
-        serializationOptions: { maxDomDepth: 1, includeShadowTree: "all" },
-        resultOwnership: "none",
-      });
-      if (found.type !== "success" || found.result.type !== "array") return exposed;
-      const pairs: Bidi.Script.LocalValue[] = [];
-      for (const node of found.result.value ?? []) {
-        if (node.type !== "node" || !node.sharedId) continue;
-        const root = node.value?.shadowRoot;
-        if (root?.sharedId) {
-          pairs.push({ type: "array", value: [{ sharedId: node.sharedId }, { sharedId: root.sharedId }] });
-        }
+  if (probe) {
+    const found = [];
+    const visit = (root) => {
+      for (const el of root.querySelectorAll("*")) {
+        const known = el.openOrClosedShadowRoot ?? el.shadowRoot;
+        if (known) visit(known);
+        else if (el.localName.includes("-") && !el.__webbrainProbed && found.length < ${MAX_HOSTS_PER_ROUND} && el.matches(":defined")) found.push(el);
       }
-      if (pairs.length === 0) return exposed;
-      await client.send("script.callFunction", {
-        functionDeclaration: DEFINE_ROOTS,
-        awaitPromise: false,
-        target: { context, sandbox: PAGE_SANDBOX },
-        arguments: pairs,
-        resultOwnership: "none",
-      });
-      exposed += pairs.length;
-    }
-  } catch {
-    // The document went away mid-probe, or the page blocks scripts: the action reports that.
-  }
-  return exposed;
+    };
+    visit(document);
+    if (found.length > 0) return { ${HOSTS_MARKER}: found };
+  }`;
+
+export interface ProbedHosts {
+  hosts: Bidi.Script.LocalValue;
+  roots: Bidi.Script.LocalValue;
 }
+
+/** The hosts a probe answered, with their roots (null where a host has none), as call arguments. */
+export function probedHosts(result: Bidi.Script.RemoteValue): ProbedHosts | undefined {
+  if (result.type !== "object") return undefined;
+  const entry = result.value?.find(([key]) => key === HOSTS_MARKER)?.[1];
+  if (entry?.type !== "array") return undefined;
+  const hosts: Bidi.Script.LocalValue[] = [];
+  const roots: Bidi.Script.LocalValue[] = [];
+  for (const node of entry.value ?? []) {
+    if (node.type !== "node" || !node.sharedId) continue;
+    hosts.push({ sharedId: node.sharedId });
+    const root = node.value?.shadowRoot;
+    roots.push(root?.sharedId ? { sharedId: root.sharedId } : { type: "null" });
+  }
+  return { hosts: { type: "array", value: hosts }, roots: { type: "array", value: roots } };
+}
+
+export const NO_HOSTS: ProbedHosts = {
+  hosts: { type: "array", value: [] },
+  roots: { type: "array", value: [] },
+};

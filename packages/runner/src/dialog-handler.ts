@@ -72,6 +72,11 @@ export class DialogHandler {
     await Promise.all([...this.#inFlight]);
   }
 
+  /** Whether any dialog is recorded and not yet taken. */
+  get hasRecords(): boolean {
+    return this.#records.length > 0;
+  }
+
   /** Hands over (and forgets) the records of these contexts. */
   take(contexts: ReadonlySet<string>): DialogRecord[] {
     const taken: DialogRecord[] = [];

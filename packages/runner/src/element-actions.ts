@@ -13,14 +13,13 @@
  *   model; a trusted action's result says `trusted: true`.
  * - Every call carries `ref_floor` (the highest ref this tab has shown), so a new document in
  *   the tab never hands out a number the model already saw for another element.
- * - If the press navigated the tab, the verify call is skipped (its element is gone with the
+ * - If the press started a navigation of the tab, the verify call is skipped (its element is gone with the
  *   old document) and the result says the page navigated.
  * - Errors the page or model caused become `{success: false, error}`; a closed tab throws
  *   TabGoneError and a dead browser rethrows the connection error.
  */
 import type { PageResult, UploadRequest } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
-import { exposeClosedShadowRoots } from "./closed-shadow-roots.js";
 import type { DialogHandler } from "./dialog-handler.js";
 import { FrameTargets } from "./frame-targets.js";
 import { type PageScriptChannel, PageScriptError } from "./page-script-channel.js";
@@ -51,6 +50,9 @@ const SEARCHING_ACTIONS: ReadonlySet<string> = new Set([
   "extract_data",
   "get_shadow_dom",
 ]);
+
+/** How long a press that navigated waits for the new document to load before answering. */
+const NAVIGATION_SETTLE_TIMEOUT_MS = 10_000;
 
 /** Resolve -> press -> verify rounds one action may take (a combobox needs two). */
 const MAX_PLAN_ROUNDS = 4;
@@ -91,7 +93,6 @@ export interface LocatedElement {
 export class ElementActions {
   readonly #client: BidiClient;
   readonly #channel: PageScriptChannel;
-  readonly #tabs: TabContexts;
   readonly #dialogs: DialogHandler;
   readonly #frames: FrameTargets;
   /** Highest ref each tab has shown the model. */
@@ -100,13 +101,11 @@ export class ElementActions {
   constructor(client: BidiClient, channel: PageScriptChannel, tabs: TabContexts, dialogs: DialogHandler) {
     this.#client = client;
     this.#channel = channel;
-    this.#tabs = tabs;
     this.#dialogs = dialogs;
     this.#frames = new FrameTargets(channel, tabs);
   }
 
   async run(tabId: string, action: string, params: Record<string, unknown>): Promise<PageResult> {
-    if (SEARCHING_ACTIONS.has(action)) await exposeClosedShadowRoots(this.#client, tabId);
     switch (action) {
       case "iframe_click":
       case "iframe_type":
@@ -177,19 +176,25 @@ export class ElementActions {
       if (bad)
         return { success: false, error: `The page layer sent a plan the runner cannot press (${bad}).` };
       merged = { ...merged, ...answer };
-      const urlBefore = await this.#tabs.url(tabId);
+      // A document navigation the press started (link, form submit) is seen as a BiDi event,
+      // which costs no round trip; `navigationStarted` does not fire for fragments/pushState.
+      const watch = this.#watchNavigation(tabId, context);
       try {
         // Pointer coordinates are relative to the viewport of the context the actions are
         // performed in, so a frame's own plan is pressed in the frame's context, unshifted.
         await performSteps(this.#client, context, plan as InputStep[]);
       } catch (error) {
+        watch.stop();
         if (isFatal(error)) throw error;
         return { success: false, error: `Firefox refused the trusted input: ${(error as Error).message}` };
       }
       await this.#dialogs.settled();
-      const urlAfter = await this.#tabs.url(tabId);
-      if (urlAfter !== urlBefore)
-        return { ...toPageResult(merged), trusted: true, navigated: true, url: urlAfter };
+      if (watch.started()) {
+        // The next call would race the new document: wait for it to load (bounded).
+        const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS);
+        return { ...toPageResult(merged), trusted: true, navigated: true, url };
+      }
+      watch.stop();
       const verify = answer.verify;
       if (!isRecord(verify) || typeof verify.action !== "string") {
         // Without a verify call the resolve answer describes the page *before* the input
@@ -208,12 +213,55 @@ export class ElementActions {
     };
   }
 
+  /**
+   * Follows navigations of the tab (or the frame acted in) while input is pressed. BiDi events
+   * cost no round trip; `navigationStarted` does not fire for fragments or pushState.
+   */
+  #watchNavigation(tabId: string, context: string) {
+    const ours = (id: string) => id === context || id === tabId;
+    let startedUrl: string | undefined;
+    let loadedUrl: string | undefined;
+    let onLoad: (() => void) | undefined;
+    const removers = [
+      this.#client.on("browsingContext.navigationStarted", (info) => {
+        if (!ours(info.context)) return;
+        startedUrl = info.url;
+        loadedUrl = undefined;
+      }),
+      this.#client.on("browsingContext.load", (info) => {
+        if (!ours(info.context) || startedUrl === undefined) return;
+        loadedUrl = info.url;
+        onLoad?.();
+      }),
+    ];
+    const stop = () => {
+      for (const remove of removers) remove();
+    };
+    return {
+      stop,
+      started: () => startedUrl !== undefined,
+      /** The loaded URL, or the started one if the load takes longer than timeoutMs. */
+      loaded: async (timeoutMs: number): Promise<string> => {
+        if (loadedUrl === undefined) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, timeoutMs);
+            onLoad = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+        stop();
+        return loadedUrl ?? startedUrl ?? "";
+      },
+    };
+  }
+
   /** iframe_click / iframe_type / a cross-origin iframe_read, in the frame's own context. */
   async #inFrame(tabId: string, action: string, params: Record<string, unknown>): Promise<PageResult> {
     const frame = await this.#frames.pick(tabId, params);
     if (!frame.success) return frame;
     const context = String(frame.context);
-    await exposeClosedShadowRoots(this.#client, context);
     if (action === "iframe_read") {
       const read = toPageResult(
         await this.#call(tabId, context, "read_page", pickDefined(params, ["max_chars"])),
@@ -283,6 +331,7 @@ export class ElementActions {
         context,
         action,
         floor === undefined ? params : { ...params, ref_floor: floor },
+        { probeShadowRoots: SEARCHING_ACTIONS.has(action) },
       );
     } catch (error) {
       if (isFatal(error)) throw error;

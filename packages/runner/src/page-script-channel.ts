@@ -14,16 +14,26 @@
  */
 import type { BidiClient } from "@webbrain/bidi";
 import type * as Bidi from "webdriver-bidi-protocol";
+import {
+  MAX_PROBE_ROUNDS,
+  NO_HOSTS,
+  PROBE_SNIPPET,
+  type ProbedHosts,
+  probedHosts,
+} from "./closed-shadow-roots.js";
 import { fromRemoteValue, type PlainValue } from "./remote-value.js";
 
 export const PAGE_SANDBOX = "webbrain";
 /** What the installed script answers instead of a result when `__webbrainPage` is missing. */
 const MISSING_MARKER = "__webbrainPageMissing";
 
-/** Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed. */
-const CALL_FUNCTION = `async function (action, paramsJson) {
+/**
+ * Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed.
+ * With `probe`, closed shadow roots are looked for first (closed-shadow-roots.ts).
+ */
+const CALL_FUNCTION = `async function (action, paramsJson, probe, hosts, roots) {
   const page = globalThis.__webbrainPage;
-  if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
+  if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };${PROBE_SNIPPET}
   return await page.handle(action, JSON.parse(paramsJson));
 }`;
 
@@ -37,6 +47,8 @@ export const SERIALIZATION_OPTIONS: Bidi.Script.SerializationOptions = {
 export interface PageCallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Expose closed shadow roots to the page layer before the action (actions that search). */
+  probeShadowRoots?: boolean;
 }
 
 export class PageScriptError extends Error {
@@ -113,15 +125,32 @@ export class PageScriptChannel {
     params: unknown,
     opts: PageCallOptions,
   ): Promise<PlainValue> {
-    return this.callWith(
-      context,
-      CALL_FUNCTION,
-      [
-        { type: "string", value: action },
-        { type: "string", value: JSON.stringify(params ?? {}) },
-      ],
-      opts,
-    );
+    const probe = opts.probeShadowRoots === true;
+    let found: ProbedHosts = NO_HOSTS;
+    for (let round = 0; ; round++) {
+      const result = await this.#client.send(
+        "script.callFunction",
+        {
+          functionDeclaration: CALL_FUNCTION,
+          awaitPromise: true,
+          target: { context, sandbox: PAGE_SANDBOX },
+          arguments: [
+            { type: "string", value: action },
+            { type: "string", value: JSON.stringify(params ?? {}) },
+            { type: "boolean", value: probe && round < MAX_PROBE_ROUNDS },
+            found.hosts,
+            found.roots,
+          ],
+          // A probe answer needs depth 1 for the hosts' shadow roots to be serialized.
+          serializationOptions: probe ? { ...SERIALIZATION_OPTIONS, maxDomDepth: 1 } : SERIALIZATION_OPTIONS,
+          resultOwnership: "none",
+        },
+        opts,
+      );
+      const hosts = result.type === "success" ? probedHosts(result.result) : undefined;
+      if (!hosts) return unwrapEvaluateResult(result);
+      found = hosts;
+    }
   }
 
   async #inject(context: string, opts: PageCallOptions): Promise<void> {

@@ -151,6 +151,16 @@ describe("page actions with trusted input", () => {
     expect(await pageText("#status")).toBe("confirm answered true");
   });
 
+  it("says when a click navigated, without a verify against the old document", async () => {
+    await port.navigate(tab, server.url("/runner/browser-features.html"));
+    const result = await port.pageAction(tab, "click_ax", {
+      ref_id: findRef(await tree(), "link", "Go to checkout"),
+    });
+    expect(result).toMatchObject({ success: true, trusted: true, navigated: true });
+    expect(String(result.url)).toContain("/runner/trusted-only.html");
+    expect(await tree()).toContain('button "Confirm order"');
+  });
+
   it("keeps refs unique across documents of a tab, and a gone ref is stale", async () => {
     await port.navigate(tab, server.url("/runner/trusted-only.html"));
     const first = await tree();

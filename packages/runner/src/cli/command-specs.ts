@@ -39,11 +39,16 @@ const modeTierOptions = {
 
 const runOptions = {
   url: { kind: "string", valueName: "URL", help: "Open this page before the task starts." },
-  ...modeTierOptions,
+  mode: modeTierOptions.mode,
+  tier: {
+    kind: "enum",
+    values: TIERS,
+    help: "Model tier: compact, mid or full tools (default: the provider's; llamacpp is compact).",
+  },
   provider: {
     kind: "string",
     valueName: "ID",
-    help: "Model provider (default llamacpp; e.g. openai, anthropic, openai-compatible).",
+    help: "Model provider preset (default llamacpp; also ollama, lmstudio, vllm, openai, anthropic, openrouter, ...).",
   },
   "base-url": {
     kind: "string",
