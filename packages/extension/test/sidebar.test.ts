@@ -113,10 +113,12 @@ async function useProviderAt(baseUrl: string, vision = false): Promise<void> {
   );
 }
 
-/** A fixture page in its own tab: BiDi context and Firefox tab id. */
+let pageCounter = 0;
+
+/** A fixture page in its own tab: BiDi context and Firefox tab id (the URL is unique per call). */
 async function openPage(path: string): Promise<{ context: string; tabId: number; url: string }> {
   const context = await firefox.newTab();
-  const url = fixtures!.url(path);
+  const url = `${fixtures!.url(path)}?case=${++pageCounter}`;
   await navigate(firefox.client, context, url);
   return { context, tabId: await firefoxTabId(firefox.client, settingsPage, url), url };
 }
@@ -200,18 +202,19 @@ describe("sidebar", () => {
         settingsPage,
         `browser.tabs.create({ windowId: ${windowId}, url: ${JSON.stringify(url)} }).then((t) => t.id)`,
       );
-    const articleTab = await open(article);
-    await waitForText(firefox.client, sidebar, "#tab-title", "Lighthouse of Alexandria");
-    await open(signup);
-    await waitForText(firefox.client, sidebar, "#tab-title", "Newsletter signup");
-    await evaluate(
-      firefox.client,
-      settingsPage,
-      `browser.tabs.update(${articleTab}, { active: true }).then(() => true)`,
-    );
-    await waitForText(firefox.client, sidebar, "#tab-title", "Lighthouse of Alexandria");
-    await evaluate(firefox.client, settingsPage, `browser.windows.remove(${windowId}).then(() => true)`);
-    openedAddonTabs.splice(openedAddonTabs.indexOf(sidebar), 1);
+    try {
+      const articleTab = await open(article);
+      await waitForText(firefox.client, sidebar, "#tab-title", "Lighthouse of Alexandria");
+      await open(signup);
+      await waitForText(firefox.client, sidebar, "#tab-title", "Newsletter signup");
+      const activate = `browser.tabs.update(${articleTab}, { active: true }).then(() => true)`;
+      await evaluate(firefox.client, settingsPage, activate);
+      await waitForText(firefox.client, sidebar, "#tab-title", "Lighthouse of Alexandria");
+    } finally {
+      // The window's tabs must not outlive this test: later tests find tabs by URL.
+      await evaluate(firefox.client, settingsPage, `browser.windows.remove(${windowId}).then(() => true)`);
+      openedAddonTabs.splice(openedAddonTabs.indexOf(sidebar), 1);
+    }
   });
 
   it("shows a clear message when the provider is down", async () => {

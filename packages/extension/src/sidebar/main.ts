@@ -81,9 +81,24 @@ function refreshEmpty(): void {
   ui.empty.hidden = !view.isEmpty;
 }
 
+function showTabTitle(title: string, url: string, tabId: number): void {
+  ui.tabTitle.textContent = title || url || `Tab ${tabId}`;
+  ui.tabTitle.title = url;
+}
+
+/** Read the tab's title now: a state snapshot may be older than the page's latest title. */
+function refreshTabTitle(tabId: number): void {
+  browser.tabs.get(tabId).then(
+    (tab) => {
+      if (tabId === currentTabId) showTabTitle(tab.title ?? "", tab.url ?? "", tabId);
+    },
+    () => undefined,
+  );
+}
+
 function applyState(state: TabState): void {
-  ui.tabTitle.textContent = state.title || state.url || `Tab ${state.tabId}`;
-  ui.tabTitle.title = state.url;
+  showTabTitle(state.title, state.url, state.tabId);
+  refreshTabTitle(state.tabId);
   ui.badge.hidden = !state.allowApi;
   view.verbose = settings.verbose;
   view.reset(state.transcript, state.run);
@@ -257,8 +272,7 @@ async function start(): Promise<void> {
   // Keep the header in step with the page as the agent (or the user) navigates.
   browser.tabs.onUpdated.addListener((tabId, change, tab) => {
     if (tabId !== currentTabId || (change.title === undefined && change.url === undefined)) return;
-    ui.tabTitle.textContent = tab.title || tab.url || `Tab ${tabId}`;
-    ui.tabTitle.title = tab.url ?? "";
+    showTabTitle(tab.title ?? "", tab.url ?? "", tabId);
   });
 }
 
