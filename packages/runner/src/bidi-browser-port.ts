@@ -118,6 +118,11 @@ export class BidiBrowserPort implements BrowserPort {
     return port;
   }
 
+  /** Closes the tabs this port opened (for a browser we do not own, before disconnecting). */
+  async closeOwnTabs(): Promise<void> {
+    for (const id of this.tabs.createdIds()) await this.tabs.close(id).catch(() => {});
+  }
+
   /** Stops listening; the connection itself is closed by its owner. */
   dispose(): void {
     this.dialogs.stop();

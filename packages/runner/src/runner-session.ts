@@ -77,6 +77,8 @@ export async function withRunnerSession<T>(
     work.catch(() => {});
     lost.catch(() => {});
     aborted.catch(() => {});
+    // A Firefox we connected to is someone else's: leave it as we found it.
+    if (port && (opts.connect || opts.webdriver) && !connection.client.closed) await port.closeOwnTabs();
     port?.dispose();
     await connection.close().catch(() => {});
     await rm(downloadsDir, { recursive: true, force: true });

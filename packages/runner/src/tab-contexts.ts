@@ -28,6 +28,8 @@ export class TabContexts {
   /** Top-level contexts in creation order (newest last). */
   #tabs: string[] = [];
   #active: string | undefined;
+  /** Tabs this runner opened (closed again when the browser is not ours). */
+  #created = new Set<string>();
   #removeListeners: (() => void)[] = [];
 
   constructor(client: BidiClient) {
@@ -76,9 +78,15 @@ export class TabContexts {
   /** Opens a tab (in front unless `background`) and returns its context id. */
   async create(background: boolean): Promise<string> {
     const { context } = await this.#client.send("browsingContext.create", { type: "tab", background });
+    this.#created.add(context);
     if (!this.#tabs.includes(context)) this.#tabs.push(context);
     if (!background) this.#active = context;
     return context;
+  }
+
+  /** Tabs opened through `create` that are still open. */
+  createdIds(): string[] {
+    return [...this.#created].filter((id) => this.#tabs.includes(id));
   }
 
   async close(tabId: string): Promise<void> {

@@ -7,6 +7,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { connectBidi, startFirefoxProcess } from "@webbrain/bidi";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/cli/command-specs.js";
@@ -212,6 +213,41 @@ describe("webbrain CLI process", () => {
       });
       expect(read.result.text).toContain("Nothing confirmed");
       expect(run.code).toBe(1);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "works on a Firefox it did not launch (--connect) and leaves that Firefox running",
+    async () => {
+      const firefox = await startFirefoxProcess({});
+      try {
+        const url = server.url("/runner/product-form.html");
+        const first = await runCli(["snapshot", url, "--connect", firefox.wsEndpoint]);
+        expect(first.code, first.stderr).toBe(0);
+        expect(first.stdout).toMatch(/combobox "Billing period"/);
+        // The session was ended, not leaked: a second client can connect.
+        const second = await runCli([
+          "snapshot",
+          url,
+          "--connect",
+          firefox.wsEndpoint,
+          "--filter",
+          "interactive",
+        ]);
+        expect(second.code, second.stderr).toBe(0);
+        expect(firefox.hasExited).toBe(false);
+        // Its tabs are as we found them: our working tabs were closed again.
+        const session = await connectBidi(firefox.wsEndpoint);
+        try {
+          const tree = await session.client.send("browsingContext.getTree", { maxDepth: 0 });
+          expect(tree.contexts.map((c) => c.url)).toEqual(["about:blank"]);
+        } finally {
+          await session.close();
+        }
+      } finally {
+        await firefox.dispose(0);
+      }
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
