@@ -17,6 +17,16 @@
  */
 import type * as Bidi from "webdriver-bidi-protocol";
 
+/**
+ * Sandbox code run before the page layer installs: gives every element an
+ * `openOrClosedShadowRoot` (null unless the runner recorded a root on the host), so the page
+ * layer, which checks once per realm whether the property exists, reads the roots we record.
+ * Defined on the sandbox's X-ray view of Element.prototype: invisible to the page.
+ */
+export const PRIVILEGED_ROOTS_SHIM = `if (!("openOrClosedShadowRoot" in Element.prototype)) {
+  Object.defineProperty(Element.prototype, "openOrClosedShadowRoot", { get() { return null; }, configurable: true });
+}`;
+
 export const HOSTS_MARKER = "__webbrainHosts";
 /** Upper bound of hosts answered per round, so a page of thousands of custom elements stays fast. */
 export const MAX_HOSTS_PER_ROUND = 2_000;

@@ -17,6 +17,7 @@ import type * as Bidi from "webdriver-bidi-protocol";
 import {
   MAX_PROBE_ROUNDS,
   NO_HOSTS,
+  PRIVILEGED_ROOTS_SHIM,
   PROBE_SNIPPET,
   type ProbedHosts,
   probedHosts,
@@ -69,7 +70,7 @@ export class PageScriptChannel {
   async install(): Promise<void> {
     if (this.#preloadId || !this.#script) return;
     const result = await this.#client.send("script.addPreloadScript", {
-      functionDeclaration: `() => {\n${this.#script}\n}`,
+      functionDeclaration: `() => {\n${PRIVILEGED_ROOTS_SHIM}\n${this.#script}\n}`,
       sandbox: PAGE_SANDBOX,
     });
     this.#preloadId = result.script;
@@ -157,7 +158,7 @@ export class PageScriptChannel {
     const result = await this.#client.send(
       "script.callFunction",
       {
-        functionDeclaration: `() => {\n${this.#script}\n}`,
+        functionDeclaration: `() => {\n${PRIVILEGED_ROOTS_SHIM}\n${this.#script}\n}`,
         awaitPromise: false,
         target: { context, sandbox: PAGE_SANDBOX },
         resultOwnership: "none",
