@@ -13,6 +13,14 @@ import { promisify } from "node:util";
 import { type BidiClient, callFunction, captureScreenshot, evaluate, performActions } from "@webbrain/bidi";
 import { waitFor } from "@webbrain/testkit";
 
+/** waitFor for a probe that yields a value once ready: resolves with that value, typed as present. */
+export async function until<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  opts: Parameters<typeof waitFor>[1] = {},
+): Promise<T> {
+  return (await waitFor(probe, opts)) as T;
+}
+
 export const ADDON_ID = "webbrain@webbrain.dev";
 export const ADDON_UUID = "3f9c2a4e-8b1d-4c6e-9a57-0c1d2e3f4a5b";
 export const ADDON_ORIGIN = `moz-extension://${ADDON_UUID}`;
@@ -51,7 +59,7 @@ export async function contexts(client: BidiClient): Promise<{ context: string; u
 }
 
 export async function waitForContext(client: BidiClient, match: (url: string) => boolean, what: string) {
-  return waitFor(async () => (await contexts(client)).find((c) => match(c.url))?.context, {
+  return until(async () => (await contexts(client)).find((c) => match(c.url))?.context, {
     timeoutMs: 15_000,
     message: `no tab showing ${what}`,
   });
@@ -69,7 +77,7 @@ export async function openAddonPage(client: BidiClient, fromContext: string, pat
       awaitPromise: true,
     },
   );
-  return waitFor(
+  return until(
     async () => (await contexts(client)).find((c) => !before.has(c.context) && c.url === url)?.context,
     { timeoutMs: 15_000, message: `the add-on page ${path} did not open` },
   );
@@ -77,7 +85,7 @@ export async function openAddonPage(client: BidiClient, fromContext: string, pat
 
 /** The Firefox tab id of the tab showing `url`, asked from an add-on page. */
 export async function firefoxTabId(client: BidiClient, addonContext: string, url: string): Promise<number> {
-  return waitFor(
+  return until(
     () =>
       evaluate<number | null>(
         client,
@@ -115,7 +123,7 @@ export async function boxOf(client: BidiClient, context: string, selector: strin
 }
 
 export async function click(client: BidiClient, context: string, selector: string): Promise<void> {
-  const box = await waitFor(() => boxOf(client, context, selector).catch(() => undefined), {
+  const box = await until(() => boxOf(client, context, selector).catch(() => undefined), {
     message: `nothing to click at ${selector}`,
   });
   await performActions(client, context, [
@@ -225,7 +233,7 @@ export async function waitForText(
   timeoutMs = 20_000,
 ): Promise<string> {
   let last = "";
-  return waitFor(
+  return until(
     async () => {
       last = await text(client, context, selector);
       return (typeof expected === "string" ? last.includes(expected) : expected.test(last))

@@ -12,6 +12,7 @@ import { RunManager } from "../src/background/run-manager.js";
 import { TabSessions } from "../src/background/tab-sessions.js";
 import type { JournalEntry, RunSnapshot } from "../src/shared/run-events.js";
 import { type ProviderConfig, parseSettings, type Settings } from "../src/shared/settings.js";
+import { until } from "./addon-harness.js";
 import { MemoryArea } from "./memory-area.js";
 
 const TAB: TabInfo = { id: "1", url: "https://example.test/", title: "Example", active: true };
@@ -108,7 +109,7 @@ describe("RunManager", () => {
     expect(kinds.filter((k) => k === "run_end")).toHaveLength(1);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     // The terminal snapshot reaches runUi:<tabId> in storage.
-    const stored = await waitFor(async () => {
+    const stored = await until(async () => {
       const snapshot = (await area.get("runUi:1"))["runUi:1"] as RunSnapshot | undefined;
       return snapshot?.status === "stopped" ? snapshot : undefined;
     });
