@@ -62,11 +62,12 @@ export interface AccessibleName {
 /** Visible-ish text of a subtree, bounded to `limit` characters. */
 export function boundedText(root: Node, limit: number): string {
   // A leaf element (text only) is read in one go; from a sandbox each node visited costs a crossing.
+  const rootTag = isElement(root) ? root.localName : undefined;
   if (
-    isElement(root) &&
-    root.childElementCount === 0 &&
-    !LEAF_TEXT_EXCLUDED.has(root.localName) &&
-    !shadowRootOf(root)
+    rootTag !== undefined &&
+    (root as Element).childElementCount === 0 &&
+    !LEAF_TEXT_EXCLUDED.has(rootTag) &&
+    !shadowRootOf(root as Element, rootTag)
   ) {
     return collapseWhitespace(root.textContent ?? "");
   }
@@ -117,7 +118,7 @@ export function boundedText(root: Node, limit: number): string {
         return;
       }
     }
-    const shadow = shadowRootOf(node);
+    const shadow = shadowRootOf(node, tag);
     const source: Node = shadow ?? node;
     for (let child = source.firstChild; child; child = child.nextSibling) {
       visit(child);
@@ -179,8 +180,7 @@ function labelText(el: Element, index: LabelIndex | undefined): string {
   return wrapping ? boundedText(wrapping, NAME_MAX_CHARS) : "";
 }
 
-function isLabelable(el: Element): boolean {
-  const tag = el.localName;
+function isLabelable(tag: string): boolean {
   return (
     tag === "input" ||
     tag === "textarea" ||
@@ -192,8 +192,7 @@ function isLabelable(el: Element): boolean {
   );
 }
 
-function isFieldLike(el: Element, role: string): boolean {
-  const tag = el.localName;
+function isFieldLike(tag: string, role: string): boolean {
   if (tag === "input" || tag === "textarea" || tag === "select") return true;
   return (
     role === "textbox" ||
@@ -248,8 +247,9 @@ export function accessibleName(
   role: string,
   labels?: LabelIndex,
   names?: AttributeNames,
+  tag: string = el.localName,
 ): AccessibleName {
-  const result = rawAccessibleName(el, role, labels, names);
+  const result = rawAccessibleName(el, role, labels, names, tag);
   return { name: truncate(result.name, NAME_MAX_CHARS), source: result.source };
 }
 
@@ -258,10 +258,10 @@ function rawAccessibleName(
   role: string,
   labels: LabelIndex | undefined,
   names: AttributeNames | undefined,
+  tag: string,
 ): AccessibleName {
   const attr = (name: string): string | null =>
     names && !names.includes(name) ? null : el.getAttribute(name);
-  const tag = el.localName;
   const labelledBy = attr("aria-labelledby");
   if (labelledBy) {
     const text = textOfIds(el, labelledBy);
@@ -269,18 +269,18 @@ function rawAccessibleName(
   }
   const ariaLabel = collapseWhitespace(attr("aria-label") ?? "");
   if (ariaLabel) return { name: ariaLabel, source: "aria-label" };
-  if (isLabelable(el)) {
+  if (isLabelable(tag)) {
     const text = labelText(el, labels);
     if (text) return { name: text, source: "label" };
   }
-  if (isInput(el) || isTextArea(el)) {
+  if (tag === "input" || tag === "textarea") {
     const placeholder = collapseWhitespace(attr("placeholder") ?? "");
     if (placeholder) return { name: placeholder, source: "placeholder" };
   }
-  if (isInput(el)) {
+  if (tag === "input") {
     const type = (attr("type") ?? "").toLowerCase();
     if (type === "submit" || type === "button" || type === "reset") {
-      const value = collapseWhitespace(el.value || attr("value") || "");
+      const value = collapseWhitespace((el as HTMLInputElement).value || attr("value") || "");
       if (value) return { name: value, source: "value" };
       if (type === "submit") return { name: "Submit", source: "value" };
       if (type === "reset") return { name: "Reset", source: "value" };
@@ -310,7 +310,7 @@ function rawAccessibleName(
     const text = boundedText(el, NAME_MAX_CHARS + 1);
     if (text) return { name: text, source: "content" };
   }
-  if (isFieldLike(el, role)) {
+  if (isFieldLike(tag, role)) {
     const text = adjacentText(el);
     if (text) return { name: text, source: "adjacent" };
   }

@@ -36,10 +36,51 @@ export function styleOf(el: Element): CSSStyleDeclaration {
   return windowOf(el).getComputedStyle(el);
 }
 
+/**
+ * Elements `attachShadow` (and declarative shadow DOM) accepts as hosts, besides custom
+ * elements (a dash in the name). No other element can have an open shadow root.
+ */
+const SHADOW_HOST_TAGS: ReadonlySet<string> = new Set([
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "div",
+  "footer",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "main",
+  "nav",
+  "p",
+  "section",
+  "span",
+]);
+
+type PrivilegedElement = Element & { openOrClosedShadowRoot?: ShadowRoot | null };
+
+/**
+ * Whether this realm exposes `openOrClosedShadowRoot` (content scripts do, BiDi sandboxes do
+ * not). Fixed per realm, so asked once: from a sandbox a missing property costs a slow lookup
+ * through the wrapper on every element.
+ */
+let privilegedShadowRoots: boolean | undefined;
+
 /** A shadow root the page script may read: open ones, and closed ones where Firefox exposes them. */
-export function shadowRootOf(el: Element): ShadowRoot | null {
-  const privileged = (el as Element & { openOrClosedShadowRoot?: ShadowRoot | null }).openOrClosedShadowRoot;
-  return privileged ?? el.shadowRoot ?? null;
+export function shadowRootOf(el: Element, tag?: string): ShadowRoot | null {
+  privilegedShadowRoots ??= "openOrClosedShadowRoot" in el;
+  if (privilegedShadowRoots) {
+    // May also return shadow roots of elements that cannot host open ones (UA widgets): keep
+    // asking every element here.
+    return (el as PrivilegedElement).openOrClosedShadowRoot ?? el.shadowRoot ?? null;
+  }
+  const name = tag ?? el.localName;
+  if (!SHADOW_HOST_TAGS.has(name) && !name.includes("-")) return null;
+  return el.shadowRoot ?? null;
 }
 
 /** Parent in the composed tree: crosses shadow roots to their host. */

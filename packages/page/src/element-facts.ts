@@ -4,7 +4,7 @@
  * the ambiguity payloads and stale-ref suggestions so they all use the tree's words.
  */
 import { accessibleName, boundedText } from "./accessible-name.js";
-import { collapseWhitespace, isInput, isSelect, isTextArea, truncate } from "./dom-realm.js";
+import { collapseWhitespace, truncate } from "./dom-realm.js";
 import {
   type AttributeNames,
   headingLevel,
@@ -30,28 +30,22 @@ export function interactiveRole(
   cursorPointer: boolean,
   parentCursorPointer: boolean,
   names?: AttributeNames,
+  tag: string = el.localName,
 ): string | undefined {
   if (INTERACTIVE_ROLES.has(role)) {
-    if (role === "option" && el.localName === "option") return undefined;
+    if (role === "option" && tag === "option") return undefined;
     return role;
   }
   if (role === "textbox") return role;
-  if (el.localName === "input" && (el as HTMLInputElement).type !== "hidden") return role || "textbox";
-  if (el.localName === "summary") return "button";
-  if (el.localName === "video" || el.localName === "audio")
-    return el.hasAttribute("controls") ? el.localName : undefined;
+  if (tag === "input" && (el as HTMLInputElement).type !== "hidden") return role || "textbox";
+  if (tag === "summary") return "button";
+  if (tag === "video" || tag === "audio") return el.hasAttribute("controls") ? tag : undefined;
   const tabindex = names && !names.includes("tabindex") ? null : el.getAttribute("tabindex");
   if (tabindex !== null && Number(tabindex) >= 0) return role || "clickable";
   for (const attribute of CLICK_HANDLER_ATTRIBUTES) {
     if (names ? names.includes(attribute) : el.hasAttribute(attribute)) return role || "clickable";
   }
-  if (
-    cursorPointer &&
-    !parentCursorPointer &&
-    el.localName !== "label" &&
-    el.localName !== "html" &&
-    el.localName !== "body"
-  ) {
+  if (cursorPointer && !parentCursorPointer && tag !== "label" && tag !== "html" && tag !== "body") {
     return role || "clickable";
   }
   return undefined;
@@ -66,16 +60,18 @@ export function isEditingHost(el: Element, names?: AttributeNames): boolean {
 }
 
 /** The live value shown as value="..." (spec 000: 60 chars, some input types skipped). */
-export function valueText(el: Element, role: string): string | undefined {
+export function valueText(el: Element, role: string, tag: string = el.localName): string | undefined {
   let value: string | undefined;
-  if (isInput(el)) {
+  if (tag === "input") {
     const type = (el.getAttribute("type") ?? "text").toLowerCase();
     if (VALUE_SKIPPED_INPUT_TYPES.has(type)) return undefined;
-    value = el.value;
-  } else if (isTextArea(el)) {
-    value = el.value;
-  } else if (isSelect(el)) {
-    const selected = Array.from(el.selectedOptions).map((option) => option.label || option.text);
+    value = (el as HTMLInputElement).value;
+  } else if (tag === "textarea") {
+    value = (el as HTMLTextAreaElement).value;
+  } else if (tag === "select") {
+    const selected = Array.from((el as HTMLSelectElement).selectedOptions).map(
+      (option) => option.label || option.text,
+    );
     value = selected.join(", ");
   } else if ((el as HTMLElement).isContentEditable) {
     value = boundedText(el, VALUE_MAX_CHARS + 1);
@@ -102,13 +98,14 @@ export function stateWords(
   el: Element,
   role: string,
   names: AttributeNames = el.getAttributeNames(),
+  tag: string = el.localName,
 ): string[] {
   const words: string[] = [];
-  const tag = el.localName;
   const attr = (name: string) => (names.includes(name) ? el.getAttribute(name) : null);
-  if (isInput(el) && (el.type === "checkbox" || el.type === "radio")) {
-    if (el.indeterminate) words.push("checked=mixed");
-    else if (el.checked) words.push("checked");
+  const input = tag === "input" ? (el as HTMLInputElement) : undefined;
+  if (input && (input.type === "checkbox" || input.type === "radio")) {
+    if (input.indeterminate) words.push("checked=mixed");
+    else if (input.checked) words.push("checked");
   } else {
     const ariaChecked = attr("aria-checked");
     if (ariaChecked === "true") words.push("checked");

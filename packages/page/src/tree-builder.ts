@@ -14,15 +14,7 @@
  * (pending text, overlay sinks, inherited flags); split apart they would hide that invariant.
  */
 import { accessibleName, LabelIndex, NAME_MAX_CHARS } from "./accessible-name.js";
-import {
-  collapseWhitespace,
-  isIframe,
-  isSelect,
-  sameOriginDocument,
-  shadowRootOf,
-  TEXT_NODE,
-  truncate,
-} from "./dom-realm.js";
+import { collapseWhitespace, sameOriginDocument, shadowRootOf, TEXT_NODE, truncate } from "./dom-realm.js";
 import { formatElementLine, interactiveRole, isEditingHost, stateWords, valueText } from "./element-facts.js";
 import { isOverlayContainer } from "./overlays.js";
 import type { TreeFilter } from "./protocol.js";
@@ -210,6 +202,7 @@ class TreeWalk {
       pointer,
       inh.parentPointer || inh.insideActionable,
       names,
+      tag,
     );
     // A plain inline element (span, b, em) that prints nothing needs no box: its text is hidden
     // only by visibility (inline boxes cannot be sized to zero or positioned as overlays).
@@ -241,6 +234,7 @@ class TreeWalk {
     if (block) this.#flushText();
     if ((tag === "td" || tag === "th") && this.#pendingText.trim()) this.#pendingText += " | ";
 
+    const frame = tag === "iframe" || tag === "frame";
     const actionRole = boxHidden ? undefined : candidate;
     const editingHost = actionRole === undefined && !boxHidden && isEditingHost(el, names);
     const role = editingHost ? "textbox" : (actionRole ?? baseRole);
@@ -268,21 +262,21 @@ class TreeWalk {
     };
 
     if ((actionRole !== undefined || editingHost) && inViewport) {
-      const { name, source } = accessibleName(el, role, this.#labels, names);
+      const { name, source } = accessibleName(el, role, this.#labels, names, tag);
       const ref = this.#registry.refFor(el, role, name);
       this.refs++;
-      let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role), stateWords(el, role, names))}`;
-      if (isIframe(el) && !sameOriginDocument(el))
-        line += ` cross-origin src=${JSON.stringify(frameOrigin(el))}`;
+      let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role, tag), stateWords(el, role, names, tag))}`;
+      if (frame && !sameOriginDocument(el as HTMLIFrameElement))
+        line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
       this.#emit(inh.depth, line);
       printed = true;
       nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
       childInh.insideActionable = true;
-    } else if (!boxHidden && inViewport && this.#printsStructure(role, el)) {
-      const { name, source } = accessibleName(el, role, this.#labels, names);
+    } else if (!boxHidden && inViewport && this.#printsStructure(role, el, tag)) {
+      const { name, source } = accessibleName(el, role, this.#labels, names, tag);
       if (name || !structureRoleNeedsName(role)) {
         if (role !== "img" || !inh.textNamed)
-          this.#emit(inh.depth, formatElementLine(role, name, undefined, stateWords(el, role, names)));
+          this.#emit(inh.depth, formatElementLine(role, name, undefined, stateWords(el, role, names, tag)));
         printed = true;
         nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
       }
@@ -296,10 +290,10 @@ class TreeWalk {
       if (nameCoversText) childInh.textNamed = true;
     }
 
-    if (isSelect(el)) {
-      if (printed) this.#printOptions(el, childInh.depth);
-    } else if (isIframe(el)) {
-      const doc = sameOriginDocument(el);
+    if (tag === "select") {
+      if (printed) this.#printOptions(el as HTMLSelectElement, childInh.depth);
+    } else if (frame) {
+      const doc = sameOriginDocument(el as HTMLIFrameElement);
       if (doc?.body && doc.defaultView) {
         const frameView = doc.defaultView;
         this.walkChildren(doc.body, {
@@ -312,7 +306,7 @@ class TreeWalk {
         });
       }
     } else if (tag !== "textarea" && tag !== "input" && tag !== "svg" && tag !== "img") {
-      const shadow = shadowRootOf(el);
+      const shadow = shadowRootOf(el, tag);
       if (shadow) {
         this.walkChildren(shadow, childInh);
       } else if (tag === "slot") {
@@ -339,12 +333,11 @@ class TreeWalk {
     this.#appendText(inh.depth, raw.replace(/\s+/g, " "));
   }
 
-  #printsStructure(role: string, el: Element): boolean {
+  #printsStructure(role: string, el: Element, tag: string): boolean {
     if (!STRUCTURE_ROLES.has(role)) return false;
     if (this.#filter === "interactive")
       return INTERACTIVE_CONTEXT_ROLES.has(role) || role === "dialog" || role === "alertdialog";
-    if (role === "img")
-      return el.localName !== "svg" || el.hasAttribute("aria-label") || el.hasAttribute("role");
+    if (role === "img") return tag !== "svg" || el.hasAttribute("aria-label") || el.hasAttribute("role");
     if (role === "table") return el.querySelector(":scope > caption") !== null;
     return true;
   }

@@ -1,0 +1,142 @@
+/**
+ * `npx tsx packages/page/bench/compare-builds.ts <baseline.js> [rounds]`: the tree build of a
+ * saved page-script bundle (e.g. from an earlier commit, written with `--save <file>`) against
+ * the current source, on every fixture page, the generated 5,000-element page and the
+ * python3-doc manuals.
+ *
+ * Invariants:
+ * - Both builds run in the same tab, alternating call by call, so machine load hits both alike
+ *   (the figures are fastest-of-N and median in the same run, never compared across runs).
+ * - Each build gets its own sandbox realm (and in the page realm its own global name), so both
+ *   issue refs from 1 in the same order and their trees must match byte for byte.
+ * - Every filter (all, interactive, visible) is compared, with the metadata counts; any
+ *   difference is printed and makes the exit status 1.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import type { Server } from "node:http";
+import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@webbrain/bidi";
+import { startFixtureServer } from "@webbrain/testkit";
+import { buildPageScript } from "../src/bundle.js";
+import { bigPageHtml, docPages, PYTHON_DOC_ROOT } from "./bench-pages.js";
+import { serveDirectory } from "./static-server.js";
+
+const DEFAULT_ROUNDS = 9;
+const FILTERS = ["all", "interactive", "visible"] as const;
+/** The baseline bundle installs itself under this global so both fit in the page realm. */
+const BASE_GLOBAL = "__webbrainPageBaseline";
+const FIXTURES = [
+  "tree-basics",
+  "combobox",
+  "forms",
+  "modal",
+  "dragdrop",
+  "editor",
+  "frames",
+  "landmarks",
+  "occluder",
+  "rerender",
+  "shadow",
+];
+
+type Result = { success: boolean; tree?: string; metadata?: Record<string, unknown>; error?: string };
+
+function callOf(global: string): string {
+  return `(action, params) => globalThis.${global}.handle(action, params)`;
+}
+
+function stats(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const med = sorted[Math.floor(sorted.length / 2)] ?? 0;
+  return `${(sorted[0] ?? 0).toFixed(1)} (${med.toFixed(1)})`;
+}
+
+function comparable(r: Result): string {
+  const m = { ...(r.metadata ?? {}) };
+  delete m.build_ms;
+  return JSON.stringify({ success: r.success, error: r.error, tree: r.tree, m });
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === "--save") {
+    if (!args[1]) throw new Error("compare-builds: --save needs a file path to write the bundle to");
+    writeFileSync(args[1], await buildPageScript());
+    console.log(`saved the current page script to ${args[1]}`);
+    return;
+  }
+  const baselinePath = args[0];
+  if (!baselinePath) {
+    throw new Error("compare-builds: pass a baseline bundle (write one first with --save <file>)");
+  }
+  const rounds = Number(args[1] ?? DEFAULT_ROUNDS);
+  const baseline = readFileSync(baselinePath, "utf8").replaceAll("__webbrainPage", BASE_GLOBAL);
+  const current = await buildPageScript();
+  const big = bigPageHtml();
+  const fixtures = await startFixtureServer({
+    routes: {
+      "/bench/big.html": (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end(big);
+      },
+    },
+  });
+  const pages: { label: string; url: string }[] = FIXTURES.map((f) => ({
+    label: f,
+    url: fixtures.url(`/page/${f}.html`),
+  }));
+  pages.push({ label: "big-5000", url: fixtures.url("/bench/big.html") });
+  let docServer: { server: Server; origin: string } | undefined;
+  const docs = docPages();
+  if (docs.length > 0) {
+    docServer = await serveDirectory(PYTHON_DOC_ROOT);
+    for (const d of docs) pages.push({ label: d.path.slice(1), url: `${docServer.origin}${d.path}` });
+  }
+  const firefox = await launchFirefox();
+  let mismatches = 0;
+  try {
+    const context = await createTab(firefox.client);
+    console.log("page | sandbox base ms min (median) | sandbox new | page-realm base | page-realm new");
+    for (const page of pages) {
+      await navigate(firefox.client, context, page.url);
+      const realms = {
+        sbBase: { target: { context, sandbox: "wb-base" }, global: BASE_GLOBAL, script: baseline },
+        sbNew: { target: { context, sandbox: "wb-new" }, global: "__webbrainPage", script: current },
+        pgBase: { target: { context }, global: BASE_GLOBAL, script: baseline },
+        pgNew: { target: { context }, global: "__webbrainPage", script: current },
+      };
+      for (const r of Object.values(realms))
+        await evaluate(firefox.client, r.target, r.script, { awaitPromise: false });
+      const call = (r: (typeof realms)[keyof typeof realms], params: Record<string, unknown>) =>
+        callFunction<Result>(firefox.client, r.target, callOf(r.global), ["get_accessibility_tree", params]);
+      // Correctness: every filter, both sandbox builds, in the same order (refs issue alike).
+      for (const filter of FILTERS) {
+        const a = await call(realms.sbBase, { filter });
+        const b = await call(realms.sbNew, { filter });
+        if (comparable(a) !== comparable(b)) {
+          mismatches++;
+          writeFileSync(`/tmp/compare-${page.label.replaceAll("/", "_")}-${filter}.base.txt`, a.tree ?? "");
+          writeFileSync(`/tmp/compare-${page.label.replaceAll("/", "_")}-${filter}.new.txt`, b.tree ?? "");
+          console.log(`MISMATCH ${page.label} ${filter}: trees written to /tmp/compare-*`);
+        }
+      }
+      const times: Record<keyof typeof realms, number[]> = { sbBase: [], sbNew: [], pgBase: [], pgNew: [] };
+      for (let i = 0; i < rounds; i++) {
+        for (const key of Object.keys(realms) as (keyof typeof realms)[]) {
+          const r = await call(realms[key], { filter: "all" });
+          times[key].push(Number(r.metadata?.build_ms));
+        }
+      }
+      console.log(
+        `${page.label} | ${stats(times.sbBase)} | ${stats(times.sbNew)} | ${stats(times.pgBase)} | ${stats(times.pgNew)}`,
+      );
+    }
+  } finally {
+    await firefox.close();
+    await fixtures.close();
+    docServer?.server.close();
+  }
+  console.log(mismatches === 0 ? "all trees identical" : `${mismatches} tree(s) differ`);
+  process.exitCode = mismatches === 0 ? 0 : 1;
+}
+
+await main();
