@@ -19,14 +19,12 @@
  *   spool write is a frame error, so no report points at a missing file.
  */
 
+import { checkBatchRequest } from "./batch-request-check.js";
 import {
   DEFAULT_FRAME_TIMEOUT_MS,
-  MAX_FRAMES_PER_BATCH,
   MAX_INLINE_RESPONSE_BYTES,
   MAX_INLINE_RESPONSES_BYTES,
   MAX_REQUEST_FRAME_BYTES,
-  MAX_TIMEOUT_MS,
-  MAX_WAIT_METHODS,
   TRUNCATED_MESSAGE_CHARS,
   utf8Bytes,
 } from "./budgets.js";
@@ -339,44 +337,6 @@ async function settleWait(
     missing: [...wait.missing],
     timeoutMs: request.timeoutMs,
   };
-}
-
-/** Throws BatchInputError for a call that must be refused before anything is sent (or launched). */
-export function checkBatchRequest(
-  request: Pick<BatchRunRequest, "frames" | "wait" | "frameTimeoutMs">,
-): void {
-  const count = request.frames.length;
-  if (count === 0) throw new BatchInputError("A batch needs at least one frame: {method, params}.");
-  if (count > MAX_FRAMES_PER_BATCH) {
-    throw new BatchInputError(
-      `A batch holds at most ${MAX_FRAMES_PER_BATCH} frames; this one has ${count}. Split it into several calls (references only reach frames of the same call).`,
-    );
-  }
-  checkTimeout(request.frameTimeoutMs, "timeoutMs");
-  if (request.wait) {
-    const { methods, context, timeoutMs } = request.wait;
-    if (methods.length === 0 || methods.length > MAX_WAIT_METHODS) {
-      throw new BatchInputError(
-        `wait lists ${methods.length} event methods; give between 1 and ${MAX_WAIT_METHODS}.`,
-      );
-    }
-    if (methods.some((method) => typeof method !== "string" || method.length === 0)) {
-      throw new BatchInputError('wait takes event method names such as "browsingContext.load".');
-    }
-    if (context !== undefined && (typeof context !== "string" || context.length === 0)) {
-      throw new BatchInputError("waitContext must be a browsing context id (a non-empty string).");
-    }
-    checkTimeout(timeoutMs, "waitTimeoutMs");
-  }
-}
-
-function checkTimeout(value: number | undefined, name: string): void {
-  if (value === undefined) return;
-  if (!Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
-    throw new BatchInputError(
-      `${name} must be a number of milliseconds between 1 and ${MAX_TIMEOUT_MS}; got ${String(value)}.`,
-    );
-  }
 }
 
 /** The JSON of `{id, method, status, response}` around an already serialized response. */

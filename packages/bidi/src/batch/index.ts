@@ -4,8 +4,10 @@
  * `SpoolFs`. See batch-session.ts for the ordering and failure rules.
  */
 
+export type { BatchRequestShape } from "./batch-request-check.js";
+export { checkBatchRequest } from "./batch-request-check.js";
 export type { BatchRunRequest, BatchRunResult, BatchSessionOptions } from "./batch-session.js";
-export { BatchSession, checkBatchRequest } from "./batch-session.js";
+export { BatchSession } from "./batch-session.js";
 export * from "./budgets.js";
 export { BatchInputError, FrameAbortedError, FrameTimeoutError } from "./errors.js";
 export { EventHistory, EventWait, summarizeParams } from "./event-history.js";
