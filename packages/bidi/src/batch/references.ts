@@ -14,7 +14,8 @@
  *   Path segments are separated by dots; a numeric segment indexes an array.
  * - A reference to an id that is unknown, to a frame that failed, or to a path
  *   that is missing throws `ReferenceResolutionError` with a message that says which.
- * Only values are rewritten, never object keys. Input values are not mutated.
+ * Only values are rewritten, never object keys. Input values are not mutated;
+ * params without any reference are returned as they are.
  */
 
 import type { JsonObject, JsonValue, ResponseFrame } from "./types.js";
@@ -38,7 +39,15 @@ export function resolveReferences(
   params: JsonObject,
   targets: ReadonlyMap<number, ReferenceTarget>,
 ): JsonObject {
-  return resolveValue(params, targets) as JsonObject;
+  // Most frames carry no reference: hand them back as they are instead of copying the tree.
+  return holdsReference(params) ? (resolveValue(params, targets) as JsonObject) : params;
+}
+
+function holdsReference(value: JsonValue): boolean {
+  if (typeof value === "string") return mayHoldReference(value);
+  if (Array.isArray(value)) return value.some(holdsReference);
+  if (value !== null && typeof value === "object") return Object.values(value).some(holdsReference);
+  return false;
 }
 
 function resolveValue(value: JsonValue, targets: ReadonlyMap<number, ReferenceTarget>): JsonValue {
