@@ -7,7 +7,9 @@
  * - Every pending command settles exactly once: answer, error, timeout, abort, or close. When the
  *   transport closes (or `destroy` is called because Firefox died) all pending commands reject
  *   at once with `BidiConnectionClosedError`; later sends reject immediately. Nothing hangs.
- * - The error object is created synchronously in `send`, so its stack is the caller's.
+ * - The caller's stack is captured synchronously in `send` / `sendRaw`, once per command, into a
+ *   plain holder (V8 formats it only if read); the typed error is built only when the command
+ *   fails, with the captured frames under its own name and message, so its stack is the caller's.
  * - Event listeners are local (`on`); what Firefox sends is controlled by `subscribe`, which wraps
  *   `session.subscribe` / `session.unsubscribe`.
  */
@@ -70,10 +72,15 @@ export const ALL_EVENTS = "*";
 
 type EventHandler = (params: unknown, raw: BidiEventFrame) => void;
 
+/** Holds the caller's stack, captured in send/sendRaw; read only when a command fails. */
+interface StackSite {
+  stack?: string;
+}
+
 interface PendingCommand {
   method: string;
-  /** Pre-built with the caller's stack; filled in when the command fails. */
-  error: BidiError;
+  /** The caller's stack, captured before any await. */
+  site: StackSite;
   /** sendRaw: resolve with the whole answer frame, success or error. */
   raw: boolean;
   callerId: number | undefined;
@@ -125,9 +132,9 @@ export class BidiClient {
 
   /** Sends a typed BiDi command and resolves with its result. */
   send<M extends BidiMethod>(method: M, params: ParamsOf<M>, opts?: SendOptions): Promise<ResultOf<M>> {
-    const error = new BidiError(method);
-    Error.captureStackTrace(error, this.send);
-    return this.#dispatch(method, params, error, false, undefined, opts) as Promise<ResultOf<M>>;
+    const site: StackSite = {};
+    Error.captureStackTrace(site, this.send);
+    return this.#dispatch(method, params, site, false, undefined, opts) as Promise<ResultOf<M>>;
   }
 
   /**
@@ -136,33 +143,37 @@ export class BidiClient {
    * timeout, abort, or closed connection.
    */
   sendRaw(frame: RawCommandFrame, opts?: SendOptions): Promise<unknown> {
-    const error = new BidiError(frame.method);
-    Error.captureStackTrace(error, this.sendRaw);
-    return this.#dispatch(frame.method, frame.params, error, true, frame.id, opts);
+    const site: StackSite = {};
+    Error.captureStackTrace(site, this.sendRaw);
+    return this.#dispatch(frame.method, frame.params, site, true, frame.id, opts);
   }
 
   #dispatch(
     method: string,
     params: unknown,
-    error: BidiError,
+    site: StackSite,
     raw: boolean,
     callerId: number | undefined,
     opts: SendOptions | undefined,
   ): Promise<unknown> {
     if (this.#closedReason) {
-      return Promise.reject(closedError(error, this.#closedReason));
+      return Promise.reject(closedError(method, site, this.#closedReason));
     }
     const signal = opts?.signal;
     if (signal?.aborted) {
-      return Promise.reject(abortedError(error, signal));
+      return Promise.reject(abortedError(method, site, signal));
     }
     const id = this.#nextId++;
     let text: string;
     try {
       text = JSON.stringify({ id, method, params });
     } catch (cause) {
-      error.code = "invalid argument";
-      error.message = `${method}: params cannot be serialized to JSON (${String(cause)})`;
+      const error = new BidiError(
+        method,
+        "invalid argument",
+        `${method}: params cannot be serialized to JSON (${String(cause)})`,
+      );
+      error.stack = rewriteStackHeader(site, error);
       return Promise.reject(error);
     }
     return new Promise((resolve, reject) => {
@@ -171,7 +182,7 @@ export class BidiClient {
       let onAbort: (() => void) | undefined;
       const pending: PendingCommand = {
         method,
-        error,
+        site,
         raw,
         callerId,
         resolve,
@@ -183,11 +194,11 @@ export class BidiClient {
       };
       if (timeoutMs > 0) {
         timer = setTimeout(() => {
-          this.#settle(id)?.reject(timedOutError(error, timeoutMs));
+          this.#settle(id)?.reject(timedOutError(method, site, timeoutMs));
         }, timeoutMs);
       }
       if (signal) {
-        onAbort = () => this.#settle(id)?.reject(abortedError(error, signal));
+        onAbort = () => this.#settle(id)?.reject(abortedError(method, site, signal));
         signal.addEventListener("abort", onAbort, { once: true });
       }
       this.#pending.set(id, pending);
@@ -195,7 +206,7 @@ export class BidiClient {
         this.#transport.send(text);
       } catch (cause) {
         this.#settle(id)?.reject(
-          closedError(error, cause instanceof Error ? cause : new Error(String(cause))),
+          closedError(method, site, cause instanceof Error ? cause : new Error(String(cause))),
         );
       }
     });
@@ -230,11 +241,14 @@ export class BidiClient {
       return;
     }
     if (frame.type === "error") {
-      const error = pending.error;
-      error.code = frame.error ?? "unknown error";
-      error.message = `${pending.method}: ${error.code}: ${frame.message ?? "(no message)"}`;
+      const code = frame.error ?? "unknown error";
+      const error = new BidiError(
+        pending.method,
+        code,
+        `${pending.method}: ${code}: ${frame.message ?? "(no message)"}`,
+      );
       error.remoteStacktrace = frame.stacktrace;
-      error.stack = rewriteStackHeader(error, error);
+      error.stack = rewriteStackHeader(pending.site, error);
       pending.reject(error);
       return;
     }
@@ -322,7 +336,7 @@ export class BidiClient {
     this.#closedReason = reason;
     const pendings = [...this.#pending.keys()].map((id) => this.#settle(id));
     for (const pending of pendings) {
-      if (pending) pending.reject(closedError(pending.error, reason));
+      if (pending) pending.reject(closedError(pending.method, pending.site, reason));
     }
     for (const cb of this.#closeCallbacks) {
       try {
@@ -344,43 +358,46 @@ export class BidiClient {
   }
 }
 
-function closedError(error: BidiError, reason: Error): BidiConnectionClosedError {
+function closedError(method: string, site: StackSite, reason: Error): BidiConnectionClosedError {
   const out = new BidiConnectionClosedError(
-    error.method,
+    method,
     CLIENT_ERROR_CODES.connectionClosed,
-    `${error.method}: ${reason.message}. The command did not complete; launch or connect again.`,
+    `${method}: ${reason.message}. The command did not complete; launch or connect again.`,
   );
-  out.stack = rewriteStackHeader(error, out);
+  out.stack = rewriteStackHeader(site, out);
   out.cause = reason;
   return out;
 }
 
-function timedOutError(error: BidiError, timeoutMs: number): BidiTimeoutError {
+function timedOutError(method: string, site: StackSite, timeoutMs: number): BidiTimeoutError {
   const out = new BidiTimeoutError(
-    error.method,
+    method,
     CLIENT_ERROR_CODES.timeout,
-    `${error.method}: no answer from Firefox within ${timeoutMs} ms. Raise timeoutMs if the command` +
+    `${method}: no answer from Firefox within ${timeoutMs} ms. Raise timeoutMs if the command` +
       " is legitimately slow; Firefox may still carry it out.",
   );
-  out.stack = rewriteStackHeader(error, out);
+  out.stack = rewriteStackHeader(site, out);
   return out;
 }
 
-function abortedError(error: BidiError, signal: AbortSignal): BidiAbortError {
+function abortedError(method: string, site: StackSite, signal: AbortSignal): BidiAbortError {
   const reason: unknown = signal.reason;
   const detail = reason instanceof Error ? reason.message : reason === undefined ? "" : String(reason);
   const out = new BidiAbortError(
-    error.method,
+    method,
     CLIENT_ERROR_CODES.aborted,
-    `${error.method}: aborted by the caller${detail ? ` (${detail})` : ""}. Firefox may still carry it out.`,
+    `${method}: aborted by the caller${detail ? ` (${detail})` : ""}. Firefox may still carry it out.`,
   );
-  out.stack = rewriteStackHeader(error, out);
+  out.stack = rewriteStackHeader(site, out);
   out.cause = reason;
   return out;
 }
 
 /** Keeps the caller's frames (captured in send) under the new error's name and message. */
-function rewriteStackHeader(origin: BidiError, out: BidiError): string {
-  const frames = (origin.stack ?? "").split("\n").slice(1).join("\n");
+function rewriteStackHeader(site: StackSite, out: BidiError): string {
+  const captured = site.stack ?? "";
+  // The holder is a plain object, so its header is the single line "Error"; drop it.
+  const newline = captured.indexOf("\n");
+  const frames = newline === -1 ? "" : captured.slice(newline + 1);
   return `${out.name}: ${out.message}\n${frames}`;
 }
