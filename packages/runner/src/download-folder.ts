@@ -45,7 +45,7 @@ export class DownloadFolder {
     if (!response.ok)
       throw new DownloadError(`Could not download ${url}: HTTP ${response.status} ${response.statusText}`);
     const bytes = Buffer.from(await response.arrayBuffer());
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const name = this.#uniqueName(safeName(filename || basename(new URL(url).pathname) || "download"));
     const path = join(this.dir, name);
     const temp = join(this.dir, `.${randomUUID()}.part`);

@@ -9,7 +9,8 @@
  *   BrowserUnavailableError saying so is thrown at once (exit code 3), instead of waiting for
  *   timeouts.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BidiBrowserPort } from "./bidi-browser-port.js";
@@ -43,7 +44,8 @@ export async function withRunnerSession<T>(
   opts.signal?.throwIfAborted();
   const pageScript = opts.pageScript ? await opts.pageScript() : "";
   const connection = await openBrowserConnection(opts);
-  const downloadsDir = await mkdtemp(join(tmpdir(), DOWNLOADS_DIR_PREFIX));
+  // Created by the first download only: most runs download nothing and leave nothing behind.
+  const downloadsDir = join(tmpdir(), `${DOWNLOADS_DIR_PREFIX}${randomUUID()}`);
   let port: BidiBrowserPort | undefined;
   const lost = connection.lost.then((reason) => {
     throw new BrowserUnavailableError(
@@ -77,10 +79,11 @@ export async function withRunnerSession<T>(
     work.catch(() => {});
     lost.catch(() => {});
     aborted.catch(() => {});
+    // Removed first: closing Firefox takes seconds, and a caller (an MCP client) may kill us.
+    await rm(downloadsDir, { recursive: true, force: true });
     // A Firefox we connected to is someone else's: leave it as we found it.
     if (port && (opts.connect || opts.webdriver) && !connection.client.closed) await port.closeOwnTabs();
     port?.dispose();
     await connection.close().catch(() => {});
-    await rm(downloadsDir, { recursive: true, force: true });
   }
 }
