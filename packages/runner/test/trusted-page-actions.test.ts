@@ -117,6 +117,15 @@ describe("page actions with trusted input", () => {
     expect(pageSees).toMatchObject({ result: { value: "null" } });
   });
 
+  it("hovers with a trusted pointer move", async () => {
+    await port.navigate(tab, server.url("/runner/browser-features.html"));
+    const result = await port.pageAction(tab, "hover", {
+      ref_id: findRef(await tree(), "button", "Hover for details"),
+    });
+    expect(result).toMatchObject({ success: true, trusted: true });
+    expect(await pageText("#status")).toBe("details shown (trusted: true)");
+  });
+
   it("reads and clicks in a cross-origin iframe through its own context", async () => {
     const child = `${server.crossOrigin}/runner/frame-child.html`;
     await port.navigate(
