@@ -92,7 +92,7 @@ export async function enrichedTaskMessage(
 
 /** Append the approved plan to the task message, so every later call sees it. */
 export function attachPlan(message: UserMessage, plan: Plan): void {
-  const planText: TextContent = { type: "text", text: `\n\n${planAsText(plan)}` };
+  const planText: TextContent = { type: "text", text: `\n\n${planAsText(plan, "Approved plan")}` };
   message.content =
     typeof message.content === "string"
       ? [{ type: "text", text: message.content }, planText]

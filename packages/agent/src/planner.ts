@@ -66,10 +66,11 @@ export function planFromAnswer(answer: AssistantMessage, task: string): Plan {
   return { goal: task, steps: text ? [{ action: text }] : [], risks: [] };
 }
 
-export function planAsText(plan: Plan): string {
+/** The plan as text; `heading` says whose view it is ("Plan" before approval, "Approved plan" after). */
+export function planAsText(plan: Plan, heading = "Plan"): string {
   const steps = plan.steps.map(
     (step, index) => `${index + 1}. ${step.action}${step.target ? ` (${step.target})` : ""}`,
   );
   const risks = plan.risks.length ? `\nRisks: ${plan.risks.join("; ")}` : "";
-  return `Approved plan for "${plan.goal}":\n${steps.join("\n")}${risks}`;
+  return `${heading} for "${plan.goal}":\n${steps.join("\n")}${risks}`;
 }

@@ -71,7 +71,7 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
   ) {
     return new AgentError(
       "provider_unreachable",
-      `Could not reach ${where}: ${text}. Is the server running and the URL right? A local server must also allow the add-on's origin (CORS).`,
+      `Could not reach ${where}: ${withoutFinalStop(text)}. Is the server running and the URL right? A local server must also allow the add-on's origin (CORS).`,
     );
   }
   if (/timed? ?out|timeout/i.test(text)) {
@@ -185,4 +185,9 @@ export async function testConnection(config: ProviderConfig, timeoutMs = 10_000)
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Messages from the SDKs often end with a full stop; ours continue the sentence after them. */
+function withoutFinalStop(text: string): string {
+  return text.replace(/[.\s]+$/, "");
 }

@@ -170,6 +170,7 @@ describe("typed errors per failure kind", () => {
     const result = await agent.processMessage("1", "hi");
     expect(result.error?.kind).toBe("provider_unreachable");
     expect(result.text).toMatch(/Could not reach .*Is the server running/);
+    expect(result.text).not.toMatch(/\.\./); // the SDK's own full stop is not doubled
   });
 
   it("401/403: auth error, with the Ollama origin hint for Ollama", async () => {
