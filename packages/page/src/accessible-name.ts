@@ -10,6 +10,7 @@
  */
 import {
   collapseWhitespace,
+  ELEMENT_NODE,
   isElement,
   isInput,
   isTextArea,
@@ -17,6 +18,7 @@ import {
   TEXT_NODE,
   truncate,
 } from "./dom-realm.js";
+import { nativeDom } from "./native-dom.js";
 import { type AttributeNames, NAME_FROM_CONTENT_ROLES } from "./roles.js";
 
 export const NAME_MAX_CHARS = 100;
@@ -62,40 +64,46 @@ export interface AccessibleName {
 /** Visible-ish text of a subtree, bounded to `limit` characters. */
 export function boundedText(root: Node, limit: number): string {
   // A leaf element (text only) is read in one go; from a sandbox each node visited costs a crossing.
-  const rootTag = isElement(root) ? root.localName : undefined;
+  const dom = nativeDom();
+  const rootTag = dom.nodeType(root) === ELEMENT_NODE ? dom.localName(root as Element) : undefined;
   if (
     rootTag !== undefined &&
-    (root as Element).childElementCount === 0 &&
+    dom.childElementCount(root as Element) === 0 &&
     !LEAF_TEXT_EXCLUDED.has(rootTag) &&
     !shadowRootOf(root as Element, rootTag)
   ) {
-    return collapseWhitespace(root.textContent ?? "");
+    return collapseWhitespace(dom.textContent(root) ?? "");
   }
   const parts: string[] = [];
   let length = 0;
   const visit = (node: Node): void => {
     if (length >= limit) return;
-    if (node.nodeType === TEXT_NODE) {
-      const text = node.nodeValue ?? "";
+    const type = dom.nodeType(node);
+    if (type === TEXT_NODE) {
+      const text = dom.nodeValue(node) ?? "";
       parts.push(text);
       length += text.length;
       return;
     }
-    if (!isElement(node)) {
-      for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
+    if (type !== ELEMENT_NODE) {
+      for (let child = dom.firstChild(node); child; child = dom.nextSibling(child)) visit(child);
       return;
     }
-    const tag = node.localName;
+    const el = node as Element;
+    const tag = dom.localName(el);
     if (SKIPPED_TEXT_TAGS.has(tag)) return;
-    if (node.getAttribute("aria-hidden") === "true" || node.hasAttribute("hidden")) return;
-    const label = node.getAttribute("aria-label");
+    // One getAttributeNames() instead of a wrapper crossing per attribute the element lacks.
+    const names = dom.getAttributeNames(el);
+    const attr = (name: string): string | null => (names.includes(name) ? dom.getAttribute(el, name) : null);
+    if (attr("aria-hidden") === "true" || names.includes("hidden")) return;
+    const label = attr("aria-label");
     if (label && node !== root) {
       parts.push(` ${label} `);
       length += label.length;
       return;
     }
     if (tag === "img") {
-      const alt = node.getAttribute("alt");
+      const alt = attr("alt");
       if (alt) {
         parts.push(` ${alt} `);
         length += alt.length;
@@ -103,7 +111,7 @@ export function boundedText(root: Node, limit: number): string {
       return;
     }
     if (tag === "svg") {
-      const title = node.querySelector("title")?.textContent;
+      const title = el.querySelector("title")?.textContent;
       if (title) {
         parts.push(` ${title} `);
         length += title.length;
@@ -118,9 +126,9 @@ export function boundedText(root: Node, limit: number): string {
         return;
       }
     }
-    const shadow = shadowRootOf(node, tag);
+    const shadow = shadowRootOf(el, tag);
     const source: Node = shadow ?? node;
-    for (let child = source.firstChild; child; child = child.nextSibling) {
+    for (let child = dom.firstChild(source); child; child = dom.nextSibling(child)) {
       visit(child);
       if (length >= limit) return;
     }
@@ -261,7 +269,7 @@ function rawAccessibleName(
   tag: string,
 ): AccessibleName {
   const attr = (name: string): string | null =>
-    names && !names.includes(name) ? null : el.getAttribute(name);
+    names && !names.includes(name) ? null : nativeDom().getAttribute(el, name);
   const labelledBy = attr("aria-labelledby");
   if (labelledBy) {
     const text = textOfIds(el, labelledBy);

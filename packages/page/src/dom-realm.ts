@@ -3,6 +3,7 @@
  * the page) and walks same-origin iframes, so `instanceof HTMLInputElement` is unreliable: type
  * checks go through `nodeType` and tag names, and styles come from the element's own window.
  */
+import { nativeDom } from "./native-dom.js";
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -78,9 +79,10 @@ export function shadowRootOf(el: Element, tag?: string): ShadowRoot | null {
     // asking every element here.
     return (el as PrivilegedElement).openOrClosedShadowRoot ?? el.shadowRoot ?? null;
   }
-  const name = tag ?? el.localName;
+  const dom = nativeDom();
+  const name = tag ?? dom.localName(el);
   if (!SHADOW_HOST_TAGS.has(name) && !name.includes("-")) return null;
-  return el.shadowRoot ?? null;
+  return dom.shadowRoot(el) ?? null;
 }
 
 /** Parent in the composed tree: crosses shadow roots to their host. */

@@ -5,6 +5,7 @@
  */
 import { accessibleName, boundedText } from "./accessible-name.js";
 import { collapseWhitespace, truncate } from "./dom-realm.js";
+import { nativeDom } from "./native-dom.js";
 import {
   type AttributeNames,
   headingLevel,
@@ -101,7 +102,7 @@ export function stateWords(
   tag: string = el.localName,
 ): string[] {
   const words: string[] = [];
-  const attr = (name: string) => (names.includes(name) ? el.getAttribute(name) : null);
+  const attr = (name: string) => (names.includes(name) ? nativeDom().getAttribute(el, name) : null);
   const input = tag === "input" ? (el as HTMLInputElement) : undefined;
   if (input && (input.type === "checkbox" || input.type === "radio")) {
     if (input.indeterminate) words.push("checked=mixed");
@@ -133,7 +134,7 @@ export function stateWords(
   else if (pressed === "mixed") words.push("pressed=mixed");
   if (attr("aria-invalid") === "true") words.push("invalid");
   if (role === "heading") {
-    const level = headingLevel(el);
+    const level = headingLevel(el, names, tag);
     if (level) words.push(`level=${level}`);
   }
   if ((role === "dialog" || role === "alertdialog") && (attr("aria-modal") === "true" || matchesModal(el))) {

@@ -8,6 +8,7 @@
  */
 import { accessibleName, boundedText } from "./accessible-name.js";
 import { collapseWhitespace, composedParent, isElement, styleOf, truncate } from "./dom-realm.js";
+import { nativeDom } from "./native-dom.js";
 import { type AttributeNames, roleOf } from "./roles.js";
 import { isRendered } from "./visibility.js";
 
@@ -45,9 +46,10 @@ export function isOverlayContainer(
       // :popover-open unsupported: fall through to the stacking test.
     }
   }
-  const position = style.position;
+  const dom = nativeDom();
+  const position = dom.getPropertyValue(style, "position");
   if (position !== "fixed" && position !== "absolute") return false;
-  const z = Number.parseInt(style.zIndex, 10);
+  const z = Number.parseInt(dom.getPropertyValue(style, "z-index"), 10);
   return Number.isFinite(z) && z >= OVERLAY_MIN_Z_INDEX && width > 0 && height > 0;
 }
 

@@ -4,6 +4,7 @@
  * children are listed under them.
  */
 import { isInput } from "./dom-realm.js";
+import { nativeDom } from "./native-dom.js";
 
 /** Roles that a user acts on: each element with one of these gets a ref. */
 export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
@@ -167,7 +168,7 @@ export type AttributeNames = readonly string[];
 
 export function explicitRole(el: Element, names?: AttributeNames): string {
   if (names && !names.includes("role")) return "";
-  const attr = el.getAttribute("role");
+  const attr = nativeDom().getAttribute(el, "role");
   if (!attr) return "";
   const first = attr.trim().split(/\s+/)[0] ?? "";
   return first === "none" ? "presentation" : first.toLowerCase();
@@ -178,13 +179,17 @@ export function roleOf(el: Element, names?: AttributeNames, tagName?: string): s
   if (explicit && explicit !== "presentation" && explicit !== "generic") return explicit;
   const tag = tagName ?? el.localName;
   if (names && !FAST_PATH_TAGS.has(tag) && !names.includes("contenteditable")) return TAG_ROLES[tag] ?? "";
-  if (tag === "a" || tag === "area") return el.hasAttribute("href") ? "link" : "";
-  if (isInput(el)) {
-    const type = (el.getAttribute("type") ?? "text").toLowerCase();
+  // With `names`, attributes the element lacks are answered without a wrapper crossing.
+  const has = (name: string): boolean => (names ? names.includes(name) : el.hasAttribute(name));
+  const get = (name: string): string | null =>
+    names && !names.includes(name) ? null : nativeDom().getAttribute(el, name);
+  if (tag === "a" || tag === "area") return has("href") ? "link" : "";
+  if (tag === "input") {
+    const type = (get("type") ?? "text").toLowerCase();
     if (type === "hidden") return "";
     if (
       (type === "text" || type === "search" || type === "email" || type === "tel" || type === "url") &&
-      el.hasAttribute("list")
+      has("list")
     ) {
       return "combobox";
     }
@@ -194,13 +199,12 @@ export function roleOf(el: Element, names?: AttributeNames, tagName?: string): s
     const select = el as HTMLSelectElement;
     return select.multiple || select.size > 1 ? "listbox" : "combobox";
   }
-  if (tag === "img") return el.getAttribute("alt") === "" ? "" : "img";
-  if (tag === "svg") return el.querySelector(":scope > title") || el.hasAttribute("aria-label") ? "img" : "";
+  if (tag === "img") return get("alt") === "" ? "" : "img";
+  if (tag === "svg") return el.querySelector(":scope > title") || has("aria-label") ? "img" : "";
   if (tag === "header") return el.closest("article, aside, main, nav, section") ? "" : "banner";
   if (tag === "footer") return el.closest("article, aside, main, nav, section") ? "" : "contentinfo";
-  if (tag === "section")
-    return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") ? "region" : "";
-  if (el.getAttribute("contenteditable") !== null && (el as HTMLElement).isContentEditable) return "textbox";
+  if (tag === "section") return has("aria-label") || has("aria-labelledby") ? "region" : "";
+  if (get("contenteditable") !== null && (el as HTMLElement).isContentEditable) return "textbox";
   return TAG_ROLES[tag] ?? "";
 }
 
@@ -209,10 +213,14 @@ export function structureRoleNeedsName(role: string): boolean {
   return LANDMARK_NEEDS_NAME.has(role);
 }
 
-export function headingLevel(el: Element): number | undefined {
-  const aria = el.getAttribute("aria-level");
+export function headingLevel(
+  el: Element,
+  names?: AttributeNames,
+  tag: string = el.localName,
+): number | undefined {
+  const aria = names && !names.includes("aria-level") ? null : el.getAttribute("aria-level");
   if (aria && /^\d+$/.test(aria)) return Number(aria);
-  const match = /^h([1-6])$/.exec(el.localName);
+  const match = /^h([1-6])$/.exec(tag);
   return match?.[1] ? Number(match[1]) : undefined;
 }
 

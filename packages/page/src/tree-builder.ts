@@ -14,8 +14,16 @@
  * (pending text, overlay sinks, inherited flags); split apart they would hide that invariant.
  */
 import { accessibleName, LabelIndex, NAME_MAX_CHARS } from "./accessible-name.js";
-import { collapseWhitespace, sameOriginDocument, shadowRootOf, TEXT_NODE, truncate } from "./dom-realm.js";
+import {
+  collapseWhitespace,
+  ELEMENT_NODE,
+  sameOriginDocument,
+  shadowRootOf,
+  TEXT_NODE,
+  truncate,
+} from "./dom-realm.js";
 import { formatElementLine, interactiveRole, isEditingHost, stateWords, valueText } from "./element-facts.js";
+import { nativeDom } from "./native-dom.js";
 import { isOverlayContainer } from "./overlays.js";
 import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
@@ -159,19 +167,20 @@ class TreeWalk {
   }
 
   walkChildren(parent: Node, inh: Inherited): void {
-    for (let child = parent.firstChild; child; child = child.nextSibling) this.visit(child, inh);
+    const dom = nativeDom();
+    for (let child = dom.firstChild(parent); child; child = dom.nextSibling(child)) this.visit(child, inh);
   }
 
   visit(node: Node, inh: Inherited): void {
-    // localName exists only on elements: one read tells elements from text (and saves a crossing).
-    const tag = (node as Element).localName;
-    if (typeof tag === "string") {
-      this.visitElement(node as Element, inh, tag);
+    const dom = nativeDom();
+    const type = dom.nodeType(node);
+    if (type === ELEMENT_NODE) {
+      this.visitElement(node as Element, inh, dom.localName(node as Element));
       return;
     }
-    if (node.nodeType === TEXT_NODE) {
+    if (type === TEXT_NODE) {
       if (inh.textNamed || inh.textHidden || this.#filter === "interactive") return;
-      const raw = node.nodeValue ?? "";
+      const raw = dom.nodeValue(node) ?? "";
       if (!/\S/.test(raw)) {
         if (this.#pendingText) this.#pendingText += " ";
         return;
@@ -180,21 +189,25 @@ class TreeWalk {
     }
   }
 
-  visitElement(el: Element, inh: Inherited, tag: string = el.localName): void {
+  visitElement(el: Element, inh: Inherited, tag: string = nativeDom().localName(el)): void {
     if (SKIPPED_TAGS.has(tag)) return;
     this.elements++;
     // Every DOM read below may cross a realm wrapper (sandbox/content script): read each fact
-    // once, and attributes only when getAttributeNames() says they exist.
-    const names = el.getAttributeNames();
+    // once, through the native accessors, and attributes only when getAttributeNames() says
+    // they exist.
+    const dom = nativeDom();
+    const names = dom.getAttributeNames(el);
     if (names.length > 0 && names.includes("aria-hidden") && el.getAttribute("aria-hidden") === "true")
       return;
-    const style = inh.view.getComputedStyle(el);
-    const display = style.display;
+    const style = dom.getComputedStyle(inh.view, el);
+    const display = dom.getPropertyValue(style, "display");
     if (display === "none") return;
     const contents = display === "contents";
     const block = !INLINE_DISPLAYS.has(display);
     // Inside an element with a ref, cursor never makes a new ref: skip reading it.
-    const pointer = inh.insideActionable ? inh.parentPointer : style.cursor === "pointer";
+    const pointer = inh.insideActionable
+      ? inh.parentPointer
+      : dom.getPropertyValue(style, "cursor") === "pointer";
     const baseRole = roleOf(el, names, tag);
     const candidate = interactiveRole(
       el,
@@ -214,9 +227,9 @@ class TreeWalk {
         this.#filter === "visible" ||
         names.includes("contenteditable") ||
         REPLACED_TAGS.has(tag));
-    const rect = needsBox ? el.getBoundingClientRect() : undefined;
-    const width = rect ? rect.width : Number.POSITIVE_INFINITY;
-    const height = rect ? rect.height : Number.POSITIVE_INFINITY;
+    const rect = needsBox ? dom.getBoundingClientRect(el) : undefined;
+    const width = rect ? dom.rectWidth(rect) : Number.POSITIVE_INFINITY;
+    const height = rect ? dom.rectHeight(rect) : Number.POSITIVE_INFINITY;
     if (rect && clipsEverything(style, width, height)) return;
     const boxHidden = contents ? false : ownBoxHidden(style, width, height);
 
@@ -313,7 +326,7 @@ class TreeWalk {
         const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
         if (assigned.length > 0) for (const child of assigned) this.visit(child, childInh);
         else this.walkChildren(el, childInh);
-      } else if (el.childElementCount === 0) {
+      } else if (dom.childElementCount(el) === 0) {
         // A leaf holds only text: one textContent read instead of a crossing per text node.
         this.#visitLeafText(el, childInh);
       } else {
@@ -325,7 +338,7 @@ class TreeWalk {
 
   #visitLeafText(el: Element, inh: Inherited): void {
     if (inh.textNamed || inh.textHidden || this.#filter === "interactive") return;
-    const raw = el.textContent ?? "";
+    const raw = nativeDom().textContent(el) ?? "";
     if (!/\S/.test(raw)) {
       if (raw && this.#pendingText) this.#pendingText += " ";
       return;

@@ -5,22 +5,27 @@
  * Opacity 0 is NOT hidden: styled checkboxes keep a transparent real input on top.
  */
 import { styleOf } from "./dom-realm.js";
+import { nativeDom } from "./native-dom.js";
 
 /** A box this small with overflow hidden is the screen-reader-only pattern, not content. */
 const VISUALLY_HIDDEN_MAX_PX = 1;
 
 /** The element's own box shows nothing (descendants may still show: visibility can be undone). */
 export function ownBoxHidden(style: CSSStyleDeclaration, width: number, height: number): boolean {
-  const visibility = style.visibility;
+  const visibility = nativeDom().getPropertyValue(style, "visibility");
   if (visibility === "hidden" || visibility === "collapse") return true;
   if (width === 0 && height === 0) return true;
-  return width <= VISUALLY_HIDDEN_MAX_PX && height <= VISUALLY_HIDDEN_MAX_PX && style.overflow !== "visible";
+  return (
+    width <= VISUALLY_HIDDEN_MAX_PX &&
+    height <= VISUALLY_HIDDEN_MAX_PX &&
+    nativeDom().getPropertyValue(style, "overflow") !== "visible"
+  );
 }
 
 /** Descendants of a box with overflow clipping and (almost) no size cannot show either. */
 export function clipsEverything(style: CSSStyleDeclaration, width: number, height: number): boolean {
   if (width > VISUALLY_HIDDEN_MAX_PX && height > VISUALLY_HIDDEN_MAX_PX) return false;
-  return style.overflow !== "visible";
+  return nativeDom().getPropertyValue(style, "overflow") !== "visible";
 }
 
 /** For actions: is this element rendered and visible at all (anywhere, not only in the viewport)? */
