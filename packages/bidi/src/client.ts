@@ -10,6 +10,11 @@
  * - The caller's stack is captured synchronously in `send` / `sendRaw`, once per command, into a
  *   plain holder (V8 formats it only if read); the typed error is built only when the command
  *   fails, with the captured frames under its own name and message, so its stack is the caller's.
+ * - `rawAnswerText(answer)` is the JSON text of a `sendRaw` answer exactly as Firefox sent it, the
+ *   id swapped for the caller's, when that swap can be done on the text without parsing (Firefox
+ *   writes `{"type":...,"id":N,...}`); otherwise undefined. Firefox writes its answers with
+ *   JSON.stringify, so the text equals `JSON.stringify(answer)`: callers that need the answer's
+ *   text take it here instead of serializing a large answer (a screenshot) a second time.
  * - Event listeners are local (`on`); what Firefox sends is controlled by `subscribe`, which wraps
  *   `session.subscribe` / `session.unsubscribe`.
  */
@@ -71,6 +76,21 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 60_000;
 export const ALL_EVENTS = "*";
 
 type EventHandler = (params: unknown, raw: BidiEventFrame) => void;
+
+/**
+ * Wire text of sendRaw answers, keyed by the answer object. Weak, so an answer nobody keeps does
+ * not keep its text; kept off the object so it never shows in comparisons or serialization.
+ */
+const rawAnswerTexts = new WeakMap<object, string>();
+
+/**
+ * The JSON text of an answer `sendRaw` resolved with, as Firefox sent it (under the caller's id),
+ * or undefined when the client could not take it from the wire as is. Equals
+ * `JSON.stringify(answer)` for answers Firefox wrote, as long as nobody has mutated the answer.
+ */
+export function rawAnswerText(answer: unknown): string | undefined {
+  return typeof answer === "object" && answer !== null ? rawAnswerTexts.get(answer) : undefined;
+}
 
 /** Holds the caller's stack, captured in send/sendRaw; read only when a command fails. */
 interface StackSite {
@@ -236,7 +256,11 @@ export class BidiClient {
     const pending = this.#settle(frame.id);
     if (!pending) return; // answer to a command that already timed out or was aborted
     if (pending.raw) {
+      const wireId = frame.id;
+      const answerText =
+        pending.callerId === undefined ? text : swapAnswerId(text, frame.type, wireId, pending.callerId);
       if (pending.callerId !== undefined) frame.id = pending.callerId;
+      if (answerText !== undefined) rawAnswerTexts.set(frame, answerText);
       pending.resolve(frame);
       return;
     }
@@ -356,6 +380,22 @@ export class BidiClient {
     this.destroy(new Error("the BiDi connection was closed by this client"));
     await this.#transport.close();
   }
+}
+
+/**
+ * The answer text with its top-level id replaced, when the text starts the way Firefox writes an
+ * answer: `{"type":"<type>","id":<wire id>,` (no whitespace). Anything else: undefined.
+ */
+function swapAnswerId(
+  text: string,
+  type: string | undefined,
+  wireId: number,
+  callerId: number,
+): string | undefined {
+  if (type !== "success" && type !== "error") return undefined;
+  const prefix = `{"type":"${type}","id":${wireId},`;
+  if (!text.startsWith(prefix)) return undefined;
+  return `{"type":"${type}","id":${callerId},${text.slice(prefix.length)}`;
 }
 
 function closedError(method: string, site: StackSite, reason: Error): BidiConnectionClosedError {

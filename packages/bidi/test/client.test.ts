@@ -14,6 +14,7 @@ import {
   type FirefoxBrowser,
   launchFirefox,
   navigate,
+  rawAnswerText,
   remoteRef,
 } from "../src/index.js";
 
@@ -94,6 +95,31 @@ describe("BidiClient", () => {
     expect(ok).toMatchObject({ type: "success", id: 7, result: { ready: false } });
     const bad = await browser.client.sendRaw({ id: 8, method: "no.suchCommand", params: {} });
     expect(bad).toMatchObject({ type: "error", id: 8, error: "unknown command" });
+  });
+
+  it("keeps each sendRaw answer's wire text, under the caller's id, equal to its JSON", async () => {
+    const tab = await createTab(browser.client);
+    const answers = [
+      await browser.client.sendRaw({ id: 17, method: "browsingContext.getTree", params: {} }),
+      await browser.client.sendRaw({
+        id: 18,
+        method: "script.evaluate",
+        // Text that needs escaping, non-ASCII, a lone surrogate and numbers of every kind.
+        params: {
+          expression:
+            "({ s: 'quote \" back ' + String.fromCharCode(92, 9, 1, 0xd800) + ' é ✓', n: [0, -1.5, 1e21, 2 ** 53, 0.1] })",
+          target: { context: tab },
+          awaitPromise: false,
+        },
+      }),
+      await browser.client.sendRaw({ id: 19, method: "no.suchCommand", params: {} }),
+      await browser.client.sendRaw({ method: "session.status", params: {} }),
+    ];
+    for (const answer of answers) {
+      expect(rawAnswerText(answer)).toBe(JSON.stringify(answer));
+    }
+    expect(answers.map((answer) => (answer as { id: number }).id).slice(0, 3)).toEqual([17, 18, 19]);
+    expect(rawAnswerText({ type: "success", id: 1, result: {} })).toBeUndefined();
   });
 
   it("times out a command that gets no answer, and stays usable", async () => {

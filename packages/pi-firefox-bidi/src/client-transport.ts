@@ -4,9 +4,10 @@
  * `sendRaw` lets the caller keep its own frame id (the client uses its own
  * wire ids and maps the answer back), so the engine's never-reuse rule holds
  * for the ids the model sees, and the client's internal commands can never
- * collide with them. Timeouts and aborts become the engine's typed errors.
+ * collide with them. The answer's wire text (id swapped) is handed to the engine
+ * so it need not serialize large answers again. Timeouts and aborts become the engine's typed errors.
  */
-import { BidiAbortError, type BidiClient, BidiTimeoutError } from "@webbrain/bidi";
+import { BidiAbortError, type BidiClient, BidiTimeoutError, rawAnswerText } from "@webbrain/bidi";
 import {
   type BatchTransport,
   type EventFrame,
@@ -30,6 +31,9 @@ export function clientTransport(client: BidiClient): BatchTransport {
         if (error instanceof BidiAbortError) throw new FrameAbortedError(frame.id);
         throw error;
       }
+    },
+    responseText(response: ResponseFrame): string | undefined {
+      return rawAnswerText(response);
     },
     onEvent(listener: (event: EventFrame) => void): () => void {
       return client.on("*", (_params, raw) => {

@@ -151,7 +151,8 @@ export class BatchSession {
       const { id, response } = outcome;
       const isSuccess = response.type === "success";
       targets.set(id, isSuccess ? { status: "ok", response } : { status: "failed" });
-      const text = JSON.stringify(response);
+      // The wire text when the transport kept it: serializing a screenshot again costs more than the rest.
+      const text = this.#transport.responseText?.(response) ?? JSON.stringify(response);
       const bytes = utf8Bytes(text);
       const fitsInline =
         bytes <= MAX_INLINE_RESPONSE_BYTES && inlineBytes + bytes <= MAX_INLINE_RESPONSES_BYTES;

@@ -48,6 +48,12 @@ export interface BatchTransport {
     frame: OutgoingFrame,
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<ResponseFrame>;
+  /**
+   * The JSON text of a response `sendFrame` resolved with, when the transport still has it from
+   * the wire; must equal `JSON.stringify(response)`. Lets the engine skip serializing a large
+   * response again. Undefined (or no method): the engine serializes it.
+   */
+  responseText?(response: ResponseFrame): string | undefined;
   /** Registers an event listener; returns the function that removes it. */
   onEvent(listener: (event: EventFrame) => void): () => void;
 }
