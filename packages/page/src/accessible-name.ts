@@ -162,7 +162,8 @@ export class LabelIndex {
   }
 
   labelsOf(el: Element): Element[] | undefined {
-    if (el.ownerDocument !== this.#doc || el.getRootNode() !== this.#doc) return undefined;
+    const dom = nativeDom();
+    if (dom.ownerDocument(el) !== this.#doc || dom.getRootNode(el) !== this.#doc) return undefined;
     if (!this.#byControl) {
       this.#byControl = new Map();
       for (const label of Array.from(this.#doc.querySelectorAll("label"))) {

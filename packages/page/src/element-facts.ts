@@ -102,7 +102,8 @@ export function stateWords(
   tag: string = el.localName,
 ): string[] {
   const words: string[] = [];
-  const attr = (name: string) => (names.includes(name) ? nativeDom().getAttribute(el, name) : null);
+  const dom = nativeDom();
+  const attr = (name: string) => (names.includes(name) ? dom.getAttribute(el, name) : null);
   const input = tag === "input" ? (el as HTMLInputElement) : undefined;
   if (input && (input.type === "checkbox" || input.type === "radio")) {
     if (input.indeterminate) words.push("checked=mixed");
@@ -114,7 +115,8 @@ export function stateWords(
   }
   // :disabled also covers controls inside a disabled <fieldset>; aria-disabled is inherited.
   const disabled =
-    (FORM_CONTROL_TAGS.has(tag) && el.matches(":disabled")) || el.closest("[aria-disabled=true]") !== null;
+    (FORM_CONTROL_TAGS.has(tag) && dom.matches(el, ":disabled")) ||
+    dom.closest(el, "[aria-disabled=true]") !== null;
   if (disabled) words.push("disabled");
   const expanded = attr("aria-expanded");
   if (expanded === "true") words.push("expanded");

@@ -40,6 +40,10 @@ interface NativeDom {
   shadowRoot: Read<Element, ShadowRoot | null>;
   getAttributeNames: Call<Element, [], string[]>;
   getAttribute: Call<Element, [string], string | null>;
+  matches: Call<Element, [string], boolean>;
+  closest: Call<Element, [string], Element | null>;
+  ownerDocument: Read<Node, Document | null>;
+  getRootNode: Call<Node, [], Node>;
   getBoundingClientRect: Call<Element, [], DOMRect>;
   rectWidth: Read<DOMRectReadOnly, number>;
   rectHeight: Read<DOMRectReadOnly, number>;
@@ -72,6 +76,10 @@ function lookUp(): NativeDom {
     shadowRoot: getterOf(element, "shadowRoot"),
     getAttributeNames: methodOf(element, "getAttributeNames"),
     getAttribute: methodOf(element, "getAttribute"),
+    matches: methodOf(element, "matches"),
+    closest: methodOf(element, "closest"),
+    ownerDocument: getterOf(node, "ownerDocument"),
+    getRootNode: methodOf(node, "getRootNode"),
     getBoundingClientRect: methodOf(element, "getBoundingClientRect"),
     rectWidth: getterOf(rect, "width"),
     rectHeight: getterOf(rect, "height"),
