@@ -10,22 +10,12 @@
  *   leaves a key held down for the next action.
  */
 import type { BidiClient } from "@webbrain/bidi";
+import type { PlanStep, ViewportPoint } from "@webbrain/page/protocol";
 import type * as Bidi from "webdriver-bidi-protocol";
 import { chordKeyActions, textKeyActions } from "./key-actions.js";
 
-export interface ViewportPoint {
-  x: number;
-  y: number;
-}
-
-/** One step of the page layer's resolve plan (mirrors @webbrain/page's PlanStep). */
-export type InputStep =
-  | { kind: "click"; x: number; y: number; count?: number }
-  | { kind: "move"; x: number; y: number }
-  | { kind: "drag"; from: ViewportPoint; to: ViewportPoint }
-  | { kind: "keys"; keys: string[] }
-  | { kind: "text"; text: string }
-  | { kind: "pause"; ms: number };
+/** One step of the page layer's resolve plan, pressed here with trusted input. */
+export type InputStep = PlanStep;
 
 /** Intermediate pointer moves of a drag, so drag libraries see motion, not a teleport. */
 const DRAG_MOVE_STEPS = 5;
