@@ -4,7 +4,7 @@ import {
   MAX_SESSION_METADATA_BYTES,
   MAX_WAIT_SECTION_BYTES,
 } from "../src/batch/budgets.js";
-import { assemblePayload } from "../src/batch/payload.js";
+import { assemblePayload, type PayloadParts } from "../src/batch/payload.js";
 import type { FrameReport, RecordedEvent } from "../src/batch/types.js";
 
 function event(seq: number, padBytes: number): RecordedEvent {
@@ -52,6 +52,39 @@ describe("assemblePayload", () => {
       droppedForSize: out.eventsDropped,
       lostToHistoryLimit: 3,
     });
+  });
+
+  it("reports its size as the UTF-8 bytes of its text, with or without events, wait and omissions", () => {
+    const frames: FrameReport[] = [
+      {
+        id: 1,
+        method: "m",
+        status: "ok",
+        response: { type: "success", id: 1, result: { s: "é ✓ \ud83d\ude00" } },
+      },
+    ];
+    const cases: PayloadParts[] = [
+      { session: { b: "ø" }, frames, events: [], lostEvents: 0 },
+      { session: {}, frames: [], events: [event(1, 5), event(2, 9)], lostEvents: 2 },
+      {
+        session: { blob: "ß".repeat(MAX_SESSION_METADATA_BYTES) },
+        frames,
+        wait: { status: "matched" as const, matched: [event(3, 4)] },
+        events: [event(4, 3)],
+        lostEvents: 0,
+      },
+      {
+        session: {},
+        frames: bigFrames,
+        events: Array.from({ length: 40 }, (_, i) => event(i + 1, 7 * 1024)),
+        lostEvents: 0,
+      },
+    ];
+    for (const parts of cases) {
+      const out = assemblePayload(parts);
+      expect(out.bytes).toBe(Buffer.byteLength(out.text, "utf8"));
+      expect(JSON.parse(out.text)).toEqual(out.payload);
+    }
   });
 
   it("replaces oversized session metadata and waits by truncation markers", () => {

@@ -9,7 +9,6 @@
  */
 
 import {
-  jsonBytes,
   MAX_PAYLOAD_BYTES,
   MAX_SESSION_METADATA_BYTES,
   MAX_WAIT_SECTION_BYTES,
@@ -63,42 +62,55 @@ const OMITTED_NOTE_RESERVE_BYTES = 256;
 
 export function assemblePayload(parts: PayloadParts, maxBytes: number = MAX_PAYLOAD_BYTES): AssembledPayload {
   const sessionText = JSON.stringify(parts.session);
-  const sessionBytes = utf8Bytes(sessionText);
-  const session =
-    sessionBytes > MAX_SESSION_METADATA_BYTES
-      ? marker(sessionBytes, "session metadata", MAX_SESSION_METADATA_BYTES)
-      : parts.session;
+  let sessionBytes = utf8Bytes(sessionText);
+  let session: JsonObject | TruncationMarker = parts.session;
+  let sessionPart = sessionText;
+  if (sessionBytes > MAX_SESSION_METADATA_BYTES) {
+    session = marker(sessionBytes, "session metadata", MAX_SESSION_METADATA_BYTES);
+    sessionPart = JSON.stringify(session);
+    sessionBytes = utf8Bytes(sessionPart);
+  }
   let wait: WaitReport | undefined = parts.wait;
-  if (wait) {
-    const waitBytes = jsonBytes(wait);
-    if (waitBytes > MAX_WAIT_SECTION_BYTES) {
-      wait = {
-        status: "truncated",
-        bytes: waitBytes,
-        note: `wait report exceeded ${MAX_WAIT_SECTION_BYTES} bytes`,
-      };
-    }
+  // Serialized once: the same text is measured and then placed in the payload.
+  let waitText = wait ? JSON.stringify(wait) : "";
+  let waitBytes = utf8Bytes(waitText);
+  if (wait && waitBytes > MAX_WAIT_SECTION_BYTES) {
+    wait = {
+      status: "truncated",
+      bytes: waitBytes,
+      note: `wait report exceeded ${MAX_WAIT_SECTION_BYTES} bytes`,
+    };
+    waitText = JSON.stringify(wait);
+    waitBytes = utf8Bytes(waitText);
   }
   const payload: BatchPayload = { session, frames: parts.frames, events: [] };
   if (wait) payload.wait = wait;
 
   // The text is built from parts so that large inline responses, already
-  // serialized once by the engine to measure them, are not serialized again.
+  // serialized once by the engine to measure them, are not serialized again;
+  // its size is the sum of the parts' sizes, so the whole text is never
+  // flattened or measured again here (the punctuation is ASCII: one byte a char).
   const framesText = `[${(parts.frameTexts ?? parts.frames.map((frame) => JSON.stringify(frame))).join(",")}]`;
-  const head = `{"session":${session === parts.session ? sessionText : JSON.stringify(session)},"frames":${framesText}${
-    wait ? `,"wait":${JSON.stringify(wait)}` : ""
-  },"events":`;
-  let used = utf8Bytes(head) + OMITTED_NOTE_RESERVE_BYTES;
+  const waitPart = wait ? `,"wait":${waitText}` : "";
+  const head = `{"session":${sessionPart},"frames":${framesText}${waitPart},"events":`;
+  const headBytes =
+    sessionBytes +
+    utf8Bytes(framesText) +
+    (wait ? waitBytes + ',"wait":'.length : 0) +
+    '{"session":,"frames":,"events":'.length;
+  let used = headBytes + OMITTED_NOTE_RESERVE_BYTES;
 
   // Newest events are worth most to a model that just acted: keep from the end.
   const kept: RecordedEvent[] = [];
   const keptTexts: string[] = [];
+  let eventsBytes = 0;
   for (let index = parts.events.length - 1; index >= 0; index -= 1) {
     const event = parts.events[index]!;
     const eventText = JSON.stringify(event);
     const cost = utf8Bytes(eventText) + 1;
     if (used + cost > maxBytes) break;
     used += cost;
+    eventsBytes += cost;
     kept.push(event);
     keptTexts.push(eventText);
   }
@@ -116,5 +128,7 @@ export function assemblePayload(parts: PayloadParts, maxBytes: number = MAX_PAYL
     tail = `,"eventsOmitted":${JSON.stringify(payload.eventsOmitted)}}`;
   }
   const text = `${head}[${keptTexts.join(",")}]${tail}`;
-  return { payload, text, bytes: utf8Bytes(text), eventsDropped: dropped };
+  // Each kept event cost its bytes plus one for a comma; n events have n - 1 commas, plus "[" and "]".
+  const eventsArrayBytes = eventsBytes + (kept.length > 0 ? 1 : 2);
+  return { payload, text, bytes: headBytes + eventsArrayBytes + utf8Bytes(tail), eventsDropped: dropped };
 }

@@ -39,24 +39,40 @@ export function resolveReferences(
   params: JsonObject,
   targets: ReadonlyMap<number, ReferenceTarget>,
 ): JsonObject {
-  // Most frames carry no reference: hand them back as they are instead of copying the tree.
-  return holdsReference(params) ? (resolveValue(params, targets) as JsonObject) : params;
+  return resolveValue(params, targets) as JsonObject;
 }
 
-function holdsReference(value: JsonValue): boolean {
-  if (typeof value === "string") return mayHoldReference(value);
-  if (Array.isArray(value)) return value.some(holdsReference);
-  if (value !== null && typeof value === "object") return Object.values(value).some(holdsReference);
-  return false;
-}
-
+/**
+ * One walk: the value with its references resolved, copied only along the
+ * paths where something changed. Most frames carry no reference: their params
+ * come back as they are, walked once and never copied.
+ */
 function resolveValue(value: JsonValue, targets: ReadonlyMap<number, ReferenceTarget>): JsonValue {
   if (typeof value === "string") return mayHoldReference(value) ? resolveString(value, targets) : value;
-  if (Array.isArray(value)) return value.map((item) => resolveValue(item, targets));
+  if (Array.isArray(value)) {
+    let out: JsonValue[] | undefined;
+    for (let index = 0; index < value.length; index += 1) {
+      const item = value[index] as JsonValue;
+      const resolved = resolveValue(item, targets);
+      if (out === undefined && resolved !== item) out = value.slice(0, index);
+      out?.push(resolved);
+    }
+    return out ?? value;
+  }
   if (value !== null && typeof value === "object") {
-    const out: JsonObject = {};
-    for (const [key, item] of Object.entries(value)) out[key] = resolveValue(item, targets);
-    return out;
+    const keys = Object.keys(value);
+    let out: JsonObject | undefined;
+    for (let index = 0; index < keys.length; index += 1) {
+      const key = keys[index] as string;
+      const item = value[key] as JsonValue;
+      const resolved = resolveValue(item, targets);
+      if (out === undefined && resolved !== item) {
+        out = {};
+        for (const earlier of keys.slice(0, index)) out[earlier] = value[earlier] as JsonValue;
+      }
+      if (out !== undefined) out[key] = resolved;
+    }
+    return out ?? value;
   }
   return value;
 }
@@ -103,13 +119,11 @@ function lookup(
     );
   }
   let current: JsonValue = target.response;
-  const walked: string[] = [];
-  for (const segment of path) {
-    walked.push(segment);
-    const next = childOf(current, segment);
+  for (let depth = 0; depth < path.length; depth += 1) {
+    const next = childOf(current, path[depth] as string);
     if (next === undefined) {
       throw new ReferenceResolutionError(
-        `Reference ${written}: frame ${id}'s response has no value at "${walked.join(".")}". Check the path against the response.`,
+        `Reference ${written}: frame ${id}'s response has no value at "${path.slice(0, depth + 1).join(".")}". Check the path against the response.`,
       );
     }
     current = next;
