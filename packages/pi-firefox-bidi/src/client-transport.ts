@@ -20,17 +20,16 @@ import {
 
 export function clientTransport(client: BidiClient): BatchTransport {
   return {
-    async sendFrame(
+    sendFrame(
       frame: OutgoingFrame,
       options: { timeoutMs: number; signal?: AbortSignal },
     ): Promise<ResponseFrame> {
-      try {
-        return (await client.sendRaw(frame, options)) as ResponseFrame;
-      } catch (error) {
+      // No async wrapper: the answer passes straight through; only failures are mapped.
+      return (client.sendRaw(frame, options) as Promise<ResponseFrame>).catch((error: unknown) => {
         if (error instanceof BidiTimeoutError) throw new FrameTimeoutError(frame.id, options.timeoutMs);
         if (error instanceof BidiAbortError) throw new FrameAbortedError(frame.id);
         throw error;
-      }
+      });
     },
     responseText(response: ResponseFrame): string | undefined {
       return rawAnswerText(response);

@@ -48,6 +48,8 @@ import type {
   WaitRequest,
 } from "./types.js";
 
+/** UTF-8 needs at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 bytes for 2 units). */
+const MAX_UTF8_BYTES_PER_UTF16_UNIT = 3;
 /** Method names are echoed back; a hostile or broken one must not eat the payload. */
 const MAX_ECHOED_METHOD_CHARS = 256;
 /** Messages the engine writes are short; this caps any text they quote. */
@@ -265,7 +267,10 @@ export class BatchSession {
       throw error;
     }
     const frame: OutgoingFrame = { id, method: input.method, params };
-    const frameBytes = utf8Bytes(JSON.stringify(frame));
+    const frameText = JSON.stringify(frame);
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: short text needs no byte count.
+    const frameBytes =
+      frameText.length * MAX_UTF8_BYTES_PER_UTF16_UNIT <= MAX_REQUEST_FRAME_BYTES ? 0 : utf8Bytes(frameText);
     if (frameBytes > MAX_REQUEST_FRAME_BYTES) {
       return {
         id,
