@@ -149,5 +149,5 @@ describe("firefox_bidi through the pi CLI", () => {
     expect(processesUsing(ws)).toEqual([]);
     expect(tmpEntries(ws)).toEqual([]);
     expect(existsSync(spooled!.path)).toBe(false);
-  });
+  }, 180_000);
 });

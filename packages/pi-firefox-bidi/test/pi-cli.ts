@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 const PACKAGE_DIR = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const PI_BIN = resolve(PACKAGE_DIR, "../../node_modules/.bin/pi");
 /** Long enough for a Firefox launch on a loaded two-core machine. */
-const RUN_TIMEOUT_MS = 50_000;
+// Generous: under CI load, pi alone can take 20-40 s to start and answer.
+const RUN_TIMEOUT_MS = 120_000;
 
 export interface PiWorkspace {
   root: string;

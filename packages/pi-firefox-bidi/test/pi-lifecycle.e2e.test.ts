@@ -158,7 +158,7 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
     expect(processesUsing(ws)).toEqual([]);
     expect(tmpEntries(ws)).toEqual([]);
     expect(existsSync(spoolPath!)).toBe(false); // removed at session shutdown
-  }, 150_000);
+  }, 300_000);
 
   it("warns at startup about a missing binary and fails the tool call fast and clearly", async () => {
     llm = await startScriptedLlm({
@@ -179,5 +179,5 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
     expect(await pi.close()).toBe(0);
     expect(processesUsing(ws)).toEqual([]);
     expect(tmpEntries(ws)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });

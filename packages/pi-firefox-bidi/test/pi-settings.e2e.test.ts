@@ -99,7 +99,7 @@ describe("settings through pi --mode rpc", () => {
       if (c.expectInfo) expect(notes.find((n) => n.notifyType === "info")?.message).toContain(c.expectInfo);
       expect(await pi.close()).toBe(0);
     },
-    60_000,
+    180_000,
   );
 
   it("reads trusted project settings over user settings when the user opted in", async () => {
@@ -121,7 +121,7 @@ describe("settings through pi --mode rpc", () => {
     expect(tools).toContain("firefox_bidi");
     expect(pi.notifications()).toEqual([]);
     expect(await pi.close()).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it("warns about an invalid executablePath at startup and fails the launching call", async () => {
     llm = await startScriptedLlm({
@@ -138,7 +138,7 @@ describe("settings through pi --mode rpc", () => {
     expect(lastToolResultText(llm.requests[1]!)).toContain("invalid executablePath from user");
     expect(processesUsing(ws)).toEqual([]);
     expect(await pi.close()).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it("fails only the call that carries startScreencast when screencastDir is invalid", async () => {
     llm = await startScriptedLlm({
@@ -158,7 +158,7 @@ describe("settings through pi --mode rpc", () => {
     expect(result).toContain("expected a non-empty string, got 42");
     expect(await pi.close()).toBe(0);
     expect(tmpEntries(ws)).toEqual([]); // refused before any launch or spool
-  }, 60_000);
+  }, 180_000);
 
   it("passes Firefox 153's verbatim error for startScreencast with screencastDir set, and logs metadata only", async () => {
     const secret = "PAGE-SECRET-TEXT";
@@ -225,5 +225,5 @@ describe("settings through pi --mode rpc", () => {
     expect(log).not.toContain(secret);
     expect(log).not.toContain("unknown command");
     expect(log).not.toContain("casts");
-  }, 90_000);
+  }, 180_000);
 });
