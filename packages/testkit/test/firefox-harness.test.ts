@@ -2,7 +2,6 @@ import { evaluate, navigate } from "@webbrain/bidi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FixtureServer, startFixtureServer, useFirefox, waitFor } from "../src/index.js";
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest hook registrar, not a React hook.
 const firefox = useFirefox();
 let fixtures: FixtureServer;
 beforeAll(async () => {
