@@ -344,6 +344,10 @@ describe("sidebar", () => {
     const sidebar = await openSidebar(page.tabId, "Newsletter signup");
     await waitForText(firefox.client, sidebar, "#live .prompt", "Allow interact");
     expect(await count(firefox.client, sidebar, "#live .tool.running")).toBe(1);
+    // The reopened panel shows the live run's mode, not the default Ask.
+    expect(
+      await evaluate(firefox.client, sidebar, "document.querySelector('input[name=\"mode\"]:checked').value"),
+    ).toBe("act");
     await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)"); // Always allow
     await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "Signed up Ada Lovelace");
     await waitForRunEnd(sidebar);

@@ -96,6 +96,13 @@ function refreshTabTitle(tabId: number): void {
   );
 }
 
+/** Shows `mode` on the Ask / Act / Dev switch, as if the person had picked it. */
+function showMode(mode: ChatMode): void {
+  const radio = document.querySelector<HTMLInputElement>(`input[name="mode"][value="${mode}"]`);
+  if (radio) radio.checked = true;
+  ui.input.placeholder = PLACEHOLDERS[mode];
+}
+
 function applyState(state: TabState): void {
   showTabTitle(state.title, state.url, state.tabId);
   refreshTabTitle(state.tabId);
@@ -118,7 +125,12 @@ function connect(): browser.runtime.Port {
   opened.onMessage.addListener((raw) => {
     const message = raw as PortToSidebar;
     if (message.type === "snapshot" || message.type === "tab_state") {
-      if (message.state.tabId === currentTabId) applyState(message.state);
+      if (message.state.tabId !== currentTabId) return;
+      // Attaching to a tab (opening the sidebar, switching tabs) shows the mode of that tab's
+      // last run, so a reopened panel does not say Ask beside a live Act run. Later state
+      // updates leave the switch alone: it is the person's choice for the next message.
+      if (message.type === "snapshot" && message.state.run) showMode(message.state.run.mode);
+      applyState(message.state);
       return;
     }
     if (message.type === "allow_api") {
