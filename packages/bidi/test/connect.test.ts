@@ -1,3 +1,4 @@
+import { type FakeGrid, startFakeGrid } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   connectBidi,
@@ -8,7 +9,6 @@ import {
   parseBidiEndpoint,
   WebDriverHttpError,
 } from "../src/index.js";
-import { type FakeGrid, startFakeGrid } from "./fixtures/fake-grid.js";
 import { processGroupAlive } from "./process-probe.js";
 
 let grid: FakeGrid;

@@ -8,11 +8,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { connectBidi, startFirefoxProcess } from "@webbrain/bidi";
-import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
+import { type FixtureServer, findRef, startFakeGrid, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/cli/command-specs.js";
 import { pngSize } from "../src/screenshots.js";
 import { BIN, runCli } from "./run-cli.js";
+
+/** True while any process of the group led by `pid` (a Firefox the fake Grid launched) exists. */
+function processGroupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Each test starts the CLI and Firefox (seconds each on a loaded two-core machine). */
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
@@ -132,6 +142,33 @@ describe("webbrain CLI process", () => {
       const cut = await runCli(["snapshot", url, "--budget", "200"]);
       expect(cut.stdout).not.toContain("Save product");
       expect(cut.stdout.trimEnd().split("\n").at(-1)).toMatch(/truncated/);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "snapshot --webdriver gets its Firefox from a Selenium Grid 4 style server and gives it back",
+    async () => {
+      const grid = await startFakeGrid();
+      try {
+        const url = server.url("/runner/product-form.html");
+        const result = await runCli(["snapshot", url, "--webdriver", grid.url]);
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stdout).toMatch(/^heading "Create a product" level=1\n/);
+        expect(result.stdout).toMatch(/\[\d+\] button "Save product"/);
+        const post = grid.requests.find((r) => r.method === "POST" && r.path === "/session");
+        expect(post?.body).toMatchObject({ capabilities: { alwaysMatch: { webSocketUrl: true } } });
+        // The Grid's session id is only visible in its DELETE; exactly one session was made.
+        const deletes = grid.requests.filter((r) => r.method === "DELETE");
+        expect(deletes.map((r) => r.path)).toEqual([expect.stringMatching(/^\/session\/[\w-]+$/)]);
+        expect(grid.relayedMethods).not.toContain("session.new");
+        expect(grid.sessions.size).toBe(0);
+        expect(grid.launchedPids).toHaveLength(1);
+        for (const pid of grid.launchedPids)
+          expect(processGroupAlive(pid), `Firefox group ${pid}`).toBe(false);
+      } finally {
+        await grid.close();
+      }
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
