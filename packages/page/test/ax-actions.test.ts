@@ -3,29 +3,15 @@
  * dispatch (synthetic events here) and resolve (trusted BiDi input pressed by the test, then the
  * verify call). Includes the React controlled form, the billing combobox flow and stale refs.
  */
-import { type FixtureServer, startFixtureServer, useFirefox } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PageSession } from "./page-session.js";
+import { describe, expect, it } from "vitest";
+import { usePageFixtures } from "./page-session.js";
 import { buildReactFixture, reactBundleRoute } from "./react-fixture.js";
 
-const firefox = useFirefox();
-let fixtures: FixtureServer;
-beforeAll(async () => {
-  fixtures = await startFixtureServer({ routes: reactBundleRoute(await buildReactFixture()) });
-});
-afterAll(async () => {
-  await fixtures?.close();
-});
-
-async function open(path: string): Promise<PageSession> {
-  const session = new PageSession(firefox.client, await firefox.newTab());
-  await session.goto(fixtures.url(path));
-  return session;
-}
+const env = usePageFixtures(async () => ({ routes: reactBundleRoute(await buildReactFixture()) }));
 
 describe("click_ax", () => {
   it("dispatch clicks with synthetic events and reports the effect", async () => {
-    const page = await open("/page/modal.html");
+    const page = await env.open("/page/modal.html");
     const cancel = await page.ref('button "Cancel"');
     const result = await page.call("click_ax", { ref_id: cancel });
     expect(result).toMatchObject({
@@ -40,7 +26,7 @@ describe("click_ax", () => {
   });
 
   it("resolve returns the element and its point; a trusted click there lands and verify_effect sees it", async () => {
-    const page = await open("/page/modal.html");
+    const page = await env.open("/page/modal.html");
     const publish = await page.ref('button "Publish"'); // the dialog is printed first
     const resolved = await page.call("click_ax", { ref_id: publish, mode: "resolve" });
     expect(resolved).toMatchObject({
@@ -57,7 +43,7 @@ describe("click_ax", () => {
   });
 
   it("refuses a covered target on both paths, naming what covers it; force clicks anyway", async () => {
-    const page = await open("/page/occluder.html");
+    const page = await env.open("/page/occluder.html");
     const subscribe = await page.ref('button "Subscribe"');
     for (const mode of ["dispatch", "resolve"]) {
       const result = await page.call("click_ax", { ref_id: subscribe, mode });
@@ -72,7 +58,7 @@ describe("click_ax", () => {
   });
 
   it("a stale ref acts on nothing, on both paths, and suggests the new element", async () => {
-    const page = await open("/page/rerender.html");
+    const page = await env.open("/page/rerender.html");
     const old = await page.ref('button "Remove Alpha"');
     await page.page("window.rerender()");
     for (const mode of ["dispatch", "resolve"]) {
@@ -95,7 +81,7 @@ describe("click_ax", () => {
   });
 
   it("refuses disabled elements with a clear error", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const ref = await page.ref('"Delete account"');
     const result = await page.call("click_ax", { ref_id: ref });
     expect(result).toMatchObject({ success: false, code: "disabled" });
@@ -104,7 +90,7 @@ describe("click_ax", () => {
 
 describe("type_ax and the React controlled form", () => {
   it("dispatch: the native setter reaches React state; select and checkbox too; the submit sees it all", async () => {
-    const page = await open("/page/react-form/index.html");
+    const page = await env.open("/page/react-form/index.html");
     const name = await page.ref('textbox "Name"');
     const typed = await page.call("type_ax", { ref_id: name, value: "Ada" });
     expect(typed).toMatchObject({ success: true, verified: true, value: "Ada", method: "value_setter" });
@@ -126,7 +112,7 @@ describe("type_ax and the React controlled form", () => {
   });
 
   it("resolve: trusted typing after the plan, then check_value proves the text landed", async () => {
-    const page = await open("/page/react-form/index.html");
+    const page = await env.open("/page/react-form/index.html");
     const name = await page.ref('textbox "Name"');
     await page.call("type_ax", { ref_id: name, value: "old text" });
     const resolved = await page.call("type_ax", { ref_id: name, value: "Grace", mode: "resolve" });
@@ -145,7 +131,7 @@ describe("type_ax and the React controlled form", () => {
   });
 
   it("check_value refuses without positive proof", async () => {
-    const page = await open("/page/react-form/index.html");
+    const page = await env.open("/page/react-form/index.html");
     const name = await page.ref('textbox "Name"');
     const result = await page.call("check_value", { ref_id: name, expected: "never typed" });
     expect(result).toMatchObject({ success: false, code: "unverified", verified: false, value: "" });
@@ -154,7 +140,7 @@ describe("type_ax and the React controlled form", () => {
 
 describe("set_field", () => {
   it("dispatch: billing combobox commits with ArrowDown+Enter, reveals Every N months; the whole product saves", async () => {
-    const page = await open("/page/combobox.html");
+    const page = await env.open("/page/combobox.html");
     await page.call("type_ax", { ref_id: await page.ref('textbox "Name"'), value: "Plan B" });
     await page.call("type_ax", { ref_id: await page.ref('textbox "Price"'), value: "500" });
     const currency = await page.call("set_field", {
@@ -176,7 +162,7 @@ describe("set_field", () => {
   });
 
   it("resolve: the same flow with trusted keys and clicks", async () => {
-    const page = await open("/page/combobox.html");
+    const page = await env.open("/page/combobox.html");
     const billing = await page.ref('combobox "Billing period"');
     const resolved = await page.call("set_field", {
       ref_id: billing,
@@ -199,7 +185,7 @@ describe("set_field", () => {
   });
 
   it("submits a plain form with requestSubmit, but not while required fields are empty", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     const user = await page.ref('textbox "User"');
     const blocked = await page.call("set_field", { ref_id: user, value: "ada", submit: true });
     expect(blocked).toMatchObject({ success: true, submitted: false });
@@ -215,7 +201,7 @@ describe("set_field", () => {
 describe("hover and drag_drop", () => {
   it("hover reveals a tooltip on both paths", async () => {
     for (const mode of ["dispatch", "resolve"] as const) {
-      const page = await open("/page/forms.html");
+      const page = await env.open("/page/forms.html");
       const help = await page.ref('clickable "Help"');
       const result = await page.call("hover", { ref_id: help, mode });
       if (mode === "resolve") await page.runResolved(result);
@@ -225,7 +211,7 @@ describe("hover and drag_drop", () => {
   });
 
   it("drag_drop: HTML5 and pointer drags by dispatch, a trusted pointer drag by resolve", async () => {
-    const page = await open("/page/dragdrop.html");
+    const page = await env.open("/page/dragdrop.html");
     const zone = await page.ref('region "Done column"');
     const html5 = await page.call("drag_drop", {
       from_ref_id: await page.ref('button "Task A"'),

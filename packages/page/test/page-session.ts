@@ -4,6 +4,14 @@
  * trusted `input.performActions`, then their verify call is run, as the runner helper will.
  */
 import { type BidiClient, callFunction, evaluate, navigate, performActions } from "@webbrain/bidi";
+import {
+  type FirefoxHarness,
+  type FixtureServer,
+  type FixtureServerOptions,
+  startFixtureServer,
+  useFirefox,
+} from "@webbrain/testkit";
+import { afterAll, beforeAll } from "vitest";
 import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
 import type { PageResult, PlanStep } from "../src/index.js";
 
@@ -175,4 +183,42 @@ export class PageSession {
       }
     }
   }
+}
+
+export interface PageFixtures {
+  readonly firefox: FirefoxHarness;
+  /** The file's fixture server (available inside tests and hooks). */
+  readonly fixtures: FixtureServer;
+  /** A fresh tab on a fixture page, with the page script ready to call. */
+  open(path: string): Promise<PageSession>;
+}
+
+/**
+ * One Firefox and one fixture server per test file, registered as vitest hooks: call at the top
+ * of a test file. `serverOptions` runs in beforeAll (e.g. to build a bundle the server routes).
+ */
+export function usePageFixtures(serverOptions?: () => Promise<FixtureServerOptions>): PageFixtures {
+  const firefox = useFirefox();
+  let server: FixtureServer | undefined;
+  beforeAll(async () => {
+    server = await startFixtureServer(await serverOptions?.());
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const fixtures = (): FixtureServer => {
+    if (!server) throw new Error("the fixture server starts in beforeAll; use it inside tests or hooks");
+    return server;
+  };
+  return {
+    firefox,
+    get fixtures() {
+      return fixtures();
+    },
+    async open(path) {
+      const session = new PageSession(firefox.client, await firefox.newTab());
+      await session.goto(fixtures().url(path));
+      return session;
+    },
+  };
 }

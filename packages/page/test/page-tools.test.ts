@@ -4,29 +4,15 @@
  * the completion probe, frames, shadow DOM and the read-only tools.
  */
 import { callFunction, navigate } from "@webbrain/bidi";
-import { type FixtureServer, startFixtureServer, useFirefox } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
-import { PageSession, SANDBOX } from "./page-session.js";
+import { PageSession, SANDBOX, usePageFixtures } from "./page-session.js";
 
-const firefox = useFirefox();
-let fixtures: FixtureServer;
-beforeAll(async () => {
-  fixtures = await startFixtureServer();
-});
-afterAll(async () => {
-  await fixtures?.close();
-});
-
-async function open(path: string): Promise<PageSession> {
-  const session = new PageSession(firefox.client, await firefox.newTab());
-  await session.goto(fixtures.url(path));
-  return session;
-}
+const env = usePageFixtures();
 
 describe("click by text, selector, index and point", () => {
   it("scopes a text click to the open modal, on both paths", async () => {
-    const page = await open("/page/modal.html");
+    const page = await env.open("/page/modal.html");
     const dispatched = await page.call("click", { text: "Publish" });
     expect(dispatched).toMatchObject({
       success: true,
@@ -42,7 +28,7 @@ describe("click by text, selector, index and point", () => {
   });
 
   it("refuses ambiguous text with candidates located by landmark, and takes match_index", async () => {
-    const page = await open("/page/landmarks.html");
+    const page = await env.open("/page/landmarks.html");
     const result = await page.call("click", { text: "Delete" });
     expect(result).toMatchObject({ success: false, code: "ambiguous", ambiguous: true });
     const candidates = result.candidates as Record<string, unknown>[];
@@ -66,7 +52,7 @@ describe("click by text, selector, index and point", () => {
   });
 
   it("clicks by selector, by index from get_interactive_elements, and at a point on both paths", async () => {
-    const page = await open("/page/landmarks.html");
+    const page = await env.open("/page/landmarks.html");
     expect(await page.call("click", { selector: "#form-delete" })).toMatchObject({ success: true });
     expect(await page.call("click", { selector: "button" })).toMatchObject({
       success: false,
@@ -98,7 +84,7 @@ describe("click by text, selector, index and point", () => {
 
 describe("rich-text toolbar guard", () => {
   it("refuses to type into a toolbar button and names the editor; typing the editor is proven", async () => {
-    const page = await open("/page/editor.html");
+    const page = await env.open("/page/editor.html");
     const bold = await page.ref('button "Bold"');
     const refused = await page.call("type_ax", { ref_id: bold, value: "Hello" });
     expect(refused).toMatchObject({
@@ -119,7 +105,7 @@ describe("rich-text toolbar guard", () => {
 
 describe("keys and typing", () => {
   it("type_text types into the focused field; press_keys Tab moves focus and Enter submits", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     expect(await page.call("type_text", { text: "x" })).toMatchObject({ success: false, code: "not_found" });
     await page.call("click_ax", { ref_id: await page.ref('textbox "User"') });
     expect(await page.call("type_text", { text: "grace" })).toMatchObject({ success: true, verified: true });
@@ -140,7 +126,7 @@ describe("keys and typing", () => {
   });
 
   it("press_keys resolve returns a key plan that trusted input performs", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     const user = await page.ref('textbox "User"');
     const resolved = await page.call("press_keys", { keys: ["a", "b"], ref_id: user, mode: "resolve" });
     expect(resolved).toMatchObject({
@@ -153,7 +139,7 @@ describe("keys and typing", () => {
   });
 
   it("Escape closes an open modal <dialog>; probe_completion sees dialogs, forms and live messages", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     await page.page("document.getElementById('dlg').showModal()");
     const probe = await page.call("probe_completion");
     expect(probe).toMatchObject({ success: true, open_dialog: true });
@@ -176,7 +162,7 @@ describe("keys and typing", () => {
 
 describe("waits", () => {
   it("wait_for_element sees an element that appears later, and times out with a typed error", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     await page.call("type_ax", { ref_id: await page.ref('"Password"'), value: "pw" });
     await page.call("set_field", { ref_id: await page.ref('"User"'), value: "lin", submit: true });
     const found = await page.call("wait_for_element", { selector: "#welcome", timeout_ms: 3000 });
@@ -189,7 +175,7 @@ describe("waits", () => {
   });
 
   it("wait_for_stable waits out a burst of DOM changes and gives up on endless ones", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     await page.page(
       "(() => { let n = 0; const t = setInterval(() => { document.body.append(document.createElement('i')); if (++n === 5) clearInterval(t); }, 50); })()",
     );
@@ -204,7 +190,7 @@ describe("waits", () => {
 
 describe("forms, frames, shadow DOM and reading", () => {
   it("verify_form lists field values, missing required fields and validity", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     await page.call("type_ax", { ref_id: await page.ref('"User"'), value: "ada" });
     const report = await page.call("verify_form");
     const form = (
@@ -220,7 +206,7 @@ describe("forms, frames, shadow DOM and reading", () => {
   });
 
   it("get_frames and iframe_read: same-origin read with matchIndex, cross-origin answered as such", async () => {
-    const page = await open("/page/frames.html");
+    const page = await env.open("/page/frames.html");
     await page.page("new Promise((r) => setTimeout(r, 300))");
     const frames = await page.call("get_frames");
     const list = frames.frames as { index: number; title: string; same_origin: boolean }[];
@@ -239,7 +225,7 @@ describe("forms, frames, shadow DOM and reading", () => {
   });
 
   it("get_shadow_dom prints open roots; click works inside them on both paths", async () => {
-    const page = await open("/page/shadow.html");
+    const page = await env.open("/page/shadow.html");
     const shadow = await page.call("get_shadow_dom");
     const hosts = shadow.hosts as { tag: string; mode: string; tree: string }[];
     expect(hosts[0]).toMatchObject({ tag: "open-card", mode: "open" });
@@ -251,7 +237,7 @@ describe("forms, frames, shadow DOM and reading", () => {
   });
 
   it("read_page, extract_data, get_selection, scroll, read_page_source, inspect_element_styles", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     const read = await page.call("read_page");
     expect(read).toMatchObject({ success: true, title: "Sign in", truncated: false });
     expect(read.text).toContain("Select this sentence.");
@@ -267,7 +253,7 @@ describe("forms, frames, shadow DOM and reading", () => {
       ],
     ]);
     const links = await page.call("extract_data", { type: "links" });
-    expect(links.items).toEqual([{ text: "Terms", href: fixtures.url("/page/forms.html#terms") }]);
+    expect(links.items).toEqual([{ text: "Terms", href: env.fixtures.url("/page/forms.html#terms") }]);
     await page.page("getSelection().selectAllChildren(document.getElementById('sentence'))");
     expect(await page.call("get_selection")).toMatchObject({ success: true, text: "Select this sentence." });
     const down = await page.call("scroll", { direction: "down", amount: 500 });
@@ -281,7 +267,7 @@ describe("forms, frames, shadow DOM and reading", () => {
   });
 
   it("answers unknown actions and malformed params with typed errors", async () => {
-    const page = await open("/page/forms.html");
+    const page = await env.open("/page/forms.html");
     expect(await page.call("fly_to_moon")).toMatchObject({ success: false, code: "unknown_action" });
     const bad = await page.call("click_ax", { ref_id: "Save" });
     expect(bad).toMatchObject({ success: false, code: "bad_params" });
@@ -302,16 +288,16 @@ describe("forms, frames, shadow DOM and reading", () => {
 
 describe("injection", () => {
   it("runs as a sandboxed preload script, hidden from the page, idempotent, refs unique across pages", async () => {
-    const context = await firefox.newTab();
+    const context = await env.firefox.newTab();
     const script = await buildPageScript();
-    const { script: preload } = await firefox.client.send("script.addPreloadScript", {
+    const { script: preload } = await env.firefox.client.send("script.addPreloadScript", {
       functionDeclaration: `() => { ${script} }`,
       sandbox: SANDBOX,
       contexts: [context],
     });
     try {
-      const page = new PageSession(firefox.client, context);
-      await navigate(firefox.client, context, fixtures.url("/page/landmarks.html"));
+      const page = new PageSession(env.firefox.client, context);
+      await navigate(env.firefox.client, context, env.fixtures.url("/page/landmarks.html"));
       const first = await page.call("get_accessibility_tree");
       expect(first.success).toBe(true);
       expect(await page.page("typeof globalThis.__webbrainPage")).toBe("undefined");
@@ -319,7 +305,7 @@ describe("injection", () => {
       await page.inject(); // a second injection keeps the installed instance and its refs
       expect(await page.ref('button "Delete"')).toBe(sidebarDelete);
       const lastRef = (first.metadata as { last_ref: number }).last_ref;
-      await navigate(firefox.client, context, fixtures.url("/page/forms.html"));
+      await navigate(env.firefox.client, context, env.fixtures.url("/page/forms.html"));
       const stale = await page.call("click_ax", { ref_id: sidebarDelete, ref_floor: lastRef });
       expect(stale).toMatchObject({ success: false, code: "stale_ref" });
       const second = await page.tree();
@@ -327,7 +313,7 @@ describe("injection", () => {
       expect(refs.length).toBeGreaterThan(0);
       expect(Math.min(...refs)).toBeGreaterThan(lastRef);
     } finally {
-      await firefox.client.send("script.removePreloadScript", { script: preload });
+      await env.firefox.client.send("script.removePreloadScript", { script: preload });
     }
   });
 });

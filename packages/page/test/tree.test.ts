@@ -2,30 +2,16 @@
  * The accessibility tree in real Firefox: format, names (priority 1-7), values, states, hidden
  * content, filters, budget, scope, overlays, shadow roots, iframes, and the ref rules.
  */
-import { type FixtureServer, startFixtureServer, useFirefox } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PageSession } from "./page-session.js";
+import { describe, expect, it } from "vitest";
+import { usePageFixtures } from "./page-session.js";
 
-const firefox = useFirefox();
-let fixtures: FixtureServer;
-beforeAll(async () => {
-  fixtures = await startFixtureServer();
-});
-afterAll(async () => {
-  await fixtures?.close();
-});
-
-async function open(path: string): Promise<PageSession> {
-  const session = new PageSession(firefox.client, await firefox.newTab());
-  await session.goto(fixtures.url(path));
-  return session;
-}
+const env = usePageFixtures();
 
 const line = (tree: string, fragment: string) => tree.split("\n").find((l) => l.includes(fragment)) ?? "";
 
 describe("tree lines", () => {
   it("prints names by spec 000's priority, values, states and select options", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const tree = await page.tree();
     expect(line(tree, '"Full name *"')).toMatch(
       /^\s*\[\d+\] textbox "Full name \*" value="Ada Lovelace" required$/,
@@ -54,7 +40,7 @@ describe("tree lines", () => {
   });
 
   it("gives refs to things that only look clickable and to icon-only controls", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const tree = await page.tree();
     expect(tree).toMatch(/\[\d+\] clickable "Open the pointer card"/); // cursor: pointer
     expect(tree).toMatch(/\[\d+\] clickable "Clickable span"/); // onclick attribute
@@ -65,7 +51,7 @@ describe("tree lines", () => {
   });
 
   it("skips each kind of hidden element but keeps visible children of visibility:hidden", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const tree = await page.tree();
     for (const hidden of ["display", "hidden attribute", "aria-hidden", "zero size", "clip", "visibility"]) {
       expect(tree).not.toContain(`Gone by ${hidden}`);
@@ -77,7 +63,7 @@ describe("tree lines", () => {
 
 describe("filters, budget and scope", () => {
   it("interactive keeps only refs (and group context); visible drops what is below the fold", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const all = await page.tree();
     const interactive = await page.tree({ filter: "interactive" });
     const visible = await page.tree({ filter: "visible" });
@@ -91,7 +77,7 @@ describe("filters, budget and scope", () => {
   });
 
   it("cuts at the budget with one marker line and reports it", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const result = await page.call("get_accessibility_tree", { max_chars: 300 });
     const tree = result.tree as string;
     const metadata = result.metadata as Record<string, unknown>;
@@ -103,7 +89,7 @@ describe("filters, budget and scope", () => {
   });
 
   it("scopes to a subtree by ref", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const radiogroupRef = await page.ref('radio "Small"');
     const full = await page.tree();
     const formLine = line(full, "Full name");
@@ -114,7 +100,7 @@ describe("filters, budget and scope", () => {
   });
 
   it("rejects a bad filter with a clear error", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const result = await page.call("get_accessibility_tree", { filter: "everything" });
     expect(result).toMatchObject({ success: false, code: "bad_params" });
     expect(result.error).toContain("all, visible, interactive");
@@ -123,7 +109,7 @@ describe("filters, budget and scope", () => {
 
 describe("refs", () => {
   it("keep their number across snapshots and accept the printed form", async () => {
-    const page = await open("/page/tree-basics.html");
+    const page = await env.open("/page/tree-basics.html");
     const first = await page.ref('"Save profile"');
     const again = await page.ref('"Save profile"', { filter: "interactive" });
     expect(again).toBe(first);
@@ -135,12 +121,12 @@ describe("refs", () => {
   });
 
   it("are never reused after their element is gone, and ref_floor keeps them unique across pages", async () => {
-    const page = await open("/page/rerender.html");
+    const page = await env.open("/page/rerender.html");
     const before = await page.ref("Remove Alpha");
     await page.page("window.rerender()");
     const after = await page.ref("Remove Alpha");
     expect(after).toBeGreaterThan(before);
-    await page.goto(fixtures.url("/page/rerender.html"));
+    await page.goto(env.fixtures.url("/page/rerender.html"));
     const fresh = await page.call("get_accessibility_tree", { ref_floor: 500 });
     expect(fresh.tree).toMatch(/\[50[1-9]\] button "Remove Alpha"/);
   });
@@ -148,7 +134,7 @@ describe("refs", () => {
 
 describe("overlays, shadow roots and frames", () => {
   it("prints an open modal first, once", async () => {
-    const page = await open("/page/modal.html");
+    const page = await env.open("/page/modal.html");
     const tree = await page.tree();
     const lines = tree.split("\n");
     expect(lines[0]).toMatch(/^dialog "Create tag" modal$/);
@@ -159,7 +145,7 @@ describe("overlays, shadow roots and frames", () => {
   });
 
   it("walks open shadow roots in place, slots included", async () => {
-    const page = await open("/page/shadow.html");
+    const page = await env.open("/page/shadow.html");
     const tree = await page.tree();
     expect(tree).toMatch(/heading "Slotted title" level=2/);
     expect(tree).toMatch(/\[\d+\] textbox "Nickname"/);
@@ -167,7 +153,7 @@ describe("overlays, shadow roots and frames", () => {
   });
 
   it("walks same-origin iframes in place with their own refs and marks cross-origin ones", async () => {
-    const page = await open("/page/frames.html");
+    const page = await env.open("/page/frames.html");
     await page.page(
       "new Promise((r) => { const f = document.getElementById('cross'); if (f.contentWindow && f.dataset.loaded) r(); f.addEventListener('load', () => r()); setTimeout(r, 2000); })",
     );
