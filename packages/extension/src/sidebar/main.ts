@@ -274,18 +274,23 @@ browser.storage.onChanged.addListener((changes, area) => {
 });
 
 async function start(): Promise<void> {
-  await loadSettings();
-  if (Number.isInteger(pinnedTab)) {
-    subscribe(pinnedTab);
-  } else {
-    await followActiveTab();
-    browser.tabs.onActivated.addListener(() => void followActiveTab().catch(showError));
+  // Listen before the first await: a tab activated while the settings load must not be missed
+  // (the first query below may run before it and would otherwise never learn of it).
+  const settingsLoaded = loadSettings();
+  if (!Number.isInteger(pinnedTab)) {
+    browser.tabs.onActivated.addListener(() => void settingsLoaded.then(followActiveTab).catch(showError));
   }
   // Keep the header in step with the page as the agent (or the user) navigates.
   browser.tabs.onUpdated.addListener((tabId, change, tab) => {
     if (tabId !== currentTabId || (change.title === undefined && change.url === undefined)) return;
     showTabTitle(tab.title ?? "", tab.url ?? "", tabId);
   });
+  await settingsLoaded;
+  if (Number.isInteger(pinnedTab)) {
+    subscribe(pinnedTab);
+  } else {
+    await followActiveTab();
+  }
 }
 
 start().catch(showError);
