@@ -32,10 +32,21 @@ const MISSING_MARKER = "__webbrainPageMissing";
  * Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed.
  * With `probe`, closed shadow roots are looked for first (closed-shadow-roots.ts).
  */
-const CALL_FUNCTION = `async function (action, paramsJson, probe, hosts, roots) {
+const PROBING_CALL_FUNCTION = `async function (action, paramsJson, probe, hosts, roots) {
   const page = globalThis.__webbrainPage;
   if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };${PROBE_SNIPPET}
   return await page.handle(action, JSON.parse(paramsJson));
+}`;
+
+/**
+ * The same call for actions that do not search the DOM (element actions, verify calls): two
+ * arguments and no probe code. These sit on the click path (resolve, verify), where every
+ * argument Firefox deserializes and every line it compiles is paid twice per click.
+ */
+const CALL_FUNCTION = `function (action, paramsJson) {
+  const page = globalThis.__webbrainPage;
+  if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
+  return page.handle(action, JSON.parse(paramsJson));
 }`;
 
 /** Nodes as handles, closed shadow roots included; results are JSON so depth is unlimited. */
@@ -126,9 +137,8 @@ export class PageScriptChannel {
     params: unknown,
     opts: PageCallOptions,
   ): Promise<PlainValue> {
-    const probe = opts.probeShadowRoots === true;
-    let found: ProbedHosts = NO_HOSTS;
-    for (let round = 0; ; round++) {
+    const paramsJson = JSON.stringify(params ?? {});
+    if (opts.probeShadowRoots !== true) {
       const result = await this.#client.send(
         "script.callFunction",
         {
@@ -137,13 +147,32 @@ export class PageScriptChannel {
           target: { context, sandbox: PAGE_SANDBOX },
           arguments: [
             { type: "string", value: action },
-            { type: "string", value: JSON.stringify(params ?? {}) },
-            { type: "boolean", value: probe && round < MAX_PROBE_ROUNDS },
+            { type: "string", value: paramsJson },
+          ],
+          serializationOptions: SERIALIZATION_OPTIONS,
+          resultOwnership: "none",
+        },
+        opts,
+      );
+      return unwrapEvaluateResult(result);
+    }
+    let found: ProbedHosts = NO_HOSTS;
+    for (let round = 0; ; round++) {
+      const result = await this.#client.send(
+        "script.callFunction",
+        {
+          functionDeclaration: PROBING_CALL_FUNCTION,
+          awaitPromise: true,
+          target: { context, sandbox: PAGE_SANDBOX },
+          arguments: [
+            { type: "string", value: action },
+            { type: "string", value: paramsJson },
+            { type: "boolean", value: round < MAX_PROBE_ROUNDS },
             found.hosts,
             found.roots,
           ],
           // A probe answer needs depth 1 for the hosts' shadow roots to be serialized.
-          serializationOptions: probe ? { ...SERIALIZATION_OPTIONS, maxDomDepth: 1 } : SERIALIZATION_OPTIONS,
+          serializationOptions: { ...SERIALIZATION_OPTIONS, maxDomDepth: 1 },
           resultOwnership: "none",
         },
         opts,
