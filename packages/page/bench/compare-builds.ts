@@ -1,12 +1,19 @@
 /**
- * `npx tsx packages/page/bench/compare-builds.ts <baseline.js> [rounds]`: the tree build of a
+ * `npx tsx packages/page/bench/compare-builds.ts <baseline.js> [rounds] [--only <label>]`: the tree build of a
  * saved page-script bundle (e.g. from an earlier commit, written with `--save <file>`) against
  * the current source, on every fixture page, the generated 5,000-element page and the
- * python3-doc manuals.
+ * python3-doc manuals (`--only big` keeps the pages whose label contains "big").
  *
  * Invariants:
- * - Both builds run in the same tab, alternating call by call, so machine load hits both alike
- *   (the figures are fastest-of-N and median in the same run, never compared across runs).
+ * - Both builds run in the same tab, alternating, so machine load hits both alike (the figures
+ *   are fastest-of-N and median in the same run, never compared across runs). Each round asks
+ *   every realm for BUILDS_PER_CALL builds back to back in one call, so BiDi round trips and
+ *   idle gaps between calls do not land between the builds being compared.
+ * - Firefox runs with full timer precision (privacy.reduceTimerPrecision off) so build_ms has
+ *   sub-millisecond resolution; this profile is only for the bench.
+ * - Besides wall-clock build_ms, each realm's column ends with Firefox's CPU time per build
+ *   (all its processes, from /proc, summed over every round): far less swayed by other work
+ *   on a shared machine, though it also counts the small cost of each BiDi call.
  * - Each build gets its own sandbox realm (and in the page realm its own global name), so both
  *   issue refs from 1 in the same order and their trees must match byte for byte.
  * - Every filter (all, interactive, visible) is compared, with the metadata counts; any
@@ -18,9 +25,12 @@ import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@web
 import { startFixtureServer } from "@webbrain/testkit";
 import { buildPageScript } from "../src/bundle.js";
 import { bigPageHtml, docPages, PYTHON_DOC_ROOT } from "./bench-pages.js";
+import { groupCpuMs } from "./cpu-time.js";
 import { serveDirectory } from "./static-server.js";
 
 const DEFAULT_ROUNDS = 9;
+/** Builds per realm per round, run back to back inside the page. */
+const BUILDS_PER_CALL = 5;
 const FILTERS = ["all", "interactive", "visible"] as const;
 /** The baseline bundle installs itself under this global so both fit in the page realm. */
 const BASE_GLOBAL = "__webbrainPageBaseline";
@@ -42,6 +52,18 @@ type Result = { success: boolean; tree?: string; metadata?: Record<string, unkno
 
 function callOf(global: string): string {
   return `(action, params) => globalThis.${global}.handle(action, params)`;
+}
+
+/** Runs the `all` tree build `count` times in a row in the realm; returns each build_ms. */
+function repeatOf(global: string): string {
+  return `async (count) => {
+    const ms = [];
+    for (let i = 0; i < count; i++) {
+      const r = await globalThis.${global}.handle("get_accessibility_tree", { filter: "all" });
+      ms.push(r.metadata.build_ms);
+    }
+    return ms;
+  }`;
 }
 
 function stats(values: number[]): string {
@@ -68,7 +90,11 @@ async function main(): Promise<void> {
   if (!baselinePath) {
     throw new Error("compare-builds: pass a baseline bundle (write one first with --save <file>)");
   }
-  const rounds = Number(args[1] ?? DEFAULT_ROUNDS);
+  const onlyAt = args.indexOf("--only");
+  const only = onlyAt >= 0 ? args[onlyAt + 1] : undefined;
+  if (onlyAt >= 0 && !only)
+    throw new Error("compare-builds: --only needs part of a page label, e.g. --only big");
+  const rounds = Number(args[1] && args[1] !== "--only" ? args[1] : DEFAULT_ROUNDS);
   const baseline = readFileSync(baselinePath, "utf8").replaceAll("__webbrainPage", BASE_GLOBAL);
   const current = await buildPageScript();
   const big = bigPageHtml();
@@ -91,11 +117,14 @@ async function main(): Promise<void> {
     docServer = await serveDirectory(PYTHON_DOC_ROOT);
     for (const d of docs) pages.push({ label: d.path.slice(1), url: `${docServer.origin}${d.path}` });
   }
-  const firefox = await launchFirefox();
+  if (only) pages.splice(0, pages.length, ...pages.filter((p) => p.label.includes(only)));
+  const firefox = await launchFirefox({ prefs: { "privacy.reduceTimerPrecision": false } });
   let mismatches = 0;
   try {
     const context = await createTab(firefox.client);
-    console.log("page | sandbox base ms min (median) | sandbox new | page-realm base | page-realm new");
+    console.log(
+      "page | sandbox base: ms min (median) cpu ms/build | sandbox new | page-realm base | page-realm new",
+    );
     for (const page of pages) {
       await navigate(firefox.client, context, page.url);
       const realms = {
@@ -120,14 +149,22 @@ async function main(): Promise<void> {
         }
       }
       const times: Record<keyof typeof realms, number[]> = { sbBase: [], sbNew: [], pgBase: [], pgNew: [] };
+      const cpu: Record<keyof typeof realms, number> = { sbBase: 0, sbNew: 0, pgBase: 0, pgNew: 0 };
       for (let i = 0; i < rounds; i++) {
         for (const key of Object.keys(realms) as (keyof typeof realms)[]) {
-          const r = await call(realms[key], { filter: "all" });
-          times[key].push(Number(r.metadata?.build_ms));
+          const r = realms[key];
+          const cpuBefore = groupCpuMs(firefox.pid) ?? Number.NaN;
+          const ms = await callFunction<number[]>(firefox.client, r.target, repeatOf(r.global), [
+            BUILDS_PER_CALL,
+          ]);
+          cpu[key] += (groupCpuMs(firefox.pid) ?? Number.NaN) - cpuBefore;
+          times[key].push(...ms);
         }
       }
+      const cell = (key: keyof typeof realms) =>
+        `${stats(times[key])} cpu ${(cpu[key] / times[key].length).toFixed(1)}`;
       console.log(
-        `${page.label} | ${stats(times.sbBase)} | ${stats(times.sbNew)} | ${stats(times.pgBase)} | ${stats(times.pgNew)}`,
+        `${page.label} | ${cell("sbBase")} | ${cell("sbNew")} | ${cell("pgBase")} | ${cell("pgNew")}`,
       );
     }
   } finally {

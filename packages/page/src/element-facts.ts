@@ -15,6 +15,8 @@ import {
 } from "./roles.js";
 
 export const VALUE_MAX_CHARS = 60;
+/** aria-disabled is inherited: an element is disabled when it or an ancestor matches this. */
+export const ARIA_DISABLED_SELECTOR = "[aria-disabled=true]";
 const CLICK_HANDLER_ATTRIBUTES = [
   "onclick",
   "onmousedown",
@@ -38,10 +40,10 @@ export function interactiveRole(
     return role;
   }
   if (role === "textbox") return role;
-  if (tag === "input" && (el as HTMLInputElement).type !== "hidden") return role || "textbox";
+  if (tag === "input" && nativeDom().inputType(el as HTMLInputElement) !== "hidden") return role || "textbox";
   if (tag === "summary") return "button";
   if (tag === "video" || tag === "audio") return el.hasAttribute("controls") ? tag : undefined;
-  const tabindex = names && !names.includes("tabindex") ? null : el.getAttribute("tabindex");
+  const tabindex = names && !names.includes("tabindex") ? null : nativeDom().getAttribute(el, "tabindex");
   if (tabindex !== null && Number(tabindex) >= 0) return role || "clickable";
   for (const attribute of CLICK_HANDLER_ATTRIBUTES) {
     if (names ? names.includes(attribute) : el.hasAttribute(attribute)) return role || "clickable";
@@ -54,19 +56,19 @@ export function interactiveRole(
 
 export function isEditingHost(el: Element, names?: AttributeNames): boolean {
   if (names && !names.includes("contenteditable")) return false;
-  const html = el as HTMLElement;
-  if (!html.isContentEditable) return false;
-  const parent = el.parentElement as HTMLElement | null;
-  return !parent?.isContentEditable;
+  const dom = nativeDom();
+  if (!dom.isContentEditable(el as HTMLElement)) return false;
+  const parent = dom.parentElement(el) as HTMLElement | null;
+  return !parent || !dom.isContentEditable(parent);
 }
 
 /** The live value shown as value="..." (spec 000: 60 chars, some input types skipped). */
 export function valueText(el: Element, role: string, tag: string = el.localName): string | undefined {
   let value: string | undefined;
   if (tag === "input") {
-    const type = (el.getAttribute("type") ?? "text").toLowerCase();
+    const type = (nativeDom().getAttribute(el, "type") ?? "text").toLowerCase();
     if (VALUE_SKIPPED_INPUT_TYPES.has(type)) return undefined;
-    value = (el as HTMLInputElement).value;
+    value = nativeDom().inputValue(el as HTMLInputElement);
   } else if (tag === "textarea") {
     value = (el as HTMLTextAreaElement).value;
   } else if (tag === "select") {
@@ -100,14 +102,17 @@ export function stateWords(
   role: string,
   names: AttributeNames = el.getAttributeNames(),
   tag: string = el.localName,
+  /** False when the caller knows no element in this tree scope has aria-disabled=true. */
+  ariaDisabledInScope = true,
 ): string[] {
   const words: string[] = [];
   const dom = nativeDom();
   const attr = (name: string) => (names.includes(name) ? dom.getAttribute(el, name) : null);
   const input = tag === "input" ? (el as HTMLInputElement) : undefined;
-  if (input && (input.type === "checkbox" || input.type === "radio")) {
-    if (input.indeterminate) words.push("checked=mixed");
-    else if (input.checked) words.push("checked");
+  const inputType = input ? dom.inputType(input) : "";
+  if (input && (inputType === "checkbox" || inputType === "radio")) {
+    if (dom.inputIndeterminate(input)) words.push("checked=mixed");
+    else if (dom.inputChecked(input)) words.push("checked");
   } else {
     const ariaChecked = attr("aria-checked");
     if (ariaChecked === "true") words.push("checked");
@@ -116,7 +121,7 @@ export function stateWords(
   // :disabled also covers controls inside a disabled <fieldset>; aria-disabled is inherited.
   const disabled =
     (FORM_CONTROL_TAGS.has(tag) && dom.matches(el, ":disabled")) ||
-    dom.closest(el, "[aria-disabled=true]") !== null;
+    (ariaDisabledInScope && dom.closest(el, ARIA_DISABLED_SELECTOR) !== null);
   if (disabled) words.push("disabled");
   const expanded = attr("aria-expanded");
   if (expanded === "true") words.push("expanded");

@@ -72,6 +72,8 @@ function suggestSimilar(state: PageState, role: string, name: string): ElementSu
 
 export interface Actionable {
   element: Element;
+  /** Ref, role and name of the element (computed once; callers report it as the target). */
+  summary: ElementSummary;
   /** Centre of the element in its own document's viewport. */
   local: ViewportPoint;
   /** Centre in the top-level viewport (what trusted input needs). */
@@ -105,33 +107,73 @@ export function makeActionable(state: PageState, el: Element, options: Actionabl
       { target: summary },
     );
   }
-  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  const rect = el.getBoundingClientRect();
   const view = windowOf(el);
-  const local = {
+  const checkOcclusion =
+    options.occlusion && !options.force && el.localName !== "select" && el.localName !== "option";
+  let scrolled = scrollIntoView(el, view, false);
+  let local = centreOf(el, view);
+  let hit = checkOcclusion ? coveringElement(el, local) : undefined;
+  if (hit && !scrolled) {
+    // Wholly in view yet covered: a sticky header or footer often sits over an element near
+    // the edge; centring it (what a person would do) may uncover it.
+    scrolled = scrollIntoView(el, view, true);
+    local = centreOf(el, view);
+    hit = coveringElement(el, local);
+  }
+  if (hit) {
+    const cover = summarize(state, hit);
+    const container = containerLabel(hit, true);
+    const coverWhat = `${cover.role}${cover.name ? ` ${JSON.stringify(cover.name)}` : ""}`;
+    throw new PageError(
+      "occluded",
+      `${what} is covered by ${coverWhat} (in ${container}) at its centre, so the click was not made. Close or finish that overlay first (it has ref [${cover.ref_id}]), or pass force: true to click anyway.`,
+      {
+        occluded: true,
+        occludedBy: { ...cover, tag: hit.localName, container },
+        target: summary,
+      },
+    );
+  }
+  const offset = frameOffset(el);
+  const point = { x: Math.round(local.x + offset.x), y: Math.round(local.y + offset.y) };
+  return { element: el, summary, local, point };
+}
+
+/**
+ * Centres the element in view unless it is already wholly visible in the top-level viewport
+ * (or `always`), as a person would: scrolling what is already in view moves the page under the
+ * user and costs a scroll and repaint on every click. Elements in frames are always scrolled
+ * (the frame itself may be out of the top-level view). Returns whether it scrolled.
+ */
+function scrollIntoView(el: Element, view: Window, always: boolean): boolean {
+  if (!always && view === view.top) {
+    const rect = el.getBoundingClientRect();
+    const inView =
+      rect.width > 0 &&
+      rect.height > 0 &&
+      rect.top >= 0 &&
+      rect.left >= 0 &&
+      rect.bottom <= view.innerHeight &&
+      rect.right <= view.innerWidth;
+    if (inView) return false;
+  }
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  return true;
+}
+
+/** Centre of the element in its own document's viewport, clamped into it. */
+function centreOf(el: Element, view: Window): ViewportPoint {
+  const rect = el.getBoundingClientRect();
+  return {
     x: clamp(rect.left + rect.width / 2, 0, view.innerWidth - 1),
     y: clamp(rect.top + rect.height / 2, 0, view.innerHeight - 1),
   };
-  const offset = frameOffset(el);
-  const point = { x: Math.round(local.x + offset.x), y: Math.round(local.y + offset.y) };
-  if (options.occlusion && !options.force && el.localName !== "select" && el.localName !== "option") {
-    const hit = deepElementFromPoint(el.ownerDocument, local.x, local.y);
-    if (hit && !sameTarget(el, hit)) {
-      const cover = summarize(state, hit);
-      const container = containerLabel(hit, true);
-      const coverWhat = `${cover.role}${cover.name ? ` ${JSON.stringify(cover.name)}` : ""}`;
-      throw new PageError(
-        "occluded",
-        `${what} is covered by ${coverWhat} (in ${container}) at its centre, so the click was not made. Close or finish that overlay first (it has ref [${cover.ref_id}]), or pass force: true to click anyway.`,
-        {
-          occluded: true,
-          occludedBy: { ...cover, tag: hit.localName, container },
-          target: summary,
-        },
-      );
-    }
-  }
-  return { element: el, local, point };
+}
+
+/** What a click at `local` would hit instead of the element, if anything. */
+function coveringElement(el: Element, local: ViewportPoint): Element | undefined {
+  const hit = deepElementFromPoint(el.ownerDocument, local.x, local.y);
+  return hit && !sameTarget(el, hit) ? hit : undefined;
 }
 
 function sameTarget(el: Element, hit: Element): boolean {

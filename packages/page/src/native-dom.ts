@@ -23,6 +23,24 @@ function getterOf<T, R>(proto: object | undefined, name: string): Read<T, R> {
   return (self) => (self as Record<string, unknown>)[name] as R;
 }
 
+/**
+ * For getters of one element interface (HTMLInputElement.type): an element with the same tag
+ * name may implement another one (`<input>` inside `<svg>` is an SVG element), where the native
+ * getter throws and the plain read gives what it always gave (usually undefined).
+ */
+function interfaceGetterOf<T, R>(proto: object | undefined, name: string): Read<T, R> {
+  const get = proto ? Object.getOwnPropertyDescriptor(proto, name)?.get : undefined;
+  const plain = (self: T) => (self as Record<string, unknown>)[name] as R;
+  if (!get) return plain;
+  return (self) => {
+    try {
+      return get.call(self) as R;
+    } catch {
+      return plain(self);
+    }
+  };
+}
+
 function methodOf<T, A extends unknown[], R>(proto: object | undefined, name: string): Call<T, A, R> {
   const fn = proto ? Object.getOwnPropertyDescriptor(proto, name)?.value : undefined;
   if (typeof fn === "function") return (self, ...args) => fn.apply(self, args) as R;
@@ -47,9 +65,19 @@ interface NativeDom {
   getBoundingClientRect: Call<Element, [], DOMRect>;
   rectWidth: Read<DOMRectReadOnly, number>;
   rectHeight: Read<DOMRectReadOnly, number>;
-  getComputedStyle: Call<Window, [Element], CSSStyleDeclaration>;
   getPropertyValue: Call<CSSStyleDeclaration, [string], string>;
+  hasAttributes: Call<Element, [], boolean>;
+  parentElement: Read<Node, Element | null>;
+  isContentEditable: Read<HTMLElement, boolean>;
+  inputType: Read<HTMLInputElement, string>;
+  inputValue: Read<HTMLInputElement, string>;
+  inputChecked: Read<HTMLInputElement, boolean>;
+  inputIndeterminate: Read<HTMLInputElement, boolean>;
+  labelControl: Read<HTMLLabelElement, HTMLElement | null>;
 }
+
+/** getComputedStyle of one window, bound once (see styleReader). */
+export type StyleReader = (el: Element) => CSSStyleDeclaration;
 
 let cached: NativeDom | undefined;
 
@@ -63,8 +91,8 @@ function lookUp(): NativeDom {
   const node = globalThis.Node?.prototype;
   const element = globalThis.Element?.prototype;
   const rect = globalThis.DOMRectReadOnly?.prototype;
-  const win = globalThis.Window?.prototype;
   const style = globalThis.CSSStyleDeclaration?.prototype;
+  const input = globalThis.HTMLInputElement?.prototype;
   return {
     firstChild: getterOf(node, "firstChild"),
     nextSibling: getterOf(node, "nextSibling"),
@@ -83,7 +111,24 @@ function lookUp(): NativeDom {
     getBoundingClientRect: methodOf(element, "getBoundingClientRect"),
     rectWidth: getterOf(rect, "width"),
     rectHeight: getterOf(rect, "height"),
-    getComputedStyle: methodOf(win, "getComputedStyle"),
     getPropertyValue: methodOf(style, "getPropertyValue"),
+    hasAttributes: methodOf(element, "hasAttributes"),
+    parentElement: getterOf(node, "parentElement"),
+    isContentEditable: interfaceGetterOf(globalThis.HTMLElement?.prototype, "isContentEditable"),
+    inputType: interfaceGetterOf(input, "type"),
+    inputValue: interfaceGetterOf(input, "value"),
+    inputChecked: interfaceGetterOf(input, "checked"),
+    inputIndeterminate: interfaceGetterOf(input, "indeterminate"),
+    labelControl: interfaceGetterOf(globalThis.HTMLLabelElement?.prototype, "control"),
   };
+}
+
+/**
+ * `view.getComputedStyle` looked up once per window. It lives on each window object, not on
+ * Window.prototype, and from a sandbox every `view.getComputedStyle` resolves it through the
+ * window's wrapper again (about half the cost of the call itself).
+ */
+export function styleReader(view: Window): StyleReader {
+  const read = view.getComputedStyle;
+  return (el) => read.call(view, el);
 }

@@ -22,8 +22,15 @@ import {
   TEXT_NODE,
   truncate,
 } from "./dom-realm.js";
-import { formatElementLine, interactiveRole, isEditingHost, stateWords, valueText } from "./element-facts.js";
-import { nativeDom } from "./native-dom.js";
+import {
+  ARIA_DISABLED_SELECTOR,
+  formatElementLine,
+  interactiveRole,
+  isEditingHost,
+  stateWords,
+  valueText,
+} from "./element-facts.js";
+import { nativeDom, type StyleReader, styleReader } from "./native-dom.js";
 import { isOverlayContainer } from "./overlays.js";
 import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
@@ -35,6 +42,10 @@ export const TEXT_LINE_MAX_CHARS = 1000;
 /** A <select> lists at most this many options, then says how many more it has. */
 export const SELECT_OPTIONS_SHOWN = 30;
 const INDENT = "  ";
+/** What getAttributeNames() would return for an element without attributes (no call made). */
+const NO_ATTRIBUTES: readonly string[] = [];
+/** Tags a `cursor: pointer` never turns into a ref (their pointer comes from a child control). */
+const NO_CURSOR_REF_TAGS: ReadonlySet<string> = new Set(["label", "html", "body"]);
 
 const SKIPPED_TAGS: ReadonlySet<string> = new Set([
   "script",
@@ -110,7 +121,13 @@ interface Inherited {
   insideActionable: boolean;
   parentPointer: boolean;
   inOverlay: boolean;
-  view: Window;
+  /** getComputedStyle of the document being walked (an iframe's own window inside it). */
+  styleOf: StyleReader;
+  /**
+   * Some element of this tree scope (document or shadow root) has aria-disabled=true, so a
+   * printed element must ask closest(); false lets stateWords skip that per-element search.
+   */
+  ariaDisabledInScope: boolean;
   /** The view's viewport size, read once per document. */
   viewWidth: number;
   viewHeight: number;
@@ -196,27 +213,29 @@ class TreeWalk {
     // once, through the native accessors, and attributes only when getAttributeNames() says
     // they exist.
     const dom = nativeDom();
-    const names = dom.getAttributeNames(el);
-    if (names.length > 0 && names.includes("aria-hidden") && el.getAttribute("aria-hidden") === "true")
+    const names = dom.hasAttributes(el) ? dom.getAttributeNames(el) : NO_ATTRIBUTES;
+    if (names.length > 0 && names.includes("aria-hidden") && dom.getAttribute(el, "aria-hidden") === "true")
       return;
-    const style = dom.getComputedStyle(inh.view, el);
+    const style = inh.styleOf(el);
     const display = dom.getPropertyValue(style, "display");
     if (display === "none") return;
     const contents = display === "contents";
     const block = !INLINE_DISPLAYS.has(display);
-    // Inside an element with a ref, cursor never makes a new ref: skip reading it.
-    const pointer = inh.insideActionable
-      ? inh.parentPointer
-      : dom.getPropertyValue(style, "cursor") === "pointer";
     const baseRole = roleOf(el, names, tag);
-    const candidate = interactiveRole(
-      el,
-      baseRole,
-      pointer,
-      inh.parentPointer || inh.insideActionable,
-      names,
-      tag,
-    );
+    // `cursor: pointer` only decides a ref when role and attributes do not, and only where the
+    // parent's cursor is not already a pointer; inside an element with a ref it never does.
+    // So it is read only when it can decide something (here, or below for the children).
+    let pointer: boolean | undefined = inh.insideActionable ? inh.parentPointer : undefined;
+    let candidate = interactiveRole(el, baseRole, false, true, names, tag);
+    if (
+      candidate === undefined &&
+      pointer === undefined &&
+      !inh.parentPointer &&
+      !NO_CURSOR_REF_TAGS.has(tag)
+    ) {
+      pointer = dom.getPropertyValue(style, "cursor") === "pointer";
+      if (pointer) candidate = baseRole || "clickable";
+    }
     // A plain inline element (span, b, em) that prints nothing needs no box: its text is hidden
     // only by visibility (inline boxes cannot be sized to zero or positioned as overlays).
     const needsBox =
@@ -267,9 +286,11 @@ class TreeWalk {
             ? inh.textHidden
             : false,
       insideActionable: inh.insideActionable,
-      parentPointer: pointer,
+      // Set below once it is known whether this element gets a ref.
+      parentPointer: false,
       inOverlay: inh.inOverlay,
-      view: inh.view,
+      styleOf: inh.styleOf,
+      ariaDisabledInScope: inh.ariaDisabledInScope,
       viewWidth: inh.viewWidth,
       viewHeight: inh.viewHeight,
     };
@@ -278,7 +299,8 @@ class TreeWalk {
       const { name, source } = accessibleName(el, role, this.#labels, names, tag);
       const ref = this.#registry.refFor(el, role, name);
       this.refs++;
-      let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role, tag), stateWords(el, role, names, tag))}`;
+      const states = stateWords(el, role, names, tag, inh.ariaDisabledInScope);
+      let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role, tag), states)}`;
       if (frame && !sameOriginDocument(el as HTMLIFrameElement))
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
       this.#emit(inh.depth, line);
@@ -289,15 +311,26 @@ class TreeWalk {
       const { name, source } = accessibleName(el, role, this.#labels, names, tag);
       if (name || !structureRoleNeedsName(role)) {
         if (role !== "img" || !inh.textNamed)
-          this.#emit(inh.depth, formatElementLine(role, name, undefined, stateWords(el, role, names, tag)));
+          this.#emit(
+            inh.depth,
+            formatElementLine(
+              role,
+              name,
+              undefined,
+              stateWords(el, role, names, tag, inh.ariaDisabledInScope),
+            ),
+          );
         printed = true;
         nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
       }
-    } else if (tag === "label" && (el as HTMLLabelElement).control) {
+    } else if (tag === "label" && dom.labelControl(el as HTMLLabelElement)) {
       // The control below prints this text as its name.
       childInh.textNamed = true;
     }
 
+    // Below an element with a ref the children's parentPointer decides nothing (see above).
+    if (childInh.insideActionable && !inh.insideActionable) childInh.parentPointer = pointer ?? false;
+    else childInh.parentPointer = pointer ?? dom.getPropertyValue(style, "cursor") === "pointer";
     if (printed) {
       childInh.depth = inh.depth + 1;
       if (nameCoversText) childInh.textNamed = true;
@@ -311,7 +344,8 @@ class TreeWalk {
         const frameView = doc.defaultView;
         this.walkChildren(doc.body, {
           ...childInh,
-          view: frameView,
+          styleOf: styleReader(frameView),
+          ariaDisabledInScope: doc.querySelector(ARIA_DISABLED_SELECTOR) !== null,
           viewWidth: frameView.innerWidth,
           viewHeight: frameView.innerHeight,
           textHidden: false,
@@ -321,7 +355,7 @@ class TreeWalk {
     } else if (tag !== "textarea" && tag !== "input" && tag !== "svg" && tag !== "img") {
       const shadow = shadowRootOf(el, tag);
       if (shadow) {
-        this.walkChildren(shadow, childInh);
+        this.walkChildren(shadow, withShadowScope(childInh, shadow));
       } else if (tag === "slot") {
         const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
         if (assigned.length > 0) for (const child of assigned) this.visit(child, childInh);
@@ -390,8 +424,9 @@ class TreeWalk {
       this.visitElement(el, overlayInh);
     } else {
       this.#emit(0, "overlay");
-      this.walkChildren(shadowRootOf(el) ?? el, {
-        ...overlayInh,
+      const shadow = shadowRootOf(el);
+      this.walkChildren(shadow ?? el, {
+        ...(shadow ? withShadowScope(overlayInh, shadow) : overlayInh),
         depth: 1,
         parentPointer: style.cursor === "pointer",
       });
@@ -401,6 +436,12 @@ class TreeWalk {
     // A backdrop or an empty layer says nothing: drop it rather than print a bare "overlay".
     if (block.lines.length <= (describes ? 0 : 1)) this.overlays.pop();
   }
+}
+
+/** Entering a shadow root: closest() from inside it searches that scope's ancestors too. */
+function withShadowScope(inh: Inherited, shadow: ShadowRoot): Inherited {
+  if (inh.ariaDisabledInScope) return inh;
+  return { ...inh, ariaDisabledInScope: shadow.querySelector(ARIA_DISABLED_SELECTOR) !== null };
 }
 
 function frameOrigin(frame: HTMLIFrameElement): string {
@@ -421,7 +462,8 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
     insideActionable: false,
     parentPointer: false,
     inOverlay: false,
-    view,
+    styleOf: styleReader(view),
+    ariaDisabledInScope: doc.querySelector(ARIA_DISABLED_SELECTOR) !== null,
     viewWidth: view.innerWidth,
     viewHeight: view.innerHeight,
   };
@@ -429,7 +471,9 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
     const rootView = options.root.ownerDocument.defaultView ?? view;
     walk.visitElement(options.root, {
       ...inh,
-      view: rootView,
+      styleOf: styleReader(rootView),
+      // A subtree may sit in a shadow root or frame with ancestors outside it: always ask.
+      ariaDisabledInScope: true,
       viewWidth: rootView.innerWidth,
       viewHeight: rootView.innerHeight,
     });

@@ -87,7 +87,7 @@ export async function clickResolvedElement(
     force: p.boolean("force", false),
     enabled: true,
   });
-  const target = summarize(state, el);
+  const target = actionable.summary;
   const baseline = captureBaseline(state, el);
   const note = isSelect(el)
     ? `this is a <select>: choose an option with type_ax {ref_id: ${target.ref_id}, value: "<option text>"}`
@@ -141,7 +141,7 @@ export async function hover(state: PageState, p: Params): Promise<PageResult> {
     force: p.boolean("force", false),
     enabled: false,
   });
-  const target = summarize(state, el);
+  const target = actionable.summary;
   const baseline = captureBaseline(state, el);
   if (p.mode() === "resolve") {
     const { x, y } = actionable.point;
