@@ -57,6 +57,25 @@ describe("click_ax", () => {
     expect(await page.page("window.clicked")).toEqual(["subscribe"]);
   });
 
+  it("clicks what is in view where it is, and centres a target a sticky header covers", async () => {
+    for (const mode of ["dispatch", "resolve"]) {
+      const page = await env.open("/page/sticky-header.html");
+      await page.page("window.scrollTo(0, 1000)");
+      const preview = await page.ref('button "Preview"'); // in view, uncovered
+      const save = await page.ref('button "Save changes"'); // wholly in view, under the header
+      const clicked = await page.call("click_ax", { ref_id: preview, mode });
+      expect(clicked.success).toBe(true);
+      if (mode === "resolve") await page.runResolved(clicked);
+      expect(await page.page("window.scrollY")).toBe(1000);
+      const saved = await page.call("click_ax", { ref_id: save, mode });
+      expect(saved.success).toBe(true);
+      if (mode === "resolve") await page.runResolved(saved);
+      expect(await page.page("window.scrollY")).toBeLessThan(1000);
+      const how = mode === "resolve" ? "trusted" : "synthetic";
+      expect(await page.page("window.clicked")).toEqual([`preview:${how}`, `save:${how}`]);
+    }
+  });
+
   it("a stale ref acts on nothing, on both paths, and suggests the new element", async () => {
     const page = await env.open("/page/rerender.html");
     const old = await page.ref('button "Remove Alpha"');
