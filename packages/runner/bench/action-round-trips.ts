@@ -30,7 +30,7 @@ import { loadPageScript } from "../src/page-script-source.js";
 import { stepSources } from "../src/trusted-input.js";
 
 const WARMUP = 5;
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 100);
 const CLICK_TARGET_RATIO = 2;
 
 interface Figures {

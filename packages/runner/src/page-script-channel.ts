@@ -29,13 +29,25 @@ export const PAGE_SANDBOX = "webbrain";
 const MISSING_MARKER = "__webbrainPageMissing";
 
 /**
+ * A page result travels back as JSON text, plus the live `element` node (the only non-JSON field
+ * a page result has) as a second item when there is one: `[json]` or `[json, node]`. Firefox
+ * serializes one string far faster than a tree of BiDi remote values, and the click path pays
+ * for two results per click.
+ */
+const PACK_RESULT = `const result = await page.handle(action, JSON.parse(paramsJson));
+  const element = result.element;
+  if (element === undefined) return [JSON.stringify(result)];
+  delete result.element;
+  return [JSON.stringify(result), element];`;
+
+/**
  * Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed.
  * With `probe`, closed shadow roots are looked for first (closed-shadow-roots.ts).
  */
 const PROBING_CALL_FUNCTION = `async function (action, paramsJson, probe, hosts, roots) {
   const page = globalThis.__webbrainPage;
   if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };${PROBE_SNIPPET}
-  return await page.handle(action, JSON.parse(paramsJson));
+  ${PACK_RESULT}
 }`;
 
 /**
@@ -43,10 +55,10 @@ const PROBING_CALL_FUNCTION = `async function (action, paramsJson, probe, hosts,
  * arguments and no probe code. These sit on the click path (resolve, verify), where every
  * argument Firefox deserializes and every line it compiles is paid twice per click.
  */
-const CALL_FUNCTION = `function (action, paramsJson) {
+const CALL_FUNCTION = `async function (action, paramsJson) {
   const page = globalThis.__webbrainPage;
   if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
-  return page.handle(action, JSON.parse(paramsJson));
+  ${PACK_RESULT}
 }`;
 
 /** Nodes as handles, closed shadow roots included; results are JSON so depth is unlimited. */
@@ -154,7 +166,7 @@ export class PageScriptChannel {
         },
         opts,
       );
-      return unwrapEvaluateResult(result);
+      return unpackPageResult(result);
     }
     let found: ProbedHosts = NO_HOSTS;
     for (let round = 0; ; round++) {
@@ -178,7 +190,7 @@ export class PageScriptChannel {
         opts,
       );
       const hosts = result.type === "success" ? probedHosts(result.result) : undefined;
-      if (!hosts) return unwrapEvaluateResult(result);
+      if (!hosts) return unpackPageResult(result);
       found = hosts;
     }
   }
@@ -212,4 +224,14 @@ export function unwrapEvaluateResult(result: Bidi.Script.EvaluateResult): PlainV
     return { success: false, error: `The page script threw: ${result.exceptionDetails.text}` };
   }
   return fromRemoteValue(result.result);
+}
+
+/** A packed page result (PACK_RESULT) as the plain result object, `element` put back. */
+function unpackPageResult(result: Bidi.Script.EvaluateResult): PlainValue {
+  if (result.type !== "success" || result.result.type !== "array") return unwrapEvaluateResult(result);
+  const [json, element] = result.result.value ?? [];
+  if (json?.type !== "string") return unwrapEvaluateResult(result);
+  const value = JSON.parse(json.value) as { [key: string]: PlainValue };
+  if (element) value.element = fromRemoteValue(element);
+  return value;
 }
