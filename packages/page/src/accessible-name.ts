@@ -163,7 +163,8 @@ export class LabelIndex {
 
   labelsOf(el: Element): Element[] | undefined {
     const dom = nativeDom();
-    if (dom.ownerDocument(el) !== this.#doc || dom.getRootNode(el) !== this.#doc) return undefined;
+    // getRootNode() being this document implies ownerDocument is too: one call, not two.
+    if (dom.getRootNode(el) !== this.#doc) return undefined;
     if (!this.#byControl) {
       this.#byControl = new Map();
       for (const label of Array.from(this.#doc.querySelectorAll("label"))) {

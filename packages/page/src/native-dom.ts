@@ -60,7 +60,6 @@ interface NativeDom {
   getAttribute: Call<Element, [string], string | null>;
   matches: Call<Element, [string], boolean>;
   closest: Call<Element, [string], Element | null>;
-  ownerDocument: Read<Node, Document | null>;
   getRootNode: Call<Node, [], Node>;
   getBoundingClientRect: Call<Element, [], DOMRect>;
   rectWidth: Read<DOMRectReadOnly, number>;
@@ -106,7 +105,6 @@ function lookUp(): NativeDom {
     getAttribute: methodOf(element, "getAttribute"),
     matches: methodOf(element, "matches"),
     closest: methodOf(element, "closest"),
-    ownerDocument: getterOf(node, "ownerDocument"),
     getRootNode: methodOf(node, "getRootNode"),
     getBoundingClientRect: methodOf(element, "getBoundingClientRect"),
     rectWidth: getterOf(rect, "width"),
