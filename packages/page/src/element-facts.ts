@@ -86,6 +86,21 @@ export function valueText(el: Element, role: string, tag: string = el.localName)
   return truncate(collapseWhitespace(value), VALUE_MAX_CHARS);
 }
 
+/**
+ * Whether valueText shows this element's own text: a custom combobox (not a native field, not
+ * an editing host) without aria-valuetext/aria-valuenow. Its text below it is then redundant.
+ */
+export function comboboxValueIsItsText(
+  el: Element,
+  role: string,
+  tag: string,
+  names: AttributeNames,
+): boolean {
+  if (role !== "combobox" || tag === "input" || tag === "textarea" || tag === "select") return false;
+  if (names.includes("aria-valuetext") || names.includes("aria-valuenow")) return false;
+  return !(el as HTMLElement).isContentEditable;
+}
+
 /** States in the order DESIGN.md lists them, plus heading level, modal and invalid. */
 const FORM_CONTROL_TAGS: ReadonlySet<string> = new Set([
   "button",

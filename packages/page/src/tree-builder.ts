@@ -24,6 +24,7 @@ import {
 } from "./dom-realm.js";
 import {
   ARIA_DISABLED_SELECTOR,
+  comboboxValueIsItsText,
   formatElementLine,
   interactiveRole,
   isEditingHost,
@@ -115,6 +116,8 @@ interface Inherited {
   depth: number;
   /** Text here is already part of an ancestor's printed name. */
   textNamed: boolean;
+  /** The name on the nearest printed ancestor's line ("" when none or unnamed). */
+  lineName: string;
   /** Text here is not rendered (own box hidden) or outside the viewport for `visible`. */
   textHidden: boolean;
   /** Inside an element that already has a ref: no `cursor:pointer` refs below it. */
@@ -279,6 +282,7 @@ class TreeWalk {
     const childInh: Inherited = {
       depth: inh.depth,
       textNamed: inh.textNamed,
+      lineName: inh.lineName,
       textHidden:
         boxHidden || (this.#filter === "visible" && !inViewport && !contents)
           ? true
@@ -300,16 +304,25 @@ class TreeWalk {
       const ref = this.#registry.refFor(el, role, name);
       this.refs++;
       const states = stateWords(el, role, names, tag, inh.ariaDisabledInScope);
-      let line = `[${ref}] ${formatElementLine(role, name, valueText(el, role, tag), states)}`;
+      const value = valueText(el, role, tag);
+      let line = `[${ref}] ${formatElementLine(role, name, value, states)}`;
       if (frame && !sameOriginDocument(el as HTMLIFrameElement))
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
       this.#emit(inh.depth, line);
       printed = true;
       nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
+      // A custom combobox shows its text as value="...": printing it again below says nothing.
+      if (value !== undefined && !value.endsWith("…") && comboboxValueIsItsText(el, role, tag, names))
+        nameCoversText = true;
       childInh.insideActionable = true;
+      childInh.lineName = name;
     } else if (!boxHidden && inViewport && this.#printsStructure(role, el, tag)) {
       const { name, source } = accessibleName(el, role, this.#labels, names, tag);
-      if (name || !structureRoleNeedsName(role)) {
+      if (role === "heading" && name !== "" && name === inh.lineName) {
+        // A heading that repeats the name of the line it sits under (a dialog named by its
+        // own heading) tells the model nothing new: no line, and its text is that name.
+        if (source === "content" && name.length < NAME_MAX_CHARS) childInh.textNamed = true;
+      } else if (name || !structureRoleNeedsName(role)) {
         if (role !== "img" || !inh.textNamed)
           this.#emit(
             inh.depth,
@@ -322,6 +335,7 @@ class TreeWalk {
           );
         printed = true;
         nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
+        childInh.lineName = name;
       }
     } else if (tag === "label" && dom.labelControl(el as HTMLLabelElement)) {
       // The control below prints this text as its name.
@@ -413,7 +427,14 @@ class TreeWalk {
     };
     this.overlays.push(block);
     this.#out = block.lines;
-    const overlayInh: Inherited = { ...inh, depth: 0, inOverlay: true, textNamed: false, textHidden: false };
+    const overlayInh: Inherited = {
+      ...inh,
+      depth: 0,
+      inOverlay: true,
+      textNamed: false,
+      lineName: "",
+      textHidden: false,
+    };
     const role = roleOf(el);
     const describes =
       role === "dialog" ||
@@ -458,6 +479,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   const inh: Inherited = {
     depth: 0,
     textNamed: false,
+    lineName: "",
     textHidden: false,
     insideActionable: false,
     parentPointer: false,

@@ -50,6 +50,16 @@ describe("tree lines", () => {
     expect(tree).toMatch(/\[\d+\] button "Close panel"/); // title attribute
   });
 
+  it("prints a custom combobox's text once, as its value", async () => {
+    const page = await env.open("/page/combobox.html");
+    const tree = await page.tree();
+    const lines = tree.split("\n");
+    const at = lines.findIndex((l) => /\[\d+\] combobox "Currency" value="USD"$/.test(l));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toMatch(/^\s*\[\d+\] combobox "Billing period"$/); // no "USD" line below it
+    expect(tree.match(/USD/g)?.length).toBe(1);
+  });
+
   it("skips each kind of hidden element but keeps visible children of visibility:hidden", async () => {
     const page = await env.open("/page/tree-basics.html");
     const tree = await page.tree();
@@ -138,7 +148,9 @@ describe("overlays, shadow roots and frames", () => {
     const tree = await page.tree();
     const lines = tree.split("\n");
     expect(lines[0]).toMatch(/^dialog "Create tag" modal$/);
-    expect(tree.match(/Create tag/g)?.length).toBe(2); // the dialog line and its heading
+    // Its heading repeats the dialog's name (aria-labelledby): printed once, on the dialog line.
+    expect(tree.match(/Create tag/g)?.length).toBe(1);
+    expect(lines[1]).toMatch(/^ {2}\[\d+\] textbox "Tag name"$/);
     expect(tree.indexOf('dialog "Create tag"')).toBeLessThan(tree.indexOf("Release tags"));
     expect(tree.match(/button "Cancel"/g)?.length).toBe(1);
     expect(tree).not.toMatch(/^overlay$/m); // the empty backdrop layer is not printed
