@@ -253,7 +253,10 @@ class TreeWalk {
     const width = rect ? dom.rectWidth(rect) : Number.POSITIVE_INFINITY;
     const height = rect ? dom.rectHeight(rect) : Number.POSITIVE_INFINITY;
     if (rect && clipsEverything(style, width, height)) return;
-    const boxHidden = contents ? false : ownBoxHidden(style, width, height);
+    // Without a box to check, visibility only hides this element's text, which an ancestor's
+    // name already covers (textNamed) or the interactive filter drops: then it is not read.
+    const textIrrelevant = inh.textNamed || this.#filter === "interactive";
+    const boxHidden = contents || (!needsBox && textIrrelevant) ? false : ownBoxHidden(style, width, height);
 
     if (
       !inh.inOverlay &&
