@@ -27,18 +27,23 @@ import { fromRemoteValue, type PlainValue } from "./remote-value.js";
 export const PAGE_SANDBOX = "webbrain";
 /** What the installed script answers instead of a result when `__webbrainPage` is missing. */
 const MISSING_MARKER = "__webbrainPageMissing";
+/** Stands for a DOM node inside a packed page result (PACK_RESULT). */
+const NODE_MARKER = "__webbrainNode";
 
 /**
- * A page result travels back as JSON text, plus the live `element` node (the only non-JSON field
- * a page result has) as a second item when there is one: `[json]` or `[json, node]`. Firefox
- * serializes one string far faster than a tree of BiDi remote values, and the click path pays
- * for two results per click.
+ * A page result travels back as JSON text, with the live DOM nodes it holds (the page layer's
+ * `element`; any node, to be safe) cut out and sent after it: `[json, ...nodes]`, each node's
+ * place in the JSON marked `{"${NODE_MARKER}": index}`. Firefox serializes one string far faster
+ * than a tree of BiDi remote values, and the click path pays for two results per click.
  */
 const PACK_RESULT = `const result = await page.handle(action, JSON.parse(paramsJson));
-  const element = result.element;
-  if (element === undefined) return [JSON.stringify(result)];
-  delete result.element;
-  return [JSON.stringify(result), element];`;
+  const nodes = [];
+  const json = JSON.stringify(result, (key, value) => {
+    if (value === null || typeof value !== "object" || typeof value.nodeType !== "number" || typeof value.nodeName !== "string") return value;
+    nodes.push(value);
+    return { ${NODE_MARKER}: nodes.length - 1 };
+  });
+  return [json, ...nodes];`;
 
 /**
  * Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed.
@@ -226,12 +231,16 @@ export function unwrapEvaluateResult(result: Bidi.Script.EvaluateResult): PlainV
   return fromRemoteValue(result.result);
 }
 
-/** A packed page result (PACK_RESULT) as the plain result object, `element` put back. */
+/** A packed page result (PACK_RESULT) as the plain result, its nodes back in place as handles. */
 function unpackPageResult(result: Bidi.Script.EvaluateResult): PlainValue {
   if (result.type !== "success" || result.result.type !== "array") return unwrapEvaluateResult(result);
-  const [json, element] = result.result.value ?? [];
+  const [json, ...nodes] = result.result.value ?? [];
   if (json?.type !== "string") return unwrapEvaluateResult(result);
-  const value = JSON.parse(json.value) as { [key: string]: PlainValue };
-  if (element) value.element = fromRemoteValue(element);
-  return value;
+  return JSON.parse(json.value, (_key, value: PlainValue) => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+    const index = (value as { [NODE_MARKER]?: unknown })[NODE_MARKER];
+    if (typeof index !== "number" || Object.keys(value).length !== 1) return value;
+    const node = nodes[index];
+    return node ? fromRemoteValue(node) : null;
+  }) as PlainValue;
 }
