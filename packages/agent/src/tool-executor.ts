@@ -168,7 +168,11 @@ export class ToolExecutor {
     const permission = permissionFor(spec, args, pageUrl);
     if (permission) {
       const decision = await this.deps.gate.check({ ...permission, tool: name });
-      if (!decision.allowed) return agentResult(name, false, decision.message);
+      if (!decision.allowed) {
+        // Nothing was clicked: once the user allows it, the click is not a duplicate.
+        if (submitKey) this.deps.submitGuard.rejected(submitKey);
+        return agentResult(name, false, decision.message);
+      }
     }
 
     const outcome = await dispatchTool(this.deps.port, name, args, { tabId, url: pageUrl });

@@ -167,6 +167,21 @@ describe("duplicate-submit guard", () => {
     expect(h.browser.named("click_ax")).toHaveLength(2);
   });
 
+  it("forgets a submit the permission gate denied: nothing was clicked", async () => {
+    const answers = ["deny", "once"] as const;
+    let asked = 0;
+    h = await harness({
+      script: [tree, click(7), click(7), { text: "ordered" }],
+      pages: { [SHOP_URL]: { title: "Checkout", tree: ORDER_TREE } },
+      agent: { approver: async () => answers[asked++] ?? "deny" },
+    });
+    await h.agent.processMessage("1", "order it");
+    expect(h.browser.named("click_ax")).toHaveLength(1);
+    const results = toolResultTexts(h.llm.requests[3] as never);
+    expect(results[1]).toContain("The user denied interact");
+    expect(results[2]).toContain("[click_ax ok]");
+  });
+
   it("resets on navigation and on expiry; ignores ordinary labels", () => {
     let now = 1_000_000;
     const guard = new DuplicateSubmitGuard(() => now);
