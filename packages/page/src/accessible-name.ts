@@ -181,12 +181,14 @@ export class LabelIndex {
 
 function labelText(el: Element, index: LabelIndex | undefined): string {
   const labels = index?.labelsOf(el) ?? Array.from((el as HTMLInputElement).labels ?? []);
+  // boundedText's result is already collapsed: one label needs no join and no second collapse.
+  if (labels.length === 1) return boundedText(labels[0] as Element, NAME_MAX_CHARS);
   if (labels.length > 0) {
     const parts: string[] = [];
     for (const label of labels) parts.push(boundedText(label, NAME_MAX_CHARS));
     return collapseWhitespace(parts.join(" "));
   }
-  const wrapping = el.closest("label");
+  const wrapping = nativeDom().closest(el, "label");
   return wrapping ? boundedText(wrapping, NAME_MAX_CHARS) : "";
 }
 

@@ -76,7 +76,7 @@ export function valueText(el: Element, role: string, tag: string = el.localName)
       (option) => option.label || option.text,
     );
     value = selected.join(", ");
-  } else if ((el as HTMLElement).isContentEditable) {
+  } else if (nativeDom().isContentEditable(el as HTMLElement)) {
     value = boundedText(el, VALUE_MAX_CHARS + 1);
   } else if (role === "combobox" || role === "spinbutton" || role === "slider" || role === "scrollbar") {
     value = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow") ?? undefined;
