@@ -3,6 +3,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pngSize } from "../src/screenshots.js";
@@ -20,8 +21,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function connect(args: string[]): Promise<Client> {
-  const client = new Client({ name: "webbrain-test", version: "0.0.0" });
+async function connect(
+  args: string[],
+  client = new Client({ name: "webbrain-test", version: "0.0.0" }),
+): Promise<Client> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   await client.connect(
@@ -82,6 +85,74 @@ describe("webbrain mcp", () => {
         const stale = await client.callTool({ name: "click_ax", arguments: { ref_id: 999 } });
         expect(stale.isError).toBe(true);
         expect(textOf(stale)).toMatch(/stale/);
+      } finally {
+        await client.close();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "--confirm asks the client's user through elicitation before each new click; deny refuses, always sticks",
+    async () => {
+      const asked: string[] = [];
+      const answers: ElicitResult[] = [
+        { action: "accept", content: { answer: "deny" } },
+        { action: "decline" },
+        { action: "accept", content: { answer: "always" } },
+      ];
+      const client = new Client(
+        { name: "webbrain-test", version: "0.0.0" },
+        { capabilities: { elicitation: { form: {} } } },
+      );
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        asked.push(request.params.message);
+        return answers.shift() ?? { action: "cancel" };
+      });
+      await connect(["--confirm", "--url", server.url("/runner/trusted-only.html")], client);
+      try {
+        const tree = textOf(await client.callTool({ name: "get_accessibility_tree", arguments: {} }));
+        const confirm = findRef(tree, "button", "Confirm order");
+        const click = () => client.callTool({ name: "click_ax", arguments: { ref_id: confirm } });
+        const denied = await click();
+        expect(denied.isError).toBe(true);
+        expect(textOf(denied)).toMatch(/The user denied interact on http:\/\/127\.0\.0\.1:\d+/);
+        expect((await click()).isError).toBe(true); // declined: denied too
+        expect(textOf(await client.callTool({ name: "read_page", arguments: {} }))).not.toContain(
+          "Order confirmed",
+        );
+        const allowed = await click();
+        expect(allowed.isError, textOf(allowed)).toBe(false); // always
+        const coupon = findRef(tree, "textbox", "Coupon code");
+        const typed = await client.callTool({ name: "type_ax", arguments: { ref_id: coupon, value: "MCP" } });
+        expect(typed.isError, textOf(typed)).toBe(false); // same capability and origin: not asked again
+        expect(asked).toHaveLength(3);
+        expect(asked[0]).toMatch(/^Allow click_ax.* on http:\/\/127\.0\.0\.1:\d+\?$/);
+        expect(textOf(await client.callTool({ name: "read_page", arguments: {} }))).toContain(
+          "Order confirmed",
+        );
+      } finally {
+        await client.close();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "--confirm with a client that cannot ask its user: the click is denied, nothing happens",
+    async () => {
+      const client = await connect(["--confirm", "--url", server.url("/runner/trusted-only.html")]);
+      try {
+        const tree = textOf(await client.callTool({ name: "get_accessibility_tree", arguments: {} }));
+        const denied = await client.callTool({
+          name: "click_ax",
+          arguments: { ref_id: findRef(tree, "button", "Confirm order") },
+        });
+        expect(denied.isError).toBe(true);
+        expect(textOf(denied)).toMatch(/The user denied interact/);
+        expect(textOf(await client.callTool({ name: "read_page", arguments: {} }))).not.toContain(
+          "Order confirmed",
+        );
       } finally {
         await client.close();
       }
