@@ -60,6 +60,25 @@ describe("tree lines", () => {
     expect(tree.match(/USD/g)?.length).toBe(1);
   });
 
+  it("marks controls under aria-disabled=true disabled, in the document and inside shadow roots", async () => {
+    const page = await env.open("/page/combobox.html");
+    // First only a shadow root holds aria-disabled (the document itself has none).
+    await page.page(`(() => {
+      const host = document.createElement("div");
+      document.body.append(host);
+      host.attachShadow({ mode: "open" }).innerHTML =
+        '<div aria-disabled="true"><span><button>Shadow locked</button></span></div><button>Shadow free</button>';
+    })()`);
+    let tree = await page.tree();
+    expect(line(tree, '"Shadow locked"')).toMatch(/button "Shadow locked" disabled$/);
+    expect(line(tree, '"Shadow free"')).toMatch(/button "Shadow free"$/);
+    expect(line(tree, '"Save product"')).toMatch(/button "Save product"$/);
+    await page.page(`document.getElementById("product").setAttribute("aria-disabled", "true")`);
+    tree = await page.tree();
+    expect(line(tree, '"Save product"')).toMatch(/button "Save product" disabled$/);
+    expect(line(tree, '"Shadow free"')).toMatch(/button "Shadow free"$/);
+  });
+
   it("skips each kind of hidden element but keeps visible children of visibility:hidden", async () => {
     const page = await env.open("/page/tree-basics.html");
     const tree = await page.tree();
