@@ -79,6 +79,21 @@ describe("tree lines", () => {
     expect(line(tree, '"Shadow free"')).toMatch(/button "Shadow free"$/);
   });
 
+  it("builds the tree when an element named like a field is not an HTML one (<input> in MathML)", async () => {
+    const page = await env.open("/page/combobox.html");
+    // The HTML parser makes this <input> a MathML element: the native HTMLInputElement
+    // getters the walk uses throw on it, and the walk must fall back, not fail.
+    await page.page(
+      `document.body.insertAdjacentHTML("beforeend", "<math><input id=mathml-input><mi>x</mi></input></math>")`,
+    );
+    expect(await page.page(`document.getElementById("mathml-input").namespaceURI`)).toBe(
+      "http://www.w3.org/1998/Math/MathML",
+    );
+    const result = await page.call("get_accessibility_tree", {});
+    expect(result.success).toBe(true);
+    expect(result.tree).toMatch(/\[\d+\] button "Save product"/);
+  });
+
   it("skips each kind of hidden element but keeps visible children of visibility:hidden", async () => {
     const page = await env.open("/page/tree-basics.html");
     const tree = await page.tree();
