@@ -66,3 +66,7 @@ export interface ElementSummary {
   role: string;
   name: string;
 }
+
+/** Timeout of the wait actions when none is given, and the most a caller may ask for, ms. */
+export const WAIT_DEFAULT_TIMEOUT_MS = 5000;
+export const WAIT_MAX_TIMEOUT_MS = 60_000;

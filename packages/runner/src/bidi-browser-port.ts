@@ -39,6 +39,7 @@ import {
 import { DownloadFolder } from "./download-folder.js";
 import { ElementActions } from "./element-actions.js";
 import { type FetchImpl, fetchText } from "./http-fetch.js";
+import { NETWORK_EVENTS, NetworkActivity } from "./network-activity.js";
 import { PAGE_SANDBOX, PageScriptChannel } from "./page-script-channel.js";
 import { isElementHandle } from "./remote-value.js";
 import { captureScreenshot } from "./screenshots.js";
@@ -69,6 +70,7 @@ const EVENTS = [
   "browsingContext.userPromptOpened",
   "browsingContext.load",
   "browsingContext.navigationStarted",
+  ...NETWORK_EVENTS,
 ];
 
 export class BidiBrowserPort implements BrowserPort {
@@ -83,6 +85,7 @@ export class BidiBrowserPort implements BrowserPort {
   readonly tabs: TabContexts;
   readonly dialogs: DialogHandler;
   readonly downloads: DownloadFolder;
+  readonly network: NetworkActivity;
   readonly #elements: ElementActions;
   readonly #navigationTimeoutMs: number;
   readonly #fetch: FetchImpl;
@@ -97,13 +100,15 @@ export class BidiBrowserPort implements BrowserPort {
     this.downloads = new DownloadFolder(opts.downloadsDir, this.#fetch);
     this.#navigationTimeoutMs = opts.navigationTimeoutMs ?? DEFAULT_NAVIGATION_TIMEOUT_MS;
     this.#ownsBrowser = opts.ownsBrowser ?? false;
-    this.#elements = new ElementActions(opts.client, this.channel, this.tabs, this.dialogs);
+    this.network = new NetworkActivity(opts.client);
+    this.#elements = new ElementActions(opts.client, this.channel, this.tabs, this.dialogs, this.network);
   }
 
   /** Subscribes to events, installs the page script and opens the tab the agent works in. */
   static async open(opts: BidiBrowserPortOptions): Promise<BidiBrowserPort> {
     const port = new BidiBrowserPort(opts);
     port.dialogs.start();
+    port.network.start();
     await port.client.subscribe(EVENTS);
     await port.tabs.start();
     await port.channel.install();
@@ -126,6 +131,7 @@ export class BidiBrowserPort implements BrowserPort {
   /** Stops listening; the connection itself is closed by its owner. */
   dispose(): void {
     this.dialogs.stop();
+    this.network.stop();
     this.tabs.stop();
   }
 

@@ -20,8 +20,10 @@
  */
 import type { PageResult, UploadRequest } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+import { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "@webbrain/page/protocol";
 import type { DialogHandler } from "./dialog-handler.js";
 import { FrameTargets } from "./frame-targets.js";
+import type { NetworkActivity } from "./network-activity.js";
 import { type PageScriptChannel, PageScriptError } from "./page-script-channel.js";
 import { fromRemoteValue, isElementHandle, type PlainValue } from "./remote-value.js";
 import { type TabContexts, TabGoneError } from "./tab-contexts.js";
@@ -95,13 +97,23 @@ export class ElementActions {
   readonly #channel: PageScriptChannel;
   readonly #dialogs: DialogHandler;
   readonly #frames: FrameTargets;
+  readonly #tabs: TabContexts;
+  readonly #network: NetworkActivity;
   /** Highest ref each tab has shown the model. */
   readonly #refFloor = new Map<string, number>();
 
-  constructor(client: BidiClient, channel: PageScriptChannel, tabs: TabContexts, dialogs: DialogHandler) {
+  constructor(
+    client: BidiClient,
+    channel: PageScriptChannel,
+    tabs: TabContexts,
+    dialogs: DialogHandler,
+    network: NetworkActivity,
+  ) {
     this.#client = client;
     this.#channel = channel;
     this.#dialogs = dialogs;
+    this.#tabs = tabs;
+    this.#network = network;
     this.#frames = new FrameTargets(channel, tabs);
   }
 
@@ -120,6 +132,8 @@ export class ElementActions {
       }
       case "execute_js":
         return this.#executeJs(tabId, params);
+      case "wait_for_stable":
+        return this.#waitForStable(tabId, params);
       case "resolve_resource_url":
         return this.#resourceUrl(tabId, params);
       default:
@@ -273,6 +287,55 @@ export class ElementActions {
     const pageAction = action === "iframe_click" ? "click" : "type_text";
     const result = await this.#pressAndVerify(tabId, context, pageAction, target);
     return { ...result, frame: frame.url };
+  }
+
+  /**
+   * wait_for_stable: the page layer's quiet DOM, and no fetch/XHR in flight in the tab or its
+   * frames (seen by Firefox, which page script cannot). Requests that finish may change the
+   * DOM again, so the DOM check runs again after them, all within the one timeout.
+   */
+  async #waitForStable(tabId: string, params: Record<string, unknown>): Promise<PageResult> {
+    const requested = Number(params.timeout_ms ?? params.timeout ?? WAIT_DEFAULT_TIMEOUT_MS);
+    const timeoutMs =
+      Number.isFinite(requested) && requested >= 0 && requested <= WAIT_MAX_TIMEOUT_MS
+        ? requested
+        : undefined;
+    if (timeoutMs === undefined)
+      return toPageResult(await this.#call(tabId, tabId, "wait_for_stable", params));
+    const started = performance.now();
+    let networkWaitMs = 0;
+    for (;;) {
+      const left = Math.max(0, timeoutMs - (performance.now() - started));
+      const { timeout: _alias, ...rest } = params;
+      const page = toPageResult(
+        await this.#call(tabId, tabId, "wait_for_stable", { ...rest, timeout_ms: Math.round(left) }),
+      );
+      if (!page.success) return page;
+      const contexts = new Set((await this.#tabs.frames(tabId)).map((frame) => frame.context));
+      if (this.#network.pending(contexts).length === 0) {
+        return {
+          ...page,
+          waited_ms: Math.round(performance.now() - started),
+          network_wait_ms: Math.round(networkWaitMs),
+          requests_in_flight: 0,
+        };
+      }
+      const networkStarted = performance.now();
+      const idle = await this.#network.waitForIdle(contexts, timeoutMs - (performance.now() - started));
+      networkWaitMs += performance.now() - networkStarted;
+      if (!idle) {
+        const pending = this.#network.pending(contexts);
+        return {
+          success: false,
+          code: "timeout",
+          error: `wait_for_stable: the page still had ${pending.length} request(s) in flight after ${timeoutMs} ms (${pending
+            .slice(0, 3)
+            .map((request) => request.url)
+            .join(", ")}); read the page as it is, or wait longer with a larger timeout_ms.`,
+          requests_in_flight: pending.length,
+        };
+      }
+    }
   }
 
   /** Dev mode's execute_js: the page's own realm (not the sandbox), so page globals are visible. */

@@ -4,6 +4,7 @@
  * verified. Pages here check event.isTrusted, hide buttons in closed shadow roots and put
  * controls in cross-origin frames: what the add-on's synthetic path cannot do.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
@@ -15,8 +16,25 @@ let connection: BrowserConnection;
 let port: BidiBrowserPort;
 let tab: string;
 
+/** How long the fixture's orders request takes: far longer than wait_for_stable's quiet period. */
+const SLOW_ORDERS_MS = 1_500;
+/** Answers of the hanging request still open, released when the test file ends. */
+const hanging: ServerResponse[] = [];
+
 beforeAll(async () => {
-  server = await startFixtureServer();
+  server = await startFixtureServer({
+    routes: {
+      "/api/slow-orders": (_req: IncomingMessage, res: ServerResponse) => {
+        setTimeout(() => {
+          res.writeHead(200, { "content-type": "text/plain" });
+          res.end("3 orders loaded");
+        }, SLOW_ORDERS_MS);
+      },
+      "/api/hanging-archive": (_req: IncomingMessage, res: ServerResponse) => {
+        hanging.push(res);
+      },
+    },
+  });
   connection = await openBrowserConnection({});
   port = await BidiBrowserPort.open({
     client: connection.client,
@@ -28,6 +46,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const res of hanging) res.end();
   port?.dispose();
   await connection?.close();
   await server?.close();
@@ -48,6 +67,31 @@ async function pageText(selector: string): Promise<string> {
   });
   return result.type === "success" && result.result.type === "string" ? result.result.value : "";
 }
+
+describe("wait_for_stable", () => {
+  it("waits for a fetch in flight while the DOM is quiet, then for the DOM it changes", async () => {
+    await port.navigate(tab, server.url("/runner/slow-fetch.html"));
+    const clicked = await port.pageAction(tab, "click_ax", {
+      ref_id: findRef(await tree(), "button", "Load orders"),
+    });
+    expect(clicked.success).toBe(true);
+    const stable = await port.pageAction(tab, "wait_for_stable", { quiet_ms: 200, timeout_ms: 10_000 });
+    expect(stable).toMatchObject({ success: true, stable: true, requests_in_flight: 0 });
+    // The page layer alone would have called this quiet after 200 ms, before the answer.
+    expect(Number(stable.network_wait_ms)).toBeGreaterThan(0);
+    expect(await pageText("#status")).toBe("3 orders loaded");
+  });
+
+  it("gives up at its timeout while a request hangs, saying which", async () => {
+    await port.navigate(tab, server.url("/runner/slow-fetch.html"));
+    await port.pageAction(tab, "click_ax", { ref_id: findRef(await tree(), "button", "Load archive") });
+    const stable = await port.pageAction(tab, "wait_for_stable", { quiet_ms: 100, timeout_ms: 1_000 });
+    expect(stable).toMatchObject({ success: false, code: "timeout", requests_in_flight: 1 });
+    expect(String(stable.error)).toMatch(
+      /1 request\(s\) in flight after 1000 ms \(http:\/\/127\.0\.0\.1:\d+\/api\/hanging-archive\)/,
+    );
+  });
+});
 
 describe("page actions with trusted input", () => {
   it("operates a page that ignores untrusted events", async () => {

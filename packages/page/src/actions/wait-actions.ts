@@ -4,19 +4,17 @@
  *
  * wait_for_stable: "stable" = no DOM mutation and no finished network request (Resource Timing)
  * for `quiet_ms`, and the document loaded. Page script in a sandbox cannot see requests still in
- * flight, so a long request with no DOM activity counts as quiet; callers with network access
- * (the runner) can add their own check.
+ * flight, so a long request with no DOM activity counts as quiet here; the runner adds the
+ * in-flight fetch/XHR check from Firefox's network events (runner/src/network-activity.ts).
  */
 import { collapseWhitespace, sleep } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
 import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import { type PageResult, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "../protocol.js";
 import { isRendered } from "../visibility.js";
 
-export const WAIT_DEFAULT_TIMEOUT_MS = 5000;
-export const WAIT_MAX_TIMEOUT_MS = 60_000;
 export const STABLE_DEFAULT_QUIET_MS = 500;
 const POLL_INTERVAL_MS = 100;
 

@@ -1,0 +1,120 @@
+/**
+ * Fetch and XHR requests in flight, per browsing context, from BiDi network events: what
+ * `wait_for_stable` needs besides a quiet DOM (spec 000: "polls MutationObserver + in-flight
+ * fetch/XHR"). Page script cannot see a request until it has finished; Firefox can.
+ *
+ * Invariants:
+ * - Only requests a page script started count (`initiatorType` fetch or xmlhttprequest):
+ *   images, styles and documents settle with the load event, which the page layer checks.
+ * - A request ends with `network.responseCompleted` or `network.fetchError`; a redirect keeps
+ *   its request id, so it stays one request. A destroyed context drops its requests.
+ * - A request in flight longer than LONG_POLL_MS is a background connection (long poll,
+ *   streaming fetch) and no longer counts, or no page that keeps one open would ever be stable.
+ * - The caller subscribes to NETWORK_EVENTS (and `browsingContext.contextDestroyed`) once.
+ */
+import type { BidiClient } from "@webbrain/bidi";
+
+export const NETWORK_EVENTS = [
+  "network.beforeRequestSent",
+  "network.responseCompleted",
+  "network.fetchError",
+] as const;
+
+/** Requests older than this are background connections, not work the page is waiting on, ms. */
+export const LONG_POLL_MS = 10_000;
+
+const SCRIPT_INITIATED = new Set(["fetch", "xmlhttprequest"]);
+
+interface InFlight {
+  context: string;
+  url: string;
+  startedAt: number;
+}
+
+export interface PendingRequest {
+  url: string;
+  /** How long it has been in flight, ms. */
+  ageMs: number;
+}
+
+export class NetworkActivity {
+  readonly #client: BidiClient;
+  readonly #now: () => number;
+  readonly #inFlight = new Map<string, InFlight>();
+  #changed: (() => void)[] = [];
+  #removers: (() => void)[] = [];
+
+  constructor(client: BidiClient, now: () => number = performance.now.bind(performance)) {
+    this.#client = client;
+    this.#now = now;
+  }
+
+  start(): void {
+    if (this.#removers.length > 0) return;
+    const settle = (id: string) => {
+      if (this.#inFlight.delete(id)) this.#notify();
+    };
+    this.#removers.push(
+      this.#client.on("network.beforeRequestSent", (event) => {
+        const initiatorType = (event.request as { initiatorType?: string | null }).initiatorType;
+        if (!event.context || !initiatorType || !SCRIPT_INITIATED.has(initiatorType)) return;
+        if (this.#inFlight.has(event.request.request)) return; // a redirect of a request we know
+        this.#inFlight.set(event.request.request, {
+          context: event.context,
+          url: event.request.url,
+          startedAt: this.#now(),
+        });
+      }),
+      this.#client.on("network.responseCompleted", (event) => settle(event.request.request)),
+      this.#client.on("network.fetchError", (event) => settle(event.request.request)),
+      this.#client.on("browsingContext.contextDestroyed", (info) => {
+        for (const [id, request] of this.#inFlight)
+          if (request.context === info.context) this.#inFlight.delete(id);
+        this.#notify();
+      }),
+    );
+  }
+
+  stop(): void {
+    for (const remove of this.#removers) remove();
+    this.#removers = [];
+    this.#inFlight.clear();
+    this.#notify();
+  }
+
+  /** Script-initiated requests in flight in these contexts (long polls excluded). */
+  pending(contexts: ReadonlySet<string>): PendingRequest[] {
+    const now = this.#now();
+    const out: PendingRequest[] = [];
+    for (const request of this.#inFlight.values()) {
+      const ageMs = now - request.startedAt;
+      if (contexts.has(request.context) && ageMs < LONG_POLL_MS) out.push({ url: request.url, ageMs });
+    }
+    return out;
+  }
+
+  /** Resolves true once nothing is pending in these contexts, false after `timeoutMs`. */
+  async waitForIdle(contexts: ReadonlySet<string>, timeoutMs: number): Promise<boolean> {
+    const deadline = this.#now() + timeoutMs;
+    while (this.pending(contexts).length > 0) {
+      const left = deadline - this.#now();
+      if (left <= 0) return false;
+      // Wake on any settled request, or when the oldest request turns into a long poll.
+      const oldest = Math.max(...this.pending(contexts).map((request) => request.ageMs));
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          this.#changed = this.#changed.filter((other) => other !== wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.max(1, Math.min(left, LONG_POLL_MS - oldest)));
+        this.#changed.push(wake);
+      });
+    }
+    return true;
+  }
+
+  #notify(): void {
+    for (const wake of this.#changed.splice(0)) wake();
+  }
+}
