@@ -11,7 +11,7 @@ import { clickAx, dragDrop, getAccessibilityTree, hover, verifyEffect } from "./
 import { click } from "./actions/click-action.js";
 import { probeCompletion, verifyForm } from "./actions/form-actions.js";
 import { getFrames, getShadowDom, iframeRead } from "./actions/frame-actions.js";
-import { pressKeys, typeText } from "./actions/keyboard-actions.js";
+import { pressKeys, typeText, verifyKeys } from "./actions/keyboard-actions.js";
 import {
   extractData,
   getInteractiveElements,
@@ -60,6 +60,7 @@ export const ACTIONS: Readonly<Record<string, ActionFn>> = {
   inspect_element_styles: inspectElementStyles,
   probe_completion: probeCompletion,
   verify_effect: verifyEffect,
+  verify_keys: verifyKeys,
   refs_of: refsOf,
   check_value: checkValue,
 };

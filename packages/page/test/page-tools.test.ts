@@ -133,9 +133,16 @@ describe("keys and typing", () => {
       success: true,
       plan: [{ kind: "keys", keys: ["a", "b"] }],
       focused: { ref_id: user },
+      verify: { action: "verify_keys", params: { keys: ["a", "b"] } },
     });
-    await page.runResolved(resolved);
+    const verified = await page.runResolved(resolved);
     expect(await page.page("document.getElementById('user').value")).toBe("ab");
+    expect(verified).toMatchObject({
+      success: true,
+      pressed: ["a", "b"],
+      effect: { changed: true, changes: ['value is now "ab"'] },
+      focused: { ref_id: user },
+    });
   });
 
   it("Escape closes an open modal <dialog>; probe_completion sees dialogs, forms and live messages", async () => {

@@ -135,7 +135,14 @@ describe("page actions with trusted input", () => {
       value: "Pro plan",
     });
     const keys = await port.pageAction(tab, "press_keys", { keys: ["Tab"] });
-    expect(keys).toMatchObject({ success: true, trusted: true, pressed: ["Tab"] });
+    expect(keys).toMatchObject({
+      success: true,
+      trusted: true,
+      pressed: ["Tab"],
+      // Verified after the keys: the focus now, not the focus the resolve call saw.
+      focused: { role: "textbox", name: "Price" },
+      effect: { changed: true, changes: ['focus moved to textbox "Price"'] },
+    });
     const focused = await connection.client.send("script.evaluate", {
       expression: "document.activeElement.id",
       target: { context: tab },

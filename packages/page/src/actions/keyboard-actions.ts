@@ -5,6 +5,7 @@
  * an open modal <dialog> when the page does not handle it.
  */
 import { isElement, isInput, shadowRootOf } from "../dom-realm.js";
+import { captureBaseline, compareBaseline } from "../effect-probe.js";
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
@@ -150,13 +151,18 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
   if (target) (target as HTMLElement).focus?.({ preventScroll: false });
   if (p.mode() === "resolve") {
     const focused = deepActiveElement(state.doc);
+    const keys = combos.map((c) => c.text);
+    // The keys go to whatever has focus; its state (and the page's) is the baseline to compare.
+    const receiver = focused && isElement(focused) ? focused : (state.doc.body ?? state.doc.documentElement);
+    const token = state.storeBaseline(captureBaseline(state, receiver));
     return {
       success: true,
       mode: "resolve",
       ...(focused && isElement(focused) && focused !== state.doc.body
         ? { focused: summarize(state, focused) }
         : {}),
-      plan: [{ kind: "keys", keys: combos.map((c) => c.text) }],
+      plan: [{ kind: "keys", keys }],
+      verify: { action: "verify_keys", params: { token, keys } },
     };
   }
   const effects: string[] = [];
@@ -175,5 +181,28 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
     pressed: combos.map((c) => c.text),
     effects,
     ...(focused && focused !== state.doc.body ? { focused: summarize(state, focused) } : {}),
+  };
+}
+
+/**
+ * press_keys' verify call after trusted keys: what the keys changed (focus, value, checked,
+ * expanded, dialogs, URL) and what has focus now (`focused: null` for the page itself), so the
+ * model never reads the focus from before the keys.
+ */
+export function verifyKeys(state: PageState, p: Params): PageResult {
+  const token = p.string("token");
+  const baseline = state.takeBaseline(token);
+  if (!baseline) {
+    throw new PageError(
+      "not_found",
+      `verify_keys: no pending key press with token ${JSON.stringify(token)} (each token is checked once; the page may have reloaded, which itself is an effect).`,
+    );
+  }
+  const focused = deepActiveElement(state.doc);
+  return {
+    success: true,
+    pressed: parseKeys(p).map((combo) => combo.text),
+    effect: compareBaseline(state, baseline),
+    focused: focused && isElement(focused) && focused !== state.doc.body ? summarize(state, focused) : null,
   };
 }
