@@ -8,13 +8,21 @@
  *   transport closes (or `destroy` is called because Firefox died) all pending commands reject
  *   at once with `BidiConnectionClosedError`; later sends reject immediately. Nothing hangs.
  * - The caller's stack is captured synchronously in `send` / `sendRaw`, once per command, into a
- *   plain holder (V8 formats it only if read); the typed error is built only when the command
- *   fails, with the captured frames under its own name and message, so its stack is the caller's.
+ *   plain holder (V8 formats it only if read), unless the caller opts out (`captureStack: false`);
+ *   the typed error is built only when the command fails, with the captured frames under its own
+ *   name and message, so its stack is the caller's.
+ * - Per command the hot path allocates one pending record and its promise, no closures: timeouts
+ *   share one timer armed for the earliest deadline (it keeps the process alive only while a
+ *   command with a timeout is pending), and each AbortSignal gets one listener however many
+ *   commands use it, removed once none of them is pending and another signal comes along (or the
+ *   client closes).
  * - `rawAnswerText(answer)` is the JSON text of a `sendRaw` answer exactly as Firefox sent it, the
  *   id swapped for the caller's, when that swap can be done on the text without parsing (Firefox
  *   writes `{"type":...,"id":N,...}`); otherwise undefined. Firefox writes its answers with
  *   JSON.stringify, so the text equals `JSON.stringify(answer)`: callers that need the answer's
  *   text take it here instead of serializing a large answer (a screenshot) a second time.
+ *   `rawAnswerBytes(answer)` is that text's UTF-8 size, taken from the wire frame's length when
+ *   the transport reported it, so nobody has to count a large text again.
  * - Event listeners are local (`on`); what Firefox sends is controlled by `subscribe`, which wraps
  *   `session.subscribe` / `session.unsubscribe`.
  */
@@ -57,6 +65,12 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Reject with `BidiAbortError` when this fires. */
   signal?: AbortSignal;
+  /**
+   * Capture the caller's stack for the error of a failed command (default true). Capturing costs
+   * a few microseconds per command; callers that never show a failed command's stack (the batch
+   * engine reports failures as data) turn it off. Without it the error's stack is its header only.
+   */
+  captureStack?: boolean;
 }
 
 export interface BidiClientOptions {
@@ -77,11 +91,17 @@ export const ALL_EVENTS = "*";
 
 type EventHandler = (params: unknown, raw: BidiEventFrame) => void;
 
+/** The wire text of a sendRaw answer and, when the transport reported it, its UTF-8 size. */
+interface RawAnswerWire {
+  text: string;
+  bytes: number | undefined;
+}
+
 /**
  * Wire text of sendRaw answers, keyed by the answer object. Weak, so an answer nobody keeps does
  * not keep its text; kept off the object so it never shows in comparisons or serialization.
  */
-const rawAnswerTexts = new WeakMap<object, string>();
+const rawAnswerWires = new WeakMap<object, RawAnswerWire>();
 
 /**
  * The JSON text of an answer `sendRaw` resolved with, as Firefox sent it (under the caller's id),
@@ -89,7 +109,15 @@ const rawAnswerTexts = new WeakMap<object, string>();
  * `JSON.stringify(answer)` for answers Firefox wrote, as long as nobody has mutated the answer.
  */
 export function rawAnswerText(answer: unknown): string | undefined {
-  return typeof answer === "object" && answer !== null ? rawAnswerTexts.get(answer) : undefined;
+  return typeof answer === "object" && answer !== null ? rawAnswerWires.get(answer)?.text : undefined;
+}
+
+/**
+ * The UTF-8 byte length of `rawAnswerText(answer)`, known from the wire frame's size when the
+ * transport reported it; undefined otherwise (then count the text itself).
+ */
+export function rawAnswerBytes(answer: unknown): number | undefined {
+  return typeof answer === "object" && answer !== null ? rawAnswerWires.get(answer)?.bytes : undefined;
 }
 
 /** Holds the caller's stack, captured in send/sendRaw; read only when a command fails. */
@@ -97,17 +125,35 @@ interface StackSite {
   stack?: string;
 }
 
-interface PendingCommand {
-  method: string;
-  /** The caller's stack, captured before any await. */
-  site: StackSite;
-  /** sendRaw: resolve with the whole answer frame, success or error. */
-  raw: boolean;
-  callerId: number | undefined;
-  resolve(value: unknown): void;
-  reject(err: BidiError): void;
-  cleanup(): void;
+/** Shared by commands sent without a stack capture: their errors carry only their header. */
+const NO_STACK_SITE: StackSite = Object.freeze({});
+
+/** One command awaiting its answer. A class, not closures: it is made for every command. */
+class PendingCommand {
+  constructor(
+    readonly method: string,
+    /** The caller's stack, captured before any await. */
+    readonly site: StackSite,
+    /** sendRaw: resolve with the whole answer frame, success or error. */
+    readonly raw: boolean,
+    readonly callerId: number | undefined,
+    /** performance.now() after which the command times out; Infinity for none. */
+    readonly deadline: number,
+    readonly timeoutMs: number,
+    readonly signal: AbortSignal | undefined,
+    readonly resolve: (value: unknown) => void,
+    readonly reject: (err: BidiError) => void,
+  ) {}
 }
+
+/** The one abort listener a signal gets from this client, and how many pending commands use it. */
+interface SignalWatch {
+  listener: () => void;
+  pending: number;
+}
+
+/** Node fires a timer no earlier than asked; this covers rounding between the two clocks. */
+const TIMER_SLACK_MS = 1;
 
 interface ResponseFrame {
   type?: string;
@@ -128,11 +174,18 @@ export class BidiClient {
   #closeCallbacks = new Set<(reason: Error) => void>();
   #closedReason: Error | undefined;
   #defaultTimeoutMs: number;
+  /** The shared timeout timer, armed for `#timerAt` (performance.now() time). */
+  #timer: NodeJS.Timeout | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+  /** Whether the timer holds the process open: only while a command with a deadline is pending. */
+  #timerRefed = false;
+  #signals = new Map<AbortSignal, SignalWatch>();
+  readonly #onTimer = (): void => this.#expire();
 
   constructor(transport: BidiTransport, opts: BidiClientOptions = {}) {
     this.#transport = transport;
     this.#defaultTimeoutMs = opts.defaultTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-    transport.onMessage((text) => this.#onMessage(text));
+    transport.onMessage((text, bytes) => this.#onMessage(text, bytes));
     transport.onClose((reason) => this.destroy(reason));
   }
 
@@ -152,8 +205,11 @@ export class BidiClient {
 
   /** Sends a typed BiDi command and resolves with its result. */
   send<M extends BidiMethod>(method: M, params: ParamsOf<M>, opts?: SendOptions): Promise<ResultOf<M>> {
-    const site: StackSite = {};
-    Error.captureStackTrace(site, this.send);
+    let site = NO_STACK_SITE;
+    if (opts?.captureStack !== false) {
+      site = {};
+      Error.captureStackTrace(site, this.send);
+    }
     return this.#dispatch(method, params, site, false, undefined, opts) as Promise<ResultOf<M>>;
   }
 
@@ -163,8 +219,11 @@ export class BidiClient {
    * timeout, abort, or closed connection.
    */
   sendRaw(frame: RawCommandFrame, opts?: SendOptions): Promise<unknown> {
-    const site: StackSite = {};
-    Error.captureStackTrace(site, this.sendRaw);
+    let site = NO_STACK_SITE;
+    if (opts?.captureStack !== false) {
+      site = {};
+      Error.captureStackTrace(site, this.sendRaw);
+    }
     return this.#dispatch(frame.method, frame.params, site, true, frame.id, opts);
   }
 
@@ -196,32 +255,23 @@ export class BidiClient {
       error.stack = rewriteStackHeader(site, error);
       return Promise.reject(error);
     }
+    const timeoutMs = opts?.timeoutMs ?? this.#defaultTimeoutMs;
+    const deadline = timeoutMs > 0 ? performance.now() + timeoutMs : Number.POSITIVE_INFINITY;
     return new Promise((resolve, reject) => {
-      const timeoutMs = opts?.timeoutMs ?? this.#defaultTimeoutMs;
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-      const pending: PendingCommand = {
+      const pending = new PendingCommand(
         method,
         site,
         raw,
         callerId,
+        deadline,
+        timeoutMs,
+        signal,
         resolve,
         reject,
-        cleanup: () => {
-          if (timer) clearTimeout(timer);
-          if (onAbort) signal?.removeEventListener("abort", onAbort);
-        },
-      };
-      if (timeoutMs > 0) {
-        timer = setTimeout(() => {
-          this.#settle(id)?.reject(timedOutError(method, site, timeoutMs));
-        }, timeoutMs);
-      }
-      if (signal) {
-        onAbort = () => this.#settle(id)?.reject(abortedError(method, site, signal));
-        signal.addEventListener("abort", onAbort, { once: true });
-      }
+      );
       this.#pending.set(id, pending);
+      if (deadline !== Number.POSITIVE_INFINITY) this.#armTimer(deadline);
+      if (signal) this.#watch(signal);
       try {
         this.#transport.send(text);
       } catch (cause) {
@@ -232,16 +282,82 @@ export class BidiClient {
     });
   }
 
-  /** Removes a pending command and clears its timers; undefined if it already settled. */
+  /** Makes sure the shared timer fires by `deadline` and holds the process open meanwhile. */
+  #armTimer(deadline: number): void {
+    if (this.#timer === undefined || deadline < this.#timerAt) {
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#timerAt = deadline;
+      this.#timer = setTimeout(this.#onTimer, Math.max(0, Math.ceil(deadline - performance.now())));
+      this.#timerRefed = true;
+    } else if (!this.#timerRefed) {
+      this.#timer.ref();
+      this.#timerRefed = true;
+    }
+  }
+
+  /** The shared timer fired: time out what is due, then re-arm for the earliest deadline left. */
+  #expire(): void {
+    this.#timer = undefined;
+    this.#timerRefed = false;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now() + TIMER_SLACK_MS;
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, pending] of [...this.#pending]) {
+      if (pending.deadline <= now) {
+        this.#settle(id)?.reject(timedOutError(pending.method, pending.site, pending.timeoutMs));
+      } else if (pending.deadline < next) {
+        next = pending.deadline;
+      }
+    }
+    if (next !== Number.POSITIVE_INFINITY && !this.#closedReason) this.#armTimer(next);
+  }
+
+  /** Gives `signal` one abort listener for all commands that use it. */
+  #watch(signal: AbortSignal): void {
+    const watch = this.#signals.get(signal);
+    if (watch) {
+      watch.pending += 1;
+      return;
+    }
+    // A new signal: drop listeners of signals no pending command uses any more.
+    for (const [other, idle] of this.#signals) {
+      if (idle.pending === 0) {
+        other.removeEventListener("abort", idle.listener);
+        this.#signals.delete(other);
+      }
+    }
+    const listener = (): void => this.#abortCommandsOf(signal);
+    this.#signals.set(signal, { listener, pending: 1 });
+    signal.addEventListener("abort", listener, { once: true });
+  }
+
+  #abortCommandsOf(signal: AbortSignal): void {
+    this.#signals.delete(signal);
+    for (const [id, pending] of [...this.#pending]) {
+      if (pending.signal === signal)
+        this.#settle(id)?.reject(abortedError(pending.method, pending.site, signal));
+    }
+  }
+
+  /** Removes a pending command and releases its timer and signal shares; undefined if it already settled. */
   #settle(id: number): PendingCommand | undefined {
     const pending = this.#pending.get(id);
     if (!pending) return undefined;
     this.#pending.delete(id);
-    pending.cleanup();
+    if (pending.signal) {
+      const watch = this.#signals.get(pending.signal);
+      if (watch) watch.pending -= 1;
+    }
+    // Nothing pending: the timer may stay armed (re-arming per command costs more) but must not
+    // keep the process alive.
+    if (this.#pending.size === 0 && this.#timerRefed && this.#timer !== undefined) {
+      this.#timer.unref();
+      this.#timerRefed = false;
+    }
     return pending;
   }
 
-  #onMessage(text: string): void {
+  #onMessage(text: string, bytes: number | undefined): void {
     let frame: ResponseFrame;
     try {
       frame = JSON.parse(text) as ResponseFrame;
@@ -260,7 +376,11 @@ export class BidiClient {
       const answerText =
         pending.callerId === undefined ? text : swapAnswerId(text, frame.type, wireId, pending.callerId);
       if (pending.callerId !== undefined) frame.id = pending.callerId;
-      if (answerText !== undefined) rawAnswerTexts.set(frame, answerText);
+      if (answerText !== undefined) {
+        // The swap changes only ASCII digits, so the size moves by the difference in text length.
+        const answerBytes = bytes === undefined ? undefined : bytes + answerText.length - text.length;
+        rawAnswerWires.set(frame, { text: answerText, bytes: answerBytes });
+      }
       pending.resolve(frame);
       return;
     }
@@ -362,6 +482,10 @@ export class BidiClient {
     for (const pending of pendings) {
       if (pending) pending.reject(closedError(pending.method, pending.site, reason));
     }
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const [signal, watch] of this.#signals) signal.removeEventListener("abort", watch.listener);
+    this.#signals.clear();
     for (const cb of this.#closeCallbacks) {
       try {
         cb(reason);

@@ -17,8 +17,11 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export interface BidiTransport {
   /** Sends one text frame. Throws when the transport is closed. */
   send(text: string): void;
-  /** Sets the single receiver of incoming text frames. */
-  onMessage(handler: (text: string) => void): void;
+  /**
+   * Sets the single receiver of incoming text frames. `bytes`, when the transport knows it, is the
+   * frame's UTF-8 size as received, so receivers need not count a large text again.
+   */
+  onMessage(handler: (text: string, bytes?: number) => void): void;
   /** Sets the single receiver of the close notice; called once with the reason. */
   onClose(handler: (reason: Error) => void): void;
   /** Starts an orderly close; resolves once the socket is closed (or after a short grace). */
@@ -70,7 +73,7 @@ export function connectWebSocketTransport(
 
 class WebSocketTransport implements BidiTransport {
   #socket: WebSocket;
-  #messageHandler: (text: string) => void = () => {};
+  #messageHandler: (text: string, bytes?: number) => void = () => {};
   #closeHandler: (reason: Error) => void = () => {};
   #closedReason: Error | undefined;
   #closedPromise: Promise<void>;
@@ -84,7 +87,8 @@ class WebSocketTransport implements BidiTransport {
     let lastError: Error | undefined;
     socket.on("message", (data, isBinary) => {
       if (isBinary) return; // BiDi is text-only; binary frames are not ours.
-      this.#messageHandler(data.toString());
+      // ws hands over one Buffer per message (the default binaryType): its length is the UTF-8 size.
+      this.#messageHandler(data.toString(), Buffer.isBuffer(data) ? data.length : undefined);
     });
     socket.on("error", (err) => {
       lastError = err;
@@ -110,7 +114,7 @@ class WebSocketTransport implements BidiTransport {
     this.#socket.send(text);
   }
 
-  onMessage(handler: (text: string) => void): void {
+  onMessage(handler: (text: string, bytes?: number) => void): void {
     this.#messageHandler = handler;
   }
 

@@ -1,0 +1,161 @@
+// How BidiClient keeps its pending commands cheap without changing what callers see: one shared
+// timeout timer, one abort listener per signal, stack capture on request, and the answer's wire
+// size. Driven over a real local WebSocket server that answers some methods and ignores the rest.
+import { getEventListeners } from "node:events";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocketServer } from "ws";
+import {
+  BidiAbortError,
+  BidiClient,
+  BidiTimeoutError,
+  connectWebSocketTransport,
+  rawAnswerBytes,
+  rawAnswerText,
+} from "../src/index.js";
+
+const servers: WebSocketServer[] = [];
+const clients: BidiClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  for (const server of servers.splice(0)) {
+    for (const c of server.clients) c.terminate();
+    await new Promise((r) => server.close(r));
+  }
+});
+
+/** Answers `echo.text` with its params' text (any characters); never answers anything else. */
+async function connectedClient(): Promise<BidiClient> {
+  const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  servers.push(server);
+  await new Promise((r) => server.once("listening", r));
+  server.on("connection", (ws) =>
+    ws.on("message", (data) => {
+      const frame = JSON.parse(String(data)) as { id: number; method: string; params: { text?: string } };
+      if (frame.method !== "echo.text") return;
+      ws.send(JSON.stringify({ type: "success", id: frame.id, result: { text: frame.params.text } }));
+    }),
+  );
+  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/session`;
+  const client = new BidiClient(await connectWebSocketTransport(url), { defaultTimeoutMs: 0 });
+  clients.push(client);
+  return client;
+}
+
+/** Ref'ed timers, which keep the process alive. */
+function activeTimers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+}
+
+describe("BidiClient pending commands", () => {
+  it("times out each command at its own deadline through one shared timer", async () => {
+    const client = await connectedClient();
+    const started = performance.now();
+    const long = client.sendRaw({ method: "never.answered", params: {} }, { timeoutMs: 400 }).catch((e) => e);
+    const short = client
+      .sendRaw({ method: "never.answered", params: {} }, { timeoutMs: 100 })
+      .catch((e) => e);
+    const shortError = await short;
+    const shortAt = performance.now() - started;
+    expect(shortError).toBeInstanceOf(BidiTimeoutError);
+    expect((shortError as Error).message).toContain("within 100 ms");
+    expect(client.pendingCount).toBe(1);
+    const longError = await long;
+    const longAt = performance.now() - started;
+    expect(longError).toBeInstanceOf(BidiTimeoutError);
+    expect((longError as Error).message).toContain("within 400 ms");
+    // Neither fires early; the later one is not dragged forward by the earlier one.
+    expect(shortAt).toBeGreaterThanOrEqual(99);
+    expect(longAt).toBeGreaterThanOrEqual(399);
+    expect(client.pendingCount).toBe(0);
+  });
+
+  it("holds the process open only while a command with a timeout is pending", async () => {
+    const client = await connectedClient();
+    const before = activeTimers();
+    const answered = client.sendRaw({ method: "echo.text", params: { text: "a" } }, { timeoutMs: 60_000 });
+    expect(activeTimers()).toBe(before + 1);
+    await answered;
+    expect(activeTimers()).toBe(before);
+    // A later command with a later deadline re-uses the armed timer and holds the process again.
+    const pending = client.sendRaw({ method: "never.answered", params: {} }, { timeoutMs: 90_000 });
+    expect(activeTimers()).toBe(before + 1);
+    const failed = pending.catch((e: unknown) => e);
+    await client.close();
+    expect(await failed).toBeInstanceOf(Error);
+    expect(activeTimers()).toBe(before);
+  });
+
+  it("gives a signal one listener for all its commands and aborts only those", async () => {
+    const client = await connectedClient();
+    const controller = new AbortController();
+    const other = new AbortController();
+    const first = client.sendRaw({ method: "never.answered", params: {} }, { signal: controller.signal });
+    const second = client.sendRaw({ method: "never.answered", params: {} }, { signal: controller.signal });
+    const unrelated = client.sendRaw({ method: "never.answered", params: {} }, { signal: other.signal });
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
+    const settled = Promise.allSettled([first, second]);
+    controller.abort(new Error("user pressed stop"));
+    for (const result of await settled) {
+      expect(result.status).toBe("rejected");
+      const error = (result as PromiseRejectedResult).reason as Error;
+      expect(error).toBeInstanceOf(BidiAbortError);
+      expect(error.message).toContain("user pressed stop");
+    }
+    expect(client.pendingCount).toBe(1);
+    const unrelatedFailure = unrelated.catch((e: unknown) => e);
+    await client.close();
+    expect(await unrelatedFailure).not.toBeInstanceOf(BidiAbortError);
+    expect(getEventListeners(other.signal, "abort")).toHaveLength(0);
+  });
+
+  it("drops the listener of a signal whose commands all settled once another signal comes", async () => {
+    const client = await connectedClient();
+    const first = new AbortController();
+    await client.sendRaw({ method: "echo.text", params: { text: "a" } }, { signal: first.signal });
+    await client.sendRaw({ method: "echo.text", params: { text: "b" } }, { signal: first.signal });
+    expect(getEventListeners(first.signal, "abort")).toHaveLength(1);
+    const second = new AbortController();
+    await client.sendRaw({ method: "echo.text", params: { text: "c" } }, { signal: second.signal });
+    expect(getEventListeners(first.signal, "abort")).toHaveLength(0);
+    expect(getEventListeners(second.signal, "abort")).toHaveLength(1);
+    // Aborting a signal nothing uses any more changes nothing.
+    first.abort();
+    const answer = await client.sendRaw(
+      { method: "echo.text", params: { text: "d" } },
+      { signal: second.signal },
+    );
+    expect(answer).toMatchObject({ type: "success", result: { text: "d" } });
+  });
+
+  it("captures the caller's stack unless told not to", async () => {
+    const client = await connectedClient();
+    async function callerWithAName(captureStack: boolean): Promise<Error> {
+      return (await client
+        .sendRaw({ method: "never.answered", params: {} }, { timeoutMs: 20, captureStack })
+        .catch((e: unknown) => e)) as Error;
+    }
+    const withStack = await callerWithAName(true);
+    expect(withStack.stack).toContain("callerWithAName");
+    const without = await callerWithAName(false);
+    expect(without).toBeInstanceOf(BidiTimeoutError);
+    expect(without.stack).toBe(`BidiTimeoutError: ${without.message}\n`);
+  });
+
+  it("knows each raw answer's UTF-8 size from the wire, also across an id swap", async () => {
+    const client = await connectedClient();
+    for (const [callerId, text] of [
+      [7, "plain ascii"],
+      [123_456_789, 'Grüße, 日本語, emoji 😀, quote " and backslash \\'],
+      [0, "x".repeat(70_000)],
+    ] as const) {
+      const answer = await client.sendRaw({ id: callerId, method: "echo.text", params: { text } });
+      const wire = rawAnswerText(answer);
+      expect(wire).toBe(JSON.stringify(answer));
+      expect(rawAnswerBytes(answer)).toBe(Buffer.byteLength(wire ?? "", "utf8"));
+    }
+    const withoutId = await client.sendRaw({ method: "echo.text", params: { text: "ü" } });
+    expect(rawAnswerBytes(withoutId)).toBe(Buffer.byteLength(rawAnswerText(withoutId) ?? "", "utf8"));
+    expect(rawAnswerBytes({})).toBeUndefined();
+  });
+});
