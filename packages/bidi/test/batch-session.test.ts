@@ -183,6 +183,48 @@ describe("BatchSession.run", () => {
     expect(transport.sent).toHaveLength(0);
   });
 
+  it("sends a frame whose size bound passes 1 MiB when its real size does not", async () => {
+    const transport = new FakeTransport();
+    const session = new BatchSession({ transport, spool });
+    // 300k ASCII characters: 300 KB of JSON, although each could take up to 6 bytes escaped.
+    const expression = "a".repeat(300_000);
+    const result = await session.run({ frames: [{ method: "script.evaluate", params: { expression } }] });
+    expect(result.counts.ok).toBe(1);
+    expect(transport.sent[0]?.params.expression).toBe(expression);
+  });
+
+  it("takes response texts and sizes from the transport when it has them, and stays exact", async () => {
+    const texts = new WeakMap<object, string>();
+    class WireTransport extends FakeTransport {
+      override async sendFrame(
+        frame: Parameters<FakeTransport["sendFrame"]>[0],
+        options: Parameters<FakeTransport["sendFrame"]>[1],
+      ) {
+        const response = await super.sendFrame(frame, options);
+        texts.set(response, JSON.stringify(response));
+        return response;
+      }
+      responseText(response: object): string | undefined {
+        return texts.get(response);
+      }
+      responseBytes(response: object): number | undefined {
+        const text = texts.get(response);
+        return text === undefined ? undefined : Buffer.byteLength(text, "utf8");
+      }
+    }
+    const transport = new WireTransport((frame) =>
+      success(frame, { text: `é ✓ \ud83d\ude00 ${frame.method}`, big: "x".repeat(50_000) }),
+    );
+    const session = new BatchSession({ transport, spool });
+    const result = await session.run({
+      frames: [{ method: "a.b" }, { method: "c.d", params: { t: "{{1.result.text}}" } }],
+    });
+    expect(result.counts.ok).toBe(2);
+    expect(result.bytes).toBe(Buffer.byteLength(result.text, "utf8"));
+    expect(JSON.parse(result.text)).toEqual(JSON.parse(JSON.stringify(result.payload)));
+    expect(transport.sent[1]?.params.t).toBe("é ✓ \ud83d\ude00 a.b");
+  });
+
   it("spools a large success to a complete file and keeps it usable by references", async () => {
     const big = "A".repeat(300 * 1024);
     const transport = new FakeTransport((frame) =>

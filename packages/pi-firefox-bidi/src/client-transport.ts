@@ -4,10 +4,16 @@
  * `sendRaw` lets the caller keep its own frame id (the client uses its own
  * wire ids and maps the answer back), so the engine's never-reuse rule holds
  * for the ids the model sees, and the client's internal commands can never
- * collide with them. The answer's wire text (id swapped) is handed to the engine
- * so it need not serialize large answers again. Timeouts and aborts become the engine's typed errors.
+ * collide with them. The answer's wire text (id swapped) and its size are handed
+ * to the engine so it need not serialize or measure large answers again. Timeouts and aborts become the engine's typed errors.
  */
-import { BidiAbortError, type BidiClient, BidiTimeoutError, rawAnswerText } from "@webbrain/bidi";
+import {
+  BidiAbortError,
+  type BidiClient,
+  BidiTimeoutError,
+  rawAnswerBytes,
+  rawAnswerText,
+} from "@webbrain/bidi";
 import {
   type BatchTransport,
   type EventFrame,
@@ -24,8 +30,10 @@ export function clientTransport(client: BidiClient): BatchTransport {
       frame: OutgoingFrame,
       options: { timeoutMs: number; signal?: AbortSignal },
     ): Promise<ResponseFrame> {
-      // No async wrapper: the answer passes straight through; only failures are mapped.
-      return (client.sendRaw(frame, options) as Promise<ResponseFrame>).catch((error: unknown) => {
+      // No async wrapper: the answer passes straight through; only failures are mapped. The engine
+      // reports a failed frame as data and never shows a stack, so none is captured.
+      const sendOptions = { timeoutMs: options.timeoutMs, signal: options.signal, captureStack: false };
+      return (client.sendRaw(frame, sendOptions) as Promise<ResponseFrame>).catch((error: unknown) => {
         if (error instanceof BidiTimeoutError) throw new FrameTimeoutError(frame.id, options.timeoutMs);
         if (error instanceof BidiAbortError) throw new FrameAbortedError(frame.id);
         throw error;
@@ -33,6 +41,9 @@ export function clientTransport(client: BidiClient): BatchTransport {
     },
     responseText(response: ResponseFrame): string | undefined {
       return rawAnswerText(response);
+    },
+    responseBytes(response: ResponseFrame): number | undefined {
+      return rawAnswerBytes(response);
     },
     onEvent(listener: (event: EventFrame) => void): () => void {
       return client.on("*", (_params, raw) => {

@@ -31,6 +31,7 @@ import {
 import { BatchInputError, FrameAbortedError, FrameTimeoutError } from "./errors.js";
 import { EventHistory, type EventWait } from "./event-history.js";
 import { FrameIdLedger, isValidFrameId } from "./frame-ids.js";
+import { jsonBytesBound } from "./json-size-bound.js";
 import { type AssembledPayload, assemblePayload } from "./payload.js";
 import { ReferenceResolutionError, type ReferenceTarget, resolveReferences } from "./references.js";
 import { SpoolError, type SpoolStore } from "./spool.js";
@@ -48,8 +49,6 @@ import type {
   WaitRequest,
 } from "./types.js";
 
-/** UTF-8 needs at most 3 bytes per UTF-16 code unit (a surrogate pair: 4 bytes for 2 units). */
-const MAX_UTF8_BYTES_PER_UTF16_UNIT = 3;
 /** Method names are echoed back; a hostile or broken one must not eat the payload. */
 const MAX_ECHOED_METHOD_CHARS = 256;
 /** Messages the engine writes are short; this caps any text they quote. */
@@ -123,12 +122,18 @@ export class BatchSession {
     }
     const targets = new Map<number, ReferenceTarget>();
     const reports: FrameReport[] = [];
-    // Serialized form of each report; an inline response is serialized once, here, and reused.
+    // Serialized form of each report and its UTF-8 size; an inline response is serialized (or
+    // taken from the wire) once, here, and reused, and its size is never counted twice.
     const reportTexts: string[] = [];
-    const push = (report: FrameReport, text?: string) => {
+    const reportBytes: number[] = [];
+    const push = (report: FrameReport, text?: string, bytes?: number) => {
       reports.push(report);
-      reportTexts.push(text ?? JSON.stringify(report));
+      const reportText = text ?? JSON.stringify(report);
+      reportTexts.push(reportText);
+      reportBytes.push(bytes ?? utf8Bytes(reportText));
     };
+    // The same options object for every frame of the call.
+    const sendOptions = { timeoutMs, ...(request.signal ? { signal: request.signal } : {}) };
     const counts: BatchCounts = { ok: 0, failed: 0, skipped: 0, waitTimedOut: false };
     let inlineBytes = 0;
     let stopReason: string | undefined;
@@ -142,7 +147,17 @@ export class BatchSession {
         counts.skipped += 1;
         continue;
       }
-      const outcome = await this.#sendOne(input, explicitIds, targets, timeoutMs, request.signal);
+      // Checks and references first (no await), then the round trip itself: one await per frame.
+      let outcome: { frame: OutgoingFrame } | { id: number; response: ResponseFrame } | FrameFailureOutcome =
+        this.#prepare(input, explicitIds, targets);
+      if ("frame" in outcome) {
+        const frame = outcome.frame;
+        try {
+          outcome = { id: frame.id, response: await this.#transport.sendFrame(frame, sendOptions) };
+        } catch (error) {
+          outcome = { id: frame.id, failure: sendFailure(error, frame.id, method, timeoutMs) };
+        }
+      }
       if ("failure" in outcome) {
         if (outcome.id !== null) targets.set(outcome.id, { status: "failed" });
         push({ id: outcome.id, method, status: "error", error: outcome.failure });
@@ -153,15 +168,19 @@ export class BatchSession {
       const { id, response } = outcome;
       const isSuccess = response.type === "success";
       targets.set(id, isSuccess ? { status: "ok", response } : { status: "failed" });
-      // The wire text when the transport kept it: serializing a screenshot again costs more than the rest.
-      const text = this.#transport.responseText?.(response) ?? JSON.stringify(response);
-      const bytes = utf8Bytes(text);
+      // The wire text and its size when the transport kept them: serializing a screenshot again, or
+      // counting its bytes, costs more than the rest of the frame's work.
+      const wireText = this.#transport.responseText?.(response);
+      const text = wireText ?? JSON.stringify(response);
+      const bytes =
+        (wireText === undefined ? undefined : this.#transport.responseBytes?.(response)) ?? utf8Bytes(text);
       const fitsInline =
         bytes <= MAX_INLINE_RESPONSE_BYTES && inlineBytes + bytes <= MAX_INLINE_RESPONSES_BYTES;
       if (isSuccess) {
         if (fitsInline) {
           inlineBytes += bytes;
-          push({ id, method, status: "ok", response }, inlineReportText(id, method, "ok", text));
+          const head = inlineReportHead(id, method, "ok");
+          push({ id, method, status: "ok", response }, `${head}${text}}`, utf8Bytes(head) + bytes + 1);
           counts.ok += 1;
           continue;
         }
@@ -184,7 +203,8 @@ export class BatchSession {
       }
       if (fitsInline) {
         inlineBytes += bytes;
-        push({ id, method, status: "error", response }, inlineReportText(id, method, "error", text));
+        const head = inlineReportHead(id, method, "error");
+        push({ id, method, status: "error", response }, `${head}${text}}`, utf8Bytes(head) + bytes + 1);
       } else {
         const message = typeof response.message === "string" ? response.message : "";
         push({
@@ -212,6 +232,7 @@ export class BatchSession {
       session: request.sessionMetadata ?? {},
       frames: reports,
       frameTexts: reportTexts,
+      frameBytes: reportBytes,
       ...(waitReport ? { wait: waitReport } : {}),
       events: events.filter((event) => !shownInWait.has(event.seq)),
       lostEvents: lost,
@@ -219,13 +240,12 @@ export class BatchSession {
     return { ...assembled, counts };
   }
 
-  async #sendOne(
+  /** Claims the frame's id and builds what goes on the wire, or says why the frame fails. */
+  #prepare(
     input: BatchFrameInput,
     explicitIds: ReadonlySet<number>,
     targets: ReadonlyMap<number, ReferenceTarget>,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<{ id: number; response: ResponseFrame } | { id: number | null; failure: FrameFailure }> {
+  ): { frame: OutgoingFrame } | FrameFailureOutcome {
     let id: number;
     if (input.id === undefined) {
       id = this.ledger.nextFree(explicitIds);
@@ -267,10 +287,12 @@ export class BatchSession {
       throw error;
     }
     const frame: OutgoingFrame = { id, method: input.method, params };
-    const frameText = JSON.stringify(frame);
-    // A UTF-16 code unit is at most 3 bytes of UTF-8: short text needs no byte count.
+    // Nearly every frame is far below the limit, and a bound on its size says so without
+    // serializing it (the client serializes it to send it); only a frame near the limit is measured.
     const frameBytes =
-      frameText.length * MAX_UTF8_BYTES_PER_UTF16_UNIT <= MAX_REQUEST_FRAME_BYTES ? 0 : utf8Bytes(frameText);
+      jsonBytesBound(frame, MAX_REQUEST_FRAME_BYTES) <= MAX_REQUEST_FRAME_BYTES
+        ? 0
+        : utf8Bytes(JSON.stringify(frame));
     if (frameBytes > MAX_REQUEST_FRAME_BYTES) {
       return {
         id,
@@ -280,29 +302,24 @@ export class BatchSession {
         ),
       };
     }
-    try {
-      return {
-        id,
-        response: await this.#transport.sendFrame(frame, { timeoutMs, ...(signal ? { signal } : {}) }),
-      };
-    } catch (error) {
-      if (error instanceof FrameTimeoutError) {
-        return {
-          id,
-          failure: failure(
-            "timeout",
-            `No response to frame ${id} (${echoMethod(input.method)}) within ${timeoutMs} ms; its id stays used. Raise timeoutMs or check what the command waits for.`,
-          ),
-        };
-      }
-      if (error instanceof FrameAbortedError)
-        return { id, failure: failure("aborted", "The call was aborted while this frame was in flight.") };
-      return {
-        id,
-        failure: failure("transport", `The connection failed while sending frame ${id}: ${describe(error)}`),
-      };
-    }
+    return { frame };
   }
+}
+
+/** A frame that failed before or during its round trip; `id` is null when it had no valid id. */
+type FrameFailureOutcome = { id: number | null; failure: FrameFailure };
+
+/** The frame failure for a `sendFrame` rejection. */
+function sendFailure(error: unknown, id: number, method: string, timeoutMs: number): FrameFailure {
+  if (error instanceof FrameTimeoutError) {
+    return failure(
+      "timeout",
+      `No response to frame ${id} (${method}) within ${timeoutMs} ms; its id stays used. Raise timeoutMs or check what the command waits for.`,
+    );
+  }
+  if (error instanceof FrameAbortedError)
+    return failure("aborted", "The call was aborted while this frame was in flight.");
+  return failure("transport", `The connection failed while sending frame ${id}: ${describe(error)}`);
 }
 
 async function settleWait(
@@ -345,9 +362,12 @@ async function settleWait(
   };
 }
 
-/** The JSON of `{id, method, status, response}` around an already serialized response. */
-function inlineReportText(id: number, method: string, status: "ok" | "error", responseText: string): string {
-  return `{"id":${id},"method":${JSON.stringify(method)},"status":"${status}","response":${responseText}}`;
+/**
+ * The JSON of `{id, method, status, response}` up to the response: followed by an already
+ * serialized response and `}`, it is the report's text.
+ */
+function inlineReportHead(id: number, method: string, status: "ok" | "error"): string {
+  return `{"id":${id},"method":${JSON.stringify(method)},"status":"${status}","response":`;
 }
 
 function failure(kind: FrameFailure["kind"], message: string): FrameFailure {

@@ -12,6 +12,7 @@ export * from "./budgets.js";
 export { BatchInputError, FrameAbortedError, FrameTimeoutError } from "./errors.js";
 export { EventHistory, EventWait, summarizeParams } from "./event-history.js";
 export { FrameIdLedger, isValidFrameId } from "./frame-ids.js";
+export { jsonBytesBound } from "./json-size-bound.js";
 export type { AssembledPayload, BatchPayload, PayloadParts, TruncationMarker } from "./payload.js";
 export { assemblePayload } from "./payload.js";
 export type { ReferenceTarget } from "./references.js";

@@ -35,6 +35,8 @@ export interface PayloadParts {
   frames: FrameReport[];
   /** `JSON.stringify` of each frame report, when the caller has it already. */
   frameTexts?: string[];
+  /** UTF-8 size of each of `frameTexts`, when the caller knows it; only read with `frameTexts`. */
+  frameBytes?: number[];
   wait?: WaitReport;
   /** Oldest first. */
   events: RecordedEvent[];
@@ -55,6 +57,20 @@ function marker(bytes: number, what: string, limit: number): TruncationMarker {
     bytes,
     note: `${what} of ${bytes} bytes exceeded ${limit} bytes and was left out`,
   };
+}
+
+/**
+ * `texts.join(separator)`, built by concatenation: V8 keeps the result as a rope over the parts,
+ * so the inline responses (a screenshot is ~40 KB) are not copied into a new string here. The
+ * first reader of the payload flattens it once; `join` would copy it now, and that reader's
+ * serialization would copy it again.
+ */
+function concatenated(texts: readonly string[], separator: string): string {
+  let out = "";
+  for (let index = 0; index < texts.length; index += 1) {
+    out = index === 0 ? (texts[index] as string) : `${out}${separator}${texts[index]}`;
+  }
+  return out;
 }
 
 /** Room kept for the `eventsOmitted` note, whose numbers are not known up front. */
@@ -87,15 +103,21 @@ export function assemblePayload(parts: PayloadParts, maxBytes: number = MAX_PAYL
   if (wait) payload.wait = wait;
 
   // The text is built from parts so that large inline responses, already
-  // serialized once by the engine to measure them, are not serialized again;
-  // its size is the sum of the parts' sizes, so the whole text is never
-  // flattened or measured again here (the punctuation is ASCII: one byte a char).
-  const framesText = `[${(parts.frameTexts ?? parts.frames.map((frame) => JSON.stringify(frame))).join(",")}]`;
+  // serialized (or taken from the wire) once by the engine, are not serialized
+  // again; its size is the sum of the parts' sizes, so the whole text is never
+  // flattened or measured here (the punctuation is ASCII: one byte a char).
+  const frameTexts = parts.frameTexts ?? parts.frames.map((frame) => JSON.stringify(frame));
+  const framesText = `[${concatenated(frameTexts, ",")}]`;
+  // "[", "]" and a comma between two frames are one byte each.
+  const framesBytes =
+    parts.frameTexts && parts.frameBytes
+      ? parts.frameBytes.reduce((sum, bytes) => sum + bytes, 0) + Math.max(frameTexts.length - 1, 0) + 2
+      : utf8Bytes(framesText);
   const waitPart = wait ? `,"wait":${waitText}` : "";
   const head = `{"session":${sessionPart},"frames":${framesText}${waitPart},"events":`;
   const headBytes =
     sessionBytes +
-    utf8Bytes(framesText) +
+    framesBytes +
     (wait ? waitBytes + ',"wait":'.length : 0) +
     '{"session":,"frames":,"events":'.length;
   let used = headBytes + OMITTED_NOTE_RESERVE_BYTES;
@@ -127,7 +149,7 @@ export function assemblePayload(parts: PayloadParts, maxBytes: number = MAX_PAYL
     };
     tail = `,"eventsOmitted":${JSON.stringify(payload.eventsOmitted)}}`;
   }
-  const text = `${head}[${keptTexts.join(",")}]${tail}`;
+  const text = `${head}[${concatenated(keptTexts, ",")}]${tail}`;
   // Each kept event cost its bytes plus one for a comma; n events have n - 1 commas, plus "[" and "]".
   const eventsArrayBytes = eventsBytes + (kept.length > 0 ? 1 : 2);
   return { payload, text, bytes: headBytes + eventsArrayBytes + utf8Bytes(tail), eventsDropped: dropped };

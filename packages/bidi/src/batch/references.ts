@@ -28,7 +28,22 @@ export class ReferenceResolutionError extends Error {
 }
 
 const ESCAPED_OR_REFERENCE = /\{\{\{\{([^{}]*)\}\}\}\}|\{\{([^{}]*)\}\}/g;
-const WHOLE_REFERENCE = /^\{\{([^{}]*)\}\}$/;
+
+/** A reference expression taken apart: the frame id and the path, array indexes as numbers. */
+interface ParsedReference {
+  id: number;
+  segments: string[];
+  /** Per segment: its value as an array index when it is all digits, else undefined. */
+  indexes: (number | undefined)[];
+}
+
+/**
+ * Parsed expressions, by their text: a batch writes the same reference many times
+ * (`{{1.result.contexts.0.context}}` in every frame). Cleared when full, so it stays small.
+ */
+const parsedReferences = new Map<string, ParsedReference>();
+const MAX_PARSED_REFERENCES = 256;
+const ALL_DIGITS = /^\d+$/;
 
 /** True when the string holds at least one `{{` that resolution would act on. */
 function mayHoldReference(text: string): boolean {
@@ -77,9 +92,16 @@ function resolveValue(value: JsonValue, targets: ReadonlyMap<number, ReferenceTa
   return value;
 }
 
+/** The expression inside `{{...}}` when the whole text is one reference, else undefined. */
+function wholeReference(text: string): string | undefined {
+  if (text.length < 4 || !text.startsWith("{{") || !text.endsWith("}}")) return undefined;
+  const inner = text.slice(2, -2);
+  return inner.includes("{") || inner.includes("}") ? undefined : inner;
+}
+
 function resolveString(text: string, targets: ReadonlyMap<number, ReferenceTarget>): JsonValue {
-  const whole = WHOLE_REFERENCE.exec(text);
-  if (whole) return lookup(whole[1] ?? "", targets, text);
+  const whole = wholeReference(text);
+  if (whole !== undefined) return lookup(whole, targets, text);
   return text.replace(
     ESCAPED_OR_REFERENCE,
     (match, escaped: string | undefined, reference: string | undefined) => {
@@ -100,13 +122,7 @@ function lookup(
   targets: ReadonlyMap<number, ReferenceTarget>,
   written: string,
 ): JsonValue {
-  const [idText, ...path] = expression.trim().split(".");
-  const id = Number(idText);
-  if (!idText || !Number.isSafeInteger(id) || id < 0) {
-    throw new ReferenceResolutionError(
-      `Reference ${written} does not start with a frame id; write {{<id>.result.<path>}}, e.g. {{1.result.context}}.`,
-    );
-  }
+  const { id, segments, indexes } = parseReference(expression, written);
   const target = targets.get(id);
   if (!target) {
     throw new ReferenceResolutionError(
@@ -119,11 +135,11 @@ function lookup(
     );
   }
   let current: JsonValue = target.response;
-  for (let depth = 0; depth < path.length; depth += 1) {
-    const next = childOf(current, path[depth] as string);
+  for (let depth = 0; depth < segments.length; depth += 1) {
+    const next = childOf(current, segments[depth] as string, indexes[depth]);
     if (next === undefined) {
       throw new ReferenceResolutionError(
-        `Reference ${written}: frame ${id}'s response has no value at "${path.slice(0, depth + 1).join(".")}". Check the path against the response.`,
+        `Reference ${written}: frame ${id}'s response has no value at "${segments.slice(0, depth + 1).join(".")}". Check the path against the response.`,
       );
     }
     current = next;
@@ -131,11 +147,28 @@ function lookup(
   return current;
 }
 
-function childOf(value: JsonValue, segment: string): JsonValue | undefined {
-  if (Array.isArray(value)) {
-    if (!/^\d+$/.test(segment)) return undefined;
-    return value[Number(segment)];
+function parseReference(expression: string, written: string): ParsedReference {
+  const known = parsedReferences.get(expression);
+  if (known) return known;
+  const [idText, ...segments] = expression.trim().split(".");
+  const id = Number(idText);
+  if (!idText || !Number.isSafeInteger(id) || id < 0) {
+    throw new ReferenceResolutionError(
+      `Reference ${written} does not start with a frame id; write {{<id>.result.<path>}}, e.g. {{1.result.context}}.`,
+    );
   }
+  const parsed: ParsedReference = {
+    id,
+    segments,
+    indexes: segments.map((segment) => (ALL_DIGITS.test(segment) ? Number(segment) : undefined)),
+  };
+  if (parsedReferences.size >= MAX_PARSED_REFERENCES) parsedReferences.clear();
+  parsedReferences.set(expression, parsed);
+  return parsed;
+}
+
+function childOf(value: JsonValue, segment: string, index: number | undefined): JsonValue | undefined {
+  if (Array.isArray(value)) return index === undefined ? undefined : value[index];
   if (value !== null && typeof value === "object" && Object.hasOwn(value, segment)) return value[segment];
   return undefined;
 }

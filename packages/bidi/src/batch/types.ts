@@ -54,6 +54,11 @@ export interface BatchTransport {
    * response again. Undefined (or no method): the engine serializes it.
    */
   responseText?(response: ResponseFrame): string | undefined;
+  /**
+   * The UTF-8 byte length of `responseText(response)`, when the transport knows it from the wire;
+   * must equal that text's size. Undefined (or no method): the engine counts the text.
+   */
+  responseBytes?(response: ResponseFrame): number | undefined;
   /** Registers an event listener; returns the function that removes it. */
   onEvent(listener: (event: EventFrame) => void): () => void;
 }
