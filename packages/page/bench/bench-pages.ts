@@ -3,6 +3,10 @@
  * target), and real HTML manuals nobody here wrote (Debian's python3-doc).
  */
 import { existsSync } from "node:fs";
+import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
+
+/** Where the fixture server started by `startBenchFixtures` serves the generated page. */
+export const BIG_PAGE_PATH = "/bench/big.html";
 
 export const PYTHON_DOC_ROOT = "/usr/share/doc/python3.11/html";
 
@@ -18,7 +22,7 @@ export const FIXTURE_PAGES: BenchPage[] = [
   { label: "fixture combobox", server: "fixture", path: "/page/combobox.html" },
   { label: "fixture forms", server: "fixture", path: "/page/forms.html" },
   { label: "fixture modal", server: "fixture", path: "/page/modal.html" },
-  { label: "generated 5,000 elements", server: "fixture", path: "/bench/big.html" },
+  { label: "generated 5,000 elements", server: "fixture", path: BIG_PAGE_PATH },
 ];
 
 const DOC_PAGES = [
@@ -41,6 +45,19 @@ export function docPages(): BenchPage[] {
 /** Elements on the generated page (html/head/body and the rows). */
 export const BIG_PAGE_ELEMENTS = 5000;
 const ELEMENTS_PER_ROW = 10;
+
+/** The testkit fixture server, plus the generated page at BIG_PAGE_PATH. */
+export function startBenchFixtures(): Promise<FixtureServer> {
+  const big = bigPageHtml();
+  return startFixtureServer({
+    routes: {
+      [BIG_PAGE_PATH]: (_req, res) => {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end(big);
+      },
+    },
+  });
+}
 
 /** A page with exactly BIG_PAGE_ELEMENTS elements: rows of text, links, fields and buttons. */
 export function bigPageHtml(): string {

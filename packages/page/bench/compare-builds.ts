@@ -22,9 +22,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@webbrain/bidi";
-import { startFixtureServer } from "@webbrain/testkit";
 import { buildPageScript } from "../src/bundle.js";
-import { bigPageHtml, docPages, PYTHON_DOC_ROOT } from "./bench-pages.js";
+import { BIG_PAGE_PATH, docPages, PYTHON_DOC_ROOT, startBenchFixtures } from "./bench-pages.js";
 import { groupCpuMs } from "./cpu-time.js";
 import { serveDirectory } from "./static-server.js";
 
@@ -97,20 +96,12 @@ async function main(): Promise<void> {
   const rounds = Number(args[1] && args[1] !== "--only" ? args[1] : DEFAULT_ROUNDS);
   const baseline = readFileSync(baselinePath, "utf8").replaceAll("__webbrainPage", BASE_GLOBAL);
   const current = await buildPageScript();
-  const big = bigPageHtml();
-  const fixtures = await startFixtureServer({
-    routes: {
-      "/bench/big.html": (_req, res) => {
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        res.end(big);
-      },
-    },
-  });
+  const fixtures = await startBenchFixtures();
   const pages: { label: string; url: string }[] = FIXTURES.map((f) => ({
     label: f,
     url: fixtures.url(`/page/${f}.html`),
   }));
-  pages.push({ label: "big-5000", url: fixtures.url("/bench/big.html") });
+  pages.push({ label: "big-5000", url: fixtures.url(BIG_PAGE_PATH) });
   let docServer: { server: Server; origin: string } | undefined;
   const docs = docPages();
   if (docs.length > 0) {

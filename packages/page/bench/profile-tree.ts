@@ -19,9 +19,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@webbrain/bidi";
-import { startFixtureServer } from "@webbrain/testkit";
 import { buildPageScript } from "../src/bundle.js";
-import { bigPageHtml } from "./bench-pages.js";
+import { BIG_PAGE_PATH, startBenchFixtures } from "./bench-pages.js";
 
 const DEFAULT_BUILDS = 15;
 const PROFILER_INTERVAL_MS = "0.2";
@@ -191,16 +190,8 @@ async function main(): Promise<void> {
   const builds = Number(process.argv[3] ?? DEFAULT_BUILDS);
   if (!Number.isInteger(builds) || builds < 1)
     throw new Error("profile-tree: builds must be a whole number >= 1");
-  const big = bigPageHtml();
-  const fixtures = await startFixtureServer({
-    routes: {
-      "/bench/big.html": (_req, res) => {
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        res.end(big);
-      },
-    },
-  });
-  const url = fixtures.url("/bench/big.html");
+  const fixtures = await startBenchFixtures();
+  const url = fixtures.url(BIG_PAGE_PATH);
   const dir = mkdtempSync(join(tmpdir(), "webbrain-profile-"));
   const profilePath = join(dir, "profile.json");
   try {

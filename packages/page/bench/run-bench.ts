@@ -16,16 +16,15 @@
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@webbrain/bidi";
-import { startFixtureServer } from "@webbrain/testkit";
 import { type Browser, chromium } from "playwright-core";
 import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
 import {
   BIG_PAGE_ELEMENTS,
-  bigPageHtml,
   CONTROL_SELECTOR,
   docPages,
   FIXTURE_PAGES,
   PYTHON_DOC_ROOT,
+  startBenchFixtures,
 } from "./bench-pages.js";
 import { serveDirectory } from "./static-server.js";
 
@@ -201,15 +200,7 @@ function pad(text: string, width: number): string {
 }
 
 async function main(): Promise<void> {
-  const big = bigPageHtml();
-  const fixtures = await startFixtureServer({
-    routes: {
-      "/bench/big.html": (_req, res) => {
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        res.end(big);
-      },
-    },
-  });
+  const fixtures = await startBenchFixtures();
   let docServer: { server: Server; origin: string } | undefined;
   const pages = [...FIXTURE_PAGES];
   const docs = docPages();

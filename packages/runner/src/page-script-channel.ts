@@ -133,19 +133,9 @@ export class PageScriptChannel {
     args: Bidi.Script.LocalValue[],
     opts: PageCallOptions = {},
   ): Promise<PlainValue> {
-    const result = await this.#client.send(
-      "script.callFunction",
-      {
-        functionDeclaration,
-        awaitPromise: true,
-        target: { context, sandbox: PAGE_SANDBOX },
-        arguments: args,
-        serializationOptions: SERIALIZATION_OPTIONS,
-        resultOwnership: "none",
-      },
-      opts,
+    return unwrapEvaluateResult(
+      await this.#sandboxCall(context, functionDeclaration, args, SERIALIZATION_OPTIONS, opts),
     );
-    return unwrapEvaluateResult(result);
   }
 
   async #callOnce(
@@ -154,50 +144,50 @@ export class PageScriptChannel {
     params: unknown,
     opts: PageCallOptions,
   ): Promise<PlainValue> {
-    const paramsJson = JSON.stringify(params ?? {});
+    const head: Bidi.Script.LocalValue[] = [
+      { type: "string", value: action },
+      { type: "string", value: JSON.stringify(params ?? {}) },
+    ];
     if (opts.probeShadowRoots !== true) {
-      const result = await this.#client.send(
-        "script.callFunction",
-        {
-          functionDeclaration: CALL_FUNCTION,
-          awaitPromise: true,
-          target: { context, sandbox: PAGE_SANDBOX },
-          arguments: [
-            { type: "string", value: action },
-            { type: "string", value: paramsJson },
-          ],
-          serializationOptions: SERIALIZATION_OPTIONS,
-          resultOwnership: "none",
-        },
-        opts,
+      return unpackPageResult(
+        await this.#sandboxCall(context, CALL_FUNCTION, head, SERIALIZATION_OPTIONS, opts),
       );
-      return unpackPageResult(result);
     }
     let found: ProbedHosts = NO_HOSTS;
     for (let round = 0; ; round++) {
-      const result = await this.#client.send(
-        "script.callFunction",
-        {
-          functionDeclaration: PROBING_CALL_FUNCTION,
-          awaitPromise: true,
-          target: { context, sandbox: PAGE_SANDBOX },
-          arguments: [
-            { type: "string", value: action },
-            { type: "string", value: paramsJson },
-            { type: "boolean", value: round < MAX_PROBE_ROUNDS },
-            found.hosts,
-            found.roots,
-          ],
-          // A probe answer needs depth 1 for the hosts' shadow roots to be serialized.
-          serializationOptions: { ...SERIALIZATION_OPTIONS, maxDomDepth: 1 },
-          resultOwnership: "none",
-        },
+      const result = await this.#sandboxCall(
+        context,
+        PROBING_CALL_FUNCTION,
+        [...head, { type: "boolean", value: round < MAX_PROBE_ROUNDS }, found.hosts, found.roots],
+        // A probe answer needs depth 1 for the hosts' shadow roots to be serialized.
+        { ...SERIALIZATION_OPTIONS, maxDomDepth: 1 },
         opts,
       );
       const hosts = result.type === "success" ? probedHosts(result.result) : undefined;
       if (!hosts) return unpackPageResult(result);
       found = hosts;
     }
+  }
+
+  #sandboxCall(
+    context: string,
+    functionDeclaration: string,
+    args: Bidi.Script.LocalValue[],
+    serializationOptions: Bidi.Script.SerializationOptions,
+    opts: PageCallOptions,
+  ): Promise<Bidi.Script.EvaluateResult> {
+    return this.#client.send(
+      "script.callFunction",
+      {
+        functionDeclaration,
+        awaitPromise: true,
+        target: { context, sandbox: PAGE_SANDBOX },
+        arguments: args,
+        serializationOptions,
+        resultOwnership: "none",
+      },
+      opts,
+    );
   }
 
   async #inject(context: string, opts: PageCallOptions): Promise<void> {

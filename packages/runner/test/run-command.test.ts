@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  callOnNamed,
   type FixtureServer,
   findRef,
   lastToolResultText,
@@ -188,14 +189,7 @@ describe("webbrain run", () => {
         dialect: "openai-chat",
         script: [
           { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
-          (req) => ({
-            toolCalls: [
-              {
-                name: "click_ax",
-                arguments: { ref_id: findRef(lastToolResultText(req), "button", "Delete account") },
-              },
-            ],
-          }),
+          callOnNamed("click_ax", "button", "Delete account"),
           (req) => {
             expect(lastToolResultText(req)).toMatch(/^\[click_ax failed\] .*Ask mode is read-only/);
             return { text: "Your plan is Pro, renewing on the 1st. I did not delete anything." };

@@ -5,8 +5,8 @@
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import {
+  callOnNamed,
   type FixtureServer,
-  findRef,
   lastToolResultText,
   type ScriptedLlm,
   startFixtureServer,
@@ -103,6 +103,7 @@ describe("webbrain run on a terminal", () => {
     "--plan shows the plan and waits for approval; --confirm asks before each new click, honours deny and always",
     async () => {
       const clickResults: string[] = [];
+      const clickConfirm = callOnNamed("click_ax", "button", "Confirm order");
       llm = await startScriptedLlm({
         dialect: "openai-chat",
         script: [
@@ -119,26 +120,12 @@ describe("webbrain run on a terminal", () => {
             ],
           },
           { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
-          (req) => ({
-            toolCalls: [
-              {
-                name: "click_ax",
-                arguments: { ref_id: findRef(lastToolResultText(req), "button", "Confirm order") },
-              },
-            ],
-          }),
+          clickConfirm,
           (req) => {
             clickResults.push(lastToolResultText(req));
             return { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] };
           },
-          (req) => ({
-            toolCalls: [
-              {
-                name: "click_ax",
-                arguments: { ref_id: findRef(lastToolResultText(req), "button", "Confirm order") },
-              },
-            ],
-          }),
+          clickConfirm,
           (req) => {
             clickResults.push(lastToolResultText(req));
             return { toolCalls: [{ name: "read_page", arguments: {} }] };

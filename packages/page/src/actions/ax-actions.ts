@@ -7,7 +7,7 @@
  * and a plan of trusted input steps, and names the follow-up call that verifies the effect.
  */
 import { isSelect, sleep } from "../dom-realm.js";
-import { captureBaseline, compareBaseline } from "../effect-probe.js";
+import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
@@ -123,15 +123,7 @@ export async function clickResolvedElement(
 }
 
 export function verifyEffect(state: PageState, p: Params): PageResult {
-  const token = p.string("token");
-  const baseline = state.takeBaseline(token);
-  if (!baseline) {
-    throw new PageError(
-      "not_found",
-      `verify_effect: no pending action with token ${JSON.stringify(token)} (each token is checked once; the page may have reloaded, which itself is an effect).`,
-    );
-  }
-  return { success: true, effect: compareBaseline(state, baseline) };
+  return { success: true, effect: compareBaseline(state, takePendingBaseline(state, p)) };
 }
 
 export async function hover(state: PageState, p: Params): Promise<PageResult> {

@@ -5,7 +5,7 @@
  * an open modal <dialog> when the page does not handle it.
  */
 import { isElement, isInput, shadowRootOf } from "../dom-realm.js";
-import { captureBaseline, compareBaseline } from "../effect-probe.js";
+import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
@@ -190,14 +190,7 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
  * model never reads the focus from before the keys.
  */
 export function verifyKeys(state: PageState, p: Params): PageResult {
-  const token = p.string("token");
-  const baseline = state.takeBaseline(token);
-  if (!baseline) {
-    throw new PageError(
-      "not_found",
-      `verify_keys: no pending key press with token ${JSON.stringify(token)} (each token is checked once; the page may have reloaded, which itself is an effect).`,
-    );
-  }
+  const baseline = takePendingBaseline(state, p);
   const focused = deepActiveElement(state.doc);
   return {
     success: true,

@@ -181,3 +181,20 @@ export function findRef(treeText: string, role: string, name: string): number {
   const seen = candidates.map((candidate) => `[${candidate.ref}] ${role} "${candidate.name}"`).join("; ");
   throw new Error(`no ${role} named "${name}" in the tree (${role} lines: ${seen || "none"})`);
 }
+
+/**
+ * A script step that acts as a model reading a tree would: calls `tool` on the element named
+ * `name` with `role` in the last tool result (a tree), plus `args`.
+ */
+export function callOnNamed(
+  tool: string,
+  role: string,
+  name: string,
+  args: Record<string, unknown> = {},
+): (request: RecordedRequest) => TextReply {
+  return (request) => ({
+    toolCalls: [
+      { name: tool, arguments: { ref_id: findRef(lastToolResultText(request), role, name), ...args } },
+    ],
+  });
+}
