@@ -83,6 +83,34 @@ describe("BatchSession.run", () => {
     expect(transport.sent[1]?.params).toEqual({ target: { context: "CTX" }, expression: "'CTX'" });
   });
 
+  it("resolves references to answered frames while the frame before is in flight, with the same result", async () => {
+    // Each answer echoes a counter, so a reference resolved against the wrong answer would show.
+    let answered = 0;
+    const transport = new FakeTransport(async (frame) => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      answered += 1;
+      return success(frame, { n: answered, params: frame.params });
+    });
+    const session = new BatchSession({ transport, spool });
+    const frameWith = (id: number, x: string) => ({ id, method: "e.v", params: { x } });
+    const result = await session.run({
+      frames: [
+        frameWith(1, "plain"),
+        frameWith(2, "{{1.result.n}}"), // reaches the frame in flight: resolved in its turn
+        frameWith(3, "{{1.result.n}}-{{2.result.n}}"), // frame 2 is in flight while 3 could go ahead
+        frameWith(4, "{{1.result.n}}"), // only reaches answered frames: resolved ahead
+        { id: 5, method: "" }, // resolved ahead or not, the frame's own fault is reported
+        frameWith(6, "{{1.result.n}}"),
+      ],
+    });
+    expect(transport.sent.map((f) => f.params.x)).toEqual(["plain", 1, "1-2", 1]);
+    const payload = parse(result.text);
+    expect(payload.frames[4]).toMatchObject({ id: 5, status: "error", error: { kind: "invalid-frame" } });
+    expect(payload.frames[5]).toMatchObject({ id: 6, status: "skipped" });
+    // The skipped frame's id was never claimed: a later call may use it.
+    expect(session.ledger.has(6)).toBe(false);
+  });
+
   it("assigns missing ids around explicit ones and never reuses an id, also after a timeout", async () => {
     const transport = new FakeTransport((frame) =>
       frame.method === "slow.command" ? "hang" : success(frame, {}),

@@ -155,22 +155,23 @@ export async function executeBatchCall(
       } satisfies JsonObject,
     });
     if (result.counts.waitTimedOut) waitsTimedOut = 1;
-    const spooledPaths = result.payload.frames.flatMap((frame) =>
-      "spooled" in frame ? [frame.spooled.path] : [],
-    );
-    runtime.debug.record({
-      span: "batch",
-      outcome: result.counts.failed > 0 || result.counts.waitTimedOut ? "error" : "ok",
-      durationMs: Math.round(performance.now() - started),
-      frames: frames.length,
-      ok: result.counts.ok,
-      failed: result.counts.failed,
-      skipped: result.counts.skipped,
-      waits: wait ? 1 : 0,
-      waitsTimedOut,
-      spooled: spooledPaths.length,
-      payloadBytes: result.bytes,
-    });
+    const spooledPaths: string[] = [];
+    for (const frame of result.payload.frames) if ("spooled" in frame) spooledPaths.push(frame.spooled.path);
+    // Built only when recording is on: the record object is per call, and recording is usually off.
+    if (runtime.debug.enabled)
+      runtime.debug.record({
+        span: "batch",
+        outcome: result.counts.failed > 0 || result.counts.waitTimedOut ? "error" : "ok",
+        durationMs: Math.round(performance.now() - started),
+        frames: frames.length,
+        ok: result.counts.ok,
+        failed: result.counts.failed,
+        skipped: result.counts.skipped,
+        waits: wait ? 1 : 0,
+        waitsTimedOut,
+        spooled: spooledPaths.length,
+        payloadBytes: result.bytes,
+      });
     return {
       text: result.text,
       details: { ...result.counts, payloadBytes: result.bytes, spooledPaths, launched },

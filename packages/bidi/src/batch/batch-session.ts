@@ -15,6 +15,10 @@
  *   a page the caller did not expect;
  * - a wait sees only events that arrive after the call began; its timeout
  *   counts from the moment the last frame answered;
+ * - work that does not change what is sent is done while a frame is on the
+ *   wire: the previous frame's report is written then, and the next frame's
+ *   references are resolved then when they only reach frames that answered
+ *   (the result is the same as resolving them in the frame's turn);
  * - results that do not fit inline are spooled before `run` returns; a failed
  *   spool write is a frame error, so no report points at a missing file.
  */
@@ -77,6 +81,61 @@ export interface BatchSessionOptions {
   now?: () => number;
 }
 
+/**
+ * The frame reports of one call with the serialized form of each and its UTF-8 size: an inline
+ * response is serialized (or taken from the wire) once and reused, and its size never counted twice.
+ */
+class FrameReports {
+  readonly reports: FrameReport[] = [];
+  readonly texts: string[] = [];
+  readonly bytes: number[] = [];
+  #deferred: InlineAnswer | undefined;
+
+  add(report: FrameReport, text?: string, bytes?: number): void {
+    this.flush();
+    this.reports.push(report);
+    const reportText = text ?? JSON.stringify(report);
+    this.texts.push(reportText);
+    this.bytes.push(bytes ?? utf8Bytes(reportText));
+  }
+
+  /** The report of an answer shown inline, around its already serialized text. */
+  addInline(answer: InlineAnswer): void {
+    const { id, method, status, response, text, bytes } = answer;
+    const head = inlineReportHead(id, method, status);
+    // Spelled out per status: FrameReport is a union on it.
+    const report: FrameReport =
+      status === "ok" ? { id, method, status: "ok", response } : { id, method, status: "error", response };
+    this.add(report, `${head}${text}}`, utf8Bytes(head) + bytes + 1);
+  }
+
+  /**
+   * Like addInline, but written at the next `flush` or `add`, so that the engine can write it
+   * while the next frame is on the wire. Reports keep their order either way.
+   */
+  defer(answer: InlineAnswer): void {
+    this.flush();
+    this.#deferred = answer;
+  }
+
+  flush(): void {
+    const answer = this.#deferred;
+    if (answer === undefined) return;
+    this.#deferred = undefined;
+    this.addInline(answer);
+  }
+}
+
+/** An answer shown verbatim in the payload: its wire text and that text's UTF-8 size. */
+interface InlineAnswer {
+  id: number;
+  method: string;
+  status: "ok" | "error";
+  response: ResponseFrame;
+  text: string;
+  bytes: number;
+}
+
 export class BatchSession {
   readonly ledger = new FrameIdLedger();
   readonly history: EventHistory;
@@ -121,46 +180,46 @@ export class BatchSession {
       if (isValidFrameId(frame.id) && !this.ledger.has(frame.id)) explicitIds.add(frame.id);
     }
     const targets = new Map<number, ReferenceTarget>();
-    const reports: FrameReport[] = [];
-    // Serialized form of each report and its UTF-8 size; an inline response is serialized (or
-    // taken from the wire) once, here, and reused, and its size is never counted twice.
-    const reportTexts: string[] = [];
-    const reportBytes: number[] = [];
-    const push = (report: FrameReport, text?: string, bytes?: number) => {
-      reports.push(report);
-      const reportText = text ?? JSON.stringify(report);
-      reportTexts.push(reportText);
-      reportBytes.push(bytes ?? utf8Bytes(reportText));
-    };
+    const reports = new FrameReports();
     // The same options object for every frame of the call.
     const sendOptions = { timeoutMs, ...(request.signal ? { signal: request.signal } : {}) };
     const counts: BatchCounts = { ok: 0, failed: 0, skipped: 0, waitTimedOut: false };
     let inlineBytes = 0;
     let stopReason: string | undefined;
 
-    for (const input of request.frames) {
+    // The next frame's params, resolved while the frame before it was on the wire (see resolveAhead).
+    let ahead: ResolvedAhead | undefined;
+    for (let index = 0; index < request.frames.length; index += 1) {
+      const input = request.frames[index] as BatchFrameInput;
       const method = echoMethod(input.method);
       if (stopReason === undefined && request.signal?.aborted)
         stopReason = "the call was aborted before this frame";
       if (stopReason !== undefined) {
-        push({ id: input.id ?? null, method, status: "skipped", reason: stopReason });
+        reports.add({ id: input.id ?? null, method, status: "skipped", reason: stopReason });
         counts.skipped += 1;
         continue;
       }
       // Checks and references first (no await), then the round trip itself: one await per frame.
       let outcome: { frame: OutgoingFrame } | { id: number; response: ResponseFrame } | FrameFailureOutcome =
-        this.#prepare(input, explicitIds, targets);
+        this.#prepare(input, explicitIds, targets, ahead?.input === input ? ahead : undefined);
+      ahead = undefined;
       if ("frame" in outcome) {
         const frame = outcome.frame;
         try {
-          outcome = { id: frame.id, response: await this.#transport.sendFrame(frame, sendOptions) };
+          const answer = this.#transport.sendFrame(frame, sendOptions);
+          // While this frame is on the wire: write the previous frame's report, and resolve the
+          // next frame's params if they do not wait on this frame's answer.
+          reports.flush();
+          const next = request.frames[index + 1];
+          if (next !== undefined) ahead = resolveAhead(next, targets);
+          outcome = { id: frame.id, response: await answer };
         } catch (error) {
           outcome = { id: frame.id, failure: sendFailure(error, frame.id, method, timeoutMs) };
         }
       }
       if ("failure" in outcome) {
         if (outcome.id !== null) targets.set(outcome.id, { status: "failed" });
-        push({ id: outcome.id, method, status: "error", error: outcome.failure });
+        reports.add({ id: outcome.id, method, status: "error", error: outcome.failure });
         counts.failed += 1;
         stopReason = `frame ${outcome.id ?? "without a valid id"} (${method}) failed before it`;
         continue;
@@ -179,8 +238,7 @@ export class BatchSession {
       if (isSuccess) {
         if (fitsInline) {
           inlineBytes += bytes;
-          const head = inlineReportHead(id, method, "ok");
-          push({ id, method, status: "ok", response }, `${head}${text}}`, utf8Bytes(head) + bytes + 1);
+          reports.defer({ id, method, status: "ok", response, text, bytes });
           counts.ok += 1;
           continue;
         }
@@ -190,12 +248,12 @@ export class BatchSession {
             text,
             `verbatim response of ${bytes} bytes, too large to return inline (limit ${MAX_INLINE_RESPONSE_BYTES} bytes per response, ${MAX_INLINE_RESPONSES_BYTES} per call); read the file for the result`,
           );
-          push({ id, method, status: "ok", spooled });
+          reports.add({ id, method, status: "ok", spooled });
           counts.ok += 1;
         } catch (error) {
           if (!(error instanceof SpoolError)) throw error;
           targets.set(id, { status: "failed" });
-          push({ id, method, status: "error", error: failure("spool", error.message) });
+          reports.add({ id, method, status: "error", error: failure("spool", error.message) });
           counts.failed += 1;
           stopReason = `frame ${id} (${method}) failed before it`;
         }
@@ -203,11 +261,10 @@ export class BatchSession {
       }
       if (fitsInline) {
         inlineBytes += bytes;
-        const head = inlineReportHead(id, method, "error");
-        push({ id, method, status: "error", response }, `${head}${text}}`, utf8Bytes(head) + bytes + 1);
+        reports.addInline({ id, method, status: "error", response, text, bytes });
       } else {
         const message = typeof response.message === "string" ? response.message : "";
-        push({
+        reports.add({
           id,
           method,
           status: "error",
@@ -221,6 +278,7 @@ export class BatchSession {
       stopReason = `frame ${id} (${method}) failed before it`;
     }
 
+    reports.flush();
     const waitReport =
       wait && request.wait ? await settleWait(wait, request.wait, stopReason, request.signal) : undefined;
     if (waitReport?.status === "timeout") counts.waitTimedOut = true;
@@ -230,9 +288,9 @@ export class BatchSession {
     const { events, lost } = this.history.takeUndelivered();
     const assembled = assemblePayload({
       session: request.sessionMetadata ?? {},
-      frames: reports,
-      frameTexts: reportTexts,
-      frameBytes: reportBytes,
+      frames: reports.reports,
+      frameTexts: reports.texts,
+      frameBytes: reports.bytes,
       ...(waitReport ? { wait: waitReport } : {}),
       events: events.filter((event) => !shownInWait.has(event.seq)),
       lostEvents: lost,
@@ -240,11 +298,16 @@ export class BatchSession {
     return { ...assembled, counts };
   }
 
-  /** Claims the frame's id and builds what goes on the wire, or says why the frame fails. */
+  /**
+   * Claims the frame's id and builds what goes on the wire, or says why the frame fails. The
+   * checks run in this order (id, method, references, size); `ahead`, when given, holds this
+   * frame's params already resolved, and only saves work.
+   */
   #prepare(
     input: BatchFrameInput,
     explicitIds: ReadonlySet<number>,
     targets: ReadonlyMap<number, ReferenceTarget>,
+    ahead: ResolvedAhead | undefined,
   ): { frame: OutgoingFrame } | FrameFailureOutcome {
     let id: number;
     if (input.id === undefined) {
@@ -279,20 +342,22 @@ export class BatchSession {
       };
     }
     let params: JsonObject;
-    try {
-      params = resolveReferences(input.params ?? {}, targets);
-    } catch (error) {
-      if (error instanceof ReferenceResolutionError)
-        return { id, failure: failure("reference", error.message) };
-      throw error;
+    if (ahead) {
+      params = ahead.params;
+    } else {
+      try {
+        params = resolveReferences(input.params ?? {}, targets);
+      } catch (error) {
+        if (error instanceof ReferenceResolutionError)
+          return { id, failure: failure("reference", error.message) };
+        throw error;
+      }
     }
     const frame: OutgoingFrame = { id, method: input.method, params };
     // Nearly every frame is far below the limit, and a bound on its size says so without
     // serializing it (the client serializes it to send it); only a frame near the limit is measured.
-    const frameBytes =
-      jsonBytesBound(frame, MAX_REQUEST_FRAME_BYTES) <= MAX_REQUEST_FRAME_BYTES
-        ? 0
-        : utf8Bytes(JSON.stringify(frame));
+    const withinBound = ahead ? ahead.withinBound : frameWithinBound(frame);
+    const frameBytes = withinBound ? 0 : utf8Bytes(JSON.stringify(frame));
     if (frameBytes > MAX_REQUEST_FRAME_BYTES) {
       return {
         id,
@@ -304,6 +369,39 @@ export class BatchSession {
     }
     return { frame };
   }
+}
+
+/** A frame's params resolved before its turn, and whether the frame is surely within the size limit. */
+interface ResolvedAhead {
+  input: BatchFrameInput;
+  params: JsonObject;
+  withinBound: boolean;
+}
+
+/**
+ * Resolves a frame's references before its turn, while the frame before it is on the wire, so
+ * that work is not added to the batch's time. Only references to frames that already answered
+ * can be resolved then; anything else (a reference to the frame in flight, a bad frame) returns
+ * undefined and the frame is resolved in its turn as usual, with the same outcome as without
+ * this step. Side-effect free: no id is claimed, nothing is reported.
+ */
+function resolveAhead(
+  input: BatchFrameInput,
+  targets: ReadonlyMap<number, ReferenceTarget>,
+): ResolvedAhead | undefined {
+  if (typeof input.method !== "string" || input.method.length === 0) return undefined;
+  try {
+    const params = resolveReferences(input.params ?? {}, targets);
+    // The bound counts any id as the longest number, so it holds for whatever id the frame gets.
+    return { input, params, withinBound: frameWithinBound({ id: 0, method: input.method, params }) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a bound on the frame's JSON size is within the request limit (no serializing). */
+function frameWithinBound(frame: OutgoingFrame): boolean {
+  return jsonBytesBound(frame, MAX_REQUEST_FRAME_BYTES) <= MAX_REQUEST_FRAME_BYTES;
 }
 
 /** A frame that failed before or during its round trip; `id` is null when it had no valid id. */
