@@ -13,6 +13,7 @@ import {
   BidiTimeoutError,
   rawAnswerBytes,
   rawAnswerText,
+  type SendOptions,
 } from "@webbrain/bidi";
 import {
   type BatchTransport,
@@ -24,15 +25,20 @@ import {
   type ResponseFrame,
 } from "@webbrain/bidi/batch";
 
+type FrameOptions = { timeoutMs: number; signal?: AbortSignal };
+
 export function clientTransport(client: BidiClient): BatchTransport {
+  // The engine passes one options object for all frames of a call: convert it once per call.
+  let lastOptions: FrameOptions | undefined;
+  let sendOptions: SendOptions = {};
   return {
-    sendFrame(
-      frame: OutgoingFrame,
-      options: { timeoutMs: number; signal?: AbortSignal },
-    ): Promise<ResponseFrame> {
-      // No async wrapper: the answer passes straight through; only failures are mapped. The engine
-      // reports a failed frame as data and never shows a stack, so none is captured.
-      const sendOptions = { timeoutMs: options.timeoutMs, signal: options.signal, captureStack: false };
+    sendFrame(frame: OutgoingFrame, options: FrameOptions): Promise<ResponseFrame> {
+      if (options !== lastOptions) {
+        lastOptions = options;
+        // The engine reports a failed frame as data and never shows a stack, so none is captured.
+        sendOptions = { timeoutMs: options.timeoutMs, signal: options.signal, captureStack: false };
+      }
+      // No async wrapper: the answer passes straight through; only failures are mapped.
       return (client.sendRaw(frame, sendOptions) as Promise<ResponseFrame>).catch((error: unknown) => {
         if (error instanceof BidiTimeoutError) throw new FrameTimeoutError(frame.id, options.timeoutMs);
         if (error instanceof BidiAbortError) throw new FrameAbortedError(frame.id);

@@ -175,9 +175,12 @@ export class BatchSession {
 
   async #run(request: BatchRunRequest, wait: EventWait | undefined): Promise<BatchRunResult> {
     const timeoutMs = request.frameTimeoutMs ?? DEFAULT_FRAME_TIMEOUT_MS;
+    // Automatic ids avoid the ids other frames of this call give; only needed when one has none.
     const explicitIds = new Set<number>();
-    for (const frame of request.frames) {
-      if (isValidFrameId(frame.id) && !this.ledger.has(frame.id)) explicitIds.add(frame.id);
+    if (request.frames.some((frame) => frame.id === undefined)) {
+      for (const frame of request.frames) {
+        if (isValidFrameId(frame.id) && !this.ledger.has(frame.id)) explicitIds.add(frame.id);
+      }
     }
     const targets = new Map<number, ReferenceTarget>();
     const reports = new FrameReports();
