@@ -75,7 +75,7 @@ const ways: Record<string, Way> = {
     client.close();
   },
   "firefox_bidi tool": async (endpoint, exe, timeBatch) => {
-    const tool = await toolOverSession(await connectBidi(endpoint), exe);
+    const tool = await toolOverSession(await connectBidi(endpoint), exe, { timeRoundTrips: true });
     for (let i = 0; i < BATCHES_PER_TURN; i += 1) {
       const frames = freshFrames();
       await timeBatch(async () => {

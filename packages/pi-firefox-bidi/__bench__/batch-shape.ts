@@ -26,6 +26,42 @@ export function batchFrames(): BatchFrameInput[] {
   ];
 }
 
+/** The placeholder the batch uses for the first context of frame 1's tree. */
+const CONTEXT_REFERENCE = "{{1.result.contexts.0.context}}";
+
+/** A copy of `value` with every CONTEXT_REFERENCE string replaced by `context`. */
+function fillContext(value: unknown, context: string): unknown {
+  if (value === CONTEXT_REFERENCE) return context;
+  if (Array.isArray(value)) return value.map((item) => fillContext(item, context));
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value))
+      out[key] = fillContext((value as Record<string, unknown>)[key], context);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The batch for a hand-written client: the frames after the first, each with
+ * its params built from the context the first answer named. The templates are
+ * made here, once; filling one in is a small copy, what any client does.
+ */
+export function bareFrameBuilders(): {
+  method: string;
+  params: (context: string) => Record<string, unknown>;
+}[] {
+  return batchFrames()
+    .slice(1)
+    .map((frame) => {
+      const template = frame.params ?? {};
+      return {
+        method: frame.method,
+        params: (context) => fillContext(template, context) as Record<string, unknown>,
+      };
+    });
+}
+
 /** The same commands as plain objects, with the context filled in by hand. */
 export function plainCommands(context: string): { method: string; params: Record<string, unknown> }[] {
   return batchFrames()
@@ -78,6 +114,21 @@ export class BareWsClient {
     for (const command of plainCommands(context)) {
       const answer = await this.send(command.method, command.params);
       if (answer.type !== "success") throw new Error(`${command.method} failed: ${JSON.stringify(answer)}`);
+    }
+  }
+
+  /**
+   * One batch from prepared builders (see bareFrameBuilders), one frame at a
+   * time: the raw round trips the tool makes for the same batch.
+   */
+  async runPreparedBatch(builders: ReturnType<typeof bareFrameBuilders>): Promise<void> {
+    const tree = (await this.send("browsingContext.getTree", {})) as {
+      result: { contexts: { context: string }[] };
+    };
+    const context = tree.result.contexts[0]!.context;
+    for (const builder of builders) {
+      const answer = await this.send(builder.method, builder.params(context));
+      if (answer.type !== "success") throw new Error(`${builder.method} failed: ${JSON.stringify(answer)}`);
     }
   }
 
