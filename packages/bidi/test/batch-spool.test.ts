@@ -18,8 +18,10 @@ describe("SpoolStore", () => {
     const store = new SpoolStore({ fs: nodeSpoolFs, prefix: join(root, "s-") });
     expect(store.quotaBytes).toBe(MAX_SPOOL_BYTES);
     expect(await store.directory()).toBeUndefined();
+    expect(store.hasDirectory).toBe(false);
     expect(await readdir(root)).toEqual([]);
     const ref = await store.write("frame-1.json", '{"a":"é"}', "note");
+    expect(store.hasDirectory).toBe(true);
     expect(ref).toEqual({ path: join((await store.directory())!, "frame-1.json"), bytes: 10, note: "note" });
     expect(await readFile(ref.path, "utf8")).toBe('{"a":"é"}');
     await store.dispose();
@@ -72,6 +74,7 @@ describe("SpoolStore", () => {
     await expect(store.write("a.json", "{}", "n")).rejects.toThrow(
       /Could not create the spool folder: EACCES/,
     );
+    expect(store.hasDirectory).toBe(false);
     await expect(store.write("a.json", "{}", "n")).resolves.toMatchObject({ bytes: 2 });
     await store.dispose();
   });

@@ -72,22 +72,24 @@ export class BrowserHost {
     return note;
   }
 
+  /**
+   * The running browser when one runs (no await, the common case of a call), after the same
+   * launch-option check as `acquire`; undefined when none runs or one is launching.
+   */
+  reuse(requested: Partial<LaunchChoice>): { running: RunningBrowser; launched: false } | undefined {
+    const existing = this.#current;
+    if (!existing) return undefined;
+    checkLaunchOptions(requested, existing);
+    return { running: existing, launched: false };
+  }
+
   async acquire(
     requested: Partial<LaunchChoice>,
     executablePath: string,
   ): Promise<{ running: RunningBrowser; launched: boolean }> {
     const existing = this.#current ?? (this.#launching ? await this.#launching : undefined);
     if (existing) {
-      const conflicts = (Object.keys(requested) as (keyof LaunchChoice)[]).filter(
-        (key) => requested[key] !== undefined && requested[key] !== existing.options[key],
-      );
-      if (conflicts.length > 0) {
-        const asked = conflicts.map((key) => `${key}=${String(requested[key])}`).join(", ");
-        const running = `headless=${existing.options.headless}, access=${existing.options.access}`;
-        throw new LaunchOptionsConflictError(
-          `Firefox is already running with ${running}; this call asked for ${asked}. Launch options cannot change while the browser runs: run /firefox close, then call firefox_bidi again with the new options.`,
-        );
-      }
+      checkLaunchOptions(requested, existing);
       return { running: existing, launched: false };
     }
     const options: LaunchChoice = { ...DEFAULT_LAUNCH, ...stripUndefined(requested) };
@@ -171,6 +173,19 @@ export class BrowserHost {
     }
     return true;
   }
+}
+
+/** Throws LaunchOptionsConflictError when the call asks for options the running browser lacks. */
+function checkLaunchOptions(requested: Partial<LaunchChoice>, existing: RunningBrowser): void {
+  const conflicts = (Object.keys(requested) as (keyof LaunchChoice)[]).filter(
+    (key) => requested[key] !== undefined && requested[key] !== existing.options[key],
+  );
+  if (conflicts.length === 0) return;
+  const asked = conflicts.map((key) => `${key}=${String(requested[key])}`).join(", ");
+  const running = `headless=${existing.options.headless}, access=${existing.options.access}`;
+  throw new LaunchOptionsConflictError(
+    `Firefox is already running with ${running}; this call asked for ${asked}. Launch options cannot change while the browser runs: run /firefox close, then call firefox_bidi again with the new options.`,
+  );
 }
 
 function stripUndefined(choice: Partial<LaunchChoice>): Partial<LaunchChoice> {

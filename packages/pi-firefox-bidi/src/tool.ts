@@ -134,7 +134,8 @@ export async function executeBatchCall(
     const requested: { headless?: boolean; access?: Access } = {};
     if (params.headless !== undefined) requested.headless = params.headless;
     if (params.access !== undefined) requested.access = params.access;
-    const { running, launched } = await runtime.host.acquire(requested, executablePath);
+    const { running, launched } =
+      runtime.host.reuse(requested) ?? (await runtime.host.acquire(requested, executablePath));
     const note = runtime.host.takeExitNote();
     const result = await running.batch.run({
       ...request,
@@ -148,7 +149,7 @@ export async function executeBatchCall(
         launchedThisCall: launched,
         ...(note ? { note } : {}),
         spool: {
-          dir: (await runtime.spool.directory()) ?? null,
+          dir: (runtime.spool.hasDirectory ? await runtime.spool.directory() : undefined) ?? null,
           usedBytes: runtime.spool.usedBytes,
           quotaBytes: runtime.spool.quotaBytes,
         },

@@ -61,6 +61,17 @@ describe("BrowserHost", () => {
     expect(second.running).toBe(first.running);
   });
 
+  it("hands out the running browser without an await, with the same option check, and nothing before", async () => {
+    const { host, launches } = setup();
+    expect(host.reuse({})).toBeUndefined();
+    const launching = host.acquire({}, "/x");
+    expect(host.reuse({})).toBeUndefined(); // launching: callers wait through acquire
+    const first = await launching;
+    expect(host.reuse({ headless: true })).toEqual({ running: first.running, launched: false });
+    expect(() => host.reuse({ access: "system" })).toThrow(LaunchOptionsConflictError);
+    expect(launches).toHaveLength(1);
+  });
+
   it("refuses different launch options while running and says to /firefox close first", async () => {
     const { host, launches } = setup();
     await host.acquire({}, "/x");

@@ -16,7 +16,8 @@
  * - a wait sees only events that arrive after the call began; its timeout
  *   counts from the moment the last frame answered;
  * - work that does not change what is sent is done while a frame is on the
- *   wire: the previous frame's report is written then, and the next frame's
+ *   wire: the previous frame's report (and the session metadata's JSON) is
+ *   written then, and the next frame's
  *   references are resolved then when they only reach frames that answered
  *   (the result is the same as resolving them in the frame's turn);
  * - results that do not fit inline are spooled before `run` returns; a failed
@@ -192,6 +193,8 @@ export class BatchSession {
 
     // The next frame's params, resolved while the frame before it was on the wire (see resolveAhead).
     let ahead: ResolvedAhead | undefined;
+    // The session metadata's JSON, written while the first frame is on the wire.
+    let sessionText: string | undefined;
     for (let index = 0; index < request.frames.length; index += 1) {
       const input = request.frames[index] as BatchFrameInput;
       const method = echoMethod(input.method);
@@ -213,6 +216,7 @@ export class BatchSession {
           // While this frame is on the wire: write the previous frame's report, and resolve the
           // next frame's params if they do not wait on this frame's answer.
           reports.flush();
+          sessionText ??= JSON.stringify(request.sessionMetadata ?? {});
           const next = request.frames[index + 1];
           if (next !== undefined) ahead = resolveAhead(next, targets);
           outcome = { id: frame.id, response: await answer };
@@ -291,6 +295,7 @@ export class BatchSession {
     const { events, lost } = this.history.takeUndelivered();
     const assembled = assemblePayload({
       session: request.sessionMetadata ?? {},
+      ...(sessionText !== undefined ? { sessionText } : {}),
       frames: reports.reports,
       frameTexts: reports.texts,
       frameBytes: reports.bytes,

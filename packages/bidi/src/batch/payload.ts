@@ -32,6 +32,8 @@ export interface BatchPayload {
 
 export interface PayloadParts {
   session: JsonObject;
+  /** `JSON.stringify(session)`, when the caller made it already. */
+  sessionText?: string;
   frames: FrameReport[];
   /** `JSON.stringify` of each frame report, when the caller has it already. */
   frameTexts?: string[];
@@ -77,7 +79,7 @@ function concatenated(texts: readonly string[], separator: string): string {
 const OMITTED_NOTE_RESERVE_BYTES = 256;
 
 export function assemblePayload(parts: PayloadParts, maxBytes: number = MAX_PAYLOAD_BYTES): AssembledPayload {
-  const sessionText = JSON.stringify(parts.session);
+  const sessionText = parts.sessionText ?? JSON.stringify(parts.session);
   let sessionBytes = utf8Bytes(sessionText);
   let session: JsonObject | TruncationMarker = parts.session;
   let sessionPart = sessionText;

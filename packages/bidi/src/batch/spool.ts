@@ -60,6 +60,11 @@ export class SpoolStore {
     return this.#quotaBytes;
   }
 
+  /** True once a folder was created or is being created; until then `directory()` is undefined. */
+  get hasDirectory(): boolean {
+    return this.#dir !== undefined;
+  }
+
   /** The folder, once something was spooled; undefined before. */
   async directory(): Promise<string | undefined> {
     return this.#dir ? await this.#dir.catch(() => undefined) : undefined;
