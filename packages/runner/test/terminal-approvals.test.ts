@@ -43,6 +43,13 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** The planner's answer: a submit_plan call for "confirm the order". */
+function submitPlan(steps: { action: string; target?: string }[], risks: string[] = []) {
+  return {
+    toolCalls: [{ name: "submit_plan", arguments: { goal: "confirm the order", steps, risks } }],
+  };
+}
+
 /** Quotes one argument for `sh -c` (what `script -c` runs). */
 function shellQuote(arg: string): string {
   return `'${arg.replaceAll("'", `'\\''`)}'`;
@@ -107,18 +114,10 @@ describe("webbrain run on a terminal", () => {
       llm = await startScriptedLlm({
         dialect: "openai-chat",
         script: [
-          {
-            toolCalls: [
-              {
-                name: "submit_plan",
-                arguments: {
-                  goal: "confirm the order",
-                  steps: [{ action: "read the page" }, { action: "click", target: "Confirm order" }],
-                  risks: ["places the order"],
-                },
-              },
-            ],
-          },
+          submitPlan(
+            [{ action: "read the page" }, { action: "click", target: "Confirm order" }],
+            ["places the order"],
+          ),
           { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
           clickConfirm,
           (req) => {
@@ -172,17 +171,7 @@ describe("webbrain run on a terminal", () => {
       llm = await startScriptedLlm({
         dialect: "openai-chat",
         script: [
-          {
-            toolCalls: [
-              {
-                name: "submit_plan",
-                arguments: {
-                  goal: "confirm the order",
-                  steps: [{ action: "click", target: "Confirm order" }],
-                },
-              },
-            ],
-          },
+          submitPlan([{ action: "click", target: "Confirm order" }]),
           { text: "unreachable: the plan was rejected" },
         ],
       });
