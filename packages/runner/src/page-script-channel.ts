@@ -31,8 +31,9 @@ const MISSING_MARKER = "__webbrainPageMissing";
 const NODE_MARKER = "__webbrainNode";
 
 /**
- * A page result travels back as JSON text, with the live DOM nodes it holds (the page layer's
- * `element`; any node, to be safe) cut out and sent after it: `[json, ...nodes]`, each node's
+ * A page result travels back as JSON text: alone when it holds no DOM node (most results; an
+ * array costs Firefox more to serialize than a string), else with the nodes (the page layer's
+ * `element`; any node, to be safe) cut out and sent after it, `[json, ...nodes]`, each node's
  * place in the JSON marked `{"${NODE_MARKER}": index}`. Firefox serializes one string far faster
  * than a tree of BiDi remote values, and the click path pays for two results per click.
  */
@@ -43,7 +44,7 @@ const PACK_RESULT = `const result = await page.handle(action, JSON.parse(paramsJ
     nodes.push(value);
     return { ${NODE_MARKER}: nodes.length - 1 };
   });
-  return [json, ...nodes];`;
+  return nodes.length === 0 ? json : [json, ...nodes];`;
 
 /**
  * Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed.
@@ -223,6 +224,8 @@ export function unwrapEvaluateResult(result: Bidi.Script.EvaluateResult): PlainV
 
 /** A packed page result (PACK_RESULT) as the plain result, its nodes back in place as handles. */
 function unpackPageResult(result: Bidi.Script.EvaluateResult): PlainValue {
+  if (result.type === "success" && result.result.type === "string")
+    return JSON.parse(result.result.value) as PlainValue;
   if (result.type !== "success" || result.result.type !== "array") return unwrapEvaluateResult(result);
   const [json, ...nodes] = result.result.value ?? [];
   if (json?.type !== "string") return unwrapEvaluateResult(result);
