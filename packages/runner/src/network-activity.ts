@@ -9,7 +9,8 @@
  * - A request ends with `network.responseCompleted` or `network.fetchError`; a redirect keeps
  *   its request id, so it stays one request. A destroyed context drops its requests.
  * - A request in flight longer than LONG_POLL_MS is a background connection (long poll,
- *   streaming fetch) and no longer counts, or no page that keeps one open would ever be stable.
+ *   streaming fetch) and no longer counts, or no page that keeps one open would ever be stable;
+ *   after FORGET_AFTER_MS it is dropped altogether.
  * - The caller subscribes to NETWORK_EVENTS (and `browsingContext.contextDestroyed`) once.
  */
 import type { BidiClient } from "@webbrain/bidi";
@@ -22,6 +23,11 @@ export const NETWORK_EVENTS = [
 
 /** Requests older than this are background connections, not work the page is waiting on, ms. */
 export const LONG_POLL_MS = 10_000;
+/**
+ * Requests older than this are forgotten: a request whose end Firefox never reported (a frame
+ * torn down mid-request) must not stay in memory for the life of a long-running tab, ms.
+ */
+const FORGET_AFTER_MS = 5 * 60_000;
 
 const SCRIPT_INITIATED = new Set(["fetch", "xmlhttprequest"]);
 
@@ -86,9 +92,10 @@ export class NetworkActivity {
   pending(contexts: ReadonlySet<string>): PendingRequest[] {
     const now = this.#now();
     const out: PendingRequest[] = [];
-    for (const request of this.#inFlight.values()) {
+    for (const [id, request] of this.#inFlight) {
       const ageMs = now - request.startedAt;
-      if (contexts.has(request.context) && ageMs < LONG_POLL_MS) out.push({ url: request.url, ageMs });
+      if (ageMs > FORGET_AFTER_MS) this.#inFlight.delete(id);
+      else if (contexts.has(request.context) && ageMs < LONG_POLL_MS) out.push({ url: request.url, ageMs });
     }
     return out;
   }
