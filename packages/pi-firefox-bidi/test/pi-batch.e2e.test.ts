@@ -8,19 +8,18 @@ import { existsSync, readFileSync } from "node:fs";
 import {
   lastToolResultText,
   type RecordedRequest,
-  type ScriptedLlm,
   startScriptedLlm,
   systemPromptText,
   toolNames,
 } from "@webbrain/testkit";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  disposeWorkspace,
   makeWorkspace,
-  type PiWorkspace,
+  payloadOf,
   processesUsing,
   runPrint,
   tmpEntries,
+  usePiTestResources,
 } from "./pi-cli.js";
 
 /** A page whose random pixels make a PNG far over the 256 KiB inline limit. */
@@ -29,33 +28,12 @@ const NOISY_PAGE =
   "const x=document.getElementById('c').getContext('2d');const d=x.createImageData(400,400);" +
   "for(let i=0;i<d.data.length;i++)d.data[i]=Math.random()*256|0;x.putImageData(d,0,0)</script>";
 
-let llm: ScriptedLlm | undefined;
-let ws: PiWorkspace | undefined;
-
-afterEach(async () => {
-  await llm?.close();
-  disposeWorkspace(ws);
-  llm = undefined;
-  ws = undefined;
-});
-
-interface Payload {
-  session: { browser: string; headless: boolean; launchedThisCall: boolean };
-  frames: {
-    id: number;
-    method: string;
-    status: string;
-    response?: { result?: Record<string, unknown> };
-    spooled?: { path: string; bytes: number };
-  }[];
-  wait?: { status: string; matched: { method: string; params: { context: string } }[] };
-  events: unknown[];
-}
+const res = usePiTestResources();
 
 describe("firefox_bidi through the pi CLI", () => {
   it("runs a batch with references, a wait and a spooled screenshot, and the model receives it", async () => {
     let spoolSeenDuringRun: { exists: boolean; json: unknown } | undefined;
-    llm = await startScriptedLlm({
+    res.llm = await startScriptedLlm({
       dialect: "openai-chat",
       script: [
         (request: RecordedRequest) => {
@@ -101,7 +79,7 @@ describe("firefox_bidi through the pi CLI", () => {
           };
         },
         (request: RecordedRequest) => {
-          const payload = JSON.parse(lastToolResultText(request)) as Payload;
+          const payload = payloadOf(request);
           const spooled = payload.frames[4]?.spooled;
           if (spooled) {
             spoolSeenDuringRun = {
@@ -113,12 +91,12 @@ describe("firefox_bidi through the pi CLI", () => {
         },
       ],
     });
-    ws = makeWorkspace(llm.baseUrl);
-    const run = await runPrint(ws, "Open the fixture page", ["--firefox"]);
+    res.ws = makeWorkspace(res.llm.baseUrl);
+    const run = await runPrint(res.ws, "Open the fixture page", ["--firefox"]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("done");
 
-    const payload = JSON.parse(lastToolResultText(llm.requests[1]!)) as Payload;
+    const payload = payloadOf(res.llm.requests[1]);
     expect(payload.session).toMatchObject({ browser: "firefox", headless: true, launchedThisCall: true });
     expect(payload.frames.map((f) => [f.id, f.status])).toEqual([
       [1, "ok"],
@@ -143,11 +121,11 @@ describe("firefox_bidi through the pi CLI", () => {
     const onDisk = spoolSeenDuringRun?.json as { type: string; id: number; result: { data: string } };
     expect(onDisk).toMatchObject({ type: "success", id: 5 });
     expect(Buffer.from(onDisk.result.data, "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
-    expect(Buffer.byteLength(lastToolResultText(llm.requests[1]!), "utf8")).toBeLessThan(1024 * 1024);
+    expect(Buffer.byteLength(lastToolResultText(res.llm.requests[1]!), "utf8")).toBeLessThan(1024 * 1024);
 
     // Session shutdown closed Firefox and removed the spool and the profile.
-    expect(processesUsing(ws)).toEqual([]);
-    expect(tmpEntries(ws)).toEqual([]);
+    expect(processesUsing(res.ws)).toEqual([]);
+    expect(tmpEntries(res.ws)).toEqual([]);
     expect(existsSync(spooled!.path)).toBe(false);
   }, 180_000);
 });

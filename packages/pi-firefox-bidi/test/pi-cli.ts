@@ -12,6 +12,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { lastToolResultText, type RecordedRequest, type ScriptedLlm } from "@webbrain/testkit";
+import { afterEach } from "vitest";
 
 const PACKAGE_DIR = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const PI_BIN = resolve(PACKAGE_DIR, "../../node_modules/.bin/pi");
@@ -272,4 +274,50 @@ export function disposeWorkspace(ws: PiWorkspace | undefined): void {
     }
   }
   rmSync(ws.root, { recursive: true, force: true });
+}
+
+/**
+ * The scripted model and the Pi workspace of the running test, released after each test
+ * (this registers the afterEach): a failed test leaves no pi, Firefox or temp folder behind.
+ */
+export interface PiTestResources {
+  llm?: ScriptedLlm;
+  ws?: PiWorkspace;
+}
+
+export function usePiTestResources(): PiTestResources {
+  const held: PiTestResources = {};
+  afterEach(async () => {
+    await held.llm?.close();
+    disposeWorkspace(held.ws);
+    held.llm = undefined;
+    held.ws = undefined;
+  });
+  return held;
+}
+
+/** A scripted model turn that calls the firefox_bidi tool with these arguments. */
+export function firefoxCall(args: Record<string, unknown>) {
+  return { toolCalls: [{ name: "firefox_bidi", arguments: args }] };
+}
+
+/** The firefox_bidi tool result as the tests read it (README "Tool result"). */
+export interface ToolPayload {
+  session: { pid: number; browser: string; headless: boolean; launchedThisCall: boolean; access: string };
+  frames: {
+    id: number | null;
+    method: string;
+    status: string;
+    response?: { result?: Record<string, unknown> };
+    error?: { kind: string; message: string };
+    spooled?: { path: string; bytes: number };
+  }[];
+  wait?: { status: string; matched: { method: string; params: { context: string } }[] };
+  events: unknown[];
+}
+
+/** The tool result the model received in this request. */
+export function payloadOf(request: RecordedRequest | undefined): ToolPayload {
+  if (!request) throw new Error("the scripted model got no such request");
+  return JSON.parse(lastToolResultText(request)) as ToolPayload;
 }

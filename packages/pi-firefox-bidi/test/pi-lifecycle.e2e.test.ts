@@ -4,60 +4,34 @@
  * headless Firefox).
  */
 import { existsSync } from "node:fs";
+import { lastToolResultText, type RecordedRequest, startScriptedLlm, toolNames } from "@webbrain/testkit";
+import { describe, expect, it } from "vitest";
 import {
-  lastToolResultText,
-  type RecordedRequest,
-  type ScriptedLlm,
-  startScriptedLlm,
-  toolNames,
-} from "@webbrain/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  disposeWorkspace,
+  firefoxCall,
   makeWorkspace,
   PiRpc,
-  type PiWorkspace,
+  payloadOf,
   processesUsing,
   tmpEntries,
+  usePiTestResources,
 } from "./pi-cli.js";
 
-let llm: ScriptedLlm | undefined;
-let ws: PiWorkspace | undefined;
-
-afterEach(async () => {
-  await llm?.close();
-  disposeWorkspace(ws);
-  llm = undefined;
-  ws = undefined;
-});
-
-interface Payload {
-  session: { pid: number; launchedThisCall: boolean; access: string };
-  frames: {
-    id: number | null;
-    status: string;
-    error?: { kind: string; message: string };
-    spooled?: { path: string };
-  }[];
-}
-
-const call = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "firefox_bidi", arguments: args }] });
-const payloadOf = (request: RecordedRequest | undefined) =>
-  JSON.parse(lastToolResultText(request!)) as Payload;
+const res = usePiTestResources();
 
 describe("firefox_bidi lifecycle through pi --mode rpc", () => {
   it("activates with /firefox, refuses reused ids and 65 frames, closes, and relaunches fresh", async () => {
     const tools: string[][] = [];
-    const recordTools = (reply: ReturnType<typeof call> | { text: string }) => (request: RecordedRequest) => {
-      tools.push(toolNames(request));
-      return reply;
-    };
-    llm = await startScriptedLlm({
+    const recordTools =
+      (reply: ReturnType<typeof firefoxCall> | { text: string }) => (request: RecordedRequest) => {
+        tools.push(toolNames(request));
+        return reply;
+      };
+    res.llm = await startScriptedLlm({
       dialect: "openai-chat",
       script: [
         recordTools({ text: "not active yet" }),
         recordTools(
-          call({
+          firefoxCall({
             frames: [
               { id: 7, method: "browsingContext.getTree", params: {} },
               {
@@ -72,21 +46,21 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
           }),
         ),
         { text: "first done" },
-        call({
+        firefoxCall({
           frames: [
             { id: 7, method: "browsingContext.getTree", params: {} },
             { method: "browsingContext.getTree", params: {} },
           ],
         }),
         { text: "reuse seen" },
-        call({
+        firefoxCall({
           frames: Array.from({ length: 65 }, () => ({ method: "browsingContext.getTree", params: {} })),
         }),
         { text: "too many seen" },
-        call({ access: "system", frames: [{ method: "browsingContext.getTree", params: {} }] }),
+        firefoxCall({ access: "system", frames: [{ method: "browsingContext.getTree", params: {} }] }),
         { text: "conflict seen" },
         recordTools({ text: "inactive after close" }),
-        call({
+        firefoxCall({
           access: "system",
           frames: [
             { id: 7, method: "browsingContext.getTree", params: {} },
@@ -96,8 +70,8 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
         { text: "relaunched" },
       ],
     });
-    ws = makeWorkspace(llm.baseUrl);
-    const pi = new PiRpc(ws);
+    res.ws = makeWorkspace(res.llm.baseUrl);
+    const pi = new PiRpc(res.ws);
 
     await pi.prompt("hello");
     expect(tools[0]).not.toContain("firefox_bidi");
@@ -106,7 +80,7 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
     expect(JSON.stringify(opened)).toContain("firefox_bidi is active");
     await pi.prompt("use firefox");
     expect(tools[1]).toContain("firefox_bidi");
-    const first = payloadOf(llm.requests[2]);
+    const first = payloadOf(res.llm.requests[2]);
     expect(first.frames.map((f) => [f.id, f.status])).toEqual([
       [7, "ok"],
       [1, "ok"],
@@ -117,16 +91,16 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
     expect(first.session.launchedThisCall).toBe(true);
 
     await pi.prompt("reuse an id");
-    const reused = payloadOf(llm.requests[4]);
+    const reused = payloadOf(res.llm.requests[4]);
     expect(reused.frames[0]).toMatchObject({ id: null, status: "error", error: { kind: "id-reused" } });
     expect(reused.frames[0]?.error?.message).toContain("Frame id 7 was already used");
     expect(reused.frames[1]).toMatchObject({ status: "skipped" });
 
     await pi.prompt("send 65 frames");
-    expect(lastToolResultText(llm.requests[6]!)).toContain("at most 64 frames; this one has 65");
+    expect(lastToolResultText(res.llm.requests[6]!)).toContain("at most 64 frames; this one has 65");
 
     await pi.prompt("ask for system access while running");
-    const conflict = lastToolResultText(llm.requests[8]!);
+    const conflict = lastToolResultText(res.llm.requests[8]!);
     expect(conflict).toContain(
       "already running with headless=true, access=standard; this call asked for access=system",
     );
@@ -134,7 +108,7 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
 
     const closed = await pi.prompt("/firefox close");
     expect(JSON.stringify(closed)).toContain("Firefox closed; firefox_bidi is inactive");
-    expect(processesUsing(ws)).toEqual([]);
+    expect(processesUsing(res.ws)).toEqual([]);
     expect(existsSync(spoolPath!)).toBe(true); // spool files survive /firefox close
 
     await pi.prompt("anything");
@@ -142,7 +116,7 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
 
     await pi.prompt("/firefox");
     await pi.prompt("again, with system access");
-    const again = payloadOf(llm.requests[11]);
+    const again = payloadOf(res.llm.requests[11]);
     expect(again.frames[0]).toMatchObject({ id: 7, status: "ok" }); // a new browser has a new id ledger
     expect(again.session).toMatchObject({ launchedThisCall: true, access: "system" });
     expect(again.session.pid).not.toBe(firstPid);
@@ -155,29 +129,29 @@ describe("firefox_bidi lifecycle through pi --mode rpc", () => {
     expect(chrome.response.result.contexts.some((c) => c.url.startsWith("chrome://"))).toBe(true);
 
     expect(await pi.close()).toBe(0);
-    expect(processesUsing(ws)).toEqual([]);
-    expect(tmpEntries(ws)).toEqual([]);
+    expect(processesUsing(res.ws)).toEqual([]);
+    expect(tmpEntries(res.ws)).toEqual([]);
     expect(existsSync(spoolPath!)).toBe(false); // removed at session shutdown
   }, 300_000);
 
   it("warns at startup about a missing binary and fails the tool call fast and clearly", async () => {
-    llm = await startScriptedLlm({
+    res.llm = await startScriptedLlm({
       dialect: "openai-chat",
       script: [
-        call({ frames: [{ method: "browsingContext.getTree", params: {} }] }),
+        firefoxCall({ frames: [{ method: "browsingContext.getTree", params: {} }] }),
         { text: "saw the error" },
       ],
     });
-    ws = makeWorkspace(llm.baseUrl);
-    const pi = new PiRpc(ws, ["--firefox"], { FIREFOX_BIN: "/nonexistent/firefox" });
+    res.ws = makeWorkspace(res.llm.baseUrl);
+    const pi = new PiRpc(res.ws, ["--firefox"], { FIREFOX_BIN: "/nonexistent/firefox" });
     await pi.prompt("use firefox");
     const warning = pi.notifications().find((n) => n.notifyType === "warning");
     expect(warning?.message).toContain('FIREFOX_BIN="/nonexistent/firefox" does not exist');
-    const result = lastToolResultText(llm.requests[1]!);
+    const result = lastToolResultText(res.llm.requests[1]!);
     expect(result).toContain('FIREFOX_BIN="/nonexistent/firefox" does not exist');
     expect(result).toContain("Install Firefox");
     expect(await pi.close()).toBe(0);
-    expect(processesUsing(ws)).toEqual([]);
-    expect(tmpEntries(ws)).toEqual([]);
+    expect(processesUsing(res.ws)).toEqual([]);
+    expect(tmpEntries(res.ws)).toEqual([]);
   }, 180_000);
 });

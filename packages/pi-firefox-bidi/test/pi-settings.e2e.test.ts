@@ -5,36 +5,20 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { lastToolResultText, type RecordedRequest, startScriptedLlm, toolNames } from "@webbrain/testkit";
+import { describe, expect, it } from "vitest";
 import {
-  lastToolResultText,
-  type RecordedRequest,
-  type ScriptedLlm,
-  startScriptedLlm,
-  toolNames,
-} from "@webbrain/testkit";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  disposeWorkspace,
+  firefoxCall,
   makeWorkspace,
   PiRpc,
-  type PiWorkspace,
   processesUsing,
   tmpEntries,
+  usePiTestResources,
   writeProjectSettings,
   writeUserSettings,
 } from "./pi-cli.js";
 
-let llm: ScriptedLlm | undefined;
-let ws: PiWorkspace | undefined;
-
-afterEach(async () => {
-  await llm?.close();
-  disposeWorkspace(ws);
-  llm = undefined;
-  ws = undefined;
-});
-
-const call = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "firefox_bidi", arguments: args }] });
+const res = usePiTestResources();
 
 interface Case {
   name: string;
@@ -76,7 +60,7 @@ describe("settings through pi --mode rpc", () => {
     "leaves the tool inactive for $name",
     async (c) => {
       let tools: string[] = [];
-      llm = await startScriptedLlm({
+      res.llm = await startScriptedLlm({
         dialect: "openai-chat",
         script: [
           (request: RecordedRequest) => {
@@ -85,10 +69,10 @@ describe("settings through pi --mode rpc", () => {
           },
         ],
       });
-      ws = makeWorkspace(llm.baseUrl);
-      if (c.user) writeUserSettings(ws, c.user);
-      if (c.project) writeProjectSettings(ws, c.project);
-      const pi = new PiRpc(ws, [], c.env ?? {});
+      res.ws = makeWorkspace(res.llm.baseUrl);
+      if (c.user) writeUserSettings(res.ws, c.user);
+      if (c.project) writeProjectSettings(res.ws, c.project);
+      const pi = new PiRpc(res.ws, [], c.env ?? {});
       await pi.prompt("hello");
       expect(tools).not.toContain("firefox_bidi");
       const notes = pi.notifications();
@@ -104,7 +88,7 @@ describe("settings through pi --mode rpc", () => {
 
   it("reads trusted project settings over user settings when the user opted in", async () => {
     let tools: string[] = [];
-    llm = await startScriptedLlm({
+    res.llm = await startScriptedLlm({
       dialect: "openai-chat",
       script: [
         (request: RecordedRequest) => {
@@ -113,10 +97,10 @@ describe("settings through pi --mode rpc", () => {
         },
       ],
     });
-    ws = makeWorkspace(llm.baseUrl);
-    writeUserSettings(ws, { "firefox-bidi": { enable: false } });
-    writeProjectSettings(ws, { "firefox-bidi": { enable: true } });
-    const pi = new PiRpc(ws, [], { PI_FIREFOX_BIDI_TRUST_PROJECT: "1" });
+    res.ws = makeWorkspace(res.llm.baseUrl);
+    writeUserSettings(res.ws, { "firefox-bidi": { enable: false } });
+    writeProjectSettings(res.ws, { "firefox-bidi": { enable: true } });
+    const pi = new PiRpc(res.ws, [], { PI_FIREFOX_BIDI_TRUST_PROJECT: "1" });
     await pi.prompt("hello");
     expect(tools).toContain("firefox_bidi");
     expect(pi.notifications()).toEqual([]);
@@ -124,48 +108,51 @@ describe("settings through pi --mode rpc", () => {
   }, 180_000);
 
   it("warns about an invalid executablePath at startup and fails the launching call", async () => {
-    llm = await startScriptedLlm({
+    res.llm = await startScriptedLlm({
       dialect: "openai-chat",
-      script: [call({ frames: [{ method: "browsingContext.getTree", params: {} }] }), { text: "saw it" }],
+      script: [
+        firefoxCall({ frames: [{ method: "browsingContext.getTree", params: {} }] }),
+        { text: "saw it" },
+      ],
     });
-    ws = makeWorkspace(llm.baseUrl);
-    writeUserSettings(ws, { "firefox-bidi": { executablePath: "" } });
-    const pi = new PiRpc(ws, [], { PI_FIREFOX: "true" });
+    res.ws = makeWorkspace(res.llm.baseUrl);
+    writeUserSettings(res.ws, { "firefox-bidi": { executablePath: "" } });
+    const pi = new PiRpc(res.ws, [], { PI_FIREFOX: "true" });
     await pi.prompt("go");
     expect(pi.notifications().find((n) => n.notifyType === "warning")?.message).toContain(
       "invalid executablePath from user",
     );
-    expect(lastToolResultText(llm.requests[1]!)).toContain("invalid executablePath from user");
-    expect(processesUsing(ws)).toEqual([]);
+    expect(lastToolResultText(res.llm.requests[1]!)).toContain("invalid executablePath from user");
+    expect(processesUsing(res.ws)).toEqual([]);
     expect(await pi.close()).toBe(0);
   }, 180_000);
 
   it("fails only the call that carries startScreencast when screencastDir is invalid", async () => {
-    llm = await startScriptedLlm({
+    res.llm = await startScriptedLlm({
       dialect: "openai-chat",
       script: [
-        call({ frames: [{ method: "browsingContext.startScreencast", params: { context: "x" } }] }),
+        firefoxCall({ frames: [{ method: "browsingContext.startScreencast", params: { context: "x" } }] }),
         { text: "saw it" },
       ],
     });
-    ws = makeWorkspace(llm.baseUrl);
-    writeUserSettings(ws, { "firefox-bidi": { screencastDir: 42 } });
-    const pi = new PiRpc(ws, ["--firefox"]);
+    res.ws = makeWorkspace(res.llm.baseUrl);
+    writeUserSettings(res.ws, { "firefox-bidi": { screencastDir: 42 } });
+    const pi = new PiRpc(res.ws, ["--firefox"]);
     await pi.prompt("record");
     expect(pi.notifications().filter((n) => n.notifyType === "warning")).toEqual([]);
-    const result = lastToolResultText(llm.requests[1]!);
+    const result = lastToolResultText(res.llm.requests[1]!);
     expect(result).toContain("invalid screencastDir from user");
     expect(result).toContain("expected a non-empty string, got 42");
     expect(await pi.close()).toBe(0);
-    expect(tmpEntries(ws)).toEqual([]); // refused before any launch or spool
+    expect(tmpEntries(res.ws)).toEqual([]); // refused before any launch or spool
   }, 180_000);
 
   it("passes Firefox 153's verbatim error for startScreencast with screencastDir set, and logs metadata only", async () => {
     const secret = "PAGE-SECRET-TEXT";
-    llm = await startScriptedLlm({
+    res.llm = await startScriptedLlm({
       dialect: "openai-chat",
       script: [
-        call({
+        firefoxCall({
           frames: [
             { id: 1, method: "browsingContext.getTree", params: {} },
             {
@@ -188,11 +175,13 @@ describe("settings through pi --mode rpc", () => {
         { text: "done" },
       ],
     });
-    ws = makeWorkspace(llm.baseUrl);
-    writeUserSettings(ws, { "firefox-bidi": { screencastDir: join(ws.root, "casts") } });
-    const pi = new PiRpc(ws, ["--firefox"], { PI_FIREFOX_BIDI_DEBUG: "1" });
+    res.ws = makeWorkspace(res.llm.baseUrl);
+    writeUserSettings(res.ws, { "firefox-bidi": { screencastDir: join(res.ws.root, "casts") } });
+    const pi = new PiRpc(res.ws, ["--firefox"], { PI_FIREFOX_BIDI_DEBUG: "1" });
     await pi.prompt("record");
-    const payload = JSON.parse(lastToolResultText(llm.requests[1]!)) as { frames: Record<string, unknown>[] };
+    const payload = JSON.parse(lastToolResultText(res.llm.requests[1]!)) as {
+      frames: Record<string, unknown>[];
+    };
     expect(payload.frames[2]).toEqual({
       id: 3,
       method: "browsingContext.startScreencast",
@@ -201,9 +190,9 @@ describe("settings through pi --mode rpc", () => {
     });
     expect(payload.frames[3]).toMatchObject({ status: "skipped" });
     expect(await pi.close()).toBe(0);
-    expect(processesUsing(ws)).toEqual([]);
+    expect(processesUsing(res.ws)).toEqual([]);
 
-    const log = readFileSync(join(ws.agentDir, "debug", "firefox-bidi.jsonl"), "utf8");
+    const log = readFileSync(join(res.ws.agentDir, "debug", "firefox-bidi.jsonl"), "utf8");
     const records = log
       .trim()
       .split("\n")
