@@ -99,6 +99,18 @@ export function attachPlan(message: UserMessage, plan: Plan): void {
       : [...message.content, planText];
 }
 
+/** The usage of a message no model produced: no tokens, no cost. */
+export function noUsage(): AssistantMessage["usage"] {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
 /** A model-free assistant message: closes a turn that was aborted, failed or rejected. */
 export function assistantNote(provider: ProviderConfig, text: string, now: number): AssistantMessage {
   return {
@@ -107,14 +119,7 @@ export function assistantNote(provider: ProviderConfig, text: string, now: numbe
     api: "openai-completions",
     provider: provider.id,
     model: provider.model,
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: noUsage(),
     stopReason: "stop",
     timestamp: now,
   };

@@ -16,6 +16,7 @@ import {
   KEEP_IMAGES,
   MAX_TOOL_RESULT_CHARS,
   needsTrim,
+  noUsage,
   SUMMARY_HEADER,
   TRIM_AT_CHARS,
   TRIM_AT_MESSAGES,
@@ -90,14 +91,7 @@ describe("trimming", () => {
         api: "openai-completions",
         provider: "x",
         model: "m",
-        usage: {
-          input: 0,
-          output: 0,
-          cacheRead: 0,
-          cacheWrite: 0,
-          totalTokens: 0,
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-        },
+        usage: noUsage(),
         stopReason: "toolUse",
         timestamp: 0,
       });
