@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { type BidiClient, callFunction, captureScreenshot, evaluate, performActions } from "@webbrain/bidi";
 import { waitFor } from "@webbrain/testkit";
+import type { ProviderConfig } from "../src/shared/settings.js";
 
 /** waitFor for a probe that yields a value once ready: resolves with that value, typed as present. */
 export async function until<T>(
@@ -260,4 +261,23 @@ export async function screenshot(client: BidiClient, context: string, name: stri
   const path = join(ARTIFACTS_DIR, `${name}.png`);
   await writeFile(path, await captureScreenshot(client, context));
   return path;
+}
+
+/** A provider entry for a scripted OpenAI-compatible model at `baseUrl` (settings shape). */
+export function scriptedProviderConfig(
+  baseUrl: string,
+  overrides: Partial<ProviderConfig> = {},
+): ProviderConfig {
+  return {
+    id: "scripted",
+    label: "Scripted",
+    api: "openai-completions",
+    baseUrl,
+    apiKey: "",
+    model: "scripted-1",
+    tier: "mid",
+    vision: false,
+    contextWindow: 32_000,
+    ...overrides,
+  };
 }

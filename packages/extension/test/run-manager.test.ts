@@ -12,7 +12,7 @@ import { RunManager } from "../src/background/run-manager.js";
 import { TabSessions } from "../src/background/tab-sessions.js";
 import type { JournalEntry, RunSnapshot } from "../src/shared/run-events.js";
 import { type ProviderConfig, parseSettings, type Settings } from "../src/shared/settings.js";
-import { until } from "./addon-harness.js";
+import { scriptedProviderConfig, until } from "./addon-harness.js";
 import { MemoryArea } from "./memory-area.js";
 
 const TAB: TabInfo = { id: "1", url: "https://example.test/", title: "Example", active: true };
@@ -50,21 +50,6 @@ afterEach(async () => {
   for (const llm of llms.splice(0)) await llm.close();
 });
 
-function provider(baseUrl: string, overrides: Partial<ProviderConfig> = {}): ProviderConfig {
-  return {
-    id: "p",
-    label: "Scripted",
-    api: "openai-completions",
-    baseUrl,
-    apiKey: "",
-    model: "scripted-1",
-    tier: "mid",
-    vision: false,
-    contextWindow: 32_000,
-    ...overrides,
-  };
-}
-
 function setup(settings: Settings) {
   const area = new MemoryArea();
   const sessions = new TabSessions(area);
@@ -98,7 +83,7 @@ describe("RunManager", () => {
       script: [{ fail: "hang", midStream: true }],
     });
     llms.push(llm);
-    const { runs, events, ended, area } = setup(withProvider(provider(llm.baseUrl)));
+    const { runs, events, ended, area } = setup(withProvider(scriptedProviderConfig(llm.baseUrl)));
     await runs.start("1", "first", "ask");
     await expect(runs.start("1", "second", "ask")).rejects.toThrow(/already running in this tab/);
     await waitFor(() => llm.requests.length === 1);
@@ -121,7 +106,9 @@ describe("RunManager", () => {
   it("a provider the agent rejects ends the run with the agent's message, and the tab is free again", async () => {
     // OpenAI needs a key: the agent refuses the config when the run builds its client.
     const { runs, events, ended, sessions } = setup(
-      withProvider(provider("https://api.openai.com/v1", { api: "openai-responses", apiKey: "" })),
+      withProvider(
+        scriptedProviderConfig("https://api.openai.com/v1", { api: "openai-responses", apiKey: "" }),
+      ),
     );
     await runs.start("1", "hi", "act");
     await waitFor(ended);
@@ -138,7 +125,7 @@ describe("RunManager", () => {
   it("commits streamed text as one assistant item, never twice", async () => {
     const llm = await startScriptedLlm({ dialect: "openai-chat", script: [{ text: "The answer is 42." }] });
     llms.push(llm);
-    const { runs, ended, sessions } = setup(withProvider(provider(llm.baseUrl)));
+    const { runs, ended, sessions } = setup(withProvider(scriptedProviderConfig(llm.baseUrl)));
     await runs.start("1", "what is it?", "ask");
     await waitFor(ended);
     const transcript = (await sessions.hydrate("1")).transcript;

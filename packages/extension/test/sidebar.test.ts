@@ -32,6 +32,7 @@ import {
   openAddonPage,
   pressEnter,
   screenshot,
+  scriptedProviderConfig,
   setViewport,
   shiftClick,
   text,
@@ -88,19 +89,7 @@ async function scriptedProvider(script: ScriptStep[], eventDelayMs = 0): Promise
 
 async function useProviderAt(baseUrl: string, vision = false): Promise<void> {
   const settings = {
-    providers: [
-      {
-        id: "scripted",
-        label: "Scripted",
-        api: "openai-completions",
-        baseUrl,
-        apiKey: "",
-        model: "scripted-1",
-        tier: "mid",
-        vision,
-        contextWindow: 32000,
-      },
-    ],
+    providers: [scriptedProviderConfig(baseUrl, { vision })],
     activeProviderId: "scripted",
     maxSteps: 20,
     planBeforeAct: false,
