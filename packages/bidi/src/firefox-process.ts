@@ -106,7 +106,8 @@ export { describeExit };
 const GROUP_REAP_TIMEOUT_MS = 3_000;
 const GROUP_REAP_POLL_MS = 20;
 
-function groupExists(pid: number): boolean {
+/** True while any process of the process group led by `pid` exists. */
+export function processGroupExists(pid: number): boolean {
   try {
     process.kill(-pid, 0);
     return true;
@@ -119,7 +120,7 @@ function groupExists(pid: number): boolean {
 async function waitForGroupGone(pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
   const deadline = Date.now() + GROUP_REAP_TIMEOUT_MS;
-  while (groupExists(pid) && Date.now() < deadline) {
+  while (processGroupExists(pid) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, GROUP_REAP_POLL_MS));
   }
 }

@@ -2,14 +2,7 @@
 import { existsSync } from "node:fs";
 
 /** True while any process of the group led by `pid` exists. */
-export function processGroupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { processGroupExists as processGroupAlive } from "../src/firefox-process.js";
 
 export function pathExists(path: string): boolean {
   return existsSync(path);

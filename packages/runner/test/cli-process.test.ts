@@ -7,22 +7,12 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { connectBidi, startFirefoxProcess } from "@webbrain/bidi";
+import { connectBidi, processGroupExists, startFirefoxProcess } from "@webbrain/bidi";
 import { type FixtureServer, findRef, startFakeGrid, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/cli/command-specs.js";
 import { pngSize } from "../src/screenshots.js";
 import { BIN, runCli } from "./run-cli.js";
-
-/** True while any process of the group led by `pid` (a Firefox the fake Grid launched) exists. */
-function processGroupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Each test starts the CLI and Firefox (seconds each on a loaded two-core machine). */
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
@@ -165,7 +155,7 @@ describe("webbrain CLI process", () => {
         expect(grid.sessions.size).toBe(0);
         expect(grid.launchedPids).toHaveLength(1);
         for (const pid of grid.launchedPids)
-          expect(processGroupAlive(pid), `Firefox group ${pid}`).toBe(false);
+          expect(processGroupExists(pid), `Firefox group ${pid}`).toBe(false);
       } finally {
         await grid.close();
       }
