@@ -27,54 +27,48 @@ import { fromRemoteValue, type PlainValue } from "./remote-value.js";
 export const PAGE_SANDBOX = "webbrain";
 /** What the installed script answers instead of a result when `__webbrainPage` is missing. */
 const MISSING_MARKER = "__webbrainPageMissing";
-/** Stands for a DOM node inside a packed page result (PACK_RESULT). */
+/** Stands for a DOM node inside a packed page result (PAGE_CALL_SHIM). */
 const NODE_MARKER = "__webbrainNode";
 
 /**
+ * Installed in the sandbox with the page script (same installer, so both are there or neither):
+ * runs one action and packs its result. Calls only name it, because Firefox compiles a call's
+ * function text on every call (the packing code inline cost ~0.2 ms a call, paid twice per click).
+ *
  * A page result travels back as JSON text: alone when it holds no DOM node (most results; an
  * array costs Firefox more to serialize than a string), else with the nodes (the page layer's
  * `element`; any node, to be safe) cut out and sent after it, `[json, ...nodes]`, each node's
  * place in the JSON marked `{"${NODE_MARKER}": index}`. Firefox serializes one string far faster
- * than a tree of BiDi remote values, and the click path pays for two results per click.
+ * than a tree of BiDi remote values.
  */
-const PACK_RESULT = `const result = await page.handle(action, JSON.parse(paramsJson));
+const PAGE_CALL_GLOBAL = "__webbrainCall";
+const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = async (action, paramsJson) => {
+  const page = globalThis.__webbrainPage;
+  if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
+  const result = await page.handle(action, JSON.parse(paramsJson));
   const nodes = [];
   const json = JSON.stringify(result, (key, value) => {
     if (value === null || typeof value !== "object" || typeof value.nodeType !== "number" || typeof value.nodeName !== "string") return value;
     nodes.push(value);
     return { ${NODE_MARKER}: nodes.length - 1 };
   });
-  return nodes.length === 0 ? json : [json, ...nodes];`;
-
-/**
- * Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed.
- * With `probe`, closed shadow roots are looked for first (closed-shadow-roots.ts).
- */
-const PROBING_CALL_FUNCTION = `async function (action, paramsJson, probe, hosts, roots) {
-  const page = globalThis.__webbrainPage;
-  if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };${PROBE_SNIPPET}
-  ${PACK_RESULT}
-}`;
-
-/**
- * Installed in the sandbox with the page script: runs one action and packs its result. The
- * call on the click path then only names it, because Firefox compiles a call's function text on
- * every call (the packing code inline cost ~0.2 ms a call, paid twice per click).
- */
-const PAGE_CALL_GLOBAL = "__webbrainCall";
-const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = async (action, paramsJson) => {
-  const page = globalThis.__webbrainPage;
-  if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
-  ${PACK_RESULT}
+  return nodes.length === 0 ? json : [json, ...nodes];
 };`;
 
 /**
- * The call for actions that do not search the DOM (element actions, verify calls): two
- * arguments, no probe code, and the work in PAGE_CALL_SHIM.
+ * Runs one action in the sandbox; params travel as JSON text so any JSON shape is allowed.
+ * Element actions and verify calls (the click path) use it as is: two arguments, no probe code.
  */
 const CALL_FUNCTION = `(action, paramsJson) => {
   const call = globalThis.${PAGE_CALL_GLOBAL};
   return call ? call(action, paramsJson) : { ${MISSING_MARKER}: true };
+}`;
+
+/** The same for actions that search: closed shadow roots are looked for first (closed-shadow-roots.ts). */
+const PROBING_CALL_FUNCTION = `async function (action, paramsJson, probe, hosts, roots) {
+  const call = globalThis.${PAGE_CALL_GLOBAL};
+  if (!call) return { ${MISSING_MARKER}: true };${PROBE_SNIPPET}
+  return call(action, paramsJson);
 }`;
 
 /** Nodes as handles, closed shadow roots included; results are JSON so depth is unlimited. */
@@ -237,7 +231,7 @@ export function unwrapEvaluateResult(result: Bidi.Script.EvaluateResult): PlainV
   return fromRemoteValue(result.result);
 }
 
-/** A packed page result (PACK_RESULT) as the plain result, its nodes back in place as handles. */
+/** A packed page result (PAGE_CALL_SHIM) as the plain result, its nodes back in place as handles. */
 function unpackPageResult(result: Bidi.Script.EvaluateResult): PlainValue {
   if (result.type === "success" && result.result.type === "string")
     return JSON.parse(result.result.value) as PlainValue;
