@@ -302,11 +302,11 @@ export class ElementActions {
         : undefined;
     if (timeoutMs === undefined)
       return toPageResult(await this.#call(tabId, tabId, "wait_for_stable", params));
+    const { timeout: _alias, ...rest } = params;
     const started = performance.now();
     let networkWaitMs = 0;
     for (;;) {
       const left = Math.max(0, timeoutMs - (performance.now() - started));
-      const { timeout: _alias, ...rest } = params;
       const page = toPageResult(
         await this.#call(tabId, tabId, "wait_for_stable", { ...rest, timeout_ms: Math.round(left) }),
       );
