@@ -103,11 +103,11 @@ export class NetworkActivity {
   /** Resolves true once nothing is pending in these contexts, false after `timeoutMs`. */
   async waitForIdle(contexts: ReadonlySet<string>, timeoutMs: number): Promise<boolean> {
     const deadline = this.#now() + timeoutMs;
-    while (this.pending(contexts).length > 0) {
+    for (let pending = this.pending(contexts); pending.length > 0; pending = this.pending(contexts)) {
       const left = deadline - this.#now();
       if (left <= 0) return false;
       // Wake on any settled request, or when the oldest request turns into a long poll.
-      const oldest = Math.max(...this.pending(contexts).map((request) => request.ageMs));
+      const oldest = Math.max(...pending.map((request) => request.ageMs));
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);
