@@ -4,13 +4,13 @@
  * form field submits the form (requestSubmit), Enter/Space on a button clicks it, Escape closes
  * an open modal <dialog> when the page does not handle it.
  */
-import { isElement, isInput, shadowRootOf } from "../dom-realm.js";
+import { isInput, shadowRootOf } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
 import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import type { ElementSummary, PageResult } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { type KeyCombo, parseKeyCombo, pressKey } from "../synthetic-input.js";
 import { isRendered } from "../visibility.js";
@@ -153,14 +153,13 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
     const focused = deepActiveElement(state.doc);
     const keys = combos.map((c) => c.text);
     // The keys go to whatever has focus; its state (and the page's) is the baseline to compare.
-    const receiver = focused && isElement(focused) ? focused : (state.doc.body ?? state.doc.documentElement);
+    const receiver = focused ?? state.doc.body ?? state.doc.documentElement;
     const token = state.storeBaseline(captureBaseline(state, receiver));
+    const summary = focusSummary(state, focused);
     return {
       success: true,
       mode: "resolve",
-      ...(focused && isElement(focused) && focused !== state.doc.body
-        ? { focused: summarize(state, focused) }
-        : {}),
+      ...(summary ? { focused: summary } : {}),
       plan: [{ kind: "keys", keys }],
       verify: { action: "verify_keys", params: { token, keys } },
     };
@@ -175,12 +174,12 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
       if (effect) effects.push(`${combo.text}: ${effect}`);
     }
   }
-  const focused = deepActiveElement(state.doc);
+  const summary = focusSummary(state, deepActiveElement(state.doc));
   return {
     success: true,
     pressed: combos.map((c) => c.text),
     effects,
-    ...(focused && focused !== state.doc.body ? { focused: summarize(state, focused) } : {}),
+    ...(summary ? { focused: summary } : {}),
   };
 }
 
@@ -191,11 +190,15 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
  */
 export function verifyKeys(state: PageState, p: Params): PageResult {
   const baseline = takePendingBaseline(state, p);
-  const focused = deepActiveElement(state.doc);
   return {
     success: true,
     pressed: parseKeys(p).map((combo) => combo.text),
     effect: compareBaseline(state, baseline),
-    focused: focused && isElement(focused) && focused !== state.doc.body ? summarize(state, focused) : null,
+    focused: focusSummary(state, deepActiveElement(state.doc)) ?? null,
   };
+}
+
+/** The focused element as the model sees it; undefined when focus is on the page itself. */
+function focusSummary(state: PageState, focused: Element | null): ElementSummary | undefined {
+  return focused && focused !== state.doc.body ? summarize(state, focused) : undefined;
 }
