@@ -110,13 +110,13 @@ export function makeActionable(state: PageState, el: Element, options: Actionabl
   const view = windowOf(el);
   const checkOcclusion =
     options.occlusion && !options.force && el.localName !== "select" && el.localName !== "option";
-  let scrolled = scrollIntoView(el, view, false);
+  const scrolled = scrollIntoView(el, view, false);
   let local = centreOf(el, view);
   let hit = checkOcclusion ? coveringElement(el, local) : undefined;
   if (hit && !scrolled) {
     // Wholly in view yet covered: a sticky header or footer often sits over an element near
     // the edge; centring it (what a person would do) may uncover it.
-    scrolled = scrollIntoView(el, view, true);
+    scrollIntoView(el, view, true);
     local = centreOf(el, view);
     hit = coveringElement(el, local);
   }
