@@ -211,10 +211,11 @@ export class ElementActions {
       watch.stop();
       const verify = answer.verify;
       if (!isRecord(verify) || typeof verify.action !== "string") {
-        // Without a verify call the resolve answer describes the page *before* the input
-        // (press_keys' `focused`): drop what the keys may have changed rather than mislead.
+        // Without a verify call (every plan of @webbrain/page has one; another page script may
+        // not) the resolve answer describes the page *before* the input: drop its `focused`,
+        // which the input may have changed, rather than mislead.
         const { focused: _before, ...rest } = toPageResult(merged);
-        return { ...rest, trusted: true, ...(action === "press_keys" ? { pressed: pressedKeys(plan) } : {}) };
+        return { ...rest, trusted: true };
       }
       answer = await this.#call(tabId, context, verify.action, isRecord(verify.params) ? verify.params : {});
       if (isRecord(answer) && !Array.isArray(answer.plan)) {
@@ -422,12 +423,6 @@ export class ElementActions {
     const last = answer.metadata.last_ref;
     if (typeof last === "number" && last > (this.#refFloor.get(tabId) ?? 0)) this.#refFloor.set(tabId, last);
   }
-}
-
-function pressedKeys(plan: unknown[]): string[] {
-  return plan.flatMap((step) =>
-    (step as InputStep).kind === "keys" ? (step as { keys: string[] }).keys : [],
-  );
 }
 
 function pickDefined(params: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
