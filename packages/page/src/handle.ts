@@ -25,7 +25,7 @@ import {
 import { setField } from "./actions/set-field-action.js";
 import { checkValue, typeAx } from "./actions/text-actions.js";
 import { waitForElement, waitForStable } from "./actions/wait-actions.js";
-import { PageError } from "./page-error.js";
+import { badParams, PageError } from "./page-error.js";
 import { PageState } from "./page-state.js";
 import { Params } from "./params.js";
 import type { PageResult } from "./protocol.js";
@@ -69,6 +69,14 @@ export type ActionName = keyof typeof ACTIONS;
 export const ACTION_NAMES: readonly string[] = Object.keys(ACTIONS);
 
 export type PageHandler = (action: string, params?: unknown) => Promise<PageResult>;
+/** The same action with params and result as JSON text (the result without `element`). */
+export type JsonPageHandler = (action: string, paramsJson: string) => Promise<string>;
+
+/** What the injected script installs per realm: both doors share one state (refs, baselines). */
+export interface PageLayer {
+  handle: PageHandler;
+  handleJson: JsonPageHandler;
+}
 
 /**
  * A JSON-only copy of a result, keeping `element` as the live node. BiDi serialises an object
@@ -81,10 +89,14 @@ function detach(result: PageResult): PageResult {
   return copy;
 }
 
-/** Makes a handler bound to one document; the installed script keeps one per realm. */
-export function createHandler(doc: Document): PageHandler {
+/**
+ * Makes the page layer for one document. `handleJson` is for callers that want text anyway (the
+ * runner's click path): one serialization instead of detach's copy and the caller's own
+ * stringify, which is measurable on a path Firefox runs cold on every call.
+ */
+export function createPageLayer(doc: Document): PageLayer {
   const state = new PageState(new RefRegistry(), doc);
-  return async (action, params) => {
+  const run = async (action: string, params: unknown): Promise<PageResult> => {
     try {
       const fn = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
       if (!fn) {
@@ -96,7 +108,7 @@ export function createHandler(doc: Document): PageHandler {
       const p = new Params(action, params);
       const floor = p.optionalNumber("ref_floor");
       if (floor !== undefined) state.registry.raiseFloor(Math.floor(floor));
-      return detach(await fn(state, p));
+      return await fn(state, p);
     } catch (error) {
       if (error instanceof PageError)
         return { success: false, error: error.message, code: error.code, ...error.details };
@@ -104,4 +116,23 @@ export function createHandler(doc: Document): PageHandler {
       return { success: false, error: `${action} failed inside the page: ${message}`, code: "internal" };
     }
   };
+  return {
+    handle: async (action, params) => detach(await run(action, params)),
+    handleJson: async (action, paramsJson) => {
+      let params: unknown;
+      try {
+        params = JSON.parse(paramsJson);
+      } catch {
+        const error = badParams(action, "params are not valid JSON text");
+        return JSON.stringify({ success: false, error: error.message, code: error.code });
+      }
+      const { element: _element, ...rest } = await run(action, params);
+      return JSON.stringify(rest);
+    },
+  };
+}
+
+/** Makes a handler bound to one document (the object form of the page layer's one entry). */
+export function createHandler(doc: Document): PageHandler {
+  return createPageLayer(doc).handle;
 }

@@ -4,7 +4,15 @@
  * `globalThis.__webbrainPage.handle(action, params)`; these exports are for typing and for
  * code that runs in a page directly.
  */
-export { ACTION_NAMES, createHandler, PAGE_LAYER_VERSION, type PageHandler } from "./handle.js";
+export {
+  ACTION_NAMES,
+  createHandler,
+  createPageLayer,
+  type JsonPageHandler,
+  PAGE_LAYER_VERSION,
+  type PageHandler,
+  type PageLayer,
+} from "./handle.js";
 export type {
   ActionMode,
   ElementSummary,

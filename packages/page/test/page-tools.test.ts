@@ -290,6 +290,20 @@ describe("forms, frames, shadow DOM and reading", () => {
       code: "bad_params",
       error: "read_page: params must be a JSON object, got number",
     });
+    // The JSON-text door answers the same errors as text, and bad JSON text as bad_params.
+    const asText = (action: string, paramsJson: string) =>
+      callFunction<string>(
+        page.client,
+        page.target,
+        "(action, paramsJson) => globalThis.__webbrainPage.handleJson(action, paramsJson)",
+        [action, paramsJson],
+      );
+    expect(JSON.parse(await asText("read_page", "{not json"))).toEqual({
+      success: false,
+      code: "bad_params",
+      error: "read_page: params are not valid JSON text",
+    });
+    expect(JSON.parse(await asText("fly_to_moon", "{}"))).toMatchObject({ code: "unknown_action" });
   });
 });
 

@@ -6,9 +6,11 @@
  * in Firefox or machine load hits every column alike):
  * - bare input: input.performActions of the same plan alone (the click or the keys);
  * - bare all: the page script's resolve call + input.performActions + the verify call, sent
- *   directly, without the runner's bookkeeping (navigation check, dialogs, ref floor);
- * - floor: two *empty* sandbox calls around the same input.performActions: what any design with
- *   a check before and a check after the press costs in Firefox, before doing any page work.
+ *   directly in the runner's own call shape (one script.evaluate each), without the runner's
+ *   bookkeeping (navigation check, dialogs, ref floor, result shaping);
+ * - floor: two *empty* sandbox evaluates (`1`, the cheapest call Firefox has) around the same
+ *   input.performActions: what any design with a check before and a check after the press
+ *   costs in Firefox, before doing any page work.
  * Target (issue 6): a click_ax at most 2x the bare input.performActions median.
  *
  * Why the floor matters: a verified trusted click needs one call before the press (resolve: find
@@ -22,7 +24,6 @@
  */
 import type { PageActionName } from "@webbrain/agent";
 import { findRef, startFixtureServer } from "@webbrain/testkit";
-import type * as Bidi from "webdriver-bidi-protocol";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { openBrowserConnection } from "../src/browser-connection.js";
 import { PAGE_SANDBOX } from "../src/page-script-channel.js";
@@ -74,27 +75,24 @@ try {
   const button = findRef(tree, "button", "Confirm order");
   const field = findRef(tree, "textbox", "Coupon code");
 
-  const handle = (action: string, params: Record<string, unknown>) =>
-    client.send("script.callFunction", {
-      functionDeclaration: "(action, params) => globalThis.__webbrainPage.handle(action, JSON.parse(params))",
+  // The page call exactly as the runner sends it on the click path: one script.evaluate naming the
+  // installed __webbrainCall, the arguments written in as string literals, the result JSON text.
+  const handle = async (
+    action: string,
+    params: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> => {
+    const result = await client.send("script.evaluate", {
+      expression: `globalThis.__webbrainCall(${JSON.stringify(action)}, ${JSON.stringify(JSON.stringify(params))}, false)`,
       awaitPromise: true,
       target: { context: tab, sandbox: PAGE_SANDBOX },
-      arguments: [
-        { type: "string", value: action },
-        { type: "string", value: JSON.stringify(params) },
-      ],
-      serializationOptions: { maxDomDepth: 0, maxObjectDepth: null, includeShadowTree: "all" },
       resultOwnership: "none",
     });
-  const field0 = (result: Bidi.Script.EvaluateResult, key: string): Bidi.Script.RemoteValue | undefined =>
-    result.type === "success" && result.result.type === "object"
-      ? result.result.value?.find(([k]) => k === key)?.[1]
-      : undefined;
-  const plan = async (action: string, params: Record<string, unknown>) => {
-    const resolved = await handle(action, { ...params, mode: "resolve" });
-    const planValue = field0(resolved, "plan");
-    return JSON.parse(JSON.stringify(planValue ? fromPlan(planValue) : []));
+    if (result.type !== "success" || result.result.type !== "string")
+      throw new Error(`bench: the page call failed: ${JSON.stringify(result)}`);
+    return JSON.parse(result.result.value) as Record<string, unknown>;
   };
+  const plan = async (action: string, params: Record<string, unknown>) =>
+    (await handle(action, { ...params, mode: "resolve" })).plan as Parameters<typeof stepSources>[0][];
   const clickPlan = await plan("click_ax", { ref_id: button });
   const typePlan = await plan("type_ax", { ref_id: field, value: "SAVE10" });
   const perform = (steps: Parameters<typeof stepSources>[0][]) => async () => {
@@ -107,14 +105,13 @@ try {
     async () => {
       const resolved = await handle(action, { ...params, mode: "resolve" });
       await perform(steps)();
-      const verify = field0(resolved, "verify");
-      const token = verify ? JSON.stringify(fromPlan(verify)) : "{}";
-      const call = JSON.parse(token) as { action?: string; params?: Record<string, unknown> };
-      if (call.action) await handle(call.action, call.params ?? {});
+      const call = resolved.verify as { action?: string; params?: Record<string, unknown> } | undefined;
+      if (call?.action) await handle(call.action, call.params ?? {});
     };
+  // The cheapest sandbox round trip Firefox has: an evaluate of a constant.
   const emptyCall = () =>
-    client.send("script.callFunction", {
-      functionDeclaration: "() => 1",
+    client.send("script.evaluate", {
+      expression: "1",
       awaitPromise: false,
       target: { context: tab, sandbox: PAGE_SANDBOX },
       resultOwnership: "none",
@@ -195,20 +192,4 @@ try {
 } finally {
   await connection.close();
   await server.close();
-}
-
-/** A RemoteValue (object/array/primitive) as plain JSON. */
-function fromPlan(value: Bidi.Script.RemoteValue): unknown {
-  switch (value.type) {
-    case "array":
-      return (value.value ?? []).map(fromPlan);
-    case "object":
-      return Object.fromEntries((value.value ?? []).map(([k, v]) => [k, fromPlan(v)]));
-    case "string":
-    case "number":
-    case "boolean":
-      return value.value;
-    default:
-      return null;
-  }
 }

@@ -145,10 +145,13 @@ export class ElementActions {
   /** The element an upload targets: a ref from the tree (resolved by the page) or a selector. */
   async locate(tabId: string, request: UploadRequest): Promise<LocatedElement> {
     if (request.ref_id !== undefined) {
-      const resolved = await this.#call(tabId, tabId, "click_ax", {
-        ref_id: request.ref_id,
-        mode: "resolve",
-      });
+      const resolved = await this.#call(
+        tabId,
+        tabId,
+        "click_ax",
+        { ref_id: request.ref_id, mode: "resolve" },
+        { keepNodes: true },
+      );
       if (!isRecord(resolved) || resolved.success !== true)
         return { ...toPageResult(resolved), context: tabId };
       return { success: true, element: resolved.element ?? null, context: tabId };
@@ -387,6 +390,7 @@ export class ElementActions {
     context: string,
     action: string,
     params: Record<string, unknown>,
+    opts: { keepNodes?: boolean } = {},
   ): Promise<PlainValue> {
     const floor = this.#refFloor.get(tabId);
     let answer: PlainValue;
@@ -395,7 +399,7 @@ export class ElementActions {
         context,
         action,
         floor === undefined ? params : { ...params, ref_floor: floor },
-        { probeShadowRoots: SEARCHING_ACTIONS.has(action) },
+        { probeShadowRoots: SEARCHING_ACTIONS.has(action), ...opts },
       );
     } catch (error) {
       if (isFatal(error)) throw error;

@@ -128,11 +128,16 @@ describe("BidiBrowserPort over real Firefox", () => {
 
   it("reaches into closed shadow roots and strips element handles from results", async () => {
     await port.navigate(tab, server.url("/runner/browser-features.html"));
-    const raw = await port.channel.call(tab, "closed_shadow_button", {});
+    const raw = await port.channel.call(tab, "closed_shadow_button", {}, { keepNodes: true });
     expect(raw).toMatchObject({
       success: true,
       shadowRootVisibleToPage: false,
       host: { sharedId: expect.any(String) },
+    });
+    // Without keepNodes the page's nodes stay in the page (the click path never needs them).
+    expect(await port.channel.call(tab, "closed_shadow_button", {})).toEqual({
+      success: true,
+      shadowRootVisibleToPage: false,
     });
     const result = await port.pageAction(tab, "closed_shadow_button" as never, {});
     expect(result).toEqual({ success: true, shadowRootVisibleToPage: false });
