@@ -69,8 +69,12 @@ export type ActionName = keyof typeof ACTIONS;
 export const ACTION_NAMES: readonly string[] = Object.keys(ACTIONS);
 
 export type PageHandler = (action: string, params?: unknown) => Promise<PageResult>;
-/** The same action with params and result as JSON text (the result without `element`). */
-export type JsonPageHandler = (action: string, paramsJson: string) => Promise<string>;
+/**
+ * The same action with params and result as JSON text (the result without `element`). The
+ * answer is a plain string when the action does not wait (every resolve and verify step), a
+ * promise of one only when it does.
+ */
+export type JsonPageHandler = (action: string, paramsJson: string) => string | Promise<string>;
 
 /** What the injected script installs per realm: both doors share one state (refs, baselines). */
 export interface PageLayer {
@@ -89,14 +93,33 @@ function detach(result: PageResult): PageResult {
   return copy;
 }
 
+/** The result text of handleJson: the result without its live `element`. */
+function resultText(result: PageResult): string {
+  const { element: _element, ...rest } = result;
+  return JSON.stringify(rest);
+}
+
+function failureResult(action: string, error: unknown): PageResult {
+  if (error instanceof PageError)
+    return { success: false, error: error.message, code: error.code, ...error.details };
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { success: false, error: `${action} failed inside the page: ${message}`, code: "internal" };
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
 /**
  * Makes the page layer for one document. `handleJson` is for callers that want text anyway (the
- * runner's click path): one serialization instead of detach's copy and the caller's own
- * stringify, which is measurable on a path Firefox runs cold on every call.
+ * runner's click path): one serialization instead of detach's copy and the caller's stringify,
+ * and no promise when the action does not wait. That path matters: Firefox runs the page call
+ * cold on every click, and BiDi turns on async stack capture in realms it evaluates in, so each
+ * await there costs a stack capture on top of the microtask.
  */
 export function createPageLayer(doc: Document): PageLayer {
   const state = new PageState(new RefRegistry(), doc);
-  const run = async (action: string, params: unknown): Promise<PageResult> => {
+  const run = (action: string, params: unknown): PageResult | Promise<PageResult> => {
     try {
       const fn = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
       if (!fn) {
@@ -108,17 +131,15 @@ export function createPageLayer(doc: Document): PageLayer {
       const p = new Params(action, params);
       const floor = p.optionalNumber("ref_floor");
       if (floor !== undefined) state.registry.raiseFloor(Math.floor(floor));
-      return await fn(state, p);
+      const result = fn(state, p);
+      return isPromise(result) ? result.catch((error: unknown) => failureResult(action, error)) : result;
     } catch (error) {
-      if (error instanceof PageError)
-        return { success: false, error: error.message, code: error.code, ...error.details };
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      return { success: false, error: `${action} failed inside the page: ${message}`, code: "internal" };
+      return failureResult(action, error);
     }
   };
   return {
     handle: async (action, params) => detach(await run(action, params)),
-    handleJson: async (action, paramsJson) => {
+    handleJson: (action, paramsJson) => {
       let params: unknown;
       try {
         params = JSON.parse(paramsJson);
@@ -126,8 +147,8 @@ export function createPageLayer(doc: Document): PageLayer {
         const error = badParams(action, "params are not valid JSON text");
         return JSON.stringify({ success: false, error: error.message, code: error.code });
       }
-      const { element: _element, ...rest } = await run(action, params);
-      return JSON.stringify(rest);
+      const result = run(action, params);
+      return isPromise(result) ? result.then(resultText) : resultText(result);
     },
   };
 }

@@ -3,7 +3,6 @@
  * dispatch (synthetic events here) and resolve (trusted BiDi input pressed by the test, then the
  * verify call). Includes the React controlled form, the billing combobox flow and stale refs.
  */
-import { callFunction } from "@webbrain/bidi";
 import { describe, expect, it } from "vitest";
 import type { PageResult } from "../src/protocol.js";
 import { usePageFixtures } from "./page-session.js";
@@ -39,14 +38,17 @@ describe("click_ax", () => {
     expect((resolved.element as { sharedId?: string }).sharedId).toBeTypeOf("string");
     expect(resolved.plan).toEqual([{ kind: "click", x: expect.any(Number), y: expect.any(Number) }]);
     expect(resolved.verify).toMatchObject({ action: "verify_effect", params: { token: expect.any(String) } });
-    // handleJson answers the same resolve as JSON text, without the element (text cannot hold it).
+    // handleJson answers the same resolve as JSON text, without the element (text cannot hold it),
+    // and synchronously: a plain string even when Firefox is told not to await a promise.
+    const sync = await page.client.send("script.callFunction", {
+      functionDeclaration: "(paramsJson) => globalThis.__webbrainPage.handleJson('click_ax', paramsJson)",
+      arguments: [{ type: "string", value: JSON.stringify({ ref_id: publish, mode: "resolve" }) }],
+      awaitPromise: false,
+      target: page.target,
+    });
+    expect(sync.type === "success" && sync.result.type).toBe("string");
     const asText = JSON.parse(
-      await callFunction<string>(
-        page.client,
-        page.target,
-        "(paramsJson) => globalThis.__webbrainPage.handleJson('click_ax', paramsJson)",
-        [JSON.stringify({ ref_id: publish, mode: "resolve" })],
-      ),
+      sync.type === "success" && sync.result.type === "string" ? sync.result.value : "null",
     ) as PageResult;
     expect(asText).toMatchObject({ success: true, target: { ref_id: publish }, plan: resolved.plan });
     expect(asText).not.toHaveProperty("element");

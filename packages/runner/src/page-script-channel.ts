@@ -37,26 +37,28 @@ const NODE_MARKER = "__webbrainNode";
  *
  * A page result travels back as JSON text (an array costs Firefox more to serialize than a
  * string, and a tree of BiDi remote values far more), made by the page layer's `handleJson` when
- * the caller wants no nodes (one serialization, no copy). DOM nodes in it (the page layer's
+ * the caller wants no nodes (one serialization, no copy, and a plain string rather than a
+ * promise when the action does not wait: a resolve or verify step). DOM nodes in it (the page layer's
  * `element`; any node, to be safe) are dropped unless the caller keeps them: then they are cut
  * out and sent after the text, `[json, ...nodes]`, each node's place in the JSON marked
  * `{"${NODE_MARKER}": index}`. Only callers that act on a node (an upload's file input) keep
  * them: serializing a node costs Firefox ~0.35 ms, on every click it would be waste.
  */
 const PAGE_CALL_GLOBAL = "__webbrainCall";
-const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = async (action, paramsJson, keepNodes) => {
+const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = (action, paramsJson, keepNodes) => {
   const page = globalThis.__webbrainPage;
   if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
   if (!keepNodes && typeof page.handleJson === "function") return page.handleJson(action, paramsJson);
-  const result = await page.handle(action, JSON.parse(paramsJson));
-  const nodes = [];
-  const json = JSON.stringify(result, (key, value) => {
-    if (value === null || typeof value !== "object" || typeof value.nodeType !== "number" || typeof value.nodeName !== "string") return value;
-    if (!keepNodes) return undefined;
-    nodes.push(value);
-    return { ${NODE_MARKER}: nodes.length - 1 };
+  return page.handle(action, JSON.parse(paramsJson)).then((result) => {
+    const nodes = [];
+    const json = JSON.stringify(result, (key, value) => {
+      if (value === null || typeof value !== "object" || typeof value.nodeType !== "number" || typeof value.nodeName !== "string") return value;
+      if (!keepNodes) return undefined;
+      nodes.push(value);
+      return { ${NODE_MARKER}: nodes.length - 1 };
+    });
+    return nodes.length === 0 ? json : [json, ...nodes];
   });
-  return nodes.length === 0 ? json : [json, ...nodes];
 };`;
 
 /**

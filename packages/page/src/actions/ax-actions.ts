@@ -8,9 +8,9 @@
  */
 import { isSelect, sleep } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
-import { elementForRef, makeActionable, summarize } from "../element-target.js";
+import { type Actionable, elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
-import type { PageState } from "../page-state.js";
+import type { EffectBaseline, PageState } from "../page-state.js";
 import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, PlanStep, VerifyCall } from "../protocol.js";
 import { clickElement, dragAndDrop, hoverAt } from "../synthetic-input.js";
@@ -69,18 +69,22 @@ export function resolveResult(
   return { success: true, mode: "resolve", element: el, target, point, plan, verify };
 }
 
-export async function clickAx(state: PageState, p: Params): Promise<PageResult> {
+export function clickAx(state: PageState, p: Params): PageResult | Promise<PageResult> {
   const el = elementForRef(state, p.ref("ref_id"));
   return clickResolvedElement(state, el, p, true);
 }
 
-/** Shared by click_ax and the text/selector/index forms of click. */
-export async function clickResolvedElement(
+/**
+ * Shared by click_ax and the text/selector/index forms of click. The resolve path answers
+ * synchronously (see handle.ts: no promise on the runner's click path); only a dispatched
+ * click waits, for the page to react.
+ */
+export function clickResolvedElement(
   state: PageState,
   el: Element,
   p: Params,
   occlusion: boolean,
-): Promise<PageResult> {
+): PageResult | Promise<PageResult> {
   const mode = p.mode();
   const actionable = makeActionable(state, el, {
     occlusion,
@@ -110,13 +114,23 @@ export async function clickResolvedElement(
       return { success: true, clicked: target, effect: compareBaseline(state, baseline) };
     }
   }
+  return dispatchClick(state, el, actionable, baseline, note);
+}
+
+async function dispatchClick(
+  state: PageState,
+  el: Element,
+  actionable: Actionable,
+  baseline: EffectBaseline,
+  note: string | undefined,
+): Promise<PageResult> {
   const navigates =
     el.closest("a[href]") !== null && !(el.closest("a[href]")?.getAttribute("href") ?? "").startsWith("#");
   clickElement(el, actionable.local.x, actionable.local.y);
   if (!navigates) await sleep(EFFECT_SETTLE_MS);
   return {
     success: true,
-    clicked: target,
+    clicked: actionable.summary,
     effect: compareBaseline(state, baseline),
     ...(note ? { note } : {}),
   };

@@ -42,19 +42,19 @@ export function typingPlan(point: { x: number; y: number }, value: string, repla
   return plan;
 }
 
-export async function typeAx(state: PageState, p: Params): Promise<PageResult> {
+export function typeAx(state: PageState, p: Params): PageResult {
   const el = elementForRef(state, p.ref("ref_id"));
   return typeIntoElement(state, el, p.string("value"), p, "type_ax");
 }
 
-/** Shared by type_ax and type_text. */
-export async function typeIntoElement(
+/** Shared by type_ax and type_text. Synchronous: nothing here waits (see handle.ts). */
+export function typeIntoElement(
   state: PageState,
   el: Element,
   value: string,
   p: Params,
   action: string,
-): Promise<PageResult> {
+): PageResult {
   const replace = p.boolean("clear", true);
   const { target: field, retargeted } = textTarget(state, el, action);
   const target = summarize(state, field);
