@@ -180,7 +180,7 @@ export class LabelIndex {
 }
 
 function labelText(el: Element, index: LabelIndex | undefined): string {
-  const labels = index?.labelsOf(el) ?? Array.from((el as HTMLInputElement).labels ?? []);
+  const labels = index?.labelsOf(el) ?? labelsOf(el);
   // boundedText's result is already collapsed: one label needs no join and no second collapse.
   if (labels.length === 1) return boundedText(labels[0] as Element, NAME_MAX_CHARS);
   if (labels.length > 0) {
@@ -190,6 +190,19 @@ function labelText(el: Element, index: LabelIndex | undefined): string {
   }
   const wrapping = nativeDom().closest(el, "label");
   return wrapping ? boundedText(wrapping, NAME_MAX_CHARS) : "";
+}
+
+/**
+ * A control's labels without a tree walk's index. Only a control with an id can have a
+ * `<label for>`; without one, its only label is the one around it, which labelText's fallback
+ * finds, so `labels` (a scan of the whole document in Gecko) is not asked.
+ */
+function labelsOf(el: Element): readonly Element[] {
+  if (!nativeDom().getAttribute(el, "id")) return [];
+  const list = (el as HTMLInputElement).labels;
+  const labels: Element[] = [];
+  for (let i = 0; list && i < list.length; i++) labels.push(list[i] as Element);
+  return labels;
 }
 
 function isLabelable(tag: string): boolean {

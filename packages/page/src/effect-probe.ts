@@ -16,9 +16,17 @@ export interface EffectReport {
   changes: string[];
 }
 
+/**
+ * Open dialogs on the page. Runs before and after every action, so the usual case (none) is one
+ * querySelector, and the list is walked by index: Array.from over a NodeList seen through the
+ * sandbox's wrapper cost more than the query itself.
+ */
 function openDialogs(doc: Document): number {
+  if (doc.querySelector(OPEN_DIALOG_SELECTOR) === null) return 0;
+  const found = doc.querySelectorAll(OPEN_DIALOG_SELECTOR);
   let count = 0;
-  for (const el of Array.from(doc.querySelectorAll(OPEN_DIALOG_SELECTOR))) {
+  for (let i = 0; i < found.length; i++) {
+    const el = found[i] as Element;
     if (el.localName === "dialog" && !el.hasAttribute("open")) continue;
     if ((el as HTMLElement).offsetParent !== null || el.getClientRects().length > 0) count++;
   }
@@ -35,7 +43,9 @@ export function captureBaseline(state: PageState, el: Element): EffectBaseline {
   const active = state.doc.activeElement;
   return {
     element: new WeakRef(el),
-    url: state.doc.location?.href ?? "",
+    // document.URL follows pushState and fragment changes as location.href does, and is a
+    // plain string read (Location is a cross-origin-checked object, slower from a sandbox).
+    url: state.doc.URL,
     checked: isInput(el) ? el.checked : undefined,
     value: currentValue(el),
     expanded: el.getAttribute("aria-expanded"),
@@ -48,7 +58,7 @@ export function captureBaseline(state: PageState, el: Element): EffectBaseline {
 
 export function compareBaseline(state: PageState, before: EffectBaseline): EffectReport {
   const changes: string[] = [];
-  const url = state.doc.location?.href ?? "";
+  const url = state.doc.URL;
   if (url !== before.url) changes.push(`url changed to ${url}`);
   const el = before.element.deref();
   if (!el?.isConnected) {

@@ -110,14 +110,15 @@ export function makeActionable(state: PageState, el: Element, options: Actionabl
   const view = windowOf(el);
   const checkOcclusion =
     options.occlusion && !options.force && el.localName !== "select" && el.localName !== "option";
-  const scrolled = scrollIntoView(el, view, false);
-  let local = centreOf(el, view);
+  // Measured once when no scroll is needed: the centre comes from the same read.
+  const unscrolled = scrollIntoView(el, view, false);
+  let local = centreOf(unscrolled ?? placementOf(el, view));
   let hit = checkOcclusion ? coveringElement(el, local) : undefined;
-  if (hit && !scrolled) {
+  if (hit && unscrolled) {
     // Wholly in view yet covered: a sticky header or footer often sits over an element near
     // the edge; centring it (what a person would do) may uncover it.
     scrollIntoView(el, view, true);
-    local = centreOf(el, view);
+    local = centreOf(placementOf(el, view));
     hit = coveringElement(el, local);
   }
   if (hit) {
@@ -139,34 +140,46 @@ export function makeActionable(state: PageState, el: Element, options: Actionabl
   return { element: el, summary, local, point };
 }
 
+/** Where an element is: its rect and its view's size, read together. */
+interface Placement {
+  rect: DOMRect;
+  viewWidth: number;
+  viewHeight: number;
+}
+
+function placementOf(el: Element, view: Window): Placement {
+  return { rect: el.getBoundingClientRect(), viewWidth: view.innerWidth, viewHeight: view.innerHeight };
+}
+
 /**
  * Centres the element in view unless it is already wholly visible in the top-level viewport
  * (or `always`), as a person would: scrolling what is already in view moves the page under the
  * user and costs a scroll and repaint on every click. Elements in frames are always scrolled
- * (the frame itself may be out of the top-level view). Returns whether it scrolled.
+ * (the frame itself may be out of the top-level view). Returns the placement it measured when
+ * it did not scroll, undefined when it scrolled.
  */
-function scrollIntoView(el: Element, view: Window, always: boolean): boolean {
+function scrollIntoView(el: Element, view: Window, always: boolean): Placement | undefined {
   if (!always && view === view.top) {
-    const rect = el.getBoundingClientRect();
+    const placement = placementOf(el, view);
+    const { rect, viewWidth, viewHeight } = placement;
     const inView =
       rect.width > 0 &&
       rect.height > 0 &&
       rect.top >= 0 &&
       rect.left >= 0 &&
-      rect.bottom <= view.innerHeight &&
-      rect.right <= view.innerWidth;
-    if (inView) return false;
+      rect.bottom <= viewHeight &&
+      rect.right <= viewWidth;
+    if (inView) return placement;
   }
   el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  return true;
+  return undefined;
 }
 
 /** Centre of the element in its own document's viewport, clamped into it. */
-function centreOf(el: Element, view: Window): ViewportPoint {
-  const rect = el.getBoundingClientRect();
+function centreOf({ rect, viewWidth, viewHeight }: Placement): ViewportPoint {
   return {
-    x: clamp(rect.left + rect.width / 2, 0, view.innerWidth - 1),
-    y: clamp(rect.top + rect.height / 2, 0, view.innerHeight - 1),
+    x: clamp(rect.left + rect.width / 2, 0, viewWidth - 1),
+    y: clamp(rect.top + rect.height / 2, 0, viewHeight - 1),
   };
 }
 
