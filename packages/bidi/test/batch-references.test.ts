@@ -3,6 +3,7 @@ import {
   ReferenceResolutionError,
   type ReferenceTarget,
   resolveReferences,
+  resolveReferencesIfAnswered,
 } from "../src/batch/references.js";
 import type { JsonObject } from "../src/batch/types.js";
 
@@ -96,5 +97,25 @@ describe("resolveReferences", () => {
 
   it("does not merge two references into one whole-value reference", () => {
     expect(resolve({ a: "{{1.result.context}}{{1.result.count}}" })).toEqual({ a: "ctx-13" });
+  });
+});
+
+describe("resolveReferencesIfAnswered", () => {
+  it("resolves as resolveReferences when every referenced frame answered", () => {
+    const params: JsonObject = { c: "{{1.result.context}}", e: "n={{1.result.count}}", k: ["{{{{1.x}}}}"] };
+    expect(resolveReferencesIfAnswered(params, targets)).toEqual(resolveReferences(params, targets));
+  });
+
+  it("answers undefined, without throwing, when a reference names a frame with no answer yet", () => {
+    expect(resolveReferencesIfAnswered({ a: "{{7.result.x}}" }, targets)).toBeUndefined();
+    expect(resolveReferencesIfAnswered({ a: ["ok", { b: "x {{7.result.x}} y" }] }, targets)).toBeUndefined();
+    expect(
+      resolveReferencesIfAnswered({ a: "{{1.result.context}}", b: "{{7.result.x}}" }, targets),
+    ).toBeUndefined();
+  });
+
+  it("still throws for a failed frame or a missing path", () => {
+    expect(() => resolveReferencesIfAnswered({ a: "{{2.result.x}}" }, targets)).toThrow(/which failed/);
+    expect(() => resolveReferencesIfAnswered({ a: "{{1.result.missing}}" }, targets)).toThrow(/no value at/);
   });
 });

@@ -38,7 +38,12 @@ import { EventHistory, type EventWait } from "./event-history.js";
 import { FrameIdLedger, isValidFrameId } from "./frame-ids.js";
 import { jsonBytesBound } from "./json-size-bound.js";
 import { type AssembledPayload, assemblePayload } from "./payload.js";
-import { ReferenceResolutionError, type ReferenceTarget, resolveReferences } from "./references.js";
+import {
+  ReferenceResolutionError,
+  type ReferenceTarget,
+  resolveReferences,
+  resolveReferencesIfAnswered,
+} from "./references.js";
 import { SpoolError, type SpoolStore } from "./spool.js";
 import type {
   BatchCounts,
@@ -399,7 +404,10 @@ function resolveAhead(
 ): ResolvedAhead | undefined {
   if (typeof input.method !== "string" || input.method.length === 0) return undefined;
   try {
-    const params = resolveReferences(input.params ?? {}, targets);
+    // Usually the next frame reads the answer of the frame in flight: no error for that (the
+    // stack capture of one costs more than the rest of a frame's engine work).
+    const params = resolveReferencesIfAnswered(input.params ?? {}, targets);
+    if (params === undefined) return undefined;
     // The bound counts any id as the longest number, so it holds for whatever id the frame gets.
     return { input, params, withinBound: frameWithinBound({ id: 0, method: input.method, params }) };
   } catch {

@@ -16,7 +16,7 @@ export { jsonBytesBound } from "./json-size-bound.js";
 export type { AssembledPayload, BatchPayload, PayloadParts, TruncationMarker } from "./payload.js";
 export { assemblePayload } from "./payload.js";
 export type { ReferenceTarget } from "./references.js";
-export { ReferenceResolutionError, resolveReferences } from "./references.js";
+export { ReferenceResolutionError, resolveReferences, resolveReferencesIfAnswered } from "./references.js";
 export type { SpoolFs, SpoolStoreOptions } from "./spool.js";
 export { nodeSpoolFs, SpoolError, SpoolStore } from "./spool.js";
 export type * from "./types.js";

@@ -54,21 +54,45 @@ export function resolveReferences(
   params: JsonObject,
   targets: ReadonlyMap<number, ReferenceTarget>,
 ): JsonObject {
-  return resolveValue(params, targets) as JsonObject;
+  return resolveValue(params, { targets, stopAtUnanswered: false, stopped: false }) as JsonObject;
+}
+
+/**
+ * Like resolveReferences, but undefined (no error) when a reference names a frame that has no
+ * answer yet. For resolving a frame's params ahead of its turn while the frame it waits on is
+ * still in flight, the usual case: an error there would cost a stack capture on the hot path.
+ * Every other problem still throws, as in resolveReferences.
+ */
+export function resolveReferencesIfAnswered(
+  params: JsonObject,
+  targets: ReadonlyMap<number, ReferenceTarget>,
+): JsonObject | undefined {
+  const resolution: Resolution = { targets, stopAtUnanswered: true, stopped: false };
+  const resolved = resolveValue(params, resolution) as JsonObject;
+  return resolution.stopped ? undefined : resolved;
+}
+
+/** One resolution's inputs, and whether it stopped at a frame that has not answered. */
+interface Resolution {
+  targets: ReadonlyMap<number, ReferenceTarget>;
+  stopAtUnanswered: boolean;
+  stopped: boolean;
 }
 
 /**
  * One walk: the value with its references resolved, copied only along the
  * paths where something changed. Most frames carry no reference: their params
- * come back as they are, walked once and never copied.
+ * come back as they are, walked once and never copied. A stopped resolution
+ * returns at once; its partial value is never used.
  */
-function resolveValue(value: JsonValue, targets: ReadonlyMap<number, ReferenceTarget>): JsonValue {
-  if (typeof value === "string") return mayHoldReference(value) ? resolveString(value, targets) : value;
+function resolveValue(value: JsonValue, resolution: Resolution): JsonValue {
+  if (typeof value === "string") return mayHoldReference(value) ? resolveString(value, resolution) : value;
   if (Array.isArray(value)) {
     let out: JsonValue[] | undefined;
     for (let index = 0; index < value.length; index += 1) {
       const item = value[index] as JsonValue;
-      const resolved = resolveValue(item, targets);
+      const resolved = resolveValue(item, resolution);
+      if (resolution.stopped) return value;
       if (out === undefined && resolved !== item) out = value.slice(0, index);
       out?.push(resolved);
     }
@@ -80,7 +104,8 @@ function resolveValue(value: JsonValue, targets: ReadonlyMap<number, ReferenceTa
     for (let index = 0; index < keys.length; index += 1) {
       const key = keys[index] as string;
       const item = value[key] as JsonValue;
-      const resolved = resolveValue(item, targets);
+      const resolved = resolveValue(item, resolution);
+      if (resolution.stopped) return value;
       if (out === undefined && resolved !== item) {
         out = {};
         for (const earlier of keys.slice(0, index)) out[earlier] = value[earlier] as JsonValue;
@@ -99,14 +124,16 @@ function wholeReference(text: string): string | undefined {
   return inner.includes("{") || inner.includes("}") ? undefined : inner;
 }
 
-function resolveString(text: string, targets: ReadonlyMap<number, ReferenceTarget>): JsonValue {
+function resolveString(text: string, resolution: Resolution): JsonValue {
   const whole = wholeReference(text);
-  if (whole !== undefined) return lookup(whole, targets, text);
+  if (whole !== undefined) return lookup(whole, resolution, text);
   return text.replace(
     ESCAPED_OR_REFERENCE,
     (match, escaped: string | undefined, reference: string | undefined) => {
       if (escaped !== undefined) return `{{${escaped}}}`;
-      const value = lookup(reference ?? "", targets, match);
+      if (resolution.stopped) return "";
+      const value = lookup(reference ?? "", resolution, match);
+      if (resolution.stopped) return "";
       if (typeof value === "string") return value;
       if (typeof value === "number" || typeof value === "boolean") return String(value);
       const kind = value === null ? "null" : Array.isArray(value) ? "an array" : "an object";
@@ -117,14 +144,14 @@ function resolveString(text: string, targets: ReadonlyMap<number, ReferenceTarge
   );
 }
 
-function lookup(
-  expression: string,
-  targets: ReadonlyMap<number, ReferenceTarget>,
-  written: string,
-): JsonValue {
+function lookup(expression: string, resolution: Resolution, written: string): JsonValue {
   const { id, segments, indexes } = parseReference(expression, written);
-  const target = targets.get(id);
+  const target = resolution.targets.get(id);
   if (!target) {
+    if (resolution.stopAtUnanswered) {
+      resolution.stopped = true;
+      return null;
+    }
     throw new ReferenceResolutionError(
       `Reference ${written} names frame id ${id}, which is not an earlier frame of this batch; references only reach frames sent before this one in the same call.`,
     );
