@@ -22,7 +22,9 @@
  *   JSON.stringify, so the text equals `JSON.stringify(answer)`: callers that need the answer's
  *   text take it here instead of serializing a large answer (a screenshot) a second time.
  *   `rawAnswerBytes(answer)` is that text's UTF-8 size, taken from the wire frame's length when
- *   the transport reported it, so nobody has to count a large text again.
+ *   the transport reported it, so nobody has to count a large text again. With `lazyResult` a
+ *   success answer in Firefox's layout is matched by the id in its text and resolved unparsed;
+ *   its `result` is parsed on first read.
  * - Event listeners are local (`on`); what Firefox sends is controlled by `subscribe`, which wraps
  *   `session.subscribe` / `session.unsubscribe`.
  */
@@ -71,6 +73,14 @@ export interface SendOptions {
    * engine reports failures as data) turn it off. Without it the error's stack is its header only.
    */
   captureStack?: boolean;
+  /**
+   * sendRaw only: a success answer in Firefox's own layout (`{"type":"success","id":N,...}`) is
+   * matched by reading its id from the text, and its `result` is parsed from the text on first
+   * read instead of on arrival. For callers that pass answers on as text (`rawAnswerText`) and
+   * read few results, like the batch engine: a screenshot's megabytes are then never parsed.
+   * Answers in any other layout, errors and events are parsed as usual.
+   */
+  lazyResult?: boolean;
 }
 
 export interface BidiClientOptions {
@@ -136,6 +146,8 @@ class PendingCommand {
     readonly site: StackSite,
     /** sendRaw: resolve with the whole answer frame, success or error. */
     readonly raw: boolean,
+    /** sendRaw with `lazyResult`: a success answer may resolve unparsed (see SendOptions). */
+    readonly lazy: boolean,
     readonly callerId: number | undefined,
     /** performance.now() after which the command times out; Infinity for none. */
     readonly deadline: number,
@@ -262,6 +274,7 @@ export class BidiClient {
         method,
         site,
         raw,
+        raw && opts?.lazyResult === true,
         callerId,
         deadline,
         timeoutMs,
@@ -358,6 +371,7 @@ export class BidiClient {
   }
 
   #onMessage(text: string, bytes: number | undefined): void {
+    if (this.#resolveUnparsed(text, bytes)) return;
     let frame: ResponseFrame;
     try {
       frame = JSON.parse(text) as ResponseFrame;
@@ -397,6 +411,31 @@ export class BidiClient {
       return;
     }
     pending.resolve(frame.result);
+  }
+
+  /**
+   * Resolves a lazy sendRaw's success answer from its text alone (see SendOptions.lazyResult);
+   * false, having touched nothing, for any other message.
+   */
+  #resolveUnparsed(text: string, bytes: number | undefined): boolean {
+    if (!text.startsWith(SUCCESS_PREFIX) || text.charCodeAt(text.length - 1) !== CLOSING_BRACE) return false;
+    let end = SUCCESS_PREFIX.length;
+    while (end < text.length && isAsciiDigit(text.charCodeAt(end))) end += 1;
+    if (end === SUCCESS_PREFIX.length || end > SUCCESS_PREFIX.length + MAX_ID_DIGITS) return false;
+    if (text.charCodeAt(end) !== COMMA) return false;
+    const wireId = Number(text.slice(SUCCESS_PREFIX.length, end));
+    if (this.#pending.get(wireId)?.lazy !== true) return false;
+    const pending = this.#settle(wireId) as PendingCommand;
+    const id = pending.callerId ?? wireId;
+    const answerText = id === wireId ? text : `${SUCCESS_PREFIX}${id}${text.slice(end)}`;
+    const answer = unparsedSuccess(id, answerText);
+    // The swap changes only ASCII digits, so the size moves by the difference in text length.
+    rawAnswerWires.set(answer, {
+      text: answerText,
+      bytes: bytes === undefined ? undefined : bytes + answerText.length - text.length,
+    });
+    pending.resolve(answer);
+    return true;
   }
 
   #emit(frame: BidiEventFrame): void {
@@ -510,6 +549,35 @@ export class BidiClient {
  * The answer text with its top-level id replaced, when the text starts the way Firefox writes an
  * answer: `{"type":"<type>","id":<wire id>,` (no whitespace). Anything else: undefined.
  */
+/** How Firefox starts every success answer (WebDriverBiDiConnection.sendResult). */
+const SUCCESS_PREFIX = '{"type":"success","id":';
+const CLOSING_BRACE = 0x7d;
+const COMMA = 0x2c;
+/** Ids are safe integers: at most 16 digits. */
+const MAX_ID_DIGITS = 16;
+
+function isAsciiDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/**
+ * A success answer whose `result` is parsed from `text` on first read, then kept. The getter is
+ * an own enumerable property (an object literal's accessor: cheap to make, unlike
+ * defineProperty), so the answer serializes, compares and is walked (`Object.hasOwn`) like a
+ * parsed one.
+ */
+function unparsedSuccess(id: number, text: string): ResponseFrame {
+  let parsed: { result?: unknown } | undefined;
+  return {
+    type: "success",
+    id,
+    get result(): unknown {
+      parsed ??= JSON.parse(text) as { result?: unknown };
+      return parsed.result;
+    },
+  };
+}
+
 function swapAnswerId(
   text: string,
   type: string | undefined,

@@ -158,4 +158,26 @@ describe("BidiClient pending commands", () => {
     expect(rawAnswerBytes(withoutId)).toBe(Buffer.byteLength(rawAnswerText(withoutId) ?? "", "utf8"));
     expect(rawAnswerBytes({})).toBeUndefined();
   });
+
+  it("with lazyResult resolves success answers unparsed, parses the result on first read, and swaps the id", async () => {
+    const client = await connectedClient();
+    const text = 'Grüße "quoted" {{1.x}} \\ 😀';
+    const answer = await client.sendRaw(
+      { id: 42, method: "echo.text", params: { text } },
+      { lazyResult: true },
+    );
+    const wire = rawAnswerText(answer);
+    expect(wire).toBe(`{"type":"success","id":42,"result":${JSON.stringify({ text })}}`);
+    expect(rawAnswerBytes(answer)).toBe(Buffer.byteLength(wire ?? "", "utf8"));
+    expect(typeof Object.getOwnPropertyDescriptor(answer as object, "result")?.get).toBe("function");
+    // Read as a parsed answer would be: the result is there, own, enumerable, and stable.
+    expect(Object.hasOwn(answer as object, "result")).toBe(true);
+    expect(answer).toEqual({ type: "success", id: 42, result: { text } });
+    const result = (answer as { result: unknown }).result;
+    expect((answer as { result: unknown }).result).toBe(result);
+    expect(JSON.stringify(answer)).toBe(wire);
+    // A command without lazyResult still gets a parsed answer (a plain data property).
+    const parsed = await client.sendRaw({ id: 43, method: "echo.text", params: { text } });
+    expect(Object.getOwnPropertyDescriptor(parsed as object, "result")?.get).toBeUndefined();
+  });
 });

@@ -5,7 +5,8 @@
  * wire ids and maps the answer back), so the engine's never-reuse rule holds
  * for the ids the model sees, and the client's internal commands can never
  * collide with them. The answer's wire text (id swapped) and its size are handed
- * to the engine so it need not serialize or measure large answers again. Timeouts and aborts become the engine's typed errors.
+ * to the engine so it need not serialize or measure large answers again, and a success answer's
+ * result is parsed only if a reference reads it. Timeouts and aborts become the engine's typed errors.
  */
 import {
   BidiAbortError,
@@ -35,8 +36,14 @@ export function clientTransport(client: BidiClient): BatchTransport {
     sendFrame(frame: OutgoingFrame, options: FrameOptions): Promise<ResponseFrame> {
       if (options !== lastOptions) {
         lastOptions = options;
-        // The engine reports a failed frame as data and never shows a stack, so none is captured.
-        sendOptions = { timeoutMs: options.timeoutMs, signal: options.signal, captureStack: false };
+        // The engine reports a failed frame as data and never shows a stack, so none is captured;
+        // it passes answers on as their wire text and reads a result only for a reference.
+        sendOptions = {
+          timeoutMs: options.timeoutMs,
+          signal: options.signal,
+          captureStack: false,
+          lazyResult: true,
+        };
       }
       // No async wrapper: the answer passes straight through; only failures are mapped.
       return (client.sendRaw(frame, sendOptions) as Promise<ResponseFrame>).catch((error: unknown) => {
