@@ -545,10 +545,6 @@ export class BidiClient {
   }
 }
 
-/**
- * The answer text with its top-level id replaced, when the text starts the way Firefox writes an
- * answer: `{"type":"<type>","id":<wire id>,` (no whitespace). Anything else: undefined.
- */
 /** How Firefox starts every success answer (WebDriverBiDiConnection.sendResult). */
 const SUCCESS_PREFIX = '{"type":"success","id":';
 const CLOSING_BRACE = 0x7d;
@@ -572,12 +568,23 @@ function unparsedSuccess(id: number, text: string): ResponseFrame {
     type: "success",
     id,
     get result(): unknown {
-      parsed ??= JSON.parse(text) as { result?: unknown };
+      if (parsed === undefined) {
+        try {
+          parsed = JSON.parse(text) as { result?: unknown };
+        } catch {
+          // Not JSON after all (never from Firefox): no result, so a reference to it says so.
+          parsed = {};
+        }
+      }
       return parsed.result;
     },
   };
 }
 
+/**
+ * The answer text with its top-level id replaced, when the text starts the way Firefox writes an
+ * answer: `{"type":"<type>","id":<wire id>,` (no whitespace). Anything else: undefined.
+ */
 function swapAnswerId(
   text: string,
   type: string | undefined,
