@@ -1,5 +1,6 @@
 /**
  * `handle(action, params)`: the page layer's one entry. JSON in, one JSON object out.
+ * `handleJson(action, paramsJson)` is the same entry with text on both sides (see createPageLayer).
  *
  * Invariants:
  * - Never throws: failures become `{success: false, error, code}`.
