@@ -7,8 +7,9 @@
  * for documents that existed before (the first about:blank, frames already loaded).
  *
  * Invariants:
- * - `call` answers the page action's result as plain JSON; DOM nodes come back as
- *   ElementHandles (sharedId), including nodes inside closed shadow roots.
+ * - `call` answers the page action's result as plain JSON. DOM nodes in it are left out, or,
+ *   with `keepNodes`, come back as ElementHandles (sharedId), including nodes inside closed
+ *   shadow roots.
  * - An exception thrown by the page script is a failed result, not a thrown error: the model
  *   is told and the run goes on. Only a broken context (closed tab, dead browser) throws.
  */
