@@ -6,8 +6,11 @@
  *   engine can swap it without touching command logic.
  * - `onClose` fires exactly once, whether the peer closed, the socket errored, or `close()` was
  *   called; after it fired `send` throws.
+ * - An answer Firefox holds back for our TCP ACK is released within about a millisecond
+ *   (ack-nudge.ts), not after the kernel's delayed-ACK timer.
  */
 import WebSocket from "ws";
+import { type AckNudge, nudgeAcks } from "./ack-nudge.js";
 
 /** Largest frame we accept from Firefox: full-page screenshots of long pages are big. */
 const MAX_INCOMING_FRAME_BYTES = 512 * 1024 * 1024;
@@ -64,9 +67,14 @@ export function connectWebSocketTransport(
       );
       socket.terminate();
     });
+    // The upgrade response's socket is the TCP (or TLS) stream under the WebSocket.
+    let nudge: AckNudge | undefined;
+    socket.once("upgrade", (response) => {
+      nudge = nudgeAcks(socket, response.socket);
+    });
     socket.once("open", () => {
       socket.removeListener("error", onOpenError);
-      resolve(new WebSocketTransport(socket));
+      resolve(new WebSocketTransport(socket, nudge));
     });
   });
 }
@@ -78,7 +86,7 @@ class WebSocketTransport implements BidiTransport {
   #closedReason: Error | undefined;
   #closedPromise: Promise<void>;
 
-  constructor(socket: WebSocket) {
+  constructor(socket: WebSocket, nudge: AckNudge | undefined) {
     this.#socket = socket;
     let markClosed: () => void = () => {};
     this.#closedPromise = new Promise((r) => {
@@ -94,6 +102,7 @@ class WebSocketTransport implements BidiTransport {
       lastError = err;
     });
     socket.on("close", (code, reasonBuf) => {
+      nudge?.dispose();
       const reasonText = reasonBuf.toString();
       const detail = lastError
         ? `socket error: ${lastError.message}`
