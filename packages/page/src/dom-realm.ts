@@ -4,6 +4,7 @@
  * checks go through `nodeType` and tag names, and styles come from the element's own window.
  */
 import { nativeDom } from "./native-dom.js";
+import { SHADOW_HOST_TAG_NAMES } from "./protocol.js";
 
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
@@ -37,30 +38,8 @@ export function styleOf(el: Element): CSSStyleDeclaration {
   return windowOf(el).getComputedStyle(el);
 }
 
-/**
- * Elements `attachShadow` (and declarative shadow DOM) accepts as hosts, besides custom
- * elements (a dash in the name). No other element can have an open shadow root.
- */
-const SHADOW_HOST_TAGS: ReadonlySet<string> = new Set([
-  "article",
-  "aside",
-  "blockquote",
-  "body",
-  "div",
-  "footer",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "main",
-  "nav",
-  "p",
-  "section",
-  "span",
-]);
+/** Standard elements that can host a shadow root (custom elements can too). */
+const SHADOW_HOST_TAGS: ReadonlySet<string> = new Set(SHADOW_HOST_TAG_NAMES);
 
 type PrivilegedElement = Element & { openOrClosedShadowRoot?: ShadowRoot | null };
 

@@ -70,3 +70,29 @@ export interface ElementSummary {
 /** Timeout of the wait actions when none is given, and the most a caller may ask for, ms. */
 export const WAIT_DEFAULT_TIMEOUT_MS = 5000;
 export const WAIT_MAX_TIMEOUT_MS = 60_000;
+
+/**
+ * Elements `attachShadow` (and declarative shadow DOM) accepts as hosts, besides custom
+ * elements (a dash in the name). No other element can have a shadow root, so walks that look
+ * for roots ask only these (the page layer's tree walk, the runner's closed-root probe).
+ */
+export const SHADOW_HOST_TAG_NAMES: readonly string[] = [
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "div",
+  "footer",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "main",
+  "nav",
+  "p",
+  "section",
+  "span",
+];

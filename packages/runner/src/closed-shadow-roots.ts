@@ -14,7 +14,14 @@
  * 2. if there are some, it answers them instead of running the action, serialized with their
  *    shadow roots; the runner calls again with hosts and roots, which the sandbox records
  *    (and marks as probed) before probing again (nested roots) and running the action.
+ *
+ * The look runs on every searching action, over the whole document, so it is installed once per
+ * realm (PROBE_SHIM) and reads through native getters captured at install: one getter call per
+ * element (its tag name) for all but custom elements and the few tags that can host a root.
+ * Through the sandbox's wrappers, property reads cost ~1.4 us each; the first version's three
+ * per element made the look 38 ms on a 5,000-element page and 119 ms on Python's stdtypes.html.
  */
+import { SHADOW_HOST_TAG_NAMES } from "@webbrain/page/protocol";
 import type * as Bidi from "webdriver-bidi-protocol";
 
 /**
@@ -33,24 +40,47 @@ export const MAX_HOSTS_PER_ROUND = 2_000;
 /** Probe rounds per call: each round reaches one more level of nested closed roots. */
 export const MAX_PROBE_ROUNDS = 3;
 
-/** Sandbox code: record the roots the runner found, then list custom elements not yet probed. */
-export const PROBE_SNIPPET = `
-  for (let i = 0; i < hosts.length; i++) {
-    hosts[i].__webbrainProbed = true;
-    if (roots[i]) Object.defineProperty(hosts[i], "openOrClosedShadowRoot", { value: roots[i], configurable: true });
-  }
-  if (probe) {
+/** The probe's global in the sandbox: `(hosts, roots, probe) => unprobed custom elements | undefined`. */
+export const PROBE_GLOBAL = "__webbrainProbe";
+
+/**
+ * Sandbox code run at install: defines PROBE_GLOBAL. It records the roots the runner found
+ * (marking their hosts as probed), then, when asked to probe, lists custom elements not yet
+ * probed, walking into every shadow root it can reach (open ones, and closed ones recorded).
+ */
+export const PROBE_SHIM = `globalThis.${PROBE_GLOBAL} = (() => {
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const localNameOf = getter(Element.prototype, "localName");
+  const shadowRootOf = getter(Element.prototype, "shadowRoot");
+  const nextNode = TreeWalker.prototype.nextNode;
+  const createTreeWalker = Document.prototype.createTreeWalker;
+  const matches = Element.prototype.matches;
+  const hostTags = new Set(${JSON.stringify(SHADOW_HOST_TAG_NAMES)});
+  return (hosts, roots, probe) => {
+    for (let i = 0; i < hosts.length; i++) {
+      hosts[i].__webbrainProbed = true;
+      if (roots[i]) Object.defineProperty(hosts[i], "openOrClosedShadowRoot", { value: roots[i], configurable: true });
+    }
+    if (!probe) return undefined;
     const found = [];
     const visit = (root) => {
-      for (const el of root.querySelectorAll("*")) {
-        const known = el.openOrClosedShadowRoot ?? el.shadowRoot;
-        if (known) visit(known);
-        else if (el.localName.includes("-") && !el.__webbrainProbed && found.length < ${MAX_HOSTS_PER_ROUND} && el.matches(":defined")) found.push(el);
+      const walker = createTreeWalker.call(document, root, 1 /* SHOW_ELEMENT */);
+      for (let el = nextNode.call(walker); el; el = nextNode.call(walker)) {
+        const name = localNameOf.call(el);
+        if (name.includes("-")) {
+          const known = el.openOrClosedShadowRoot ?? shadowRootOf.call(el);
+          if (known) visit(known);
+          else if (!el.__webbrainProbed && found.length < ${MAX_HOSTS_PER_ROUND} && matches.call(el, ":defined")) found.push(el);
+        } else if (hostTags.has(name)) {
+          const open = shadowRootOf.call(el);
+          if (open) visit(open);
+        }
       }
     };
     visit(document);
-    if (found.length > 0) return { ${HOSTS_MARKER}: found };
-  }`;
+    return found.length > 0 ? found : undefined;
+  };
+})();`;
 
 export interface ProbedHosts {
   hosts: Bidi.Script.LocalValue;
@@ -72,8 +102,3 @@ export function probedHosts(result: Bidi.Script.RemoteValue): ProbedHosts | unde
   }
   return { hosts: { type: "array", value: hosts }, roots: { type: "array", value: roots } };
 }
-
-export const NO_HOSTS: ProbedHosts = {
-  hosts: { type: "array", value: [] },
-  roots: { type: "array", value: [] },
-};

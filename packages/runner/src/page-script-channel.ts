@@ -16,11 +16,11 @@
 import type { BidiClient } from "@webbrain/bidi";
 import type * as Bidi from "webdriver-bidi-protocol";
 import {
+  HOSTS_MARKER,
   MAX_PROBE_ROUNDS,
-  NO_HOSTS,
   PRIVILEGED_ROOTS_SHIM,
-  PROBE_SNIPPET,
-  type ProbedHosts,
+  PROBE_GLOBAL,
+  PROBE_SHIM,
   probedHosts,
 } from "./closed-shadow-roots.js";
 import { fromRemoteValue, type PlainValue } from "./remote-value.js";
@@ -63,21 +63,32 @@ const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = (action, paramsJson, ke
 };`;
 
 /**
- * The expression that runs one action in the sandbox, for element actions and verify calls (the
- * click path): a `script.evaluate` with the arguments written in as string literals, no probe
- * code. Firefox answers an evaluate ~0.3 ms sooner than the same call as `script.callFunction`
- * with arguments (it compiles and calls one script instead of a function it then applies).
- * JSON.stringify of a string is a valid JS string literal, so the text is never code.
+ * The expression that runs one action in the sandbox: a `script.evaluate` with the arguments
+ * written in as string literals. Firefox answers an evaluate ~0.3 ms sooner than the same call
+ * as `script.callFunction` with arguments (it compiles and calls one script instead of a
+ * function it then applies). JSON.stringify of a string is a valid JS string literal, so the
+ * text is never code. With `probe`, the installed probe (closed-shadow-roots.ts) looks for
+ * custom elements not yet probed first, and answers them instead when there are some.
  */
-function pageCallExpression(action: string, paramsJson: string, keepNodes: boolean): string {
-  return `globalThis.${PAGE_CALL_GLOBAL} ? globalThis.${PAGE_CALL_GLOBAL}(${JSON.stringify(action)}, ${JSON.stringify(paramsJson)}, ${keepNodes}) : { ${MISSING_MARKER}: true }`;
+function pageCallExpression(action: string, paramsJson: string, keepNodes: boolean, probe: boolean): string {
+  const call = `globalThis.${PAGE_CALL_GLOBAL}(${JSON.stringify(action)}, ${JSON.stringify(paramsJson)}, ${keepNodes})`;
+  if (!probe) return `globalThis.${PAGE_CALL_GLOBAL} ? ${call} : { ${MISSING_MARKER}: true }`;
+  return `(() => {
+  if (!globalThis.${PAGE_CALL_GLOBAL} || !globalThis.${PROBE_GLOBAL}) return { ${MISSING_MARKER}: true };
+  const found = globalThis.${PROBE_GLOBAL}([], [], true);
+  return found ? { ${HOSTS_MARKER}: found } : ${call};
+})()`;
 }
 
-/** The call for actions that search: closed shadow roots are looked for first (closed-shadow-roots.ts). */
-const PROBING_CALL_FUNCTION = `async function (action, paramsJson, keepNodes, probe, hosts, roots) {
+/**
+ * The later rounds of a probing call, which hand the sandbox the hosts and roots the previous
+ * round found (as handles, so a call with arguments).
+ */
+const PROBING_CALL_FUNCTION = `function (action, paramsJson, keepNodes, probe, hosts, roots) {
   const call = globalThis.${PAGE_CALL_GLOBAL};
-  if (!call) return { ${MISSING_MARKER}: true };${PROBE_SNIPPET}
-  return call(action, paramsJson, keepNodes);
+  if (!call || !globalThis.${PROBE_GLOBAL}) return { ${MISSING_MARKER}: true };
+  const found = globalThis.${PROBE_GLOBAL}(hosts, roots, probe);
+  return found ? { ${HOSTS_MARKER}: found } : call(action, paramsJson, keepNodes);
 }`;
 
 /** Nodes as handles, closed shadow roots included; results are JSON so depth is unlimited. */
@@ -112,7 +123,7 @@ export class PageScriptChannel {
 
   /** The function that installs the page script in a sandbox: shims first, then the layer. */
   #installer(): string {
-    return `() => {\n${PRIVILEGED_ROOTS_SHIM}\n${PAGE_CALL_SHIM}\n${this.#script}\n}`;
+    return `() => {\n${PRIVILEGED_ROOTS_SHIM}\n${PROBE_SHIM}\n${PAGE_CALL_SHIM}\n${this.#script}\n}`;
   }
 
   /** Registers the preload script for every future document (all contexts, the sandbox). */
@@ -167,39 +178,39 @@ export class PageScriptChannel {
   ): Promise<PlainValue> {
     const paramsJson = JSON.stringify(params ?? {});
     const keepNodes = opts.keepNodes === true;
-    if (opts.probeShadowRoots !== true) {
-      const result = await this.#client.send(
-        "script.evaluate",
-        {
-          expression: pageCallExpression(action, paramsJson, keepNodes),
-          awaitPromise: true,
-          target: { context, sandbox: PAGE_SANDBOX },
-          serializationOptions: SERIALIZATION_OPTIONS,
-          resultOwnership: "none",
-        },
-        opts,
-      );
-      return unpackPageResult(result);
-    }
-    const head: Bidi.Script.LocalValue[] = [
-      { type: "string", value: action },
-      { type: "string", value: paramsJson },
-      { type: "boolean", value: keepNodes },
-    ];
-    let found: ProbedHosts = NO_HOSTS;
-    for (let round = 0; ; round++) {
-      const result = await this.#sandboxCall(
+    const probe = opts.probeShadowRoots === true;
+    // A probe answer needs depth 1 for the hosts' shadow roots to be serialized.
+    const serializationOptions = probe ? { ...SERIALIZATION_OPTIONS, maxDomDepth: 1 } : SERIALIZATION_OPTIONS;
+    let result = await this.#client.send(
+      "script.evaluate",
+      {
+        expression: pageCallExpression(action, paramsJson, keepNodes, probe),
+        awaitPromise: true,
+        target: { context, sandbox: PAGE_SANDBOX },
+        serializationOptions,
+        resultOwnership: "none",
+      },
+      opts,
+    );
+    for (let round = 1; probe; round++) {
+      const found = result.type === "success" ? probedHosts(result.result) : undefined;
+      if (!found) break;
+      result = await this.#sandboxCall(
         context,
         PROBING_CALL_FUNCTION,
-        [...head, { type: "boolean", value: round < MAX_PROBE_ROUNDS }, found.hosts, found.roots],
-        // A probe answer needs depth 1 for the hosts' shadow roots to be serialized.
-        { ...SERIALIZATION_OPTIONS, maxDomDepth: 1 },
+        [
+          { type: "string", value: action },
+          { type: "string", value: paramsJson },
+          { type: "boolean", value: keepNodes },
+          { type: "boolean", value: round < MAX_PROBE_ROUNDS },
+          found.hosts,
+          found.roots,
+        ],
+        serializationOptions,
         opts,
       );
-      const hosts = result.type === "success" ? probedHosts(result.result) : undefined;
-      if (!hosts) return unpackPageResult(result);
-      found = hosts;
     }
+    return unpackPageResult(result);
   }
 
   #sandboxCall(

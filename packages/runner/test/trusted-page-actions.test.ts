@@ -168,6 +168,20 @@ describe("page actions with trusted input", () => {
     expect(pageSees).toMatchObject({ result: { value: "null" } });
   });
 
+  it("finds closed roots nested in closed roots and inside a div's open root", async () => {
+    await port.navigate(tab, server.url("/runner/nested-shadow.html"));
+    const before = await tree();
+    // The inner root is only reachable once the outer one is recorded: a second probe round.
+    const deep = await port.pageAction(tab, "click_ax", { ref_id: findRef(before, "button", "Deep switch") });
+    expect(deep).toMatchObject({ success: true, trusted: true });
+    expect(await pageText("#status")).toBe("Deep switch clicked (trusted: true)");
+    const locked = await port.pageAction(tab, "click_ax", {
+      ref_id: findRef(before, "button", "Locked action"),
+    });
+    expect(locked).toMatchObject({ success: true, trusted: true });
+    expect(await pageText("#status")).toBe("Locked action clicked (trusted: true)");
+  });
+
   it("hovers with a trusted pointer move", async () => {
     await port.navigate(tab, server.url("/runner/browser-features.html"));
     const result = await port.pageAction(tab, "hover", {
