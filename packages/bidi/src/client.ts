@@ -114,6 +114,17 @@ interface RawAnswerWire {
 const rawAnswerWires = new WeakMap<object, RawAnswerWire>();
 
 /**
+ * Keeps `answerText` (the wire `text` with the caller's id swapped in) as the answer's wire text.
+ * The swap changes only ASCII digits, so the wire size moves by the difference in text length.
+ */
+function keepWire(answer: object, text: string, answerText: string, bytes: number | undefined): void {
+  rawAnswerWires.set(answer, {
+    text: answerText,
+    bytes: bytes === undefined ? undefined : bytes + answerText.length - text.length,
+  });
+}
+
+/**
  * The JSON text of an answer `sendRaw` resolved with, as Firefox sent it (under the caller's id),
  * or undefined when the client could not take it from the wire as is. Equals
  * `JSON.stringify(answer)` for answers Firefox wrote, as long as nobody has mutated the answer.
@@ -390,11 +401,7 @@ export class BidiClient {
       const answerText =
         pending.callerId === undefined ? text : swapAnswerId(text, frame.type, wireId, pending.callerId);
       if (pending.callerId !== undefined) frame.id = pending.callerId;
-      if (answerText !== undefined) {
-        // The swap changes only ASCII digits, so the size moves by the difference in text length.
-        const answerBytes = bytes === undefined ? undefined : bytes + answerText.length - text.length;
-        rawAnswerWires.set(frame, { text: answerText, bytes: answerBytes });
-      }
+      if (answerText !== undefined) keepWire(frame, text, answerText, bytes);
       pending.resolve(frame);
       return;
     }
@@ -429,11 +436,7 @@ export class BidiClient {
     const id = pending.callerId ?? wireId;
     const answerText = id === wireId ? text : `${SUCCESS_PREFIX}${id}${text.slice(end)}`;
     const answer = unparsedSuccess(id, answerText);
-    // The swap changes only ASCII digits, so the size moves by the difference in text length.
-    rawAnswerWires.set(answer, {
-      text: answerText,
-      bytes: bytes === undefined ? undefined : bytes + answerText.length - text.length,
-    });
+    keepWire(answer, text, answerText, bytes);
     pending.resolve(answer);
     return true;
   }
