@@ -98,7 +98,7 @@ export function comboboxValueIsItsText(
 ): boolean {
   if (role !== "combobox" || tag === "input" || tag === "textarea" || tag === "select") return false;
   if (names.includes("aria-valuetext") || names.includes("aria-valuenow")) return false;
-  return !(el as HTMLElement).isContentEditable;
+  return !nativeDom().isContentEditable(el as HTMLElement);
 }
 
 /** States in the order DESIGN.md lists them, plus heading level, modal and invalid. */

@@ -88,13 +88,12 @@ export interface PageLayer {
  * that appears twice as a bare reference the second time, so shared sub-objects must not leak out.
  */
 function detach(result: PageResult): PageResult {
-  const { element, ...rest } = result;
-  const copy = JSON.parse(JSON.stringify(rest)) as PageResult;
-  if (element !== undefined) copy.element = element;
+  const copy = JSON.parse(resultText(result)) as PageResult;
+  if (result.element !== undefined) copy.element = result.element;
   return copy;
 }
 
-/** The result text of handleJson: the result without its live `element`. */
+/** The result as JSON text, without its live `element` (handleJson's answer, detach's copy). */
 function resultText(result: PageResult): string {
   const { element: _element, ...rest } = result;
   return JSON.stringify(rest);

@@ -124,8 +124,8 @@ async function dispatchClick(
   baseline: EffectBaseline,
   note: string | undefined,
 ): Promise<PageResult> {
-  const navigates =
-    el.closest("a[href]") !== null && !(el.closest("a[href]")?.getAttribute("href") ?? "").startsWith("#");
+  const link = el.closest("a[href]");
+  const navigates = link !== null && !(link.getAttribute("href") ?? "").startsWith("#");
   clickElement(el, actionable.local.x, actionable.local.y);
   if (!navigates) await sleep(EFFECT_SETTLE_MS);
   return {
