@@ -35,6 +35,9 @@ const NODE_MARKER = "__webbrainNode";
  * Installed in the sandbox with the page script (same installer, so both are there or neither):
  * runs one action and packs its result. Calls only name it, because Firefox compiles a call's
  * source text on every call (the packing code inline cost ~0.2 ms a call, paid twice per click).
+ * A probing call (actions that search) passes `hosts`, `roots` and `probe`: the installed probe
+ * records the roots and looks for custom elements not yet probed first (closed-shadow-roots.ts),
+ * and when there are some, they are the answer instead of the action's result.
  *
  * A page result travels back as JSON text (an array costs Firefox more to serialize than a
  * string, and a tree of BiDi remote values far more), made by the page layer's `handleJson` when
@@ -46,9 +49,13 @@ const NODE_MARKER = "__webbrainNode";
  * them: serializing a node costs Firefox ~0.35 ms, on every click it would be waste.
  */
 const PAGE_CALL_GLOBAL = "__webbrainCall";
-const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = (action, paramsJson, keepNodes) => {
+const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = (action, paramsJson, keepNodes, hosts, roots, probe) => {
   const page = globalThis.__webbrainPage;
   if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
+  if (hosts) {
+    const found = globalThis.${PROBE_GLOBAL}(hosts, roots, probe);
+    if (found) return { ${HOSTS_MARKER}: found };
+  }
   if (!keepNodes && typeof page.handleJson === "function") return page.handleJson(action, paramsJson);
   return page.handle(action, JSON.parse(paramsJson)).then((result) => {
     const nodes = [];
@@ -67,28 +74,22 @@ const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = (action, paramsJson, ke
  * written in as string literals. Firefox answers an evaluate ~0.3 ms sooner than the same call
  * as `script.callFunction` with arguments (it compiles and calls one script instead of a
  * function it then applies). JSON.stringify of a string is a valid JS string literal, so the
- * text is never code. With `probe`, the installed probe (closed-shadow-roots.ts) looks for
- * custom elements not yet probed first, and answers them instead when there are some.
+ * text is never code. With `probe`, the call first has the installed probe
+ * (closed-shadow-roots.ts) look for custom elements not yet probed, and answers them instead
+ * when there are some.
  */
 function pageCallExpression(action: string, paramsJson: string, keepNodes: boolean, probe: boolean): string {
-  const call = `globalThis.${PAGE_CALL_GLOBAL}(${JSON.stringify(action)}, ${JSON.stringify(paramsJson)}, ${keepNodes})`;
-  if (!probe) return `globalThis.${PAGE_CALL_GLOBAL} ? ${call} : { ${MISSING_MARKER}: true }`;
-  return `(() => {
-  if (!globalThis.${PAGE_CALL_GLOBAL} || !globalThis.${PROBE_GLOBAL}) return { ${MISSING_MARKER}: true };
-  const found = globalThis.${PROBE_GLOBAL}([], [], true);
-  return found ? { ${HOSTS_MARKER}: found } : ${call};
-})()`;
+  const args = `${JSON.stringify(action)}, ${JSON.stringify(paramsJson)}, ${keepNodes}${probe ? ", [], [], true" : ""}`;
+  return `globalThis.${PAGE_CALL_GLOBAL} ? globalThis.${PAGE_CALL_GLOBAL}(${args}) : { ${MISSING_MARKER}: true }`;
 }
 
 /**
  * The later rounds of a probing call, which hand the sandbox the hosts and roots the previous
  * round found (as handles, so a call with arguments).
  */
-const PROBING_CALL_FUNCTION = `function (action, paramsJson, keepNodes, probe, hosts, roots) {
+const PROBING_CALL_FUNCTION = `function (action, paramsJson, keepNodes, hosts, roots, probe) {
   const call = globalThis.${PAGE_CALL_GLOBAL};
-  if (!call || !globalThis.${PROBE_GLOBAL}) return { ${MISSING_MARKER}: true };
-  const found = globalThis.${PROBE_GLOBAL}(hosts, roots, probe);
-  return found ? { ${HOSTS_MARKER}: found } : call(action, paramsJson, keepNodes);
+  return call ? call(action, paramsJson, keepNodes, hosts, roots, probe) : { ${MISSING_MARKER}: true };
 }`;
 
 /** Nodes as handles, closed shadow roots included; results are JSON so depth is unlimited. */
@@ -202,9 +203,9 @@ export class PageScriptChannel {
           { type: "string", value: action },
           { type: "string", value: paramsJson },
           { type: "boolean", value: keepNodes },
-          { type: "boolean", value: round < MAX_PROBE_ROUNDS },
           found.hosts,
           found.roots,
+          { type: "boolean", value: round < MAX_PROBE_ROUNDS },
         ],
         serializationOptions,
         opts,
