@@ -264,6 +264,7 @@ export class Agent {
       loop: new LoopDetector(),
       malformedStreak: 0,
       unverifiedFrames: new Set(),
+      ...(options.signal ? { signal: options.signal } : {}),
       onNudge: (detector, message) => options.onEvent?.({ type: "nudge", detector, message }),
     };
   }

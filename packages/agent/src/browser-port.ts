@@ -101,7 +101,21 @@ export interface Screenshot {
   height?: number;
 }
 
-export interface ScreenshotOptions {
+/**
+ * Options every BrowserPort call accepts as its last argument. Implementations written before it
+ * existed still compile (a method may take fewer parameters), but a port that ignores `signal`
+ * leaves Firefox working after Stop.
+ */
+export interface PortCallOptions {
+  /**
+   * Stop: when it fires, the call ends the work it started in the browser (BiDi commands
+   * abandoned, page waits and input plans cut short, nothing more pressed) and rejects with an
+   * error whose `name` is "AbortError".
+   */
+  signal?: AbortSignal;
+}
+
+export interface ScreenshotOptions extends PortCallOptions {
   /** The whole page rather than the viewport (the runner can; the add-on answers the viewport). */
   full?: boolean;
 }
@@ -129,7 +143,7 @@ export interface FetchResponse {
   truncated: boolean;
 }
 
-export interface ResearchOptions {
+export interface ResearchOptions extends PortCallOptions {
   /** Stop reading the page text past this many characters. */
   maxChars?: number;
   timeoutMs?: number;
@@ -162,7 +176,7 @@ export interface DownloadContent {
   truncated: boolean;
 }
 
-export interface NewTabOptions {
+export interface NewTabOptions extends PortCallOptions {
   /** Bring the tab to the front (default false: agent tabs open in the background). */
   active?: boolean;
 }
@@ -189,32 +203,37 @@ export interface BrowserCapabilities {
 export interface BrowserPort {
   readonly capabilities: BrowserCapabilities;
 
-  listTabs(): Promise<TabInfo[]>;
+  listTabs(options?: PortCallOptions): Promise<TabInfo[]>;
   /** The tab the user is looking at, if any. */
-  activeTab(): Promise<TabInfo | undefined>;
+  activeTab(options?: PortCallOptions): Promise<TabInfo | undefined>;
   /** Current URL and title of a tab. Throws if the tab is gone. */
-  getTab(tabId: TabId): Promise<TabInfo>;
+  getTab(tabId: TabId, options?: PortCallOptions): Promise<TabInfo>;
 
   /** Navigate and wait for the load to settle (or time out with `success: false`). */
-  navigate(tabId: TabId, url: string): Promise<PageResult>;
-  goBack(tabId: TabId): Promise<PageResult>;
-  goForward(tabId: TabId): Promise<PageResult>;
+  navigate(tabId: TabId, url: string, options?: PortCallOptions): Promise<PageResult>;
+  goBack(tabId: TabId, options?: PortCallOptions): Promise<PageResult>;
+  goForward(tabId: TabId, options?: PortCallOptions): Promise<PageResult>;
   newTab(url: string, options?: NewTabOptions): Promise<TabInfo>;
   /** Resolves once the tab's next navigation commits, or with `success: false` after timeoutMs. */
-  waitForNavigation?(tabId: TabId, timeoutMs: number): Promise<PageResult>;
+  waitForNavigation?(tabId: TabId, timeoutMs: number, options?: PortCallOptions): Promise<PageResult>;
 
   /** Run one page action (see PAGE_ACTIONS) with the tool's arguments. */
-  pageAction(tabId: TabId, action: PageActionName, params: Record<string, unknown>): Promise<PageResult>;
+  pageAction(
+    tabId: TabId,
+    action: PageActionName,
+    params: Record<string, unknown>,
+    options?: PortCallOptions,
+  ): Promise<PageResult>;
 
   screenshot(tabId: TabId, options?: ScreenshotOptions): Promise<Screenshot>;
 
-  fetchUrl(request: FetchRequest): Promise<FetchResponse>;
+  fetchUrl(request: FetchRequest, options?: PortCallOptions): Promise<FetchResponse>;
   researchUrl(url: string, options?: ResearchOptions): Promise<ResearchResult>;
 
   listDownloads(options?: { limit?: number }): Promise<DownloadInfo[]>;
   readDownload(id: string, options?: { maxChars?: number }): Promise<DownloadContent>;
   /** Start a download of a URL (download_resource_from_page, download_files). */
-  download?(url: string, filename?: string): Promise<DownloadInfo>;
+  download?(url: string, filename?: string, options?: PortCallOptions): Promise<DownloadInfo>;
   /** Put a file into a file input (upload_file). */
-  uploadFile?(tabId: TabId, request: UploadRequest): Promise<PageResult>;
+  uploadFile?(tabId: TabId, request: UploadRequest, options?: PortCallOptions): Promise<PageResult>;
 }

@@ -6,7 +6,7 @@
  * Invariant: a port failure (thrown error) becomes a failed tool result the model can read,
  * never an exception out of the loop: the run goes on and the model can adapt.
  */
-import type { BrowserPort, PageActionName, PageResult } from "./browser-port.js";
+import type { BrowserPort, PageActionName, PageResult, PortCallOptions } from "./browser-port.js";
 import { PAGE_ACTIONS } from "./browser-port.js";
 import { agentResult, type ToolContent, untrustedResult } from "./tool-result.js";
 
@@ -18,6 +18,8 @@ export const TREE_MAX_CHARS = 7_000;
 export interface DispatchContext {
   tabId: string;
   url: string;
+  /** The run's Stop, passed to every port call. */
+  signal?: AbortSignal;
 }
 
 export interface DispatchOutcome extends ToolContent {
@@ -74,8 +76,9 @@ async function navigation(
   name: string,
   result: PageResult,
   tabId: string,
+  call: PortCallOptions,
 ): Promise<DispatchOutcome> {
-  const tab = await port.getTab(tabId).catch(() => undefined);
+  const tab = await port.getTab(tabId, call).catch(() => undefined);
   const fields = { ...result, url: tab?.url ?? result.url, title: tab?.title ?? result.title };
   return {
     ...untrustedResult(name, `tab ${tab?.url ?? ""}`, fields),
@@ -91,9 +94,11 @@ async function run(
   ctx: DispatchContext,
 ): Promise<DispatchOutcome> {
   const { tabId } = ctx;
+  // Every port call carries the run's Stop, so Stop ends the browser work, not only the wait.
+  const call: PortCallOptions = ctx.signal ? { signal: ctx.signal } : {};
   switch (name) {
     case "screenshot": {
-      const shot = await port.screenshot(tabId, { full: args.full === true });
+      const shot = await port.screenshot(tabId, { ...call, full: args.full === true });
       return {
         content: [
           { type: "text", text: `[screenshot ok] ${ctx.url}` },
@@ -106,17 +111,17 @@ async function run(
       const url = str(args.url);
       const bad = checkNavigableUrl(url);
       if (bad) return agentResult(name, false, bad);
-      return navigation(port, name, await port.navigate(tabId, url), tabId);
+      return navigation(port, name, await port.navigate(tabId, url, call), tabId, call);
     }
     case "go_back":
-      return navigation(port, name, await port.goBack(tabId), tabId);
+      return navigation(port, name, await port.goBack(tabId, call), tabId, call);
     case "go_forward":
-      return navigation(port, name, await port.goForward(tabId), tabId);
+      return navigation(port, name, await port.goForward(tabId, call), tabId, call);
     case "new_tab": {
       const url = str(args.url);
       const bad = checkNavigableUrl(url);
       if (bad) return agentResult(name, false, bad);
-      const tab = await port.newTab(url, { active: false });
+      const tab = await port.newTab(url, { ...call, active: false });
       return {
         ...untrustedResult(name, `tab ${tab.url}`, {
           success: true,
@@ -129,23 +134,26 @@ async function run(
       };
     }
     case "promote_iframe": {
-      const frame = await port.pageAction(tabId, "promote_iframe", args);
+      const frame = await port.pageAction(tabId, "promote_iframe", args, call);
       const url = str(frame.url);
       if (!frame.success || !url)
         return { ...untrustedResult(name, `page ${ctx.url}`, frame), pageResult: frame };
       const bad = checkNavigableUrl(url);
       if (bad) return agentResult(name, false, bad);
-      return navigation(port, name, await port.navigate(tabId, url), tabId);
+      return navigation(port, name, await port.navigate(tabId, url, call), tabId, call);
     }
     case "fetch_url": {
-      const response = await port.fetchUrl({
-        url: str(args.url),
-        method: str(args.method || "GET").toUpperCase(),
-        headers: (args.headers as Record<string, string> | undefined) ?? {},
-        ...(args.body !== undefined ? { body: str(args.body) } : {}),
-        timeoutMs: NETWORK_TIMEOUT_MS,
-        maxChars: 8_000,
-      });
+      const response = await port.fetchUrl(
+        {
+          url: str(args.url),
+          method: str(args.method || "GET").toUpperCase(),
+          headers: (args.headers as Record<string, string> | undefined) ?? {},
+          ...(args.body !== undefined ? { body: str(args.body) } : {}),
+          timeoutMs: NETWORK_TIMEOUT_MS,
+          maxChars: 8_000,
+        },
+        call,
+      );
       const ok = response.status >= 200 && response.status < 400;
       const result: PageResult = {
         success: ok,
@@ -162,7 +170,7 @@ async function run(
       const url = str(args.url);
       const bad = checkNavigableUrl(url);
       if (bad) return agentResult(name, false, bad);
-      const result = await port.researchUrl(url, { maxChars: 7_000, timeoutMs: NETWORK_TIMEOUT_MS });
+      const result = await port.researchUrl(url, { ...call, maxChars: 7_000, timeoutMs: NETWORK_TIMEOUT_MS });
       return untrustedResult(name, `page ${url}`, result);
     }
     case "list_downloads": {
@@ -178,10 +186,14 @@ async function run(
     }
     case "download_resource_from_page": {
       if (!port.download) return agentResult(name, false, "This browser cannot download files.");
-      const resolved = await port.pageAction(tabId, "resolve_resource_url", args);
+      const resolved = await port.pageAction(tabId, "resolve_resource_url", args, call);
       const url = str(resolved.url);
       if (!resolved.success || !url) return untrustedResult(name, `page ${ctx.url}`, resolved);
-      const download = await port.download(url, args.filename === undefined ? undefined : str(args.filename));
+      const download = await port.download(
+        url,
+        args.filename === undefined ? undefined : str(args.filename),
+        call,
+      );
       return untrustedResult(name, "downloads", { success: true, download: { ...download } });
     }
     case "download_files": {
@@ -189,7 +201,7 @@ async function run(
       if (!download) return agentResult(name, false, "This browser cannot download files.");
       const urls = Array.isArray(args.urls) ? args.urls.map(str) : [];
       const started = [];
-      for (const url of urls) started.push({ ...(await download(url)) });
+      for (const url of urls) started.push({ ...(await download(url, undefined, call)) });
       return untrustedResult(name, "downloads", { success: true, downloads: started });
     }
     case "upload_file": {
@@ -197,7 +209,7 @@ async function run(
       const request: Record<string, unknown> = {};
       for (const key of ["ref_id", "selector", "downloadId", "path"])
         if (args[key] !== undefined) request[key] = args[key];
-      const result = await port.uploadFile(tabId, request);
+      const result = await port.uploadFile(tabId, request, call);
       return { ...untrustedResult(name, `page ${ctx.url}`, result), pageResult: result };
     }
     default: {
@@ -207,7 +219,7 @@ async function run(
         name === "get_accessibility_tree" && args.max_chars === undefined
           ? { ...args, max_chars: TREE_MAX_CHARS }
           : args;
-      const result = await port.pageAction(tabId, name as PageActionName, params);
+      const result = await port.pageAction(tabId, name as PageActionName, params, call);
       if (TRUSTED_PAGE_ACTIONS.has(name) && typeof result.error !== "string") {
         const { success, ...rest } = result;
         return { ...agentResult(name, success !== false, "", rest), pageResult: result };

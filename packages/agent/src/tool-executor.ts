@@ -58,6 +58,8 @@ export interface RunContext {
   malformedStreak: number;
   /** urlFilters of frames typed into with iframe_type and not yet checked with verify_form. */
   unverifiedFrames: Set<string>;
+  /** The run's Stop: passed to every BrowserPort call, so Stop ends the work in the browser. */
+  signal?: AbortSignal;
   onNudge?: (detector: string, message: string) => void;
 }
 
@@ -141,7 +143,8 @@ export class ToolExecutor {
       }
     }
 
-    const tab = await this.deps.port.getTab(tabId).catch(() => undefined);
+    const portCall = run.signal ? { signal: run.signal } : {};
+    const tab = await this.deps.port.getTab(tabId, portCall).catch(() => undefined);
     const pageUrl = tab?.url ?? "";
     const notes: string[] = [];
 
@@ -175,7 +178,7 @@ export class ToolExecutor {
       }
     }
 
-    const outcome = await dispatchTool(this.deps.port, name, args, { tabId, url: pageUrl });
+    const outcome = await dispatchTool(this.deps.port, name, args, { tabId, url: pageUrl, ...portCall });
     if (outcome.newTabId) conversation.workingTabId = outcome.newTabId;
     if (name === "iframe_type" && !outcome.isError) run.unverifiedFrames.add(str(args.urlFilter));
     if (name === "verify_form" && !outcome.isError) run.unverifiedFrames.delete(str(args.urlFilter));
@@ -205,7 +208,7 @@ export class ToolExecutor {
     const request = skillRequest(skill, call.arguments);
     if (typeof request === "string") return agentResult(skill.name, false, request);
     try {
-      const response = await this.deps.port.fetchUrl(request);
+      const response = await this.deps.port.fetchUrl(request, run.signal ? { signal: run.signal } : {});
       const ok = response.status >= 200 && response.status < 300;
       const result = {
         success: ok,
@@ -249,7 +252,9 @@ export class ToolExecutor {
   ): Promise<void> {
     let after = navigatedTo;
     if (after === undefined && (spec.kind === "act" || spec.kind === "dev")) {
-      after = (await this.deps.port.getTab(tabId).catch(() => undefined))?.url;
+      after = (
+        await this.deps.port.getTab(tabId, run.signal ? { signal: run.signal } : {}).catch(() => undefined)
+      )?.url;
     }
     if (after !== undefined && after !== before) {
       this.deps.submitGuard.navigated(tabId);
@@ -277,7 +282,7 @@ export class ToolExecutor {
     let probe: CompletionProbe | undefined;
     if (run.conversation.mode !== "ask") {
       probe = (await this.deps.port
-        .pageAction(tabId, "probe_completion", { summary })
+        .pageAction(tabId, "probe_completion", { summary }, run.signal ? { signal: run.signal } : {})
         .catch(() => undefined)) as CompletionProbe | undefined;
     }
     const decision = this.deps.blockedDone.decide(tabId, summary, probe);

@@ -28,6 +28,7 @@ import {
   type ToolSpec,
   toolsFor,
 } from "@webbrain/agent";
+import { AdvisoryLoopDetector, AdvisorySubmitGuard } from "./advisory-guards.js";
 import { UsageError } from "./errors.js";
 
 export interface ToolRunnerOptions {
@@ -38,6 +39,8 @@ export interface ToolRunnerOptions {
   /** Offer and allow `screenshot` (the caller can look at images). */
   vision: boolean;
   approver?: PermissionApprover;
+  /** The caller is the agent (MCP): loop and duplicate-submit guards warn, never refuse. */
+  advisoryGuards?: boolean;
 }
 
 /** One call's answer as `exec` prints it and MCP returns it. */
@@ -57,16 +60,18 @@ export class ToolRunner {
   readonly #executor: ToolExecutor;
   readonly #run: RunContext;
   readonly #options: ToolRunnerOptions;
+  readonly #advisorySubmit: AdvisorySubmitGuard | undefined;
   #calls = 0;
 
   constructor(options: ToolRunnerOptions) {
     this.#options = options;
     // Fail at start for Compact Dev, as `run` does, rather than refusing every call.
     this.tools();
+    this.#advisorySubmit = options.advisoryGuards ? new AdvisorySubmitGuard() : undefined;
     this.#executor = new ToolExecutor({
       port: options.port,
       gate: new PermissionGate(new MemoryStore(), options.approver),
-      submitGuard: new DuplicateSubmitGuard(),
+      submitGuard: this.#advisorySubmit ?? new DuplicateSubmitGuard(),
       blockedDone: new BlockedDone(),
     });
     const run = {
@@ -74,7 +79,7 @@ export class ToolRunner {
       tier: options.tier,
       vision: options.vision,
       planRequired: false,
-      loop: new LoopDetector(),
+      loop: options.advisoryGuards ? new AdvisoryLoopDetector() : new LoopDetector(),
       malformedStreak: 0,
       unverifiedFrames: new Set<string>(),
     };
@@ -89,7 +94,13 @@ export class ToolRunner {
   async call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
     const id = `call-${++this.#calls}`;
     const outcome = await this.#executor.execute({ type: "toolCall", id, name, arguments: args }, this.#run);
-    return toAnswer(outcome);
+    const answer = toAnswer(outcome);
+    const warnings = this.#advisorySubmit?.takeWarnings() ?? [];
+    if (warnings.length > 0) {
+      answer.text = [answer.text, ...warnings].join("\n");
+      answer.result.warnings = warnings;
+    }
+    return answer;
   }
 }
 

@@ -36,7 +36,15 @@ export async function mcpCommandHandler(
     async ({ port, tabId, description }) => {
       const server = createMcpServer(
         (approver) =>
-          new ToolRunner({ port, tabId, mode, tier, vision: true, ...(approver ? { approver } : {}) }),
+          new ToolRunner({
+            port,
+            tabId,
+            mode,
+            tier,
+            vision: true,
+            advisoryGuards: true,
+            ...(approver ? { approver } : {}),
+          }),
         options.confirm === true,
       );
       const closed = new Promise<void>((resolve) => {
