@@ -17,7 +17,20 @@ const API_OF: Record<Dialect, Api> = {
   "openai-chat": "openai-completions",
   "openai-responses": "openai-responses",
   anthropic: "anthropic-messages",
+  bedrock: "bedrock-converse-stream",
 };
+
+// pi-ai's Bedrock client uses HTTP/2 on Node unless told otherwise; the scripted server is HTTP/1.1.
+process.env.AWS_BEDROCK_FORCE_HTTP1 = "1";
+
+/** Per-call options: a key, and for Bedrock a region and its bearer token (API key). */
+function keyed(dialect: Dialect, extra: Record<string, unknown> = {}) {
+  return {
+    apiKey: "k",
+    ...(dialect === "bedrock" ? { region: "us-east-1", bearerToken: "k" } : {}),
+    ...extra,
+  };
+}
 
 function modelFor(llm: ScriptedLlm, dialect: Dialect): Model<Api> {
   return {
@@ -54,119 +67,119 @@ async function start(...args: Parameters<typeof startScriptedLlm>): Promise<Scri
   return llm;
 }
 
-describe.each(["openai-chat", "openai-responses", "anthropic"] as const)("%s through pi-ai", (dialect) => {
-  it("streams text, then a tool call chosen from the last tool result", async () => {
-    const llm = await start({
-      dialect,
-      script: [
-        { text: "Looking at the page first.", toolCalls: [{ name: "click_ax", arguments: { ref_id: 1 } }] },
-        (request) => ({
-          toolCalls: [
-            {
-              name: "click_ax",
-              arguments: { ref_id: findRef(lastToolResultText(request), "button", "Checkout") },
-            },
-          ],
-        }),
-        { text: "All done." },
-      ],
+describe.each(["openai-chat", "openai-responses", "anthropic", "bedrock"] as const)(
+  "%s through pi-ai",
+  (dialect) => {
+    it("streams text, then a tool call chosen from the last tool result", async () => {
+      const llm = await start({
+        dialect,
+        script: [
+          { text: "Looking at the page first.", toolCalls: [{ name: "click_ax", arguments: { ref_id: 1 } }] },
+          (request) => ({
+            toolCalls: [
+              {
+                name: "click_ax",
+                arguments: { ref_id: findRef(lastToolResultText(request), "button", "Checkout") },
+              },
+            ],
+          }),
+          { text: "All done." },
+        ],
+      });
+      const model = modelFor(llm, dialect);
+      const context: Context = {
+        systemPrompt: "You drive a browser.",
+        messages: [{ role: "user", content: "buy it", timestamp: Date.now() }],
+        tools: [clickTool],
+      };
+
+      const first = await complete(model, context, keyed(dialect));
+      expect(first.stopReason).toBe("toolUse");
+      expect(first.content.find((block) => block.type === "text")).toMatchObject({
+        text: "Looking at the page first.",
+      });
+      const call = first.content.find((block) => block.type === "toolCall");
+      expect(call).toMatchObject({ name: "click_ax", arguments: { ref_id: 1 } });
+      if (call?.type !== "toolCall") throw new Error("no tool call");
+
+      context.messages.push(first, {
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: "text", text: JSON.stringify({ success: true, tree: TREE }) }],
+        isError: false,
+        timestamp: Date.now(),
+      });
+      const second = await complete(model, context, keyed(dialect));
+      expect(second.content.find((block) => block.type === "toolCall")).toMatchObject({
+        arguments: { ref_id: 7 },
+      });
+
+      context.messages.push(second);
+      const third = await complete(model, context, keyed(dialect));
+      expect(third.stopReason).toBe("stop");
+      expect(third.content).toEqual([expect.objectContaining({ type: "text", text: "All done." })]);
+
+      expect(llm.requests).toHaveLength(3);
+      expect(systemPromptText(llm.requests[0]!)).toBe("You drive a browser.");
+      expect(toolNames(llm.requests[0]!)).toEqual(["click_ax"]);
+      expect(llm.remaining()).toBe(0);
     });
-    const model = modelFor(llm, dialect);
-    const context: Context = {
-      systemPrompt: "You drive a browser.",
-      messages: [{ role: "user", content: "buy it", timestamp: Date.now() }],
-      tools: [clickTool],
-    };
 
-    const first = await complete(model, context, { apiKey: "k" });
-    expect(first.stopReason).toBe("toolUse");
-    expect(first.content.find((block) => block.type === "text")).toMatchObject({
-      text: "Looking at the page first.",
-    });
-    const call = first.content.find((block) => block.type === "toolCall");
-    expect(call).toMatchObject({ name: "click_ax", arguments: { ref_id: 1 } });
-    if (call?.type !== "toolCall") throw new Error("no tool call");
-
-    context.messages.push(first, {
-      role: "toolResult",
-      toolCallId: call.id,
-      toolName: call.name,
-      content: [{ type: "text", text: JSON.stringify({ success: true, tree: TREE }) }],
-      isError: false,
-      timestamp: Date.now(),
-    });
-    const second = await complete(model, context, { apiKey: "k" });
-    expect(second.content.find((block) => block.type === "toolCall")).toMatchObject({
-      arguments: { ref_id: 7 },
+    it("answers 500 with a clear message once the script is exhausted", async () => {
+      const llm = await start({ dialect, script: [] });
+      const reply = await complete(
+        modelFor(llm, dialect),
+        { messages: [{ role: "user", content: "hi", timestamp: 0 }] },
+        keyed(dialect, { maxRetries: 0 }),
+      );
+      expect(reply.stopReason).toBe("error");
+      expect(reply.errorMessage).toContain("script exhausted");
     });
 
-    context.messages.push(second);
-    const third = await complete(model, context, { apiKey: "k" });
-    expect(third.stopReason).toBe("stop");
-    expect(third.content).toEqual([expect.objectContaining({ type: "text", text: "All done." })]);
+    it("fails on demand: a status, a dropped stream, a hang the client aborts", async () => {
+      const llm = await start({
+        dialect,
+        script: [
+          { fail: "status", status: 401 },
+          { fail: "drop-mid-stream" },
+          { fail: "hang", midStream: true },
+        ],
+      });
+      const model = modelFor(llm, dialect);
+      const ctx: Context = { messages: [{ role: "user", content: "hi", timestamp: 0 }] };
 
-    expect(llm.requests).toHaveLength(3);
-    expect(systemPromptText(llm.requests[0]!)).toBe("You drive a browser.");
-    expect(toolNames(llm.requests[0]!)).toEqual(["click_ax"]);
-    expect(llm.remaining()).toBe(0);
-  });
+      const unauthorized = await complete(model, ctx, keyed(dialect, { maxRetries: 0 }));
+      expect(unauthorized.stopReason).toBe("error");
+      expect(unauthorized.errorMessage).toMatch(/401/);
 
-  it("answers 500 with a clear message once the script is exhausted", async () => {
-    const llm = await start({ dialect, script: [] });
-    const reply = await complete(
-      modelFor(llm, dialect),
-      { messages: [{ role: "user", content: "hi", timestamp: 0 }] },
-      {
-        apiKey: "k",
-        maxRetries: 0,
-      },
-    );
-    expect(reply.stopReason).toBe("error");
-    expect(reply.errorMessage).toContain("script exhausted");
-  });
+      const dropped = await complete(model, ctx, keyed(dialect, { maxRetries: 0 }));
+      expect(dropped.stopReason).toBe("error");
 
-  it("fails on demand: a status, a dropped stream, a hang the client aborts", async () => {
-    const llm = await start({
-      dialect,
-      script: [
-        { fail: "status", status: 401 },
-        { fail: "drop-mid-stream" },
-        { fail: "hang", midStream: true },
-      ],
-    });
-    const model = modelFor(llm, dialect);
-    const ctx: Context = { messages: [{ role: "user", content: "hi", timestamp: 0 }] };
-
-    const unauthorized = await complete(model, ctx, { apiKey: "k", maxRetries: 0 });
-    expect(unauthorized.stopReason).toBe("error");
-    expect(unauthorized.errorMessage).toMatch(/401/);
-
-    const dropped = await complete(model, ctx, { apiKey: "k", maxRetries: 0 });
-    expect(dropped.stopReason).toBe("error");
-
-    const controller = new AbortController();
-    const events = stream(model, ctx, { apiKey: "k", maxRetries: 0, signal: controller.signal });
-    let sawStart = false;
-    for await (const event of events) {
-      if (event.type === "start" || event.type === "text_start") {
-        sawStart = true;
-        controller.abort();
+      const controller = new AbortController();
+      const events = stream(model, ctx, keyed(dialect, { maxRetries: 0, signal: controller.signal }));
+      let sawStart = false;
+      for await (const event of events) {
+        if (event.type === "start" || event.type === "text_start") {
+          sawStart = true;
+          controller.abort();
+        }
       }
-    }
-    const hung = await events.result();
-    expect(sawStart).toBe(true);
-    expect(hung.stopReason).toBe("aborted");
-  });
+      const hung = await events.result();
+      expect(sawStart).toBe(true);
+      expect(hung.stopReason).toBe("aborted");
+    });
 
-  it("lists models for a connection test", async () => {
-    const llm = await start({ dialect, script: [], models: ["a", "b"] });
-    const response = await fetch(`${llm.baseUrl.replace(/\/v1$/, "")}/v1/models`);
-    const body = (await response.json()) as { data: { id: string }[] };
-    expect(body.data.map((model) => model.id)).toEqual(["a", "b"]);
-    expect(llm.otherRequests).toHaveLength(1);
-    expect(llm.requests).toHaveLength(0);
-  });
-});
+    it.skipIf(dialect === "bedrock")("lists models for a connection test", async () => {
+      const llm = await start({ dialect, script: [], models: ["a", "b"] });
+      const response = await fetch(`${llm.baseUrl.replace(/\/v1$/, "")}/v1/models`);
+      const body = (await response.json()) as { data: { id: string }[] };
+      expect(body.data.map((model) => model.id)).toEqual(["a", "b"]);
+      expect(llm.otherRequests).toHaveLength(1);
+      expect(llm.requests).toHaveLength(0);
+    });
+  },
+);
 
 describe("openai-chat plain JSON", () => {
   it("answers a non-streaming request with a chat.completion object", async () => {

@@ -6,13 +6,15 @@
  * the request already parsed and recorded; helpers read every dialect's request shape.
  */
 
-export type Dialect = "openai-chat" | "openai-responses" | "anthropic";
+export type Dialect = "openai-chat" | "openai-responses" | "anthropic" | "bedrock";
 
 /** One HTTP request the server received, body parsed as JSON. */
 export interface RecordedRequest {
   dialect: Dialect;
   method: string;
   path: string;
+  /** The query string's parameters (Azure sends `api-version` here). */
+  query: Record<string, string>;
   headers: Record<string, string>;
   /** The JSON body (generation requests), or null. */
   body: Record<string, unknown>;
@@ -44,8 +46,12 @@ export interface TextReply {
 export type FailureReply =
   /** Answer an HTTP error status with `body` (default: the dialect's error JSON). */
   | { fail: "status"; status: number; body?: string | Record<string, unknown> }
-  /** Start the stream, send part of it, then destroy the connection. */
-  | { fail: "drop-mid-stream" }
+  /**
+   * Start the stream, send part of it, then destroy the connection. `text` is the answer being
+   * streamed (default: a fixed partial answer); `afterEvents` how many of its events go out
+   * before the drop (default 2: the stream's opening, no text yet).
+   */
+  | { fail: "drop-mid-stream"; text?: string; afterEvents?: number }
   /** Never answer (midStream: send headers and the first event, then stall). */
   | { fail: "hang"; midStream?: boolean };
 
@@ -98,6 +104,12 @@ export function toolResultTexts(request: RecordedRequest): string[] {
         if (part?.type === "tool_result") texts.push(contentText(part.content));
       }
     }
+    if (request.dialect === "bedrock" && Array.isArray(record.content)) {
+      for (const block of record.content) {
+        const result = asRecord(asRecord(block)?.toolResult);
+        if (result) texts.push(contentText(result.content));
+      }
+    }
   }
   return texts;
 }
@@ -129,7 +141,7 @@ export function userTexts(request: RecordedRequest): string[] {
 /** The system prompt as sent (system/developer message, `instructions`, or `system`). */
 export function systemPromptText(request: RecordedRequest): string {
   const body = request.body;
-  if (request.dialect === "anthropic") return contentText(body.system);
+  if (request.dialect === "anthropic" || request.dialect === "bedrock") return contentText(body.system);
   if (request.dialect === "openai-responses" && typeof body.instructions === "string")
     return body.instructions;
   const list = request.dialect === "openai-responses" ? body.input : body.messages;
@@ -142,7 +154,12 @@ export function systemPromptText(request: RecordedRequest): string {
 
 /** Names of the tools offered in the request. */
 export function toolNames(request: RecordedRequest): string[] {
-  const tools = Array.isArray(request.body.tools) ? request.body.tools : [];
+  const bedrockTools = asRecord(request.body.toolConfig)?.tools;
+  const tools = Array.isArray(request.body.tools)
+    ? request.body.tools
+    : Array.isArray(bedrockTools)
+      ? bedrockTools.map((tool) => asRecord(tool)?.toolSpec)
+      : [];
   return tools.map((tool) => {
     const record = asRecord(tool);
     const fn = asRecord(record?.function);
@@ -153,7 +170,10 @@ export function toolNames(request: RecordedRequest): string[] {
 /** Number of images anywhere in the request (any dialect's image part shape). */
 export function imageCount(request: RecordedRequest): number {
   const text = JSON.stringify(request.body);
-  return (text.match(/"type":"(image_url|input_image|image)"/g) ?? []).length;
+  const typed = text.match(/"type":"(image_url|input_image|image)"/g) ?? [];
+  // Bedrock's image blocks are `{"image": {"format", "source": {"bytes"}}}`.
+  const bedrock = request.dialect === "bedrock" ? (text.match(/"image":\{"format"/g) ?? []) : [];
+  return typed.length + bedrock.length;
 }
 
 const TREE_LINE = /\[(\d+)\]\s+(\S+)(?:\s+"((?:[^"\\]|\\.)*)")?/;

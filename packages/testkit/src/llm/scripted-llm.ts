@@ -12,6 +12,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { bedrockConverseStream } from "./bedrock-event-stream.js";
 import { type Dialect, isFailure, type RecordedRequest, type Reply, type ScriptStep } from "./script.js";
 import {
   anthropicStream,
@@ -35,7 +36,7 @@ export interface ScriptedLlmOptions {
 }
 
 export interface ScriptedLlm {
-  /** http://127.0.0.1:PORT/v1 for the OpenAI dialects; http://127.0.0.1:PORT for Anthropic (its SDK adds /v1). */
+  /** http://127.0.0.1:PORT/v1 for the OpenAI dialects; http://127.0.0.1:PORT for Anthropic (its SDK adds /v1) and Bedrock. */
   baseUrl: string;
   /** Every generation request, in arrival order. */
   requests: RecordedRequest[];
@@ -50,6 +51,7 @@ const GENERATION_PATHS: Record<Dialect, RegExp> = {
   "openai-chat": /\/chat\/completions$/,
   "openai-responses": /\/responses$/,
   anthropic: /\/messages$/,
+  bedrock: /\/model\/[^/]+\/converse-stream$/,
 };
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -69,11 +71,17 @@ function headersOf(request: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): void {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   response.writeHead(status, {
     "content-type": "application/json",
     "content-length": Buffer.byteLength(text),
+    ...extraHeaders,
   });
   response.end(text);
 }
@@ -89,7 +97,8 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   let nextStep = 0;
 
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const path = (request.url ?? "/").split("?")[0] ?? "/";
+    const url = new URL(request.url ?? "/", "http://scripted.invalid");
+    const path = url.pathname;
     const raw = await readBody(request);
     let body: Record<string, unknown> = {};
     if (raw) {
@@ -105,6 +114,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
       dialect,
       method: request.method ?? "GET",
       path,
+      query: Object.fromEntries(url.searchParams),
       headers: headersOf(request),
       body,
       index: isGeneration ? requests.length : otherRequests.length,
@@ -137,41 +147,61 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   }
 
   async function send(recorded: RecordedRequest, reply: Reply, response: ServerResponse): Promise<void> {
+    const bedrockModel = /\/model\/([^/]+)\/converse-stream$/.exec(recorded.path)?.[1];
     const ctx: EncodeContext = {
-      model: typeof recorded.body.model === "string" ? recorded.body.model : (models[0] ?? "scripted-1"),
+      model:
+        typeof recorded.body.model === "string"
+          ? recorded.body.model
+          : bedrockModel
+            ? decodeURIComponent(bedrockModel)
+            : (models[0] ?? "scripted-1"),
       seq: recorded.index + 1,
       includeUsage:
         (recorded.body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true,
     };
     if (isFailure(reply) && reply.fail === "status") {
       const body = reply.body ?? errorBody(dialect, reply.status, `scripted failure: HTTP ${reply.status}`);
-      sendJson(response, reply.status, body);
+      // Bedrock's SDK names the error from this header.
+      const awsType =
+        reply.status === 401 || reply.status === 403 ? "AccessDeniedException" : "ValidationException";
+      sendJson(response, reply.status, body, dialect === "bedrock" ? { "x-amzn-errortype": awsType } : {});
       return;
     }
     const streamed =
       dialect !== "openai-chat" || (options.stream !== false && recorded.body.stream !== false);
     if (isFailure(reply) && reply.fail === "hang" && !reply.midStream) return; // close() ends it
-    const plain: Reply = isFailure(reply) ? { text: "partial answer that never finishes" } : reply;
+    const dropped = isFailure(reply) && reply.fail === "drop-mid-stream" ? reply : undefined;
+    const plain: Reply = isFailure(reply)
+      ? { text: dropped?.text ?? "partial answer that never finishes" }
+      : reply;
     if (!streamed && !isFailure(reply)) {
       sendJson(response, 200, openAiChatJson(reply, ctx));
       return;
     }
-    const events =
+    const events: (string | Buffer)[] =
       dialect === "openai-chat"
         ? openAiChatStream(plain, ctx)
         : dialect === "openai-responses"
           ? openAiResponsesStream(plain, ctx)
-          : anthropicStream(plain, ctx);
+          : dialect === "bedrock"
+            ? bedrockConverseStream(plain, ctx)
+            : anthropicStream(plain, ctx);
     response.writeHead(200, {
-      "content-type": "text/event-stream",
+      "content-type": dialect === "bedrock" ? "application/vnd.amazon.eventstream" : "text/event-stream",
       "cache-control": "no-cache",
       connection: "keep-alive",
     });
     if (isFailure(reply)) {
-      response.write(events[0] ?? "");
-      if (reply.fail === "drop-mid-stream") {
-        response.write(events[1] ?? "");
+      if (dropped) {
+        for (const event of events.slice(0, dropped.afterEvents ?? 2)) {
+          if (options.eventDelayMs) await sleep(options.eventDelayMs);
+          response.write(event);
+        }
+        // Let the written events leave before the connection is cut.
+        await sleep(20);
         response.socket?.destroy();
+      } else {
+        response.write(events[0] ?? "");
       }
       return; // hang mid-stream: close() ends it
     }
@@ -198,7 +228,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
   const origin = `http://127.0.0.1:${port}`;
 
   return {
-    baseUrl: dialect === "anthropic" ? origin : `${origin}/v1`,
+    baseUrl: dialect === "anthropic" || dialect === "bedrock" ? origin : `${origin}/v1`,
     requests,
     otherRequests,
     remaining: () => script.length - nextStep,

@@ -284,6 +284,7 @@ export function anthropicStream(reply: TextReply, ctx: EncodeContext): string[] 
 
 /** The error body each API sends with a failing status. */
 export function errorBody(dialect: Dialect, status: number, message: string): Record<string, unknown> {
+  if (dialect === "bedrock") return { message };
   if (dialect === "anthropic") {
     const type = status === 401 ? "authentication_error" : status === 403 ? "permission_error" : "api_error";
     return { type: "error", error: { type, message } };
@@ -292,6 +293,9 @@ export function errorBody(dialect: Dialect, status: number, message: string): Re
 }
 
 export function modelList(dialect: Dialect, models: string[]): Record<string, unknown> {
+  if (dialect === "bedrock") {
+    return { modelSummaries: models.map((modelId) => ({ modelId, modelName: modelId })) };
+  }
   if (dialect === "anthropic") {
     return {
       data: models.map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" })),
