@@ -191,3 +191,5 @@ export async function testConnection(config: ProviderConfig, timeoutMs = 10_000)
 function withoutFinalStop(text: string): string {
   return text.replace(/[.\s]+$/, "");
 }
+
+export * from "./provider-streaming.js";
