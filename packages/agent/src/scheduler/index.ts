@@ -1,0 +1,3 @@
+export * from "./job.js";
+export * from "./job-input.js";
+export * from "./scheduled-job-manager.js";
