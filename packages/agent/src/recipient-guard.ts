@@ -1,0 +1,295 @@
+/**
+ * Recipient guard (spec 000): on a protected messaging route, nothing that may send a message
+ * is dispatched unless the open conversation is provably the recipient the user named.
+ *
+ * Policy, in order, for each page action on a protected route (routes are data, one line each):
+ * 1. Is it send-like? Clicks (except a conversation row in the left rail or focusing an editable),
+ *    set_field with submit, Enter, upload_file. Enter in another editable (the recipient search
+ *    box) is not a message and passes; Enter with an unknown focus does not.
+ * 2. A read-only probe (the accessibility tree, read right before the action) finds the composer
+ *    (the one editable of the conversation pane) and the conversation's identity: exactly one
+ *    heading at the pane's own level above the composer. No composer, no heading or two
+ *    different headings: refused.
+ * 3. The identity must equal the pinned recipient (from the trusted request, see
+ *    `recipientFromPlan`). No pinned recipient: refused.
+ * 4. A one-use binding of action target, composer, URL and identity is made, and consumed
+ *    immediately before the click or key: the URL is read again, and a binding never serves
+ *    twice (one Enter per verification).
+ * Everything else fails closed with a message that says what to do.
+ */
+import type { BrowserPort, PageResult, TabInfo } from "./browser-port.js";
+import type { Plan } from "./planner.js";
+import { decoratePort } from "./port-decorator.js";
+import { parseTree, type TargetDescriptor, type TreeNode } from "./workflow-target.js";
+
+export interface MessagingRoute {
+  /** The site's host; subdomains match too. */
+  host: string;
+  /** The path prefix of its conversation pages. */
+  pathPrefix: string;
+  label: string;
+}
+
+/**
+ * Protected messaging routes, one line per site: `host path-prefix label...`. Spec 000 names
+ * Douyin's /chat; more sites are a line each.
+ */
+export const MESSAGING_ROUTE_LINES = `
+# host        path   label
+douyin.com    /chat  Douyin chat
+`;
+
+export class RouteListError extends Error {
+  override name = "RouteListError";
+}
+
+export function parseMessagingRoutes(text: string): MessagingRoute[] {
+  const routes: MessagingRoute[] = [];
+  for (const [index, raw] of text.split("\n").entries()) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const [host, pathPrefix, ...label] = line.split(/\s+/);
+    if (!host || !pathPrefix?.startsWith("/")) {
+      throw new RouteListError(
+        `Route line ${index + 1} ("${line}") needs "host /path-prefix label", e.g. "douyin.com /chat Douyin chat".`,
+      );
+    }
+    routes.push({ host: host.toLowerCase(), pathPrefix, label: label.join(" ") || `${host}${pathPrefix}` });
+  }
+  return routes;
+}
+
+export const PROTECTED_MESSAGING_ROUTES: readonly MessagingRoute[] =
+  parseMessagingRoutes(MESSAGING_ROUTE_LINES);
+
+export function matchMessagingRoute(
+  url: string,
+  routes: readonly MessagingRoute[] = PROTECTED_MESSAGING_ROUTES,
+): MessagingRoute | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const host = parsed.host.toLowerCase();
+  const hostname = parsed.hostname.toLowerCase();
+  return routes.find(
+    (route) =>
+      (host === route.host || hostname === route.host || hostname.endsWith(`.${route.host}`)) &&
+      parsed.pathname.startsWith(route.pathPrefix),
+  );
+}
+
+const EDITABLE_ROLES: ReadonlySet<string> = new Set(["textbox", "searchbox", "combobox"]);
+/** Areas that hold the conversation list (the left rail), not the open conversation. */
+const RAIL_AREAS: ReadonlySet<string> = new Set(["navigation", "complementary"]);
+
+function inRail(node: { within: readonly { role: string }[] }): boolean {
+  return node.within.some((area) => RAIL_AREAS.has(area.role));
+}
+
+function hasEnter(keys: unknown): boolean {
+  return typeof keys === "string" && /\benter\b|\breturn\b|\n/i.test(keys);
+}
+
+/**
+ * Whether a step may dispatch a message, judged from the call alone (saved workflows; the
+ * live guard looks at the page too). Conservative: an unknown click counts.
+ */
+export function isPotentialDispatch(
+  tool: string,
+  args: Record<string, unknown>,
+  target?: TargetDescriptor,
+): boolean {
+  switch (tool) {
+    case "click_ax":
+    case "click":
+    case "iframe_click":
+      if (target && (EDITABLE_ROLES.has(target.role) || inRail(target))) return false;
+      return true;
+    case "set_field":
+      return args.submit === true;
+    case "press_keys":
+      return hasEnter(args.keys);
+    case "type_ax":
+    case "type_text":
+      return typeof (args.value ?? args.text) === "string" && String(args.value ?? args.text).includes("\n");
+    case "upload_file":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The recipient a plan may pin: only when the plan names one and the user's own words (the
+ * trusted request) contain it, so a name the model picked up from a page cannot authorize a send.
+ */
+export function recipientFromPlan(plan: Plan, task: string): string | undefined {
+  const recipient = plan.messageRecipient?.trim();
+  if (!recipient) return undefined;
+  return normalizeIdentity(task).includes(normalizeIdentity(recipient)) ? recipient : undefined;
+}
+
+export function normalizeIdentity(text: string): string {
+  return text.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+interface Binding {
+  target: string;
+  composer: string;
+  url: string;
+  identity: string;
+}
+
+type Verdict = { kind: "pass" } | { kind: "refuse"; message: string } | { kind: "bind"; binding: Binding };
+
+function refuse(message: string): Verdict {
+  return { kind: "refuse", message: `Recipient guard: ${message}` };
+}
+
+export class RecipientGuard {
+  private readonly pinned = new Map<string, string>();
+  /** The editable that last received focus through an action, per tab (Enter goes there). */
+  private readonly focus = new Map<string, string>();
+
+  constructor(private readonly routes: readonly MessagingRoute[] = PROTECTED_MESSAGING_ROUTES) {}
+
+  /** The recipient the user named for the task on this tab (undefined: none; sends are refused). */
+  pin(tabId: string, recipient: string | undefined): void {
+    if (recipient) this.pinned.set(tabId, recipient);
+    else this.pinned.delete(tabId);
+  }
+
+  /** The port with the guard in front of every page action. */
+  wrap<P extends BrowserPort>(inner: P): P {
+    const pageAction: BrowserPort["pageAction"] = async (tabId, name, params, ...rest) => {
+      const tab = await inner.getTab(tabId).catch((): TabInfo | undefined => undefined);
+      const route = tab ? matchMessagingRoute(tab.url, this.routes) : undefined;
+      if (!tab || !route) return inner.pageAction(tabId, name, params, ...rest);
+      const verdict = await this.judge(inner, tabId, tab.url, name, params);
+      if (verdict.kind === "refuse") return { success: false, error: verdict.message, recipientGuard: true };
+      if (verdict.kind === "bind") {
+        // Consumed now, immediately before the consequential click or key: the URL must still be
+        // the one the identity was read on, and the binding is gone whatever happens next.
+        const now = await inner.getTab(tabId).catch((): TabInfo | undefined => undefined);
+        if (now?.url !== verdict.binding.url) {
+          return {
+            success: false,
+            error:
+              "Recipient guard: the page changed between the recipient check and the send; nothing was sent. Check the open conversation again.",
+            recipientGuard: true,
+          };
+        }
+      }
+      const result: PageResult = await inner.pageAction(tabId, name, params, ...rest);
+      this.noteFocus(tabId, name, params, result);
+      return result;
+    };
+    return decoratePort(inner, { pageAction });
+  }
+
+  private noteFocus(tabId: string, name: string, params: Record<string, unknown>, result: PageResult): void {
+    if (result.success === false) return;
+    if ((name === "type_ax" || name === "set_field" || name === "click_ax") && params.ref_id !== undefined) {
+      this.focus.set(tabId, String(params.ref_id));
+    }
+  }
+
+  private async judge(
+    inner: BrowserPort,
+    tabId: string,
+    url: string,
+    name: string,
+    params: Record<string, unknown>,
+  ): Promise<Verdict> {
+    const sendLike =
+      name === "click_ax" ||
+      name === "click" ||
+      name === "iframe_click" ||
+      name === "upload_file" ||
+      (name === "set_field" && params.submit === true) ||
+      (name === "press_keys" && hasEnter(params.keys)) ||
+      ((name === "type_ax" || name === "type_text") &&
+        String(params.value ?? params.text ?? "").includes("\n"));
+    if (!sendLike) return { kind: "pass" };
+    const probe = await inner.pageAction(tabId, "get_accessibility_tree", {});
+    if (typeof probe.tree !== "string")
+      return refuse("could not read the page to check the recipient; nothing was sent.");
+    const nodes = parseTree(probe.tree);
+    const refNode = (ref: unknown) =>
+      ref === undefined || ref === null ? undefined : nodes.find((n) => n.ref === String(ref));
+
+    let target: TreeNode | undefined;
+    if (name === "press_keys") {
+      const focused = refNode(params.ref_id ?? this.focus.get(tabId));
+      if (!focused)
+        return refuse(
+          "Enter with no known focused field on a messaging page; type into the field first (type_ax) so its target is known.",
+        );
+      target = focused;
+    } else if (name === "click" || name === "iframe_click" || name === "upload_file") {
+      target = undefined;
+    } else {
+      target = refNode(params.ref_id);
+      if (!target) return refuse(`ref ${String(params.ref_id)} is not on the page now; read the tree again.`);
+    }
+    if (name === "click_ax" && target) {
+      if (EDITABLE_ROLES.has(target.role)) return { kind: "pass" };
+      // Selecting a conversation row in the left rail sends nothing.
+      if (inRail(target)) return { kind: "pass" };
+    }
+
+    const composers = nodes.filter((n) => n.ref !== undefined && EDITABLE_ROLES.has(n.role) && !inRail(n));
+    if (composers.length !== 1) {
+      return refuse(
+        composers.length === 0
+          ? "no message composer found in the open conversation; nothing was sent."
+          : `${composers.length} possible message composers; cannot tell which conversation a send would reach.`,
+      );
+    }
+    const composer = composers[0]!;
+    if (
+      (name === "press_keys" || name === "set_field" || name === "type_ax" || name === "type_text") &&
+      target
+    ) {
+      // Enter or submit in another editable (recipient search) sends no message.
+      if (target.ref !== composer.ref) return { kind: "pass" };
+      if (name === "press_keys" && String(params.keys).match(/enter|return|\n/gi)!.length > 1) {
+        return refuse("one Enter per recipient check on a messaging page; press Enter once.");
+      }
+    }
+    const composerIndex = nodes.indexOf(composer);
+    const paneDepth = composer.within.length;
+    const headers = nodes
+      .slice(0, composerIndex)
+      .filter(
+        (n) => n.role === "heading" && !inRail(n) && n.within.length <= paneDepth && n.name.trim() !== "",
+      );
+    const identities = [...new Set(headers.map((h) => normalizeIdentity(h.name)))];
+    if (identities.length !== 1) {
+      return refuse(
+        identities.length === 0
+          ? "the open conversation shows no header naming the recipient; nothing was sent."
+          : `the conversation header is ambiguous (${headers.map((h) => JSON.stringify(h.name)).join(", ")}); nothing was sent.`,
+      );
+    }
+    const expected = this.pinned.get(tabId);
+    if (!expected) {
+      return refuse(
+        "no recipient was named for this task, so no message may be sent here. Start a task that names the recipient (with Plan before Act the plan carries it).",
+      );
+    }
+    const identity = identities[0]!;
+    if (identity !== normalizeIdentity(expected)) {
+      return refuse(
+        `the open conversation is with "${headers[0]!.name}", not "${expected}"; nothing was sent. Open the conversation with ${expected} first.`,
+      );
+    }
+    return {
+      kind: "bind",
+      binding: { target: target?.ref ?? "", composer: composer.ref!, url, identity },
+    };
+  }
+}

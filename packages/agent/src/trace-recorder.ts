@@ -1,0 +1,268 @@
+/**
+ * TraceRecorder: turns one agent run into trace records (trace-format.ts) as it happens.
+ *
+ * It listens at three seams, none of which changes what the agent does:
+ * - `onEvent`: the run's AgentEvents (tool calls and results, plan, nudges, the end);
+ * - `llm(inner)`: an LlmClient decorator timing each model call (and keeping the request in
+ *   Deep verbose);
+ * - `port(inner)`: a BrowserPort decorator that keeps each page action's structured result, the
+ *   screenshots the model saw, and what a `ref_id` pointed at (role, name, where) from the
+ *   newest tree read on that page, so a saved workflow can find the element again.
+ * Records go to `sink` one by one (the runner writes lines at once; the add-on stores the run).
+ */
+import type { AgentEvent } from "./agent-events.js";
+import type { BrowserPort, PageResult, TabInfo } from "./browser-port.js";
+import { decoratePort } from "./port-decorator.js";
+import type { LlmCallOptions, LlmClient, LlmRequest } from "./provider-client.js";
+import {
+  TRACE_FORMAT_VERSION,
+  TRACE_RESULT_MAX_CHARS,
+  type TraceImage,
+  type TraceRecord,
+  type TraceRunStart,
+  type TraceToolCall,
+} from "./trace-format.js";
+import { parseTree, type TargetDescriptor } from "./workflow-target.js";
+
+/** Screenshots kept per run; later ones are counted in a note, not stored. */
+export const TRACE_MAX_IMAGES = 12;
+
+export type TraceVerbosity = TraceRunStart["verbose"];
+
+export interface TraceStart {
+  task: string;
+  mode: string;
+  url: string;
+  provider?: string;
+  model?: string;
+  verbose?: TraceVerbosity;
+  runId?: string;
+}
+
+interface PendingCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  started: number;
+  url: string;
+  result?: Record<string, unknown>;
+  target?: TargetDescriptor;
+  images: TraceImage[];
+}
+
+function capResult(result: PageResult): Record<string, unknown> {
+  const json = JSON.stringify(result);
+  if (json.length <= TRACE_RESULT_MAX_CHARS) return result as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(result)) {
+    kept[key] = typeof value === "string" && value.length > 1000 ? `${value.slice(0, 1000)}…` : value;
+  }
+  return JSON.stringify(kept).length <= TRACE_RESULT_MAX_CHARS
+    ? { ...kept, truncated: true }
+    : { success: result.success, truncated: true };
+}
+
+export class TraceRecorder {
+  readonly records: TraceRecord[] = [];
+  private readonly now: () => number;
+  private readonly verbose: TraceVerbosity;
+  private pending: PendingCall | undefined;
+  private step = 0;
+  private imagesKept = 0;
+  private imagesDropped = 0;
+  /** ref -> what it was, per tab and page URL, from every tree read there. */
+  private readonly refs = new Map<string, Map<string, TargetDescriptor>>();
+
+  constructor(
+    start: TraceStart,
+    private readonly sink: (record: TraceRecord) => void = () => {},
+    now: () => number = Date.now,
+  ) {
+    this.now = now;
+    this.verbose = start.verbose ?? "normal";
+    this.emit({
+      type: "run_start",
+      runId: start.runId ?? `${now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
+      task: start.task,
+      mode: start.mode,
+      url: start.url,
+      ...(start.provider ? { provider: start.provider } : {}),
+      ...(start.model ? { model: start.model } : {}),
+      verbose: this.verbose,
+    });
+  }
+
+  get runId(): string {
+    return (this.records[0] as TraceRunStart).runId;
+  }
+
+  get finished(): boolean {
+    return this.records.at(-1)?.type === "run_end";
+  }
+
+  private emit(record: Record<string, unknown> & { type: TraceRecord["type"] }): void {
+    const full = {
+      v: TRACE_FORMAT_VERSION,
+      at: new Date(this.now()).toISOString(),
+      ...record,
+    } as TraceRecord;
+    this.records.push(full);
+    this.sink(full);
+  }
+
+  onEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case "step":
+        this.step = event.step;
+        return;
+      case "plan":
+        this.emit({ type: "plan", plan: event.plan });
+        return;
+      case "nudge":
+        this.emit({ type: "note", text: `${event.detector}: ${event.message}` });
+        return;
+      case "tool_call":
+        this.pending = {
+          id: event.id,
+          name: event.name,
+          args: event.args,
+          started: this.now(),
+          url: "",
+          images: [],
+        };
+        return;
+      case "tool_result":
+        this.finishCall(event.id, event.ok, event.preview);
+        return;
+      case "run_end": {
+        if (this.imagesDropped > 0)
+          this.emit({ type: "note", text: `${this.imagesDropped} later screenshots were not kept.` });
+        const { result } = event;
+        this.emit({
+          type: "run_end",
+          status: result.status,
+          text: result.text,
+          steps: result.steps,
+          ...(result.error ? { error: { kind: result.error.kind, message: result.error.message } } : {}),
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Ends a run that died without a run_end event (a crash, Firefox gone). */
+  fail(message: string): void {
+    if (this.finished) return;
+    this.emit({
+      type: "run_end",
+      status: "error",
+      text: message,
+      steps: this.step,
+      error: { kind: "internal", message },
+    });
+  }
+
+  private finishCall(id: string, ok: boolean, preview: string): void {
+    const call = this.pending;
+    this.pending = undefined;
+    if (!call || call.id !== id) return;
+    const record: Omit<TraceToolCall, "v" | "at"> = {
+      type: "tool_call",
+      id,
+      name: call.name,
+      args: call.args,
+      ok,
+      ms: this.now() - call.started,
+      text: preview,
+      url: call.url,
+      ...(call.result ? { result: call.result } : {}),
+      ...(call.target ? { target: call.target } : {}),
+      ...(call.images.length ? { images: call.images } : {}),
+    };
+    this.emit(record);
+  }
+
+  /** An LlmClient that records each call's time, tokens and (Deep verbose) request. */
+  llm(inner: LlmClient): LlmClient {
+    return {
+      get config() {
+        return inner.config;
+      },
+      complete: async (request: LlmRequest, options?: LlmCallOptions) => {
+        const started = this.now();
+        const message = await inner.complete(request, options);
+        this.emit({
+          type: "model_call",
+          step: this.step,
+          ms: this.now() - started,
+          input: message.usage?.input ?? 0,
+          output: message.usage?.output ?? 0,
+          stopReason: message.stopReason,
+          ...(this.verbose === "deep"
+            ? {
+                request: {
+                  systemPrompt: request.systemPrompt,
+                  messages: request.messages,
+                  tools: request.tools.map((tool) => tool.name),
+                },
+              }
+            : {}),
+        });
+        return message;
+      },
+    };
+  }
+
+  /**
+   * A BrowserPort that behaves exactly as `inner` and lets the recorder see page results and
+   * screenshots.
+   */
+  port<P extends BrowserPort>(inner: P): P {
+    const pageAction: BrowserPort["pageAction"] = async (tabId, name, params, ...rest) => {
+      const tab = await inner.getTab(tabId).catch((): TabInfo | undefined => undefined);
+      const url = tab?.url ?? "";
+      const call = this.pending;
+      if (call) {
+        call.url = url;
+        const ref = params.ref_id;
+        if (ref !== undefined && ref !== null) {
+          const target = this.refs.get(`${tabId} ${url}`)?.get(String(ref));
+          if (target) call.target = target;
+        }
+      }
+      const result = await inner.pageAction(tabId, name, params, ...rest);
+      if (name === "get_accessibility_tree" && typeof result.tree === "string")
+        this.learnTree(tabId, url, result.tree);
+      if (call && name !== "probe_completion") call.result = capResult(result);
+      return result;
+    };
+    const screenshot: BrowserPort["screenshot"] = async (...args) => {
+      const shot = await inner.screenshot(...args);
+      if (this.pending) {
+        if (this.imagesKept < TRACE_MAX_IMAGES) {
+          this.imagesKept++;
+          this.pending.images.push({ mimeType: shot.mimeType, dataBase64: shot.dataBase64 });
+        } else this.imagesDropped++;
+      }
+      return shot;
+    };
+    return decoratePort(inner, { pageAction, screenshot });
+  }
+
+  private learnTree(tabId: string, url: string, tree: string): void {
+    const key = `${tabId} ${url}`;
+    const known = this.refs.get(key) ?? new Map<string, TargetDescriptor>();
+    for (const node of parseTree(tree)) {
+      if (node.ref === undefined) continue;
+      known.set(node.ref, {
+        role: node.role,
+        name: node.name,
+        within: node.within,
+        ...(node.heading !== undefined ? { heading: node.heading } : {}),
+      });
+    }
+    this.refs.set(key, known);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Saved workflows: a finished run's actions as a file that replays without a model, the same
+ * file in the add-on and the runner.
+ *
+ * Format, version 1 (JSON, `webbrainWorkflow: 1`):
+ *   { webbrainWorkflow: 1, name, createdAt, fromRun, startUrl,
+ *     params: [{name, default, field}],            inputs; values typed in the run
+ *     steps: [{tool, args, target?, url, expect?}] }
+ * A step that acted on a ref has no ref in `args`: `target` (role, name, the areas around it)
+ * says what it was, and replay finds it again. Typed values are `{{param}}` placeholders.
+ * `expect` is the effect the step had when recorded: `value` typed, `changed` (a click changed
+ * something), `urlChanged` (it navigated).
+ */
+import type { TargetDescriptor } from "./workflow-target.js";
+
+export const WORKFLOW_FORMAT_VERSION = 1;
+
+export interface WorkflowParam {
+  name: string;
+  /** The value typed when the run was recorded. */
+  default: string;
+  /** The field it was typed into, for a form that asks for it. */
+  field: string;
+}
+
+export interface WorkflowExpect {
+  value?: string;
+  changed?: boolean;
+  urlChanged?: boolean;
+}
+
+export interface WorkflowStep {
+  tool: string;
+  args: Record<string, unknown>;
+  target?: TargetDescriptor;
+  /** The page the step ran on when recorded. */
+  url: string;
+  expect?: WorkflowExpect;
+}
+
+export interface Workflow {
+  webbrainWorkflow: number;
+  name: string;
+  createdAt: string;
+  fromRun: string;
+  startUrl: string;
+  params: WorkflowParam[];
+  steps: WorkflowStep[];
+}
+
+export class WorkflowError extends Error {
+  override name = "WorkflowError";
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Parses and checks a workflow file's text; every problem is a WorkflowError saying what to fix. */
+export function parseWorkflow(text: string): Workflow {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new WorkflowError("The workflow file is not JSON; save a workflow from a trace first.");
+  }
+  if (!isRecord(value) || typeof value.webbrainWorkflow !== "number") {
+    throw new WorkflowError('This is not a WebBrain workflow file (no "webbrainWorkflow" version field).');
+  }
+  if (value.webbrainWorkflow > WORKFLOW_FORMAT_VERSION) {
+    throw new WorkflowError(
+      `The workflow is format ${value.webbrainWorkflow}; this WebBrain runs up to ${WORKFLOW_FORMAT_VERSION}. Update WebBrain.`,
+    );
+  }
+  if (!Array.isArray(value.steps) || value.steps.length === 0) {
+    throw new WorkflowError("The workflow has no steps; save it from a run that acted on the page.");
+  }
+  value.steps.forEach((step, index) => {
+    if (!isRecord(step) || typeof step.tool !== "string" || !isRecord(step.args)) {
+      throw new WorkflowError(
+        `Step ${index + 1} of the workflow has no "tool" or "args"; the file is damaged.`,
+      );
+    }
+  });
+  const params = Array.isArray(value.params) ? value.params : [];
+  for (const param of params) {
+    if (!isRecord(param) || typeof param.name !== "string" || typeof param.default !== "string") {
+      throw new WorkflowError('A workflow parameter lacks "name" or "default"; the file is damaged.');
+    }
+  }
+  return {
+    webbrainWorkflow: value.webbrainWorkflow,
+    name: typeof value.name === "string" ? value.name : "workflow",
+    createdAt: typeof value.createdAt === "string" ? value.createdAt : "",
+    fromRun: typeof value.fromRun === "string" ? value.fromRun : "",
+    startUrl: typeof value.startUrl === "string" ? value.startUrl : "",
+    params: params as WorkflowParam[],
+    steps: value.steps as WorkflowStep[],
+  };
+}
+
+export function serializeWorkflow(workflow: Workflow): string {
+  return `${JSON.stringify(workflow, null, 2)}\n`;
+}
+
+const PLACEHOLDER = /\{\{([a-zA-Z0-9_]+)\}\}/g;
+
+/** Values for every parameter: the given ones, else the recorded defaults. Unknown names are errors. */
+export function resolveParams(workflow: Workflow, given: Record<string, string>): Record<string, string> {
+  const known = new Set(workflow.params.map((p) => p.name));
+  for (const name of Object.keys(given)) {
+    if (!known.has(name)) {
+      const list = [...known].join(", ") || "none";
+      throw new WorkflowError(`The workflow has no parameter "${name}" (its parameters: ${list}).`);
+    }
+  }
+  return Object.fromEntries(workflow.params.map((p) => [p.name, given[p.name] ?? p.default]));
+}
+
+export function fillPlaceholders(text: string, values: Record<string, string>): string {
+  return text.replace(PLACEHOLDER, (whole, name: string) => values[name] ?? whole);
+}
