@@ -18,6 +18,7 @@ export * from "./prompts.js";
 export * from "./provider-client.js";
 export * from "./provider-config.js";
 export * from "./recipient-guard.js";
+export * from "./scheduler/index.js";
 export * from "./site-adapters.js";
 export * from "./skills.js";
 export * from "./store.js";
