@@ -1,0 +1,42 @@
+import { defineSiteAdapter } from "../site-adapter.js";
+
+export default defineSiteAdapter({
+  id: "amazon",
+  name: "Amazon",
+  category: "commerce",
+  matches: [
+    "*://www.amazon.com/*",
+    "*://amazon.com/*",
+    "*://www.amazon.co.uk/*",
+    "*://amazon.co.uk/*",
+    "*://www.amazon.de/*",
+    "*://amazon.de/*",
+    "*://www.amazon.fr/*",
+    "*://amazon.fr/*",
+    "*://www.amazon.it/*",
+    "*://amazon.it/*",
+    "*://www.amazon.es/*",
+    "*://amazon.es/*",
+    "*://www.amazon.ca/*",
+    "*://amazon.ca/*",
+    "*://www.amazon.co.jp/*",
+    "*://amazon.co.jp/*",
+    "*://www.amazon.in/*",
+    "*://amazon.in/*",
+    "*://www.amazon.com.au/*",
+    "*://amazon.com.au/*",
+    "*://www.amazon.com.br/*",
+    "*://amazon.com.br/*",
+    "*://www.amazon.com.mx/*",
+    "*://amazon.com.mx/*",
+    "*://www.amazon.nl/*",
+    "*://amazon.nl/*",
+    "*://smile.amazon.com/*",
+  ],
+  advice:
+    "Add to Cart and Buy Now differ: Buy Now skips the cart. Size and colour are buttons above the price and change the listing. Subscribe & Save may be preselected for a recurring order. Stop before 'Place your order' unless the user asked to buy.",
+  examples: {
+    match: ["https://www.amazon.com/dp/B000", "https://www.amazon.co.uk/s?k=x"],
+    noMatch: ["https://aws.amazon.com/", "https://console.aws.amazon.com/ec2"],
+  },
+});
