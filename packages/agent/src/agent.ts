@@ -53,6 +53,7 @@ import { type LlmClient, PiAiClient } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
 import { adapterFor, SITE_ADAPTERS, type SiteAdapter } from "./site-adapters.js";
 import { type ParsedSkill, parseSkills, type SkillDefinition, type SkillTool } from "./skills.js";
+import type { SkillHttp } from "./skills-http.js";
 import type { Store } from "./store.js";
 import { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
@@ -80,6 +81,8 @@ export interface AgentOptions {
   extraPrompt?: string;
   /** Custom skills: instructions for the prompt and declared HTTP tools. */
   skills?: readonly SkillDefinition[];
+  /** The network skill tools use; default: fetch with credentials omitted (tests swap it). */
+  skillHttp?: SkillHttp;
   now?: () => number;
 }
 
@@ -122,6 +125,7 @@ export class Agent {
       submitGuard: new DuplicateSubmitGuard(this.now),
       blockedDone: new BlockedDone(),
       skillTools: this.skillTools,
+      ...(options.skillHttp ? { skillHttp: options.skillHttp } : {}),
     });
   }
 

@@ -14,7 +14,7 @@ import { systemPrompt } from "./prompts.js";
 import type { LlmCallOptions, LlmClient } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
 import { adapterFor, type SiteAdapter } from "./site-adapters.js";
-import { type ParsedSkill, type SkillTool, skillsPrompt } from "./skills.js";
+import { type ParsedSkill, type SkillTool, skillsPrompt, skillToolsForMode } from "./skills.js";
 import { type Mode, toolsFor } from "./tool-selection.js";
 import { wrapUntrusted } from "./untrusted.js";
 
@@ -45,7 +45,7 @@ export function modelTools(mode: Mode, provider: ProviderConfig, skillTools: Ite
     ({ name, description, parameters }) => ({ name, description, parameters }),
   );
   // Skill tools are plain JSON Schema; pi-ai sends parameters as JSON either way.
-  const skills = [...skillTools].map(({ name, description, parameters }) => ({
+  const skills = skillToolsForMode(skillTools, mode).map(({ name, description, parameters }) => ({
     name,
     description,
     parameters: parameters as unknown as Tool["parameters"],

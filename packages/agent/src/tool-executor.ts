@@ -19,7 +19,9 @@ import type { Conversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
 import type { LoopDetector, LoopVerdict } from "./loop-detector.js";
 import { type Capability, originOf, type PermissionGate } from "./permission-gate.js";
-import { type SkillTool, skillRequest } from "./skills.js";
+import { runSkillTool } from "./skill-tool-runner.js";
+import type { SkillTool } from "./skills.js";
+import { platformSkillHttp, type SkillHttp } from "./skills-http.js";
 import type { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type ToolSpec, toolSpec } from "./tool-catalog.js";
 import { dispatchTool } from "./tool-dispatch.js";
@@ -70,6 +72,8 @@ export interface ExecutorDeps {
   blockedDone: BlockedDone;
   /** Tools declared by enabled skills, by name. */
   skillTools?: ReadonlyMap<string, SkillTool>;
+  /** The cookieless network skill tools use (default: fetch with credentials omitted). */
+  skillHttp?: SkillHttp;
 }
 
 function str(value: unknown): string {
@@ -202,26 +206,19 @@ export class ToolExecutor {
     return notes.reduce<ToolOutcome>((acc, note) => withNote(acc, note), outcome);
   }
 
-  /** A skill's HTTP tool: its declared endpoint only, no permission prompt (the skill is trusted). */
+  /** A skill's tool: its declared endpoint only, cookieless; no prompt (the skill is trusted). */
   private async runSkill(skill: SkillTool, call: ToolCall, run: RunContext): Promise<ToolOutcome> {
     run.malformedStreak = 0;
-    const request = skillRequest(skill, call.arguments);
-    if (typeof request === "string") return agentResult(skill.name, false, request);
-    try {
-      const response = await this.deps.port.fetchUrl(request, run.signal ? { signal: run.signal } : {});
-      const ok = response.status >= 200 && response.status < 300;
-      const result = {
-        success: ok,
-        status: response.status,
-        truncated: response.truncated,
-        body: response.body,
-        ...(ok ? {} : { error: `HTTP ${response.status} ${response.statusText}` }),
-      };
-      if (skill.resultPolicy === "trusted") return agentResult(skill.name, ok, "", result);
-      return untrustedResult(skill.name, `skill ${skill.skillId} ${response.url}`, result);
-    } catch (error) {
-      return agentResult(skill.name, false, `The request failed: ${(error as Error).message}`);
-    }
+    const portCall = run.signal ? { signal: run.signal } : {};
+    const tab = await this.deps.port.getTab(run.conversation.workingTabId, portCall).catch(() => undefined);
+    return runSkillTool(skill, call.arguments, {
+      http: this.deps.skillHttp ?? platformSkillHttp,
+      mode: run.conversation.mode,
+      ...(tab?.url ? { activeTabUrl: tab.url } : {}),
+      ...(run.signal ? { signal: run.signal } : {}),
+      port: this.deps.port,
+      checkPermission: (request) => this.deps.gate.check(request),
+    });
   }
 
   private malformed(run: RunContext, name: string, message: string): ToolOutcome {
