@@ -4,12 +4,15 @@
  * pending verifications survive re-injection.
  */
 import { createPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./handle.js";
+import { installListenerHook } from "./listeners.js";
 
 interface InstalledPageLayer extends PageLayer {
   version: string;
 }
 
 const scope = globalThis as typeof globalThis & { __webbrainPage?: InstalledPageLayer };
+// First, before page scripts run (preload / document_start): record the listeners they add.
+installListenerHook(window);
 if (!scope.__webbrainPage) {
   scope.__webbrainPage = { ...createPageLayer(document), version: PAGE_LAYER_VERSION };
 }

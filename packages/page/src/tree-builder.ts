@@ -31,11 +31,13 @@ import {
   stateWords,
   valueText,
 } from "./element-facts.js";
+import { WiringIndex } from "./listeners.js";
 import { nativeDom, type StyleReader, styleReader } from "./native-dom.js";
 import { isOverlayContainer } from "./overlays.js";
 import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
 import { INTERACTIVE_CONTEXT_ROLES, roleOf, STRUCTURE_ROLES, structureRoleNeedsName } from "./roles.js";
+import { inferredStates } from "./states.js";
 import { clipsEverything, intersectsViewport, ownBoxHidden } from "./visibility.js";
 
 /** Long prose lines are cut here; read_page gives the full text. */
@@ -47,6 +49,21 @@ const INDENT = "  ";
 const NO_ATTRIBUTES: readonly string[] = [];
 /** Tags a `cursor: pointer` never turns into a ref (their pointer comes from a child control). */
 const NO_CURSOR_REF_TAGS: ReadonlySet<string> = new Set(["label", "html", "body"]);
+/**
+ * Composite widgets: their items are the controls. A ref on the container (a listbox) does not
+ * stop its items from getting their own, and an item without a role takes the one its container
+ * implies (the items of a jQuery UI menu are plain <li>s).
+ */
+const ITEM_ROLE_OF_CONTAINER: Readonly<Record<string, string>> = {
+  listbox: "option",
+  menu: "menuitem",
+  menubar: "menuitem",
+  tree: "treeitem",
+  tablist: "tab",
+  grid: "gridcell",
+};
+/** Tags that hold a composite's items directly. */
+const ITEM_TAGS: ReadonlySet<string> = new Set(["li", "div", "a", "span", "td"]);
 
 const SKIPPED_TAGS: ReadonlySet<string> = new Set([
   "script",
@@ -108,6 +125,8 @@ export interface TreeResult {
   fullChars: number;
   truncated: boolean;
   refs: number;
+  /** The name each printed ref was shown with, for code (the agent's submit guard), not the model. */
+  refNames: Record<string, string>;
   overlays: number;
   elementsVisited: number;
 }
@@ -134,6 +153,8 @@ interface Inherited {
   /** The view's viewport size, read once per document. */
   viewWidth: number;
   viewHeight: number;
+  /** Role a role-less child takes here (a composite container's item role), "" when none. */
+  itemRole: string;
 }
 
 interface OverlayBlock {
@@ -146,18 +167,21 @@ class TreeWalk {
   readonly #filter: TreeFilter;
   readonly #registry: RefRegistry;
   readonly #labels: LabelIndex;
+  readonly #wiring: WiringIndex;
   #out: string[] = [];
   readonly #main: string[];
   readonly overlays: OverlayBlock[] = [];
   #pendingText = "";
   #pendingDepth = 0;
   refs = 0;
+  readonly refNames: Record<string, string> = {};
   elements = 0;
 
   constructor(filter: TreeFilter, registry: RefRegistry, doc: Document) {
     this.#filter = filter;
     this.#registry = registry;
     this.#labels = new LabelIndex(doc);
+    this.#wiring = new WiringIndex(doc);
     this.#main = this.#out;
   }
 
@@ -230,6 +254,21 @@ class TreeWalk {
     // So it is read only when it can decide something (here, or below for the children).
     let pointer: boolean | undefined = inh.insideActionable ? inh.parentPointer : undefined;
     let candidate = interactiveRole(el, baseRole, false, true, names, tag);
+    // A plain item of a menu/listbox/tree takes its container's item role and its own ref.
+    if (candidate === undefined && inh.itemRole && baseRole === "" && ITEM_TAGS.has(tag))
+      candidate = inh.itemRole;
+    // Wired by script (a listener, a delegation, a handler property): a control whatever it looks like.
+    if (candidate === undefined && tag !== "html" && tag !== "body" && this.#wiring.isWired(el))
+      candidate = baseRole || "clickable";
+    // A label whose checkbox or radio is hidden (a custom-drawn box) is the control a person sees.
+    let stateSource: Element = el;
+    if (candidate === undefined && tag === "label") {
+      const control = hiddenToggleOf(el as HTMLLabelElement);
+      if (control) {
+        candidate = nativeDom().inputType(control);
+        stateSource = control;
+      }
+    }
     if (
       candidate === undefined &&
       pointer === undefined &&
@@ -300,15 +339,32 @@ class TreeWalk {
       ariaDisabledInScope: inh.ariaDisabledInScope,
       viewWidth: inh.viewWidth,
       viewHeight: inh.viewHeight,
+      itemRole:
+        ITEM_ROLE_OF_CONTAINER[role] ?? (inh.itemRole && (tag === "ul" || tag === "ol") ? inh.itemRole : ""),
     };
 
     if ((actionRole !== undefined || editingHost) && inViewport) {
       const { name, source } = accessibleName(el, role, this.#labels, names, tag);
       const ref = this.#registry.refFor(el, role, name);
       this.refs++;
-      const states = stateWords(el, role, names, tag, inh.ariaDisabledInScope);
+      this.refNames[ref] = name;
+      const states =
+        stateSource === el
+          ? stateWords(el, role, names, tag, inh.ariaDisabledInScope)
+          : stateWords(
+              stateSource,
+              role,
+              dom.getAttributeNames(stateSource),
+              "input",
+              inh.ariaDisabledInScope,
+            );
+      const inferred = inferredStates(el, role, tag, names, states, inh.styleOf);
+      for (const word of inferred.words) states.push(word);
       const value = valueText(el, role, tag);
-      let line = `[${ref}] ${formatElementLine(role, name, value, states)}`;
+      let line = `[${ref}] ${formatElementLine(inferred.role ?? role, name, value, states)}`;
+      // A nameless control (an icon wired by script) says what little its markup does.
+      if ((source === "none" || source === "adjacent") && role === "clickable" && names.includes("class"))
+        line += classHint(dom.getAttribute(el, "class") ?? "");
       if (frame && !sameOriginDocument(el as HTMLIFrameElement))
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
       this.#emit(inh.depth, line);
@@ -317,7 +373,8 @@ class TreeWalk {
       // A custom combobox shows its text as value="...": printing it again below says nothing.
       if (value !== undefined && !value.endsWith("…") && comboboxValueIsItsText(el, role, tag, names))
         nameCoversText = true;
-      childInh.insideActionable = true;
+      // The items of a composite (a listbox with a ref) still get refs of their own.
+      childInh.insideActionable = ITEM_ROLE_OF_CONTAINER[role] === undefined;
       childInh.lineName = name;
     } else if (!boxHidden && inViewport && this.#printsStructure(role, el, tag)) {
       const { name, source } = accessibleName(el, role, this.#labels, names, tag);
@@ -491,6 +548,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
     ariaDisabledInScope: doc.querySelector(ARIA_DISABLED_SELECTOR) !== null,
     viewWidth: view.innerWidth,
     viewHeight: view.innerHeight,
+    itemRole: "",
   };
   if (options.root) {
     const rootView = options.root.ownerDocument.defaultView ?? view;
@@ -513,6 +571,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   for (const line of walk.mainLines) all.push(line);
   return assemble(all, options.maxChars, {
     refs: walk.refs,
+    refNames: walk.refNames,
     overlays: overlays.length,
     elements: walk.elements,
   });
@@ -521,11 +580,17 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
 function assemble(
   lines: string[],
   budget: number | undefined,
-  counts: { refs: number; overlays: number; elements: number },
+  counts: { refs: number; refNames: Record<string, string>; overlays: number; elements: number },
 ): TreeResult {
   const fullText = lines.join("\n");
   const fullChars = fullText.length;
-  const base = { fullChars, refs: counts.refs, overlays: counts.overlays, elementsVisited: counts.elements };
+  const base = {
+    fullChars,
+    refs: counts.refs,
+    refNames: counts.refNames,
+    overlays: counts.overlays,
+    elementsVisited: counts.elements,
+  };
   if (budget === undefined || fullChars <= budget) {
     return { tree: fullText, lines: lines.length, chars: fullChars, truncated: false, ...base };
   }
@@ -544,4 +609,22 @@ function assemble(
   );
   const tree = kept.join("\n");
   return { tree, lines: kept.length, chars: tree.length, truncated: true, ...base };
+}
+
+/** A label's checkbox/radio when that control draws no box of its own (a custom-drawn one). */
+function hiddenToggleOf(label: HTMLLabelElement): HTMLInputElement | undefined {
+  const dom = nativeDom();
+  const control = dom.labelControl(label);
+  if (!control || dom.localName(control) !== "input") return undefined;
+  const input = control as HTMLInputElement;
+  const type = dom.inputType(input);
+  if (type !== "checkbox" && type !== "radio") return undefined;
+  return input.checkVisibility({ visibilityProperty: true }) ? undefined : input;
+}
+
+/** Class names shown for a nameless control (`class="email-reply"`), cut to a few words. */
+const CLASS_HINT_MAX_CHARS = 40;
+function classHint(className: string): string {
+  const hint = collapseWhitespace(className).slice(0, CLASS_HINT_MAX_CHARS);
+  return hint ? ` class=${JSON.stringify(hint)}` : "";
 }
