@@ -203,6 +203,8 @@ export class BidiClient {
   /** Whether the timer holds the process open: only while a command with a deadline is pending. */
   #timerRefed = false;
   #signals = new Map<AbortSignal, SignalWatch>();
+  /** Observers of sent commands (tests and benches count them); empty on the hot path. */
+  #sentListeners = new Set<(method: string) => void>();
   readonly #onTimer = (): void => this.#expire();
 
   constructor(transport: BidiTransport, opts: BidiClientOptions = {}) {
@@ -219,6 +221,15 @@ export class BidiClient {
   /** Why the client closed, once it has. */
   get closeReason(): Error | undefined {
     return this.#closedReason;
+  }
+
+  /**
+   * Calls `listener(method)` for every command written to the socket, in order, so a test or a
+   * bench can count what a step costs in commands. Returns its remover.
+   */
+  onCommandSent(listener: (method: string) => void): () => void {
+    this.#sentListeners.add(listener);
+    return () => this.#sentListeners.delete(listener);
   }
 
   /** Number of commands awaiting an answer. */
@@ -298,12 +309,26 @@ export class BidiClient {
       if (signal) this.#watch(signal);
       try {
         this.#transport.send(text);
+        if (this.#sentListeners.size > 0) this.#notifySent(method);
       } catch (cause) {
         this.#settle(id)?.reject(
           closedError(method, site, cause instanceof Error ? cause : new Error(String(cause))),
         );
       }
     });
+  }
+
+  #notifySent(method: string): void {
+    for (const listener of [...this.#sentListeners]) {
+      try {
+        listener(method);
+      } catch (err) {
+        // A broken observer must not fail the command it observed.
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
   }
 
   /** Makes sure the shared timer fires by `deadline` and holds the process open meanwhile. */

@@ -25,6 +25,7 @@ export type ErrorCode =
   | "cross_origin"
   | "timeout"
   | "unverified"
+  | "cancelled"
   | "internal";
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

@@ -21,6 +21,7 @@ import type {
   NewTabOptions,
   PageActionName,
   PageResult,
+  PortCallOptions,
   ResearchOptions,
   ResearchResult,
   Screenshot,
@@ -40,9 +41,11 @@ import { DownloadFolder } from "./download-folder.js";
 import { ElementActions } from "./element-actions.js";
 import { type FetchImpl, fetchText } from "./http-fetch.js";
 import { NETWORK_EVENTS, NetworkActivity } from "./network-activity.js";
+import { bidiCode, isFatal } from "./page-result.js";
 import { PAGE_SANDBOX, PageScriptChannel } from "./page-script-channel.js";
 import { isElementHandle } from "./remote-value.js";
 import { captureScreenshot } from "./screenshots.js";
+import { sleepUnlessStopped, stoppedError, throwIfStopped, unlessStopped } from "./stop-signal.js";
 import { TabContexts, TabGoneError } from "./tab-contexts.js";
 
 export interface BidiBrowserPortOptions {
@@ -158,7 +161,7 @@ export class BidiBrowserPort implements BrowserPort {
     return { id: tabId, url, title: await this.#title(tabId), active: tabId === this.tabs.activeId };
   }
 
-  async navigate(tabId: TabId, url: string): Promise<PageResult> {
+  async navigate(tabId: TabId, url: string, options: PortCallOptions = {}): Promise<PageResult> {
     const target = normalizeUrl(url);
     if (!target)
       return {
@@ -169,7 +172,7 @@ export class BidiBrowserPort implements BrowserPort {
       await this.client.send(
         "browsingContext.navigate",
         { context: tabId, url: target, wait: "complete" },
-        { timeoutMs: this.#navigationTimeoutMs },
+        { timeoutMs: this.#navigationTimeoutMs, ...(options.signal ? { signal: options.signal } : {}) },
       );
     } catch (error) {
       return this.#navigationFailure(tabId, target, error);
@@ -177,17 +180,17 @@ export class BidiBrowserPort implements BrowserPort {
     return this.#pageSummary(tabId);
   }
 
-  async goBack(tabId: TabId): Promise<PageResult> {
-    return this.#traverse(tabId, -1);
+  async goBack(tabId: TabId, options: PortCallOptions = {}): Promise<PageResult> {
+    return this.#traverse(tabId, -1, options.signal);
   }
 
-  async goForward(tabId: TabId): Promise<PageResult> {
-    return this.#traverse(tabId, 1);
+  async goForward(tabId: TabId, options: PortCallOptions = {}): Promise<PageResult> {
+    return this.#traverse(tabId, 1, options.signal);
   }
 
   async newTab(url: string, options: NewTabOptions = {}): Promise<TabInfo> {
     const id = await this.tabs.create(!options.active);
-    if (url && url !== "about:blank") await this.navigate(id, url);
+    if (url && url !== "about:blank") await this.navigate(id, url, options);
     return this.getTab(id);
   }
 
@@ -195,18 +198,29 @@ export class BidiBrowserPort implements BrowserPort {
     await this.tabs.close(tabId);
   }
 
-  waitForNavigation(tabId: TabId, timeoutMs: number): Promise<PageResult> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
+  waitForNavigation(tabId: TabId, timeoutMs: number, options: PortCallOptions = {}): Promise<PageResult> {
+    const { signal } = options;
+    return new Promise((resolve, reject) => {
+      const end = () => {
+        clearTimeout(timer);
         remove();
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const onAbort = () => {
+        end();
+        reject(stoppedError("waitForNavigation", signal as AbortSignal));
+      };
+      const timer = setTimeout(() => {
+        end();
         resolve({ success: false, error: `No navigation finished in tab ${tabId} within ${timeoutMs} ms.` });
       }, timeoutMs);
       const remove = this.client.on("browsingContext.load", (info) => {
         if (info.context !== tabId) return;
-        clearTimeout(timer);
-        remove();
+        end();
         resolve({ success: true, url: info.url });
       });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 
@@ -214,10 +228,11 @@ export class BidiBrowserPort implements BrowserPort {
     tabId: TabId,
     action: PageActionName,
     params: Record<string, unknown>,
+    options: PortCallOptions = {},
   ): Promise<PageResult> {
     if (!this.tabs.has(tabId))
       throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
-    const result = await this.#elements.run(tabId, action, params);
+    const result = await this.#elements.run(tabId, action, params, options.signal);
     await this.dialogs.settled();
     // The frame list costs a round trip: fetch it only when something needs it.
     const frames =
@@ -232,19 +247,19 @@ export class BidiBrowserPort implements BrowserPort {
   }
 
   async screenshot(tabId: TabId, options: ScreenshotOptions = {}): Promise<Screenshot> {
-    return captureScreenshot(this.client, tabId, options.full === true);
+    return captureScreenshot(this.client, tabId, options.full === true, options.signal);
   }
 
-  fetchUrl(request: FetchRequest): Promise<FetchResponse> {
-    return fetchText(request, this.#fetch);
+  fetchUrl(request: FetchRequest, options: PortCallOptions = {}): Promise<FetchResponse> {
+    return unlessStopped(fetchText(request, this.#fetch), options.signal, "fetch_url");
   }
 
   async researchUrl(url: string, options: ResearchOptions = {}): Promise<ResearchResult> {
     const id = await this.tabs.create(true);
     try {
-      const navigation = await this.navigate(id, url);
+      const navigation = await this.navigate(id, url, options);
       if (!navigation.success) return navigation;
-      const page = await this.pageAction(id, "read_page", {});
+      const page = await this.pageAction(id, "read_page", {}, options);
       const maxChars = options.maxChars ?? RESEARCH_MAX_CHARS;
       const text =
         typeof page.text === "string" ? page.text : typeof page.content === "string" ? page.content : "";
@@ -273,7 +288,7 @@ export class BidiBrowserPort implements BrowserPort {
     return this.downloads.download(url, filename);
   }
 
-  async uploadFile(tabId: TabId, request: UploadRequest): Promise<PageResult> {
+  async uploadFile(tabId: TabId, request: UploadRequest, options: PortCallOptions = {}): Promise<PageResult> {
     let path: string;
     try {
       if (request.downloadId) path = this.downloads.pathOf(request.downloadId);
@@ -287,7 +302,7 @@ export class BidiBrowserPort implements BrowserPort {
     } catch (error) {
       return { success: false, error: `Cannot upload: ${(error as Error).message}` };
     }
-    const target = await this.#elements.locate(tabId, request);
+    const target = await this.#elements.locate(tabId, request, options.signal);
     if (!target.success || !isElementHandle(target.element)) {
       return {
         success: false,
@@ -295,12 +310,13 @@ export class BidiBrowserPort implements BrowserPort {
       };
     }
     try {
-      await this.client.send("input.setFiles", {
-        context: target.context,
-        element: { sharedId: target.element.sharedId },
-        files: [path],
-      });
+      await this.client.send(
+        "input.setFiles",
+        { context: target.context, element: { sharedId: target.element.sharedId }, files: [path] },
+        options.signal ? { signal: options.signal } : {},
+      );
     } catch (error) {
+      if (isFatal(error)) throw error;
       const message = (error as Error).message;
       return {
         success: false,
@@ -332,28 +348,33 @@ export class BidiBrowserPort implements BrowserPort {
   async #navigationFailure(tabId: TabId, url: string, error: unknown): Promise<PageResult> {
     if (!this.tabs.has(tabId)) throw error;
     const message = (error as Error).message;
-    if ((error as { code?: string }).code === "timeout") {
+    if (bidiCode(error) === "aborted" || bidiCode(error) === "connection closed") throw error;
+    if (bidiCode(error) === "timeout") {
       return {
         success: false,
         error: `${url} did not finish loading within ${this.#navigationTimeoutMs / 1000} s; the page may still be usable, read the tree.`,
       };
     }
-    if ((error as { code?: string }).code === "connection closed") throw error;
     return { success: false, error: `Could not open ${url}: ${message}` };
   }
 
-  async #traverse(tabId: TabId, delta: number): Promise<PageResult> {
+  async #traverse(tabId: TabId, delta: number, signal?: AbortSignal): Promise<PageResult> {
     const before = await this.tabs.url(tabId);
     try {
-      await this.client.send("browsingContext.traverseHistory", { context: tabId, delta });
+      await this.client.send(
+        "browsingContext.traverseHistory",
+        { context: tabId, delta },
+        signal ? { signal } : {},
+      );
     } catch (error) {
-      if (/no such history entry/i.test((error as Error).message)) {
+      if (bidiCode(error) === "no such history entry") {
         return { success: false, error: `There is no page to go ${delta < 0 ? "back" : "forward"} to.` };
       }
       throw error;
     }
     const deadline = Date.now() + this.#navigationTimeoutMs;
     while (Date.now() < deadline) {
+      throwIfStopped(signal, delta < 0 ? "go_back" : "go_forward");
       const state = await this.client
         .send("script.evaluate", {
           expression: "document.readyState",
@@ -371,7 +392,7 @@ export class BidiBrowserPort implements BrowserPort {
       ) {
         break;
       }
-      await new Promise((resolve) => setTimeout(resolve, READY_POLL_MS));
+      await sleepUnlessStopped(READY_POLL_MS, signal, delta < 0 ? "go_back" : "go_forward");
     }
     return this.#pageSummary(tabId);
   }

@@ -101,21 +101,28 @@ export class NetworkActivity {
   }
 
   /** Resolves true once nothing is pending in these contexts, false after `timeoutMs`. */
-  async waitForIdle(contexts: ReadonlySet<string>, timeoutMs: number): Promise<boolean> {
+  async waitForIdle(
+    contexts: ReadonlySet<string>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     const deadline = this.#now() + timeoutMs;
     for (let pending = this.pending(contexts); pending.length > 0; pending = this.pending(contexts)) {
       const left = deadline - this.#now();
-      if (left <= 0) return false;
-      // Wake on any settled request, or when the oldest request turns into a long poll.
+      // Stop answers "not idle" at once; the caller reads the signal and reports the Stop.
+      if (left <= 0 || signal?.aborted) return false;
+      // Wake on any settled request, or when the oldest request turns into a long poll, or Stop.
       const oldest = Math.max(...pending.map((request) => request.ageMs));
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);
+          signal?.removeEventListener("abort", wake);
           this.#changed = this.#changed.filter((other) => other !== wake);
           resolve();
         };
         const timer = setTimeout(wake, Math.max(1, Math.min(left, LONG_POLL_MS - oldest)));
         this.#changed.push(wake);
+        signal?.addEventListener("abort", wake, { once: true });
       });
     }
     return true;

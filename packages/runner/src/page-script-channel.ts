@@ -92,6 +92,10 @@ const PROBING_CALL_FUNCTION = `function (action, paramsJson, keepNodes, hosts, r
   return call ? call(action, paramsJson, keepNodes, hosts, roots, probe) : { ${MISSING_MARKER}: true };
 }`;
 
+/** Ends the page layer's pending waits in a sandbox (the page layer's `cancelWaits`). */
+const CANCEL_WAITS_EXPRESSION =
+  'typeof globalThis.__webbrainPage?.cancelWaits === "function" ? globalThis.__webbrainPage.cancelWaits() : 0';
+
 /** Nodes as handles, closed shadow roots included; results are JSON so depth is unlimited. */
 export const SERIALIZATION_OPTIONS: Bidi.Script.SerializationOptions = {
   maxDomDepth: 0,
@@ -169,6 +173,25 @@ export class PageScriptChannel {
     return unwrapEvaluateResult(
       await this.#sandboxCall(context, functionDeclaration, args, SERIALIZATION_OPTIONS, opts),
     );
+  }
+
+  /**
+   * Ends the page layer's waits in this context's sandbox (wait_for_stable, wait_for_element):
+   * after Stop, a call the client abandoned would otherwise keep waiting in Firefox until its
+   * own timeout. Answers how many waits it ended.
+   */
+  async cancelWaits(context: string): Promise<number> {
+    const result = await this.#client.send("script.evaluate", {
+      expression: CANCEL_WAITS_EXPRESSION,
+      awaitPromise: false,
+      target: { context, sandbox: PAGE_SANDBOX },
+      resultOwnership: "none",
+    });
+    return result.type === "success" &&
+      result.result.type === "number" &&
+      typeof result.result.value === "number"
+      ? result.result.value
+      : 0;
   }
 
   async #callOnce(

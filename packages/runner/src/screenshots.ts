@@ -24,12 +24,13 @@ export async function captureScreenshot(
   client: BidiClient,
   context: string,
   full: boolean,
+  signal?: AbortSignal,
 ): Promise<Screenshot> {
-  const { data } = await client.send("browsingContext.captureScreenshot", {
-    context,
-    origin: full ? "document" : "viewport",
-    format: { type: "image/png" },
-  });
+  const { data } = await client.send(
+    "browsingContext.captureScreenshot",
+    { context, origin: full ? "document" : "viewport", format: { type: "image/png" } },
+    signal ? { signal } : {},
+  );
   const size = pngSize(Buffer.from(data.slice(0, 64), "base64"));
   return { mimeType: "image/png", dataBase64: data, ...(size ?? {}) };
 }

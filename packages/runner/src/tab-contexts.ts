@@ -101,7 +101,7 @@ export class TabContexts {
     try {
       tree = await this.#client.send("browsingContext.getTree", { root: tabId });
     } catch (error) {
-      if (/no such frame/i.test((error as Error).message)) {
+      if ((error as { code?: unknown }).code === "no such frame") {
         throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`, { cause: error });
       }
       throw error;

@@ -13,6 +13,7 @@ import type { BidiClient } from "@webbrain/bidi";
 import type { PlanStep, ViewportPoint } from "@webbrain/page/protocol";
 import type * as Bidi from "webdriver-bidi-protocol";
 import { chordKeyActions, textKeyActions } from "./key-actions.js";
+import { sleepUnlessStopped, throwIfStopped } from "./stop-signal.js";
 
 /** One step of the page layer's resolve plan, pressed here with trusted input. */
 export type InputStep = PlanStep;
@@ -79,17 +80,31 @@ export function stepSources(step: InputStep): Bidi.Input.SourceActions[] {
   }
 }
 
+/**
+ * Presses the steps in order. Stop (the signal) is checked before each step and ends a pause at
+ * once; a press already sent completes in Firefox (it releases what it pressed).
+ */
 export async function performSteps(
   client: BidiClient,
   context: string,
   steps: readonly InputStep[],
+  signal?: AbortSignal,
 ): Promise<void> {
   for (const step of steps) {
+    throwIfStopped(signal, "input.performActions");
     if (step.kind === "pause") {
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(MAX_PAUSE_MS, step.ms))));
+      await sleepUnlessStopped(
+        Math.max(0, Math.min(MAX_PAUSE_MS, step.ms)),
+        signal,
+        "a pause in the input plan",
+      );
       continue;
     }
-    await client.send("input.performActions", { context, actions: stepSources(step) });
+    await client.send(
+      "input.performActions",
+      { context, actions: stepSources(step) },
+      signal ? { signal } : {},
+    );
   }
 }
 

@@ -7,7 +7,7 @@
  * flight, so a long request with no DOM activity counts as quiet here; the runner adds the
  * in-flight fetch/XHR check from Firefox's network events (runner/src/network-activity.ts).
  */
-import { collapseWhitespace, sleep } from "../dom-realm.js";
+import { collapseWhitespace } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
@@ -19,6 +19,27 @@ export const STABLE_DEFAULT_QUIET_MS = 500;
 const POLL_INTERVAL_MS = 100;
 
 type ElementState = "visible" | "attached" | "hidden" | "detached";
+
+/**
+ * Waits in progress in this realm, each with the function that ends it. The caller's Stop ends
+ * them through `cancelWaits`: a caller that abandoned its call (the runner's BiDi command) cannot
+ * otherwise reach a wait that would go on observing the page until its own timeout.
+ */
+const activeWaits = new Set<() => void>();
+
+/** Ends every wait in progress (each fails with code `cancelled`); answers how many it ended. */
+export function cancelWaits(): number {
+  const ends = [...activeWaits];
+  activeWaits.clear();
+  for (const end of ends) end();
+  return ends.length;
+}
+
+function cancelledError(action: string, elapsedMs: number): PageError {
+  return new PageError("cancelled", `${action}: stopped by the caller after ${elapsedMs} ms.`, {
+    elapsed_ms: elapsedMs,
+  });
+}
 
 function timeoutOf(p: Params): number {
   const timeout = p.optionalNumber("timeout_ms") ?? p.optionalNumber("timeout") ?? WAIT_DEFAULT_TIMEOUT_MS;
@@ -55,22 +76,39 @@ function findBy(state: PageState, selector: string | undefined, text: string | u
   return found;
 }
 
-/** Resolves when `check` returns a value, re-checking on DOM mutations and every poll interval. */
-function waitUntil<T>(doc: Document, timeoutMs: number, check: () => T | undefined): Promise<T | undefined> {
-  return new Promise((resolve) => {
+/**
+ * Resolves when `check` returns a value, re-checking on DOM mutations and every poll interval;
+ * `undefined` after the timeout; rejects with `onCancel()` when cancelWaits ends it.
+ */
+function waitUntil<T>(
+  doc: Document,
+  timeoutMs: number,
+  check: () => T | undefined,
+  onCancel: () => Error,
+): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
     const first = check();
     if (first !== undefined) {
       resolve(first);
       return;
     }
     let done = false;
-    const finish = (value: T | undefined) => {
-      if (done) return;
+    const stop = () => {
       done = true;
+      activeWaits.delete(cancel);
       observer.disconnect();
       clearInterval(poll);
       clearTimeout(timer);
+    };
+    const finish = (value: T | undefined) => {
+      if (done) return;
+      stop();
       resolve(value);
+    };
+    const cancel = () => {
+      if (done) return;
+      stop();
+      reject(onCancel());
     };
     const retry = () => {
       const value = check();
@@ -80,6 +118,7 @@ function waitUntil<T>(doc: Document, timeoutMs: number, check: () => T | undefin
     observer.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
     const poll = setInterval(retry, POLL_INTERVAL_MS);
     const timer = setTimeout(() => finish(undefined), timeoutMs);
+    activeWaits.add(cancel);
   });
 }
 
@@ -90,13 +129,18 @@ export async function waitForElement(state: PageState, p: Params): Promise<PageR
   const wanted = p.oneOf<ElementState>("state", ["visible", "attached", "hidden", "detached"], "visible");
   const timeout = timeoutOf(p);
   const started = performance.now();
-  const found = await waitUntil(state.doc, timeout, () => {
-    const all = findBy(state, selector, text);
-    if (wanted === "attached") return all[0] ?? undefined;
-    if (wanted === "visible") return all.find(isRendered);
-    if (wanted === "detached") return all.length === 0 ? state.doc.documentElement : undefined;
-    return all.every((el) => !isRendered(el)) ? state.doc.documentElement : undefined;
-  });
+  const found = await waitUntil(
+    state.doc,
+    timeout,
+    () => {
+      const all = findBy(state, selector, text);
+      if (wanted === "attached") return all[0] ?? undefined;
+      if (wanted === "visible") return all.find(isRendered);
+      if (wanted === "detached") return all.length === 0 ? state.doc.documentElement : undefined;
+      return all.every((el) => !isRendered(el)) ? state.doc.documentElement : undefined;
+    },
+    () => cancelledError("wait_for_element", Math.round(performance.now() - started)),
+  );
   const elapsed = Math.round(performance.now() - started);
   const what = selector ? `selector ${JSON.stringify(selector)}` : `text ${JSON.stringify(text)}`;
   if (!found)
@@ -131,15 +175,31 @@ export async function waitForStable(state: PageState, p: Params): Promise<PageRe
   } catch {
     resources = undefined;
   }
+  // cancelWaits wakes the poll at once rather than at its next tick.
+  let cancelled = false;
+  let wake: (() => void) | undefined;
+  const cancel = () => {
+    cancelled = true;
+    wake?.();
+  };
+  activeWaits.add(cancel);
   try {
     while (performance.now() - started < timeout) {
       const now = performance.now();
       if (state.doc.readyState === "complete" && now - lastActivity >= quiet) {
         return { success: true, stable: true, waited_ms: Math.round(now - started), mutations, requests };
       }
-      await sleep(Math.min(POLL_INTERVAL_MS, quiet));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(POLL_INTERVAL_MS, quiet));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (cancelled) throw cancelledError("wait_for_stable", Math.round(performance.now() - started));
     }
   } finally {
+    activeWaits.delete(cancel);
     observer.disconnect();
     resources?.disconnect();
   }

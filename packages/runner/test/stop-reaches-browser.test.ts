@@ -1,0 +1,176 @@
+/**
+ * Stop reaches Firefox: the AbortSignal of a BrowserPort call ends the work in the browser, not
+ * only the caller's wait for it. Real headless Firefox, real page layer.
+ *
+ * - A 60 s wait_for_stable on a page that never settles ends within 200 ms of Stop, and the wait
+ *   inside the page ends too (a command abandoned only at the BiDi level would keep waiting there).
+ * - During a two-round combobox plan (open, then choose) Stop while the first press is in flight
+ *   means nothing more is pressed: the page counts trusted clicks.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BidiBrowserPort } from "../src/bidi-browser-port.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
+import { loadPageScript } from "../src/page-script-source.js";
+
+/** Stop must end a pending wait this soon (issue 17). */
+const STOP_WITHIN_MS = 200;
+/** How long the wait runs before the test presses Stop. */
+const STOP_AFTER_MS = 400;
+
+const RESTLESS_PAGE = `<!doctype html><html><head><title>Restless</title></head><body>
+<p id="tick">0</p>
+<script>let n = 0; setInterval(() => { document.getElementById("tick").textContent = String(++n); }, 40);</script>
+</body></html>`;
+
+/** A combobox that takes no text: one click opens the listbox, a second chooses an option. */
+const SIZE_PICKER_PAGE = `<!doctype html><html><head><title>Sizes</title></head><body>
+<span id="size-label">Size</span>
+<div id="size" role="combobox" tabindex="0" aria-labelledby="size-label" aria-controls="sizes"
+  aria-expanded="false" style="display:inline-block;padding:8px;border:1px solid">Pick a size</div>
+<div id="sizes" role="listbox" hidden>
+  <div role="option" style="padding:8px">Small</div>
+  <div role="option" style="padding:8px">Large</div>
+</div>
+<p id="clicks">combobox 0, option 0</p>
+<script>
+  const combo = document.getElementById("size");
+  const list = document.getElementById("sizes");
+  let comboClicks = 0;
+  let optionClicks = 0;
+  const show = () => { document.getElementById("clicks").textContent = "combobox " + comboClicks + ", option " + optionClicks; };
+  combo.addEventListener("click", (event) => {
+    if (!event.isTrusted) return;
+    comboClicks++;
+    list.hidden = false;
+    combo.setAttribute("aria-expanded", "true");
+    show();
+  });
+  for (const option of list.children) option.addEventListener("click", (event) => {
+    if (!event.isTrusted) return;
+    optionClicks++;
+    combo.textContent = option.textContent;
+    list.hidden = true;
+    combo.setAttribute("aria-expanded", "false");
+    show();
+  });
+</script>
+</body></html>`;
+
+let server: FixtureServer;
+let connection: BrowserConnection;
+let port: BidiBrowserPort;
+let tab: string;
+
+function html(body: string) {
+  return (_req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(body);
+  };
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer({
+    routes: { "/stop/restless.html": html(RESTLESS_PAGE), "/stop/sizes.html": html(SIZE_PICKER_PAGE) },
+  });
+  connection = await openBrowserConnection({});
+  port = await BidiBrowserPort.open({
+    client: connection.client,
+    pageScript: await loadPageScript(),
+    downloadsDir: "/nonexistent-unused",
+    ownsBrowser: true,
+  });
+  tab = port.tabs.activeId!;
+});
+
+afterAll(async () => {
+  port?.dispose();
+  await connection?.close();
+  await server?.close();
+});
+
+async function pageText(selector: string): Promise<string> {
+  const result = await connection.client.send("script.evaluate", {
+    expression: `document.querySelector(${JSON.stringify(selector)}).textContent`,
+    target: { context: tab },
+    awaitPromise: false,
+  });
+  return result.type === "success" && result.result.type === "string" ? result.result.value : "";
+}
+
+describe("Stop reaches the browser", () => {
+  it("ends a 60 s wait_for_stable within 200 ms, in the page too", async () => {
+    await port.navigate(tab, server.url("/stop/restless.html"));
+
+    // Control: a call abandoned only at the BiDi level leaves the wait running in the page.
+    const bare = new AbortController();
+    const abandoned = port.channel.call(
+      tab,
+      "wait_for_stable",
+      { timeout_ms: 60_000 },
+      { signal: bare.signal },
+    );
+    setTimeout(() => bare.abort(new Error("bare abort")), STOP_AFTER_MS);
+    await expect(abandoned).rejects.toMatchObject({ code: "aborted" });
+    expect(await port.channel.cancelWaits(tab)).toBe(1);
+
+    // Stop through the BrowserPort: the port answers at once and the page's wait is over.
+    const stop = new AbortController();
+    const started = performance.now();
+    const waiting = port.pageAction(tab, "wait_for_stable", { timeout_ms: 60_000 }, { signal: stop.signal });
+    let stoppedAt = 0;
+    setTimeout(() => {
+      stoppedAt = performance.now();
+      stop.abort(new Error("Stop pressed"));
+    }, STOP_AFTER_MS);
+    await expect(waiting).rejects.toMatchObject({ code: "aborted" });
+    const endedAfterStop = performance.now() - stoppedAt;
+    expect(stoppedAt - started).toBeGreaterThanOrEqual(STOP_AFTER_MS - 5);
+    expect(endedAfterStop).toBeLessThan(STOP_WITHIN_MS);
+    expect(await port.channel.cancelWaits(tab)).toBe(0);
+    // The tab still works after Stop.
+    const read = await port.pageAction(tab, "read_page", {});
+    expect(read.success).toBe(true);
+  });
+
+  it("presses nothing more once Stop fires during a multi-round plan", async () => {
+    await port.navigate(tab, server.url("/stop/sizes.html"));
+    const tree = String((await port.pageAction(tab, "get_accessibility_tree", {})).tree);
+    const ref = findRef(tree, "combobox", "Size");
+
+    // Control: without Stop the plan takes two rounds, two trusted clicks.
+    const full = await port.pageAction(tab, "set_field", { ref_id: ref, value: "Large" });
+    expect(full).toMatchObject({ success: true, trusted: true });
+    expect(await pageText("#clicks")).toBe("combobox 1, option 1");
+
+    await port.navigate(tab, server.url("/stop/sizes.html"));
+    const again = String((await port.pageAction(tab, "get_accessibility_tree", {})).tree);
+    const stop = new AbortController();
+    const presses: string[] = [];
+    const sent: string[] = [];
+    const off = connection.client.onCommandSent((method) => {
+      sent.push(method);
+      if (method !== "input.performActions") return;
+      presses.push(method);
+      stop.abort(new Error("Stop pressed")); // while the first press is in flight
+    });
+    try {
+      const action = port.pageAction(
+        tab,
+        "set_field",
+        { ref_id: findRef(again, "combobox", "Size"), value: "Large" },
+        { signal: stop.signal },
+      );
+      await expect(action).rejects.toMatchObject({ code: "aborted" });
+      // Give a second round every chance to happen if Stop did not hold.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      off();
+    }
+    expect(presses).toEqual(["input.performActions"]);
+    // The press in flight completes in Firefox (it opens the list); the option is never clicked.
+    expect(await pageText("#clicks")).toBe("combobox 1, option 0");
+    expect(sent.filter((method) => method === "input.performActions")).toHaveLength(1);
+  });
+});
