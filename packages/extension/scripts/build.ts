@@ -31,6 +31,7 @@ const ENTRIES = {
   sidebar: "src/sidebar/main.ts",
   settings: "src/settings/main.ts",
   content: "src/content/glue.ts",
+  "listener-hook": "src/listener-hook/main.ts",
 } as const;
 
 /** pi-ai provider modules the add-on never loads (see header). */
