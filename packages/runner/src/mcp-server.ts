@@ -64,10 +64,12 @@ export function createMcpServer(
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    // extra.signal fires on the client's notifications/cancelled: the call's browser work stops.
     const answer = await runner.call(
       request.params.name,
       (request.params.arguments ?? {}) as Record<string, unknown>,
+      { signal: extra.signal },
     );
     return {
       content: [

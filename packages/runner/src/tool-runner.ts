@@ -91,9 +91,22 @@ export class ToolRunner {
     return offeredTools(this.#options.mode, this.#options.tier, this.#options.vision);
   }
 
-  async call(name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  /**
+   * Runs one tool call. `signal` is the caller's Stop for this call (an MCP cancel, Ctrl-C): it
+   * reaches every browser call the tool makes, so the work ends in Firefox too.
+   */
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ToolAnswer> {
     const id = `call-${++this.#calls}`;
-    const outcome = await this.#executor.execute({ type: "toolCall", id, name, arguments: args }, this.#run);
+    const { signal } = options;
+    // Calls may overlap (MCP): each sees its own signal, all share the rest of the run's state.
+    const run = signal
+      ? new Proxy(this.#run, { get: (target, key) => (key === "signal" ? signal : Reflect.get(target, key)) })
+      : this.#run;
+    const outcome = await this.#executor.execute({ type: "toolCall", id, name, arguments: args }, run);
     const answer = toAnswer(outcome);
     const warnings = this.#advisorySubmit?.takeWarnings() ?? [];
     if (warnings.length > 0) {

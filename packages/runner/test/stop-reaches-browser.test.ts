@@ -4,15 +4,20 @@
  *
  * - A 60 s wait_for_stable on a page that never settles ends within 200 ms of Stop, and the wait
  *   inside the page ends too (a command abandoned only at the BiDi level would keep waiting there).
+ * - An MCP client's cancel (notifications/cancelled) ends the call's wait in Firefox.
  * - During a two-round combobox plan (open, then choose) Stop while the first press is in flight
  *   means nothing more is pressed: the page counts trusted clicks.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
+import { createMcpServer } from "../src/mcp-server.js";
 import { loadPageScript } from "../src/page-script-source.js";
+import { ToolRunner } from "../src/tool-runner.js";
 
 /** Stop must end a pending wait this soon (issue 17). */
 const STOP_WITHIN_MS = 200;
@@ -172,5 +177,34 @@ describe("Stop reaches the browser", () => {
     // The press in flight completes in Firefox (it opens the list); the option is never clicked.
     expect(await pageText("#clicks")).toBe("combobox 1, option 0");
     expect(sent.filter((method) => method === "input.performActions")).toHaveLength(1);
+  });
+
+  it("ends the browser work of an MCP call the client cancels", async () => {
+    await port.navigate(tab, server.url("/stop/restless.html"));
+    const runner = new ToolRunner({ port, tabId: tab, mode: "act", tier: "full", vision: false });
+    const mcp = createMcpServer(() => runner, false);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(serverSide);
+    const client = new Client({ name: "stop-test", version: "0.0.0" });
+    await client.connect(clientSide);
+    try {
+      const cancel = new AbortController();
+      const call = client.callTool(
+        { name: "wait_for_stable", arguments: { timeout_ms: 60_000 } },
+        undefined,
+        {
+          signal: cancel.signal,
+          timeout: 120_000,
+        },
+      );
+      setTimeout(() => cancel.abort(new Error("cancelled by the MCP client")), STOP_AFTER_MS);
+      await expect(call).rejects.toThrow(/cancelled by the MCP client/);
+      // The server heard notifications/cancelled and ended the wait inside the page.
+      await new Promise((resolve) => setTimeout(resolve, STOP_WITHIN_MS));
+      expect(await port.channel.cancelWaits(tab)).toBe(0);
+    } finally {
+      await client.close();
+      await mcp.close();
+    }
   });
 });
