@@ -7,8 +7,8 @@
  *
  * pi-ai and the bundler: pi-ai bundles for the browser as it is, except that it lazily imports
  * every provider SDK it knows, and Mistral's imports the optional `@opentelemetry/api`, which
- * is not installed. The add-on offers OpenAI-compatible, OpenAI Responses, Azure and Anthropic
- * providers only, so the Google, Vertex, Mistral and Codex provider modules are replaced by a
+ * is not installed. The add-on offers OpenAI-compatible, OpenAI Responses, Azure, Anthropic and
+ * Bedrock providers only, so the Google, Vertex, Mistral and Codex provider modules are replaced by a
  * stub that throws a clear error. That also keeps background.js under web-ext lint's 5 MB
  * parse limit (it is ~5.3 MB with them).
  */
@@ -16,6 +16,7 @@ import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { EN_MESSAGES } from "../src/shared/ui-strings.js";
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** `--out <dir>` builds elsewhere (tests build into a temp folder); default dist/. */
@@ -59,9 +60,35 @@ const omitUnusedProviders: Plugin = {
       loader: "js",
       contents: [
         "const unavailable = () => {",
-        `  throw new Error(${JSON.stringify(`pi-ai's ${args.path} provider is not part of the WebBrain add-on; use an OpenAI-compatible, OpenAI, Azure or Anthropic provider.`)});`,
+        `  throw new Error(${JSON.stringify(`pi-ai's ${args.path} provider is not part of the WebBrain add-on; use an OpenAI-compatible, OpenAI, Azure, Anthropic or Bedrock provider.`)});`,
         "};",
         ...OMITTED_PROVIDER_EXPORTS.map((name) => `export const ${name} = unavailable;`),
+      ].join("\n"),
+    }));
+  },
+};
+
+/**
+ * pi-ai's Bedrock client imports an HTTP/1 handler and a proxy agent only on Node (proxy env
+ * variables, AWS_BEDROCK_FORCE_HTTP1); in a page the SDK uses fetch. Those Node modules are
+ * replaced by classes that say so, should that branch ever run.
+ */
+const NODE_ONLY_BEDROCK_IMPORTS = /^(proxy-agent|@smithy\/node-http-handler)$/;
+
+const omitNodeOnlyBedrockImports: Plugin = {
+  name: "omit-node-only-bedrock-imports",
+  setup(builder) {
+    builder.onResolve({ filter: NODE_ONLY_BEDROCK_IMPORTS }, (args) =>
+      /amazon-bedrock\.js$/.test(args.importer) ? { path: args.path, namespace: "node-only" } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: "node-only" }, (args) => ({
+      loader: "js",
+      contents: [
+        "class NodeOnly {",
+        `  constructor() { throw new Error(${JSON.stringify(`${args.path} is Node-only and not part of the WebBrain add-on.`)}); }`,
+        "}",
+        "export const ProxyAgent = NodeOnly;",
+        "export const NodeHttpHandler = NodeOnly;",
       ].join("\n"),
     }));
   },
@@ -82,6 +109,15 @@ async function loadPageScript(): Promise<string> {
   return script;
 }
 
+/** `_locales/en/messages.json` from the English catalog, the one source of the UI's strings. */
+async function writeEnglishLocale(outDir: string): Promise<void> {
+  const messages = Object.fromEntries(
+    Object.entries(EN_MESSAGES).map(([key, message]) => [key, { message }]),
+  );
+  await mkdir(join(outDir, "_locales", "en"), { recursive: true });
+  await writeFile(join(outDir, "_locales", "en", "messages.json"), `${JSON.stringify(messages, null, 2)}\n`);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const distDir = outputDir();
@@ -97,14 +133,17 @@ async function main(): Promise<void> {
       format: "iife",
       platform: "browser",
       target: ["firefox140"],
-      plugins: [omitUnusedProviders],
+      plugins: [omitUnusedProviders, omitNodeOnlyBedrockImports],
       sourcemap: false,
       legalComments: "linked",
       logLevel: "warning",
-      define: { "process.env.NODE_ENV": '"production"' },
+      // pi-ai's Azure and Bedrock providers read process.env (unguarded) for fallbacks the add-on
+      // never uses: an empty object keeps those reads harmless in a page.
+      define: { "process.env.NODE_ENV": '"production"', "process.env": "{}" },
     });
     await writeFile(join(outDir, "page-script.js"), await loadPageScript());
     await cp(join(PACKAGE_DIR, "static"), outDir, { recursive: true });
+    await writeEnglishLocale(outDir);
     const pkg = JSON.parse(await readFile(join(PACKAGE_DIR, "package.json"), "utf8")) as { version: string };
     const manifestPath = join(outDir, "manifest.json");
     const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as { version: string };

@@ -278,6 +278,10 @@ export function scriptedProviderConfig(
     tier: "mid",
     vision: false,
     contextWindow: 32_000,
+    timeoutSeconds: 180,
+    azureDeployment: "",
+    azureApiVersion: "v1",
+    bedrockRegion: "",
     ...overrides,
   };
 }

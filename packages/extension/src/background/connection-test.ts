@@ -3,11 +3,16 @@
  *
  * OpenAI-compatible servers (llama.cpp, Ollama, LM Studio, OpenAI, OpenRouter) answer
  * `GET {baseUrl}/models`; Anthropic answers `GET {baseUrl}/v1/models` with its own headers.
- * Every failure becomes a ConnectionTestError whose message names the URL, what went wrong and
- * what to try. `fetch` is injected so the logic is tested against a real local server.
+ * Azure OpenAI and AWS Bedrock list models only on their management APIs, so for them the test
+ * is a one-line generation through pi-ai (`probeByGeneration`), which checks endpoint, key,
+ * deployment or region and model at once. Every failure becomes a ConnectionTestError whose
+ * message names the URL, what went wrong and what to try. `fetch` is injected so the logic is
+ * tested against a real local server.
  */
+import { AgentError, PiAiClient } from "@webbrain/agent";
 import type { ConnectionTestResult } from "../shared/messages.js";
 import type { ProviderConfig } from "../shared/settings.js";
+import { toAgentProvider } from "./provider-mapping.js";
 
 export const CONNECTION_TEST_TIMEOUT_MS = 10_000;
 const MAX_BODY_PREVIEW_CHARS = 200;
@@ -43,11 +48,45 @@ function modelIds(body: unknown): string[] {
   });
 }
 
+/** Few tokens: the probe only needs to know that the model answers. */
+const PROBE_MAX_TOKENS = 16;
+
+/** Protocols tested by a tiny generation instead of a model listing. */
+export function testsByGeneration(provider: ProviderConfig): boolean {
+  return provider.api === "azure-openai-responses" || provider.api === "bedrock-converse-stream";
+}
+
+/** A one-line generation through pi-ai, bounded by the connection test's timeout. */
+export async function probeByGeneration(
+  provider: ProviderConfig,
+  now: () => number = () => performance.now(),
+): Promise<ConnectionTestResult> {
+  const config = {
+    ...toAgentProvider(provider),
+    maxTokens: PROBE_MAX_TOKENS,
+    timeoutMs: Math.min(provider.timeoutSeconds * 1000, CONNECTION_TEST_TIMEOUT_MS),
+  };
+  const started = now();
+  try {
+    const client = new PiAiClient(config);
+    await client.complete({
+      systemPrompt: "This is a connection test. Answer with one word.",
+      messages: [{ role: "user", content: "Say OK.", timestamp: Date.now() }],
+      tools: [],
+    });
+  } catch (error) {
+    const message = error instanceof AgentError || error instanceof Error ? error.message : String(error);
+    throw new ConnectionTestError(message);
+  }
+  return { models: [], modelListed: undefined, latencyMs: Math.round(now() - started), answered: true };
+}
+
 export async function testProviderConnection(
   provider: ProviderConfig,
   fetchImpl: typeof fetch = fetch,
   now: () => number = () => performance.now(),
 ): Promise<ConnectionTestResult> {
+  if (testsByGeneration(provider)) return probeByGeneration(provider, now);
   const url = modelsUrl(provider);
   const started = now();
   let response: Response;

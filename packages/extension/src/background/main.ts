@@ -3,7 +3,10 @@
  * It is a persistent MV2 background page, so runs it owns keep going while the sidebar is
  * closed. On first install it opens the settings page so a new user can add a provider.
  */
+import { setBedrockProviderModule } from "@mariozechner/pi-ai";
+import { bedrockProviderModule } from "@mariozechner/pi-ai/bedrock-provider";
 import { ConversationStore } from "@webbrain/agent";
+import { AlwaysGrants } from "./always-grants.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
 import { RunManager } from "./run-manager.js";
@@ -11,6 +14,9 @@ import { SettingsStore } from "./settings-store.js";
 import { TabSessions } from "./tab-sessions.js";
 import { WebExtBrowserPort } from "./webext-browser-port.js";
 import { WebExtStore } from "./webext-store.js";
+
+// pi-ai loads its Bedrock client with a Node-only dynamic import; a bundle hands it over.
+setBedrockProviderModule(bedrockProviderModule);
 
 const settings = new SettingsStore(browser.storage.local);
 const sessions = new TabSessions(browser.storage.session);
@@ -25,6 +31,7 @@ const router = new Router({
   runs,
   port,
   payloads,
+  grants: new AlwaysGrants(store),
   clearAgentConversation: (tabId) => conversations.remove(tabId),
 });
 

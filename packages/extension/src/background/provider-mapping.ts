@@ -6,6 +6,11 @@
 import type { ProviderConfig as AgentProviderConfig } from "@webbrain/agent";
 import type { ProviderConfig } from "../shared/settings.js";
 
+/** AWS's own Bedrock runtime endpoint for a region (used when the endpoint field is empty). */
+export function bedrockEndpoint(region: string): string {
+  return `https://bedrock-runtime.${region}.amazonaws.com`;
+}
+
 export function toAgentProvider(provider: ProviderConfig): AgentProviderConfig {
   const common = {
     id: provider.id,
@@ -15,6 +20,7 @@ export function toAgentProvider(provider: ProviderConfig): AgentProviderConfig {
     tier: provider.tier,
     vision: provider.vision,
     contextWindow: provider.contextWindow,
+    timeoutMs: provider.timeoutSeconds * 1000,
     ...(provider.apiKey ? { apiKey: provider.apiKey } : {}),
   };
   switch (provider.api) {
@@ -24,5 +30,24 @@ export function toAgentProvider(provider: ProviderConfig): AgentProviderConfig {
       return { ...common, kind: "openai", openaiApi: "responses" };
     case "anthropic-messages":
       return { ...common, kind: "anthropic" };
+    case "azure-openai-responses":
+      return {
+        ...common,
+        kind: "azure-openai",
+        azure: {
+          deployment: provider.azureDeployment,
+          ...(provider.azureApiVersion ? { apiVersion: provider.azureApiVersion } : {}),
+        },
+      };
+    case "bedrock-converse-stream":
+      return {
+        ...common,
+        kind: "bedrock",
+        baseUrl: provider.baseUrl || bedrockEndpoint(provider.bedrockRegion),
+        bedrock: {
+          region: provider.bedrockRegion,
+          ...(provider.apiKey ? { bearerToken: provider.apiKey } : {}),
+        },
+      };
   }
 }

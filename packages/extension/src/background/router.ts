@@ -10,6 +10,7 @@
 import type { BrowserPort } from "@webbrain/agent";
 import type { PortToSidebar, Reply, ReplyValues, Request, TabState } from "../shared/messages.js";
 import { isRequest, RUN_PORT_NAME } from "../shared/messages.js";
+import type { AlwaysGrants } from "./always-grants.js";
 import { testProviderConnection } from "./connection-test.js";
 import type { PayloadRecorder } from "./payload-recorder.js";
 import type { RunManager } from "./run-manager.js";
@@ -22,6 +23,7 @@ export interface RouterDeps {
   runs: RunManager;
   port: BrowserPort;
   payloads: PayloadRecorder;
+  grants: AlwaysGrants;
   /** Reset the agent's memory of a tab (its conversation and guards). */
   clearAgentConversation(tabId: string): Promise<void>;
 }
@@ -53,6 +55,8 @@ export class Router {
       },
       prompt_answer: async (r) => ({ accepted: deps.runs.answer(String(r.tabId), r.promptId, r.choiceId) }),
       get_payloads: async (r) => deps.payloads.list(String(r.tabId)),
+      list_grants: () => deps.grants.list(),
+      revoke_grant: (r) => deps.grants.revoke(r.capability, r.origin),
     };
     deps.runs.onEvent((tabId, entry) => {
       const message: PortToSidebar = { type: "event", tabId: Number(tabId), entry };

@@ -17,6 +17,7 @@ import {
   Agent,
   type AgentEvent,
   type BrowserPort,
+  mayStream,
   type PermissionAnswer,
   type PermissionRequest,
   PiAiClient,
@@ -24,6 +25,7 @@ import {
   type PlanDecision,
   type RunResult,
   type Store,
+  StreamingPolicyClient,
 } from "@webbrain/agent";
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
@@ -47,6 +49,8 @@ export interface RunManagerDeps {
   payloads?: PayloadRecorder;
   clock?: Clock;
   newRunId?: () => string;
+  /** A line for the system prompt naming the user's language (the model answers in it). */
+  languageHint?: () => string;
 }
 
 interface ActiveRun {
@@ -173,15 +177,27 @@ export class RunManager {
       // Built inside the run, so a provider the agent rejects ends this run with its message.
       const agentProvider = toAgentProvider(provider);
       const recorder = this.deps.payloads;
-      const llm =
-        settings.verbose === "deep" && recorder
-          ? new RecordingLlmClient(new PiAiClient(agentProvider), recorder, tabId)
-          : undefined;
+      const base = new PiAiClient(agentProvider);
+      const recorded =
+        settings.verbose === "deep" && recorder ? new RecordingLlmClient(base, recorder, tabId) : base;
+      // Spec 000: only an interactive Ask on OpenAI Responses streams; Continue never does.
+      const stream = mayStream(agentProvider, {
+        mode,
+        interactive: true,
+        continued: userText === undefined,
+        streamingEnabled: settings.streamResponses,
+      });
+      const llm = new StreamingPolicyClient(recorded, {
+        stream,
+        // Through the event chain, so the reset lands after every delta already queued.
+        onStreamReset: () => void this.queue(run, () => this.emit(tabId, run, { kind: "text_reset" })),
+      });
       const agent = new Agent({
         port: this.deps.port,
         store: this.deps.store,
         provider: agentProvider,
-        ...(llm ? { llm } : {}),
+        llm,
+        ...(this.deps.languageHint ? { extraPrompt: this.deps.languageHint() } : {}),
         maxSteps: settings.maxSteps,
         planBeforeAct: settings.planBeforeAct,
         planApprover: (plan) => this.askPlan(tabId, run, plan),
@@ -262,8 +278,12 @@ export class RunManager {
 
   /** Agent events are handled one after another, in the order the agent made them. */
   private onAgentEvent(tabId: string, run: ActiveRun, event: AgentEvent): Promise<void> {
+    return this.queue(run, () => this.translate(tabId, run, event));
+  }
+
+  private queue(run: ActiveRun, work: () => Promise<void> | void): Promise<void> {
     const next = this.pending(run)
-      .then(() => this.translate(tabId, run, event))
+      .then(work)
       .catch(() => undefined);
     this.eventChain.set(run, next);
     return next;

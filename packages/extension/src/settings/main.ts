@@ -1,17 +1,21 @@
 /**
  * The settings page: providers (add from a preset, edit, remove, make active, test the
- * connection), max steps, Plan before Act, verbose level. Every change is saved through the
- * background page, which validates it; a field the user got wrong is marked and explained.
+ * connection), max steps, Plan before Act, screenshots after actions, verbose level, the
+ * streaming kill switch, and the "always allow" grants to revoke. Every change is saved through
+ * the background page, which validates it; a field the user got wrong is marked and explained.
  * Opened with `?welcome=1` on first install.
  */
-import type { ConnectionTestResult } from "../shared/messages.js";
+import { localizeDocument, t } from "../shared/i18n.js";
+import type { AlwaysGrant, ConnectionTestResult } from "../shared/messages.js";
 import { request } from "../shared/request.js";
 import {
   type FieldProblem,
   PROVIDER_PRESETS,
   type ProviderConfig,
   type ProviderTier,
+  parseSettings,
   providerFromPreset,
+  SETTINGS_KEY,
   type Settings,
   type VerboseLevel,
   validateProvider,
@@ -40,6 +44,15 @@ const ui = {
   maxSteps: byId<HTMLInputElement>("max-steps"),
   planBeforeAct: byId<HTMLInputElement>("plan-before-act"),
   agentSaved: byId<HTMLParagraphElement>("agent-saved"),
+  screenshotAfterActions: byId<HTMLInputElement>("screenshot-after-actions"),
+  streamResponses: byId<HTMLInputElement>("stream-responses"),
+  azureFields: byId<HTMLDivElement>("azure-fields"),
+  bedrockFields: byId<HTMLDivElement>("bedrock-fields"),
+  baseUrlLabel: byId<HTMLLabelElement>("p-baseUrl-label"),
+  apiKeyLabel: byId<HTMLSpanElement>("p-apiKey-label"),
+  apiKeyHint: byId<HTMLSpanElement>("p-apiKey-hint"),
+  grantList: byId<HTMLUListElement>("grant-list"),
+  noGrants: byId<HTMLParagraphElement>("no-grants"),
 };
 
 const fields = {
@@ -51,6 +64,10 @@ const fields = {
   tier: byId<HTMLSelectElement>("p-tier"),
   contextWindow: byId<HTMLInputElement>("p-contextWindow"),
   vision: byId<HTMLInputElement>("p-vision"),
+  timeoutSeconds: byId<HTMLInputElement>("p-timeoutSeconds"),
+  azureDeployment: byId<HTMLInputElement>("p-azureDeployment"),
+  azureApiVersion: byId<HTMLInputElement>("p-azureApiVersion"),
+  bedrockRegion: byId<HTMLInputElement>("p-bedrockRegion"),
 };
 
 let settings: Settings;
@@ -72,7 +89,25 @@ function readForm(base: ProviderConfig): ProviderConfig {
     tier: fields.tier.value as ProviderTier,
     contextWindow: Number(fields.contextWindow.value),
     vision: fields.vision.checked,
+    timeoutSeconds: Number(fields.timeoutSeconds.value),
+    azureDeployment: fields.azureDeployment.value.trim(),
+    azureApiVersion: fields.azureApiVersion.value.trim(),
+    bedrockRegion: fields.bedrockRegion.value.trim(),
   };
+}
+
+/** Show the fields this protocol needs, named the way its provider names them. */
+function showProtocolFields(api: ProviderConfig["api"]): void {
+  ui.azureFields.hidden = api !== "azure-openai-responses";
+  ui.bedrockFields.hidden = api !== "bedrock-converse-stream";
+  ui.baseUrlLabel.textContent =
+    api === "azure-openai-responses"
+      ? t("fieldAzureEndpoint")
+      : api === "bedrock-converse-stream"
+        ? t("fieldBedrockEndpoint")
+        : t("fieldBaseUrl");
+  ui.apiKeyLabel.textContent = api === "bedrock-converse-stream" ? t("fieldBedrockKey") : t("fieldApiKey");
+  ui.apiKeyHint.hidden = api !== "openai-completions";
 }
 
 function fillForm(provider: ProviderConfig): void {
@@ -84,6 +119,11 @@ function fillForm(provider: ProviderConfig): void {
   fields.tier.value = provider.tier;
   fields.contextWindow.value = String(provider.contextWindow);
   fields.vision.checked = provider.vision;
+  fields.timeoutSeconds.value = String(provider.timeoutSeconds);
+  fields.azureDeployment.value = provider.azureDeployment;
+  fields.azureApiVersion.value = provider.azureApiVersion;
+  fields.bedrockRegion.value = provider.bedrockRegion;
+  showProtocolFields(provider.api);
 }
 
 function showProblems(problems: FieldProblem[]): void {
@@ -108,7 +148,7 @@ function openEditor(provider: ProviderConfig, isNew: boolean): void {
   showProblems([]);
   setTestResult("", "");
   ui.modelOptions.replaceChildren();
-  ui.editorHeading.textContent = isNew ? "New provider" : `Edit ${provider.label}`;
+  ui.editorHeading.textContent = isNew ? t("newProvider") : t("editProvider", provider.label);
   ui.editor.hidden = false;
   fields.label.focus();
 }
@@ -131,12 +171,16 @@ function renderList(): void {
     if (provider.id === settings.activeProviderId) {
       const tag = document.createElement("span");
       tag.className = "active-tag";
-      tag.textContent = " · in use";
+      tag.textContent = ` · ${t("inUse")}`;
       name.append(tag);
     }
     const meta = document.createElement("div");
     meta.className = "p-meta";
-    meta.textContent = `${provider.model} · ${provider.baseUrl} · ${provider.tier}${provider.vision ? " · vision" : ""}`;
+    const where =
+      provider.api === "bedrock-converse-stream"
+        ? provider.baseUrl || provider.bedrockRegion
+        : provider.baseUrl;
+    meta.textContent = `${provider.model} · ${where} · ${provider.tier}${provider.vision ? ` · ${t("visionTag")}` : ""}`;
     main.append(name, meta);
     li.append(main);
     const button = (label: string, className: string, onClick: () => void) => {
@@ -144,16 +188,20 @@ function renderList(): void {
       b.type = "button";
       b.className = className;
       b.textContent = label;
-      b.setAttribute("aria-label", `${label} ${provider.label}`);
+      b.setAttribute("aria-label", t("buttonOnProvider", label, provider.label));
       b.addEventListener("click", onClick);
       li.append(b);
     };
     if (provider.id !== settings.activeProviderId) {
-      button("Use", "secondary", () => void update((s) => ({ ...s, activeProviderId: provider.id })));
+      button(
+        t("useButton"),
+        "secondary",
+        () => void update((s) => ({ ...s, activeProviderId: provider.id })),
+      );
     }
-    button("Edit", "secondary", () => openEditor(structuredClone(provider), false));
-    button("Remove", "quiet", () => {
-      if (!confirm(`Remove the provider "${provider.label}"?`)) return;
+    button(t("editButton"), "secondary", () => openEditor(structuredClone(provider), false));
+    button(t("removeButton"), "quiet", () => {
+      if (!confirm(t("confirmRemoveProvider", provider.label))) return;
       if (editing?.provider.id === provider.id) closeEditor();
       void update((s) => {
         const providers = s.providers.filter((p) => p.id !== provider.id);
@@ -168,6 +216,8 @@ function renderList(): void {
 function renderAgent(): void {
   ui.maxSteps.value = String(settings.maxSteps);
   ui.planBeforeAct.checked = settings.planBeforeAct;
+  ui.screenshotAfterActions.checked = settings.screenshotAfterActions;
+  ui.streamResponses.checked = settings.streamResponses;
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
     radio.checked = radio.value === settings.verbose;
   }
@@ -202,6 +252,8 @@ ui.add.addEventListener("click", () => {
 
 ui.cancel.addEventListener("click", closeEditor);
 
+fields.api.addEventListener("change", () => showProtocolFields(fields.api.value as ProviderConfig["api"]));
+
 ui.form.addEventListener("submit", (event) => {
   event.preventDefault();
   if (!editing) return;
@@ -224,16 +276,15 @@ ui.form.addEventListener("submit", (event) => {
 });
 
 function describeTest(provider: ProviderConfig, result: ConnectionTestResult): string {
-  const lines = [`Connected to ${provider.baseUrl} in ${result.latencyMs} ms.`];
-  if (result.modelListed === true) lines.push(`The model "${provider.model}" is available.`);
+  const where = provider.baseUrl || provider.bedrockRegion;
+  if (result.answered) return t("testAnswered", where, result.latencyMs, provider.model);
+  const lines = [t("testConnected", where, result.latencyMs)];
+  if (result.modelListed === true) lines.push(t("testModelListed", provider.model));
   if (result.modelListed === false) {
     const sample = result.models.slice(0, 8).join(", ");
-    lines.push(
-      `The server does not list "${provider.model}". It lists: ${sample}${result.models.length > 8 ? ", …" : ""}`,
-    );
+    lines.push(t("testModelNotListed", provider.model, `${sample}${result.models.length > 8 ? ", …" : ""}`));
   }
-  if (result.modelListed === undefined)
-    lines.push("The server lists no models; the model name could not be checked.");
+  if (result.modelListed === undefined) lines.push(t("testNoModels"));
   return lines.join("\n");
 }
 
@@ -243,7 +294,7 @@ ui.test.addEventListener("click", () => {
   const problems = validateProvider(provider).filter((p) => p.field !== "model");
   showProblems(problems);
   if (problems.length > 0) return;
-  setTestResult("pending", `Testing ${provider.baseUrl}…`);
+  setTestResult("pending", t("testing", provider.baseUrl || provider.bedrockRegion));
   ui.test.disabled = true;
   request({ type: "test_provider", provider })
     .then((result) => {
@@ -259,7 +310,7 @@ ui.test.addEventListener("click", () => {
 });
 
 function flashSaved(): void {
-  ui.agentSaved.textContent = "Saved.";
+  ui.agentSaved.textContent = t("saved");
   setTimeout(() => {
     ui.agentSaved.textContent = "";
   }, 2_000);
@@ -269,7 +320,7 @@ ui.maxSteps.addEventListener("change", () => {
   const value = Number(ui.maxSteps.value);
   if (!Number.isInteger(value) || value < 1 || value > 1_000) {
     ui.maxSteps.setAttribute("aria-invalid", "true");
-    ui.agentSaved.textContent = "Max steps is a whole number from 1 to 1000.";
+    ui.agentSaved.textContent = t("maxStepsInvalid");
     return;
   }
   ui.maxSteps.removeAttribute("aria-invalid");
@@ -281,6 +332,63 @@ ui.planBeforeAct.addEventListener("change", () => {
   void update((s) => ({ ...s, planBeforeAct: checked })).then((ok) => ok && flashSaved());
 });
 
+ui.screenshotAfterActions.addEventListener("change", () => {
+  const checked = ui.screenshotAfterActions.checked;
+  void update((s) => ({ ...s, screenshotAfterActions: checked })).then((ok) => ok && flashSaved());
+});
+
+ui.streamResponses.addEventListener("change", () => {
+  const checked = ui.streamResponses.checked;
+  void update((s) => ({ ...s, streamResponses: checked })).then((ok) => ok && flashSaved());
+});
+
+/** Where the background's Store keeps the agent's "always allow" grants (agent: prefix). */
+const GRANTS_STORAGE_KEY = "agent:permissions:always";
+
+const CAPABILITY_KEYS = {
+  interact: "capInteract",
+  navigate: "capNavigate",
+  network: "capNetwork",
+  download: "capDownload",
+  upload: "capUpload",
+  execute_js: "capExecuteJs",
+} as const;
+
+function capabilityLabel(capability: string): string {
+  const key = CAPABILITY_KEYS[capability as keyof typeof CAPABILITY_KEYS];
+  return key ? t(key) : capability;
+}
+
+async function renderGrants(): Promise<void> {
+  const grants = await request({ type: "list_grants" });
+  ui.noGrants.hidden = grants.length > 0;
+  ui.grantList.replaceChildren(...grants.map(grantRow));
+}
+
+function grantRow(grant: AlwaysGrant): HTMLLIElement {
+  const li = document.createElement("li");
+  const text = document.createElement("span");
+  text.className = "g-text";
+  const capability = document.createElement("span");
+  capability.className = "g-cap";
+  capability.textContent = capabilityLabel(grant.capability);
+  text.append(capability, ` · ${grant.origin}`);
+  const revoke = document.createElement("button");
+  revoke.type = "button";
+  revoke.className = "quiet";
+  revoke.textContent = t("revokeButton");
+  revoke.setAttribute("aria-label", t("revokeGrant", capabilityLabel(grant.capability), grant.origin));
+  revoke.addEventListener("click", () => {
+    request({ type: "revoke_grant", capability: grant.capability, origin: grant.origin })
+      .then(renderGrants)
+      .catch((error: unknown) => {
+        ui.errors.textContent = error instanceof Error ? error.message : String(error);
+      });
+  });
+  li.append(text, revoke);
+  return li;
+}
+
 for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
   radio.addEventListener("change", () => {
     if (radio.checked) {
@@ -290,12 +398,27 @@ for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="ver
   });
 }
 
+// Another page (the sidebar's provider picker, a second settings tab) may change the settings:
+// follow it, so a later change here never writes back a stale copy.
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area !== "local") return;
+  const changed = changes[SETTINGS_KEY];
+  if (changed) {
+    settings = parseSettings(changed.newValue).settings;
+    renderList();
+    renderAgent();
+  }
+  if (GRANTS_STORAGE_KEY in changes) void renderGrants().catch(() => undefined);
+});
+
 async function start(): Promise<void> {
+  localizeDocument(document);
   for (const preset of PROVIDER_PRESETS) ui.preset.append(new Option(preset.label, preset.key));
   settings = await request({ type: "get_settings" });
   ui.welcome.hidden = new URLSearchParams(location.search).get("welcome") !== "1";
   renderList();
   renderAgent();
+  await renderGrants();
 }
 
 start().catch((error: unknown) => {

@@ -22,7 +22,9 @@ export type Request =
   | { type: "chat_stop"; tabId: number }
   | { type: "chat_clear"; tabId: number }
   | { type: "prompt_answer"; tabId: number; promptId: string; choiceId: string }
-  | { type: "get_payloads"; tabId: number };
+  | { type: "get_payloads"; tabId: number }
+  | { type: "list_grants" }
+  | { type: "revoke_grant"; capability: string; origin: string };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -32,6 +34,8 @@ export interface ConnectionTestResult {
   /** Whether the configured model is among them (undefined when the server lists none). */
   modelListed: boolean | undefined;
   latencyMs: number;
+  /** The test was a one-line generation (Azure, Bedrock), and the model answered it. */
+  answered?: boolean;
 }
 
 export interface ReplyValues {
@@ -45,6 +49,14 @@ export interface ReplyValues {
   prompt_answer: { accepted: boolean };
   /** Deep verbose: the tab's recorded model requests and answers, oldest first (JSON). */
   get_payloads: unknown[];
+  list_grants: AlwaysGrant[];
+  revoke_grant: { revoked: boolean };
+}
+
+/** An "always allow" answer the agent remembers: this capability on this site. */
+export interface AlwaysGrant {
+  capability: string;
+  origin: string;
 }
 
 /** What a sidebar learns when it subscribes to a tab. */

@@ -1,5 +1,6 @@
 /**
- * The add-on's settings: providers, max steps, Plan before Act, verbose level.
+ * The add-on's settings: providers, max steps, Plan before Act, verbose level, the streaming
+ * kill switch and screenshots after actions.
  *
  * Stored in `browser.storage.local` under SETTINGS_KEY. `parseSettings` accepts anything (an
  * older or hand-edited value) and returns a whole, valid Settings plus the problems it fixed,
@@ -7,14 +8,29 @@
  * runs before saving: each message says which field is wrong and what to enter.
  */
 
+import { t } from "./i18n.js";
+
 export const SETTINGS_KEY = "settings";
 
 /** The wire format a provider speaks (pi-ai's `api` names). */
-export type ProviderApi = "openai-completions" | "openai-responses" | "anthropic-messages";
+export type ProviderApi =
+  | "openai-completions"
+  | "openai-responses"
+  | "anthropic-messages"
+  | "azure-openai-responses"
+  | "bedrock-converse-stream";
 export const PROVIDER_APIS: readonly ProviderApi[] = [
   "openai-completions",
   "openai-responses",
   "anthropic-messages",
+  "azure-openai-responses",
+  "bedrock-converse-stream",
+];
+/** Protocols whose servers refuse requests without a key. */
+const APIS_NEEDING_KEY: readonly ProviderApi[] = [
+  "openai-responses",
+  "anthropic-messages",
+  "azure-openai-responses",
 ];
 
 /** Spec 000's provider tiers: which tool set the agent offers. Compact cannot use Dev mode. */
@@ -29,14 +45,25 @@ export interface ProviderConfig {
   /** What the user calls it ("llama.cpp on this PC"). */
   label: string;
   api: ProviderApi;
-  /** Base URL including the version path, e.g. `http://127.0.0.1:8080/v1`. */
+  /**
+   * Base URL including the version path, e.g. `http://127.0.0.1:8080/v1`. Azure: the resource
+   * endpoint. Bedrock: empty for AWS's own endpoint of the region, or a custom endpoint.
+   */
   baseUrl: string;
+  /** The API key; for Bedrock its API key (a bearer token). */
   apiKey: string;
   model: string;
   tier: ProviderTier;
   /** The model accepts screenshots. */
   vision: boolean;
   contextWindow: number;
+  /** Give up on one model call after this many seconds. */
+  timeoutSeconds: number;
+  /** Azure OpenAI: the deployment name and API version. */
+  azureDeployment: string;
+  azureApiVersion: string;
+  /** AWS Bedrock: the region, e.g. us-east-1. */
+  bedrockRegion: string;
 }
 
 export interface Settings {
@@ -46,12 +73,25 @@ export interface Settings {
   maxSteps: number;
   planBeforeAct: boolean;
   verbose: VerboseLevel;
+  /**
+   * Advanced kill switch (default on): Ask answers from OpenAI Responses render as they stream.
+   * Off sends new chats back to whole answers at once.
+   */
+  streamResponses: boolean;
+  /** Vision models: a screenshot of the page after each action (spec 000's auto-screenshot). */
+  screenshotAfterActions: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 130;
 export const MIN_MAX_STEPS = 1;
 export const MAX_MAX_STEPS = 1_000;
 const DEFAULT_CONTEXT_WINDOW_TOKENS = 32_000;
+/** Local models on small machines can take minutes for a long prompt (agent default too). */
+export const DEFAULT_TIMEOUT_SECONDS = 180;
+export const MIN_TIMEOUT_SECONDS = 5;
+export const MAX_TIMEOUT_SECONDS = 3_600;
+/** pi-ai puts Azure hosts on the /openai/v1 path, whose API version is "v1". */
+export const DEFAULT_AZURE_API_VERSION = "v1";
 
 export const DEFAULT_SETTINGS: Settings = {
   providers: [],
@@ -59,6 +99,8 @@ export const DEFAULT_SETTINGS: Settings = {
   maxSteps: DEFAULT_MAX_STEPS,
   planBeforeAct: false,
   verbose: "normal",
+  streamResponses: true,
+  screenshotAfterActions: true,
 };
 
 export interface ProviderPreset {
@@ -72,47 +114,55 @@ export interface ProviderPreset {
   needsKey: boolean;
 }
 
-/** Local servers first: a new user most likely has llama.cpp or Ollama running already. */
+const localServer = (key: string, label: string, baseUrl: string, model: string): ProviderPreset => ({
+  key,
+  label,
+  api: "openai-completions",
+  baseUrl,
+  model,
+  tier: "mid",
+  vision: false,
+  needsKey: false,
+});
+
+const cloudChat = (key: string, label: string, baseUrl: string, model: string): ProviderPreset => ({
+  key,
+  label,
+  api: "openai-completions",
+  baseUrl,
+  model,
+  tier: "full",
+  vision: false,
+  needsKey: true,
+});
+
+/**
+ * Spec 000's providers. Local servers first: a new user most likely has llama.cpp or Ollama
+ * running already. Models are suggestions the user overwrites (Test connection lists them).
+ */
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
-  {
-    key: "llamacpp",
-    label: "llama.cpp (local)",
-    api: "openai-completions",
-    baseUrl: "http://127.0.0.1:8080/v1",
-    model: "default",
-    tier: "mid",
-    vision: false,
-    needsKey: false,
-  },
-  {
-    key: "ollama",
-    label: "Ollama (local)",
-    api: "openai-completions",
-    baseUrl: "http://127.0.0.1:11434/v1",
-    model: "qwen3:8b",
-    tier: "mid",
-    vision: false,
-    needsKey: false,
-  },
-  {
-    key: "lmstudio",
-    label: "LM Studio (local)",
-    api: "openai-completions",
-    baseUrl: "http://127.0.0.1:1234/v1",
-    model: "local-model",
-    tier: "mid",
-    vision: false,
-    needsKey: false,
-  },
+  localServer("llamacpp", "llama.cpp (local)", "http://127.0.0.1:8080/v1", "default"),
+  localServer("ollama", "Ollama (local)", "http://127.0.0.1:11434/v1", "qwen3:8b"),
+  localServer("lmstudio", "LM Studio (local)", "http://127.0.0.1:1234/v1", "local-model"),
+  localServer("vllm", "vLLM (local)", "http://127.0.0.1:8000/v1", ""),
+  localServer("sglang", "SGLang (local)", "http://127.0.0.1:30000/v1", ""),
+  localServer("localai", "LocalAI (local)", "http://127.0.0.1:8080/v1", ""),
+  localServer("jan", "Jan (local)", "http://127.0.0.1:1337/v1", ""),
+  localServer("koboldcpp", "KoboldCpp (local)", "http://127.0.0.1:5001/v1", "koboldcpp"),
+  localServer("textgen", "text-generation-webui (local)", "http://127.0.0.1:5000/v1", ""),
   {
     key: "openai",
-    label: "OpenAI",
+    label: "OpenAI (Responses)",
     api: "openai-responses",
     baseUrl: "https://api.openai.com/v1",
     model: "gpt-4.1-mini",
     tier: "full",
     vision: true,
     needsKey: true,
+  },
+  {
+    ...cloudChat("openai-chat", "OpenAI (chat completions)", "https://api.openai.com/v1", "gpt-4.1-mini"),
+    vision: true,
   },
   {
     key: "anthropic",
@@ -125,25 +175,46 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     needsKey: true,
   },
   {
-    key: "openrouter",
-    label: "OpenRouter",
-    api: "openai-completions",
-    baseUrl: "https://openrouter.ai/api/v1",
-    model: "openai/gpt-4.1-mini",
+    key: "azure",
+    label: "Azure OpenAI",
+    api: "azure-openai-responses",
+    baseUrl: "https://YOUR-RESOURCE.openai.azure.com",
+    model: "gpt-4.1-mini",
     tier: "full",
     vision: true,
     needsKey: true,
   },
   {
-    key: "custom",
-    label: "Other OpenAI-compatible server",
-    api: "openai-completions",
-    baseUrl: "http://127.0.0.1:8000/v1",
-    model: "",
-    tier: "mid",
-    vision: false,
-    needsKey: false,
+    key: "bedrock",
+    label: "AWS Bedrock",
+    api: "bedrock-converse-stream",
+    baseUrl: "",
+    model: "anthropic.claude-3-5-sonnet-20241022-v2:0",
+    tier: "full",
+    vision: true,
+    needsKey: true,
   },
+  {
+    ...cloudChat("openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "openai/gpt-4.1-mini"),
+    vision: true,
+  },
+  cloudChat("groq", "Groq", "https://api.groq.com/openai/v1", "llama-3.3-70b-versatile"),
+  cloudChat(
+    "together",
+    "Together AI",
+    "https://api.together.xyz/v1",
+    "meta-llama/Llama-3.3-70B-Instruct-Turbo",
+  ),
+  cloudChat("deepseek", "DeepSeek", "https://api.deepseek.com/v1", "deepseek-chat"),
+  cloudChat("mistral", "Mistral", "https://api.mistral.ai/v1", "mistral-large-latest"),
+  cloudChat("xai", "xAI", "https://api.x.ai/v1", "grok-3-mini"),
+  cloudChat(
+    "fireworks",
+    "Fireworks",
+    "https://api.fireworks.ai/inference/v1",
+    "accounts/fireworks/models/llama-v3p3-70b-instruct",
+  ),
+  localServer("custom", "Other OpenAI-compatible server", "http://127.0.0.1:8000/v1", ""),
 ];
 
 export interface FieldProblem {
@@ -154,33 +225,56 @@ export interface FieldProblem {
 /** Checks a provider as typed into the form; an empty list means it can be saved. */
 export function validateProvider(provider: ProviderConfig): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (provider.label.trim() === "") problems.push({ field: "label", message: "Give the provider a name." });
-  let url: URL | undefined;
-  try {
-    url = new URL(provider.baseUrl);
-  } catch {
-    problems.push({ field: "baseUrl", message: "Enter a full URL, such as http://127.0.0.1:8080/v1." });
-  }
-  if (url !== undefined && url.protocol !== "http:" && url.protocol !== "https:") {
-    problems.push({ field: "baseUrl", message: "The URL must start with http:// or https://." });
+  if (provider.label.trim() === "") problems.push({ field: "label", message: t("problemName") });
+  const bedrock = provider.api === "bedrock-converse-stream";
+  // Bedrock's endpoint may stay empty: AWS's own endpoint of the region is used.
+  if (!(bedrock && provider.baseUrl === "")) {
+    let url: URL | undefined;
+    try {
+      url = new URL(provider.baseUrl);
+    } catch {
+      problems.push({ field: "baseUrl", message: t("problemUrl") });
+    }
+    if (url !== undefined && url.protocol !== "http:" && url.protocol !== "https:") {
+      problems.push({ field: "baseUrl", message: t("problemUrlScheme") });
+    }
   }
   if (provider.model.trim() === "") {
     problems.push({
       field: "model",
-      message: "Enter the model name the server expects (see Test connection).",
+      message: t("problemModel"),
     });
   }
   if (!PROVIDER_APIS.includes(provider.api)) {
-    problems.push({ field: "api", message: `Choose one of: ${PROVIDER_APIS.join(", ")}.` });
+    problems.push({ field: "api", message: t("problemApi", PROVIDER_APIS.join(", ")) });
+  }
+  if (APIS_NEEDING_KEY.includes(provider.api) && provider.apiKey.trim() === "") {
+    problems.push({ field: "apiKey", message: t("problemApiKey") });
   }
   if (!PROVIDER_TIERS.includes(provider.tier)) {
-    problems.push({ field: "tier", message: "Choose Compact, Mid or Full." });
+    problems.push({ field: "tier", message: t("problemTier") });
   }
   if (!Number.isInteger(provider.contextWindow) || provider.contextWindow < 1_000) {
     problems.push({
       field: "contextWindow",
-      message: "Context window is a whole number of tokens, at least 1000.",
+      message: t("problemContextWindow"),
     });
+  }
+  if (
+    !Number.isInteger(provider.timeoutSeconds) ||
+    provider.timeoutSeconds < MIN_TIMEOUT_SECONDS ||
+    provider.timeoutSeconds > MAX_TIMEOUT_SECONDS
+  ) {
+    problems.push({
+      field: "timeoutSeconds",
+      message: t("problemTimeout", MIN_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS),
+    });
+  }
+  if (provider.api === "azure-openai-responses" && provider.azureDeployment.trim() === "") {
+    problems.push({ field: "azureDeployment", message: t("problemAzureDeployment") });
+  }
+  if (bedrock && !/^[a-z]{2}(-[a-z]+)+-\d$/.test(provider.bedrockRegion)) {
+    problems.push({ field: "bedrockRegion", message: t("problemBedrockRegion") });
   }
   return problems;
 }
@@ -211,6 +305,13 @@ function parseProvider(raw: unknown, index: number, problems: string[]): Provide
       raw.contextWindow >= 1_000
         ? raw.contextWindow
         : DEFAULT_CONTEXT_WINDOW_TOKENS,
+    timeoutSeconds:
+      typeof raw.timeoutSeconds === "number" && Number.isInteger(raw.timeoutSeconds)
+        ? raw.timeoutSeconds
+        : DEFAULT_TIMEOUT_SECONDS,
+    azureDeployment: text("azureDeployment", ""),
+    azureApiVersion: text("azureApiVersion", DEFAULT_AZURE_API_VERSION),
+    bedrockRegion: text("bedrockRegion", ""),
   };
   const invalid = validateProvider(provider);
   if (invalid.length > 0) {
@@ -250,6 +351,8 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
       verbose: VERBOSE_LEVELS.includes(raw.verbose as VerboseLevel)
         ? (raw.verbose as VerboseLevel)
         : "normal",
+      streamResponses: raw.streamResponses !== false,
+      screenshotAfterActions: raw.screenshotAfterActions !== false,
     },
     problems,
   };
@@ -266,5 +369,9 @@ export function providerFromPreset(preset: ProviderPreset, id: string): Provider
     tier: preset.tier,
     vision: preset.vision,
     contextWindow: DEFAULT_CONTEXT_WINDOW_TOKENS,
+    timeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
+    azureDeployment: "",
+    azureApiVersion: DEFAULT_AZURE_API_VERSION,
+    bedrockRegion: preset.api === "bedrock-converse-stream" ? "us-east-1" : "",
   };
 }
