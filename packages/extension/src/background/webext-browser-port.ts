@@ -4,9 +4,11 @@
  *
  * Invariants (BrowserPort's, plus):
  * - Tab ids are `String(tab.id)`; a non-numeric id is a typed error, never NaN passed on.
- * - A page without the content script (opened before install, or restored) gets the page
- *   script injected once and the action retried; pages Firefox forbids to add-ons answer
- *   `{ success: false }` with a sentence saying so.
+ * - Page actions are routed by page-actions.ts (frames by frameId, execute_js in the page's
+ *   realm, wait_for_stable with the tab's requests in flight, ref floors across documents); a page
+ *   without the content script gets it injected once (content-channel.ts).
+ * - upload_file attaches a file the run downloaded (bytes fetched here, put into the input by the
+ *   content script through DataTransfer); add-ons cannot read local paths, so `path` is refused.
  * - Screenshots come from `captureTab` of the run tab, which works while that tab is inactive.
  * - `fetchUrl` sends the user's cookies (the background page's fetch with credentials), which is
  *   why spec 000 guards mutating methods behind /allow-api before this is called.
@@ -27,14 +29,23 @@ import type {
   Screenshot,
   TabId,
   TabInfo,
+  UploadRequest,
 } from "@webbrain/agent";
-import { PAGE_ACTION_MESSAGE, type PageActionMessage } from "../shared/page-messages.js";
+import {
+  ATTACH_FILE_MESSAGE,
+  type AttachFileMessage,
+  type ElementTarget,
+} from "../content/content-messages.js";
+import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
+import { NetworkActivity } from "./network-activity.js";
+import { WebExtPageActions } from "./page-actions.js";
 
 export const NAVIGATION_TIMEOUT_MS = 30_000;
 export const FETCH_TIMEOUT_MS = 30_000;
 export const DEFAULT_FETCH_MAX_CHARS = 100_000;
 export const DEFAULT_RESEARCH_MAX_CHARS = 20_000;
-const PAGE_SCRIPT_FILES = ["/page-script.js", "/content.js"];
+/** Largest file upload_file puts into a page (it crosses to the content script as base64), bytes. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 const TEXT_CONTENT_TYPE =
   /^(text\/|application\/(json|xml|xhtml\+xml|javascript|ld\+json)|[^;]*\+json|[^;]*\+xml)/i;
 
@@ -53,11 +64,12 @@ function toTabInfo(tab: browser.tabs.Tab): TabInfo {
   return { id: String(tab.id), url: tab.url ?? "", title: tab.title ?? "", active: tab.active };
 }
 
-function isMissingReceiver(error: unknown): boolean {
-  return (
-    error instanceof Error &&
-    /Receiving end does not exist|Could not establish connection/i.test(error.message)
-  );
+function toBase64(bytes: Uint8Array): string {
+  const CHUNK = 0x8000;
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += CHUNK)
+    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(binary);
 }
 
 /**
@@ -135,12 +147,26 @@ async function readCappedText(
 }
 
 export class WebExtBrowserPort implements BrowserPort {
+  /**
+   * What the add-on runs (README "What the add-on does not offer" says why the rest is missing:
+   * trusted input, full-page screenshots and closed shadow roots need WebDriver BiDi).
+   * `file_upload` is for files the run downloaded (downloadId), never a local path.
+   */
   readonly capabilities: BrowserCapabilities = {
     trustedInput: false,
     fullPageScreenshot: false,
     closedShadowRoots: false,
-    fileUpload: false,
+    fileUpload: true,
   };
+  readonly #network: NetworkActivity;
+  readonly #pageActions: WebExtPageActions;
+
+  constructor() {
+    this.#network = new NetworkActivity(browser.webRequest);
+    this.#network.start();
+    this.#pageActions = new WebExtPageActions(this.#network);
+    browser.tabs.onRemoved.addListener((tabId) => this.#pageActions.forgetTab(tabId));
+  }
 
   async listTabs(): Promise<TabInfo[]> {
     const tabs = await browser.tabs.query({});
@@ -195,31 +221,8 @@ export class WebExtBrowserPort implements BrowserPort {
     return loadSettled(numericTabId(tabId), timeoutMs, async () => undefined);
   }
 
-  async pageAction(
-    tabId: TabId,
-    action: PageActionName,
-    params: Record<string, unknown>,
-  ): Promise<PageResult> {
-    const id = numericTabId(tabId);
-    const message: PageActionMessage = { type: PAGE_ACTION_MESSAGE, action, params };
-    try {
-      return (await browser.tabs.sendMessage(id, message, { frameId: 0 })) as PageResult;
-    } catch (error) {
-      if (!isMissingReceiver(error)) {
-        return { success: false, error: `The page did not answer ${action}: ${(error as Error).message}` };
-      }
-    }
-    try {
-      for (const file of PAGE_SCRIPT_FILES)
-        await browser.tabs.executeScript(id, { file, runAt: "document_idle" });
-    } catch {
-      const tab = await this.getTab(tabId);
-      return {
-        success: false,
-        error: `WebBrain cannot read or control ${tab.url || "this page"}: Firefox does not let add-ons script it (about:, view-source:, addons.mozilla.org and PDF pages). Navigate to a regular web page.`,
-      };
-    }
-    return (await browser.tabs.sendMessage(id, message, { frameId: 0 })) as PageResult;
+  pageAction(tabId: TabId, action: PageActionName, params: Record<string, unknown>): Promise<PageResult> {
+    return this.#pageActions.run(numericTabId(tabId), action, params);
   }
 
   async screenshot(tabId: TabId): Promise<Screenshot> {
@@ -324,5 +327,57 @@ export class WebExtBrowserPort implements BrowserPort {
       filename: item?.filename ?? filename ?? "",
       state: item?.state ?? "in_progress",
     };
+  }
+
+  async uploadFile(tabId: TabId, request: UploadRequest): Promise<PageResult> {
+    const id = numericTabId(tabId);
+    if (request.downloadId === undefined || request.downloadId === "") {
+      return {
+        success: false,
+        error: request.path
+          ? "The add-on cannot read files from your disk (Firefox does not let add-ons open local paths). Download the file first (download_resource_from_page or download_files) and pass its downloadId from list_downloads."
+          : "upload_file needs a file: pass downloadId (from list_downloads).",
+      };
+    }
+    const [item] = await browser.downloads.search({ id: Number(request.downloadId) });
+    if (!item)
+      return {
+        success: false,
+        error: `No download with id ${request.downloadId}; list_downloads shows the ids.`,
+      };
+    // Add-ons cannot read files on disk; fetch the same URL again (with the user's cookies).
+    let bytes: Uint8Array;
+    let type: string;
+    try {
+      const response = await fetch(item.url, {
+        credentials: "include",
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+      bytes = new Uint8Array(await response.arrayBuffer());
+      type = response.headers.get("content-type") ?? "";
+    } catch (error) {
+      return {
+        success: false,
+        error: `Could not read download ${request.downloadId} again from ${item.url}: ${(error as Error).message}. Download it again and retry.`,
+      };
+    }
+    if (bytes.byteLength > MAX_UPLOAD_BYTES) {
+      return {
+        success: false,
+        error: `That file is ${bytes.byteLength} bytes; the add-on uploads files up to ${MAX_UPLOAD_BYTES} bytes.`,
+      };
+    }
+    const target: ElementTarget = {};
+    if (request.ref_id !== undefined) target.ref_id = request.ref_id;
+    if (request.selector !== undefined) target.selector = request.selector;
+    const message: AttachFileMessage = {
+      type: ATTACH_FILE_MESSAGE,
+      target,
+      name: item.filename.split(/[/\\]/).at(-1) || "download",
+      mime: item.mime || type.split(";")[0]?.trim() || "application/octet-stream",
+      dataBase64: toBase64(bytes),
+    };
+    return sendToFrame(id, TOP_FRAME_ID, message, "upload_file");
   }
 }

@@ -1,23 +1,25 @@
 /**
- * Content-script glue: answers the background page's page-action messages by calling the page
- * script that the manifest loads just before this file (`globalThis.__webbrainPage`).
+ * Content-script glue: answers the background page's messages in this frame. Page actions go to
+ * the page script that the manifest loads just before this file (`globalThis.__webbrainPage`);
+ * execute_js, resource URLs and file attachment are done here (content-messages.ts).
  *
- * Invariants: it answers only PAGE_ACTION_MESSAGE and leaves every other message to other
+ * Invariants: it answers only its own message types and leaves every other message to other
  * listeners (returns undefined); an answer is always one plain JSON object with `success`, even
  * when the page script throws or is missing, so the agent gets a sentence instead of a hang.
- * Runs in the top frame only (the manifest does not ask for all_frames).
+ * Runs in every frame (manifest `all_frames`); the background page picks the frame by frameId.
  */
 import { isPageActionMessage } from "../shared/page-messages.js";
-
-interface PageScriptApi {
-  handle(action: string, params: Record<string, unknown>): unknown;
-  version?: string;
-}
-
-function pageScript(): PageScriptApi | undefined {
-  const candidate = (globalThis as { __webbrainPage?: PageScriptApi }).__webbrainPage;
-  return typeof candidate?.handle === "function" ? candidate : undefined;
-}
+import {
+  ATTACH_FILE_MESSAGE,
+  type ContentMessage,
+  EXECUTE_JS_MESSAGE,
+  isContentMessage,
+  RESOURCE_URL_MESSAGE,
+} from "./content-messages.js";
+import { attachFile } from "./file-attach.js";
+import { executeJs } from "./page-realm-eval.js";
+import { PAGE_SCRIPT_MISSING, pageScript } from "./page-script-api.js";
+import { resourceUrl } from "./resource-url.js";
 
 /** Results cross the message channel as JSON; this strips DOM nodes and functions. */
 function toJson(value: unknown): unknown {
@@ -26,12 +28,7 @@ function toJson(value: unknown): unknown {
 
 async function runAction(action: string, params: Record<string, unknown>): Promise<unknown> {
   const api = pageScript();
-  if (api === undefined) {
-    return {
-      success: false,
-      error: "WebBrain's page script is not loaded in this tab; reload the page and retry.",
-    };
-  }
+  if (api === undefined) return { success: false, error: PAGE_SCRIPT_MISSING };
   try {
     return toJson(await api.handle(action, params));
   } catch (error) {
@@ -40,7 +37,24 @@ async function runAction(action: string, params: Record<string, unknown>): Promi
   }
 }
 
+async function runContentMessage(message: ContentMessage): Promise<unknown> {
+  try {
+    switch (message.type) {
+      case EXECUTE_JS_MESSAGE:
+        return toJson(await executeJs(message));
+      case RESOURCE_URL_MESSAGE:
+        return toJson(await resourceUrl(message));
+      case ATTACH_FILE_MESSAGE:
+        return toJson(await attachFile(message));
+    }
+  } catch (error) {
+    const text = error instanceof Error ? error.message : String(error);
+    return { success: false, error: `${message.type} failed inside the page: ${text}` };
+  }
+}
+
 browser.runtime.onMessage.addListener((message) => {
-  if (!isPageActionMessage(message)) return undefined;
-  return runAction(message.action, message.params);
+  if (isPageActionMessage(message)) return runAction(message.action, message.params);
+  if (isContentMessage(message)) return runContentMessage(message);
+  return undefined;
 });

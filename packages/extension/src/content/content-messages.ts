@@ -1,0 +1,47 @@
+/**
+ * Messages the background page sends a frame's content script besides page actions
+ * (shared/page-messages.ts): things the page layer does not do because they need the content
+ * script's own powers (the page's realm through `window.wrappedJSObject`, building a File).
+ *
+ * Every answer is one plain JSON object with `success` and, on failure, `error`.
+ */
+
+export const EXECUTE_JS_MESSAGE = "webbrain_execute_js";
+export const RESOURCE_URL_MESSAGE = "webbrain_resource_url";
+export const ATTACH_FILE_MESSAGE = "webbrain_attach_file";
+
+/** Which element: a ref from this document's tree, or a CSS selector. */
+export interface ElementTarget {
+  ref_id?: number | string;
+  selector?: string;
+}
+
+/** Run Dev mode's `execute_js` code in the page's own realm; answer its value as capped JSON. */
+export interface ExecuteJsMessage {
+  type: typeof EXECUTE_JS_MESSAGE;
+  code: string;
+  maxChars: number;
+}
+
+/** The URL behind an element (link, image, media, download button). */
+export interface ResourceUrlMessage {
+  type: typeof RESOURCE_URL_MESSAGE;
+  target: ElementTarget;
+}
+
+/** Put a file (bytes from the background page) into an `<input type="file">`. */
+export interface AttachFileMessage {
+  type: typeof ATTACH_FILE_MESSAGE;
+  target: ElementTarget;
+  name: string;
+  mime: string;
+  dataBase64: string;
+}
+
+export type ContentMessage = ExecuteJsMessage | ResourceUrlMessage | AttachFileMessage;
+
+const TYPES: ReadonlySet<string> = new Set([EXECUTE_JS_MESSAGE, RESOURCE_URL_MESSAGE, ATTACH_FILE_MESSAGE]);
+
+export function isContentMessage(value: unknown): value is ContentMessage {
+  return typeof value === "object" && value !== null && TYPES.has(String((value as { type?: unknown }).type));
+}

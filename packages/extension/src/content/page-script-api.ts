@@ -1,0 +1,16 @@
+/**
+ * The page script (@webbrain/page) as the content script sees it: the manifest loads it just
+ * before the content script, into the same content-script realm, as `globalThis.__webbrainPage`.
+ */
+export interface PageScriptApi {
+  handle(action: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  version?: string;
+}
+
+export function pageScript(): PageScriptApi | undefined {
+  const candidate = (globalThis as { __webbrainPage?: PageScriptApi }).__webbrainPage;
+  return typeof candidate?.handle === "function" ? candidate : undefined;
+}
+
+export const PAGE_SCRIPT_MISSING =
+  "WebBrain's page script is not loaded in this tab; reload the page and retry.";

@@ -1,0 +1,84 @@
+/**
+ * The add-on's BrowserPort in real Firefox: builds the add-on, adds a test-only page that holds
+ * a WebExtBrowserPort (test/port-probe/probe-page.ts, bundled like the add-on's own pages), installs
+ * it over BiDi and calls the port from that page. The port then works through the add-on's real
+ * manifest, permissions and content scripts in every frame, as it does in the background page.
+ */
+import { writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type BidiClient, evaluate } from "@webbrain/bidi";
+import { build } from "esbuild";
+import {
+  buildAddon,
+  firefoxTabId,
+  installAddon,
+  openAddonPage,
+  until,
+  waitForContext,
+} from "./addon-harness.js";
+
+const PROBE_ENTRY = join(dirname(fileURLToPath(import.meta.url)), "port-probe", "probe-page.ts");
+const PROBE_PAGE = "port-probe.html";
+
+/** Builds the add-on with the probe page into a temp folder; `remove()` deletes it. */
+export async function buildAddonWithProbe(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const addon = await buildAddon();
+  try {
+    await build({
+      entryPoints: { "port-probe": PROBE_ENTRY },
+      outdir: addon.dir,
+      bundle: true,
+      format: "iife",
+      platform: "browser",
+      target: ["firefox140"],
+      // pi-ai's Mistral provider (never loaded here) imports this optional package, which is not
+      // installed; the add-on's own build stubs the module out, the probe just leaves it unresolved.
+      external: ["@opentelemetry/api"],
+      logLevel: "warning",
+    });
+    await writeFile(
+      join(addon.dir, PROBE_PAGE),
+      '<!doctype html><meta charset="utf-8"><title>port probe</title><script src="port-probe.js"></script>\n',
+    );
+  } catch (error) {
+    await addon.remove();
+    throw error;
+  }
+  return addon;
+}
+
+export interface PortProbe {
+  /** The probe page's BiDi context (an add-on page: `browser.*` works there). */
+  readonly context: string;
+  /** Calls `port[method](...args)` in the add-on and answers its JSON result. */
+  call<T = Record<string, unknown>>(method: string, ...args: unknown[]): Promise<T>;
+  /** The Firefox tab id (as the port's TabId) of the tab showing exactly `url`. */
+  tabIdOf(url: string): Promise<string>;
+}
+
+/** Installs the built add-on and opens the probe page from the settings page it opens at install. */
+export async function openPortProbe(client: BidiClient, dir: string): Promise<PortProbe> {
+  await installAddon(client, dir);
+  const settings = await waitForContext(client, (url) => url.includes("/settings.html"), "the settings page");
+  const context = await openAddonPage(client, settings, PROBE_PAGE);
+  await until(() => evaluate<boolean>(client, context, "typeof webbrainProbe === 'object'"), {
+    message: "the port probe page did not start",
+  });
+  return {
+    context,
+    async call<T>(method: string, ...args: unknown[]): Promise<T> {
+      const json = await evaluate<string>(
+        client,
+        context,
+        `webbrainProbe.call(${JSON.stringify(method)}, ${JSON.stringify(args)})`,
+        { awaitPromise: true },
+      );
+      return JSON.parse(json) as T;
+    },
+    async tabIdOf(url: string): Promise<string> {
+      return String(await firefoxTabId(client, context, url));
+    },
+  };
+}
+

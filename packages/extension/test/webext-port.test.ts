@@ -1,0 +1,266 @@
+/**
+ * The add-on's BrowserPort in real Firefox, through the installed add-on (its manifest,
+ * permissions and content scripts in every frame): cross-origin frames addressed by frameId,
+ * promote_iframe, verify_form in a frame, execute_js in the page's realm with and without a
+ * strict CSP, refs never reused after a navigation, wait_for_stable waiting for a slow fetch,
+ * and a downloaded file attached to a file input.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { evaluate, navigate } from "@webbrain/bidi";
+import { type FixtureServer, findRef, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADDON_PREFS } from "./addon-harness.js";
+import { PORT_ROUTES, REPORT_CSV, SLOW_ORDERS_MS } from "./port-fixtures.js";
+import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
+
+type Result = Record<string, unknown> & { success: boolean; error?: string };
+
+let addon: Awaited<ReturnType<typeof buildAddonWithProbe>> | undefined;
+let fixtures: FixtureServer;
+let probe: PortProbe;
+const downloadsDir = await mkdtemp(join(tmpdir(), "webbrain-port-downloads-"));
+
+beforeAll(async () => {
+  addon = await buildAddonWithProbe();
+  fixtures = await startFixtureServer({ routes: PORT_ROUTES });
+});
+afterAll(async () => {
+  await fixtures?.close();
+  await addon?.remove();
+  await rm(downloadsDir, { recursive: true, force: true });
+});
+
+const firefox = setupFirefox({
+  prefs: {
+    ...ADDON_PREFS,
+    // Downloads go to this test's temp folder, without asking.
+    "browser.download.dir": downloadsDir,
+    "browser.download.folderList": 2,
+    "browser.download.useDownloadDir": true,
+    "browser.download.always_ask_before_handling_new_types": false,
+  },
+});
+
+beforeAll(async () => {
+  probe = await openPortProbe(firefox.client, addon!.dir);
+});
+
+let opened = 0;
+/** A fixture page in a new tab; answers the port's tab id (the URL is unique per call). */
+async function openTab(path: string): Promise<{ tab: string; url: string; context: string }> {
+  const context = await firefox.newTab();
+  const url = new URL(path, fixtures.origin);
+  url.searchParams.set("case", String(++opened));
+  await navigate(firefox.client, context, url.href);
+  return { tab: await probe.tabIdOf(url.href), url: url.href, context };
+}
+
+function pageAction(tab: string, action: string, params: Record<string, unknown> = {}): Promise<Result> {
+  return probe.call<Result>("pageAction", tab, action, params);
+}
+
+async function treeOf(tab: string): Promise<string> {
+  const result = await pageAction(tab, "get_accessibility_tree", {});
+  expect(result.success, String(result.error)).toBe(true);
+  return String(result.tree);
+}
+
+function refsIn(tree: string): number[] {
+  return [...tree.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+}
+
+describe("cross-origin frames", () => {
+  const partner = () => `${fixtures.crossOrigin}/port/partner-frame`;
+  const other = () => `${fixtures.crossOrigin}/port/other-frame`;
+
+  async function framesPage(urls: string[]): Promise<string> {
+    const { tab } = await openTab(`/port/frames?frames=${encodeURIComponent(urls.join(","))}`);
+    await waitFor(
+      async () => {
+        const read = await pageAction(tab, "iframe_read", { urlFilter: "partner-frame" });
+        return read.success === true && String(read.text).includes("frame idle");
+      },
+      { timeoutMs: 15_000, message: "the partner frame never loaded" },
+    );
+    return tab;
+  }
+
+  it("clicks, types, verifies and reads inside a cross-origin frame", async () => {
+    const tab = await framesPage([partner()]);
+    expect(await treeOf(tab)).toMatch(/iframe "Frame 1"/);
+
+    const clicked = await pageAction(tab, "iframe_click", {
+      urlFilter: "partner-frame",
+      text: "Pay inside frame",
+    });
+    expect(clicked).toMatchObject({ success: true, frame: partner() });
+
+    const typed = await pageAction(tab, "iframe_type", {
+      urlFilter: "partner-frame",
+      selector: "#holder",
+      text: "Ann Example",
+    });
+    expect(typed).toMatchObject({ success: true, frame: partner() });
+
+    const read = await pageAction(tab, "iframe_read", { urlFilter: "partner-frame" });
+    expect(read).toMatchObject({ success: true, src: partner(), via: "frame content script" });
+    expect(read.text).toContain(`frame clicked at ${new URL(fixtures.crossOrigin).host}`);
+
+    // verify_form with the urlFilter reads the frame's form, not the top page's.
+    const inFrame = await pageAction(tab, "verify_form", { urlFilter: "partner-frame" });
+    expect(inFrame.success, String(inFrame.error)).toBe(true);
+    expect(JSON.stringify(inFrame)).toContain("Ann Example");
+    expect(JSON.stringify(inFrame)).not.toContain("SPRING");
+    const top = await pageAction(tab, "verify_form", {});
+    expect(JSON.stringify(top)).toContain("SPRING");
+    expect(JSON.stringify(top)).not.toContain("Ann Example");
+  });
+
+  it("refuses an ambiguous or unknown frame before anything is dispatched", async () => {
+    const tab = await framesPage([partner(), other()]);
+    const ambiguous = await pageAction(tab, "iframe_click", { urlFilter: "frame", text: "Pay inside frame" });
+    expect(ambiguous).toMatchObject({ success: false, code: "ambiguous" });
+    expect(ambiguous.error).toMatch(
+      /2 frames match that description; the frames are: .*partner-frame.*other-frame/,
+    );
+    const unknown = await pageAction(tab, "iframe_type", {
+      urlFilter: "nope",
+      selector: "#holder",
+      text: "x",
+    });
+    expect(unknown).toMatchObject({ success: false, code: "not_found" });
+    // Neither frame was clicked.
+    for (const urlFilter of ["partner-frame", "other-frame"]) {
+      const read = await pageAction(tab, "iframe_read", { urlFilter });
+      expect(read.text).toContain("frame idle");
+    }
+    // Picked by index among the child frames instead.
+    const byIndex = await pageAction(tab, "iframe_click", { index: 1, text: "Pay inside frame" });
+    expect(byIndex).toMatchObject({ success: true, frame: other() });
+  });
+
+  it("promote_iframe answers the one frame's URL", async () => {
+    const tab = await framesPage([partner(), other()]);
+    expect(await pageAction(tab, "promote_iframe", { url_filter: "other-frame" })).toEqual({
+      success: true,
+      url: other(),
+    });
+    expect(await pageAction(tab, "promote_iframe", {})).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/The page has 2 frames/),
+    });
+  });
+});
+
+describe("execute_js", () => {
+  it("runs in the page's own realm and answers its value as JSON", async () => {
+    const { tab } = await openTab("/port/app");
+    expect(await pageAction(tab, "execute_js", { code: "window.appState.user" })).toEqual({
+      success: true,
+      result: "ann",
+    });
+    expect(
+      await pageAction(tab, "execute_js", {
+        code: "const total = appState.cart.reduce((a, b) => a + b, 0); ({ total, since: appState.since, el: document.querySelector('#greeting'), missing: undefined })",
+      }),
+    ).toEqual({
+      success: true,
+      result: { total: 6, since: "1970-01-01T00:00:00.000Z", el: "<p#greeting>", missing: "[undefined]" },
+    });
+    expect(await pageAction(tab, "execute_js", { code: "Promise.resolve(document.title)" })).toEqual({
+      success: true,
+      result: "App",
+    });
+    const thrown = await pageAction(tab, "execute_js", { code: "nothingHere.at(1)" });
+    expect(thrown).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^The code threw: ReferenceError/),
+    });
+    const big = await pageAction(tab, "execute_js", { code: "'x'.repeat(50000)" });
+    expect(big).toMatchObject({ success: true, truncated: true, result_chars: 50_002 });
+    expect(String(big.result).length).toBeLessThan(6_100);
+  });
+
+  it("says so, and runs nothing, when the page's CSP forbids eval", async () => {
+    const { tab, context } = await openTab("/port/strict-app");
+    const result = await pageAction(tab, "execute_js", { code: "window.appState.user = 'mallory'" });
+    expect(result).toMatchObject({ success: false, code: "csp_blocked" });
+    expect(result.error).toMatch(/Content-Security-Policy forbids/);
+    // The page's own script ran (CSP allows 'self'), and the code did not.
+    expect(await evaluate(firefox.client, context, "window.appState.user")).toBe("ann");
+  });
+});
+
+describe("refs across documents of one tab", () => {
+  it("never reuses a number after navigation: old refs answer stale, new refs are higher", async () => {
+    const { tab } = await openTab("/port/first");
+    const first = await treeOf(tab);
+    const beta = findRef(first, "button", "Beta");
+    const highest = Math.max(...refsIn(first));
+    const moved = await probe.call<Result>("navigate", tab, `${fixtures.origin}/port/second`);
+    expect(moved.success, String(moved.error)).toBe(true);
+    const second = await treeOf(tab);
+    expect(Math.min(...refsIn(second))).toBeGreaterThan(highest);
+    const stale = await pageAction(tab, "click_ax", { ref_id: beta });
+    expect(stale.success).toBe(false);
+    expect(stale.error).toMatch(/stale/);
+    const gamma = await pageAction(tab, "click_ax", { ref_id: findRef(second, "button", "Gamma") });
+    expect(gamma.success, String(gamma.error)).toBe(true);
+  });
+});
+
+describe("wait_for_stable", () => {
+  it("waits for the tab's fetch in flight, not only a quiet DOM", async () => {
+    const { tab } = await openTab("/port/orders");
+    const load = findRef(await treeOf(tab), "button", "Load orders");
+    expect((await pageAction(tab, "click_ax", { ref_id: load })).success).toBe(true);
+    const stable = await pageAction(tab, "wait_for_stable", { timeout_ms: 10_000 });
+    expect(stable, String(stable.error)).toMatchObject({ success: true, requests_in_flight: 0 });
+    expect(Number(stable.network_wait_ms)).toBeGreaterThan(SLOW_ORDERS_MS / 3);
+    const read = await pageAction(tab, "read_page", {});
+    expect(read.text).toContain("3 orders loaded");
+  });
+});
+
+describe("downloads and uploads", () => {
+  it("downloads the file behind a link and attaches it to a file input", async () => {
+    const { tab } = await openTab("/port/files");
+    const tree = await treeOf(tab);
+    const resolved = await pageAction(tab, "resolve_resource_url", {
+      ref_id: findRef(tree, "link", "Monthly report"),
+    });
+    expect(resolved).toEqual({ success: true, url: `${fixtures.origin}/port/files/report.csv` });
+    const download = await probe.call<{ id: string }>("download", String(resolved.url));
+    await waitFor(
+      async () => {
+        const listed = await probe.call<{ id: string; state: string }[]>("listDownloads");
+        return listed.some((item) => item.id === download.id && item.state === "complete");
+      },
+      { timeoutMs: 15_000, message: "the download never completed" },
+    );
+
+    const noPath = await probe.call<Result>("uploadFile", tab, { path: "/etc/passwd", selector: "#attach" });
+    expect(noPath).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/cannot read files from your disk/),
+    });
+    const wrongTarget = await probe.call<Result>("uploadFile", tab, {
+      downloadId: download.id,
+      ref_id: findRef(tree, "link", "Monthly report"),
+    });
+    expect(wrongTarget).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/not an <input type="file">/),
+    });
+
+    const uploaded = await probe.call<Result>("uploadFile", tab, {
+      downloadId: download.id,
+      selector: "#attach",
+    });
+    expect(uploaded).toMatchObject({ success: true, uploaded: "report.csv", bytes: REPORT_CSV.length });
+    const read = await pageAction(tab, "read_page", {});
+    expect(read.text).toContain("report.csv (text/csv): January,1200");
+  });
+});
