@@ -43,7 +43,7 @@ import {
 } from "./model-inputs.js";
 import { type PermissionApprover, PermissionGate } from "./permission-gate.js";
 import {
-  PLANNER_PROMPT,
+  plannerPrompt,
   type PlanApprover,
   type PlanDecision,
   planFromAnswer,
@@ -79,6 +79,11 @@ export interface AgentOptions {
   adapters?: readonly SiteAdapter[];
   /** Appended to the system prompt (user instructions). */
   extraPrompt?: string;
+  /**
+   * API shortcut observer (api-observer.ts): the replay guidance for a tab's observed calls, ""
+   * when none. The planner appends it only when the conversation has /allow-api.
+   */
+  apiShortcuts?: (tabId: string) => string;
   /** Custom skills: instructions for the prompt and declared HTTP tools. */
   skills?: readonly SkillDefinition[];
   /** The network skill tools use; default: fetch with credentials omitted (tests swap it). */
@@ -283,7 +288,7 @@ export class Agent {
     try {
       answer = await this.llm.complete(
         {
-          systemPrompt: `${modelPrompt(conversation.mode, this.options.provider, this.options.extraPrompt, this.skills)}\n\n${PLANNER_PROMPT}`,
+          systemPrompt: `${modelPrompt(conversation.mode, this.options.provider, this.options.extraPrompt, this.skills)}\n\n${plannerPrompt(conversation.allowApi, this.options.apiShortcuts?.(conversation.workingTabId) ?? "")}`,
           messages: conversation.messages,
           tools: [SUBMIT_PLAN_TOOL],
         },

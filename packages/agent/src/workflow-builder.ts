@@ -16,7 +16,10 @@ import {
   type WorkflowStep,
 } from "./workflow-format.js";
 
-/** Tools a workflow repeats. Reading tools are left out: replay reads the page itself. */
+/**
+ * Tools a workflow repeats. Reading and waiting tools are left out: replay reads the page
+ * itself and lets it settle after every click.
+ */
 const REPLAYED_TOOLS: ReadonlySet<string> = new Set([
   "click_ax",
   "type_ax",
@@ -29,8 +32,6 @@ const REPLAYED_TOOLS: ReadonlySet<string> = new Set([
   "navigate",
   "go_back",
   "go_forward",
-  "wait_for_element",
-  "wait_for_stable",
   "upload_file",
 ]);
 

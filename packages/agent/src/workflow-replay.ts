@@ -142,8 +142,19 @@ async function runStep(
     return `${step.tool} could not run: ${(error as Error).message}`;
   }
   if (result.success === false) return `${step.tool} failed: ${text(result.error)}`;
-  return verify(port, tabId, step, result, values, before);
+  const problem = await verify(port, tabId, step, result, values, before);
+  if (problem) return problem;
+  // A click or key may start requests (a form posting): let the page settle before the next
+  // step reads it, and before a caller closes the browser after the last one.
+  if (!TYPING_TOOLS.has(step.tool)) {
+    await port.pageAction(tabId, "wait_for_stable", { timeout_ms: SETTLE_TIMEOUT_MS }).catch(() => undefined);
+  }
+  return undefined;
 }
+
+const TYPING_TOOLS: ReadonlySet<string> = new Set(["type_ax", "type_text"]);
+/** How long a step waits for the page's DOM and requests to settle after acting. */
+const SETTLE_TIMEOUT_MS = 5000;
 
 async function verify(
   port: BrowserPort,

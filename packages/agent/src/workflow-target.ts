@@ -136,7 +136,7 @@ export function findTarget(tree: string, target: TargetDescriptor): TargetMatch 
     const sameRole = nodes.filter((n) => n.role === target.role).map((n) => `"${n.name}"`);
     return {
       ok: false,
-      reason: `no ${target.role} named "${target.name}" on the page (${target.role}s now: ${sameRole.slice(0, 8).join(", ") || "none"})`,
+      reason: `no ${target.role} named "${target.name}" on the page (${target.role} elements now: ${sameRole.slice(0, 8).join(", ") || "none"})`,
     };
   }
   const placed = named.filter((n) => containsAreas(n, target.within));

@@ -173,10 +173,7 @@ describe("webbrain run", () => {
         .map((line) => JSON.parse(line));
       expect(trace[0]).toMatchObject({ type: "run_start", mode: "act" });
       expect(trace.filter((r) => r.type === "model_call")).toHaveLength(6);
-      expect(trace.at(-1)).toMatchObject({
-        type: "event",
-        event: { type: "run_end", result: { status: "done" } },
-      });
+      expect(trace.at(-1)).toMatchObject({ type: "run_end", status: "done" });
       expect(existsSync(`${tracePath}.part`)).toBe(false);
     },
     PROCESS_TEST_TIMEOUT_MS,

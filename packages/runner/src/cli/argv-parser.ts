@@ -11,7 +11,7 @@ import { UsageError } from "../errors.js";
 
 export type OptionSpec =
   | { kind: "boolean"; help: string; short?: string }
-  | { kind: "string"; help: string; valueName: string; short?: string }
+  | { kind: "string"; help: string; valueName: string; short?: string; repeatable?: boolean }
   | { kind: "integer"; help: string; valueName: string; min: number; short?: string }
   | { kind: "enum"; help: string; values: readonly string[]; short?: string };
 
@@ -19,11 +19,13 @@ export type OptionSpecs = Record<string, OptionSpec>;
 
 type ValueOf<S extends OptionSpec> = S extends { kind: "boolean" }
   ? boolean
-  : S extends { kind: "integer" }
-    ? number
-    : S extends { kind: "enum"; values: readonly (infer V)[] }
-      ? V
-      : string;
+  : S extends { repeatable: true }
+    ? string[]
+    : S extends { kind: "integer" }
+      ? number
+      : S extends { kind: "enum"; values: readonly (infer V)[] }
+        ? V
+        : string;
 
 export type ParsedOptions<S extends OptionSpecs> = { [K in keyof S]?: ValueOf<S[K]> };
 
@@ -56,7 +58,7 @@ export function parseCommandArgs<S extends OptionSpecs>(
   for (const [name, option] of Object.entries(spec.options)) {
     if (option.short) byShort.set(option.short, name);
   }
-  const options: Record<string, string | number | boolean> = {};
+  const options: Record<string, string | number | boolean | string[]> = {};
   const positionals: string[] = [];
   let flagsEnded = false;
   for (let i = 0; i < argv.length; i++) {
@@ -96,7 +98,11 @@ export function parseCommandArgs<S extends OptionSpecs>(
       raw = next;
       i++;
     }
-    options[name] = convertValue(name, option, raw, hint);
+    const value = convertValue(name, option, raw, hint);
+    // A repeatable flag (--param a=1 --param b=2) collects every value in order.
+    if (option.kind === "string" && option.repeatable)
+      options[name] = [...((options[name] as string[]) ?? []), String(value)];
+    else options[name] = value;
   }
   const maxPositionals = spec.positionals.length;
   const required = spec.positionals.filter((p) => p.required);

@@ -3,6 +3,7 @@
  * these, so a flag cannot exist without its help line.
  */
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
+import { traceCommand, workflowCommand } from "./workflow-specs.js";
 
 export const MODES = ["ask", "act", "dev"] as const;
 export const TIERS = ["compact", "mid", "full"] as const;
@@ -185,4 +186,12 @@ export const mcpCommand: CommandSpec<typeof mcpOptions> = {
   examples: ["webbrain mcp", "webbrain mcp --mode ask --headed"],
 };
 
-export const COMMANDS = [runCommand, snapshotCommand, execCommand, screenshotCommand, mcpCommand] as const;
+export const COMMANDS = [
+  runCommand,
+  snapshotCommand,
+  execCommand,
+  screenshotCommand,
+  mcpCommand,
+  traceCommand,
+  workflowCommand,
+] as const;

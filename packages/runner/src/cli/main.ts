@@ -27,6 +27,8 @@ const HANDLERS: Record<string, () => Promise<CommandHandler>> = {
   screenshot: async () =>
     (await import("./screenshot-command.js")).screenshotCommandHandler as CommandHandler,
   mcp: async () => (await import("./mcp-command.js")).mcpCommandHandler as CommandHandler,
+  trace: async () => (await import("./trace-command.js")).traceCommandHandler as CommandHandler,
+  workflow: async () => (await import("./workflow-command.js")).workflowCommandHandler as CommandHandler,
 };
 
 export function formatMainHelp(): string {

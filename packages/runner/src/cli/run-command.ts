@@ -16,8 +16,10 @@ import {
   devOnCompact,
   MemoryStore,
   PiAiClient,
+  RecipientGuard,
   type RunResult,
   type RunStatus,
+  recipientFromPlan,
 } from "@webbrain/agent";
 import { CountingLlm, type TokenUsage } from "../counting-llm.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageError } from "../errors.js";
@@ -72,18 +74,20 @@ export async function runCommandHandler(
     );
   }
   const trace = options.trace ? new TraceWriter(resolve(options.trace)) : undefined;
+  // Trace records (versioned JSON lines, trace-writer.ts): the recorder sees the model, the
+  // port and the events.
+  const recorder = trace?.start({
+    task,
+    mode,
+    url: options.url ?? "",
+    provider: provider.id,
+    model: provider.model,
+  });
   const progress = new ProgressReporter(io.stderr, io.interactive);
   let outcome: { result: RunResult; toolCalls: number; usage: TokenUsage };
+  let failure: string | undefined;
   try {
     progress.status(`checking the model at ${provider.baseUrl}`);
-    trace?.write({
-      type: "run_start",
-      task,
-      mode,
-      provider: provider.id,
-      model: provider.model,
-      url: options.url ?? null,
-    });
     await ensureModelReachable(provider);
     progress.status("starting Firefox");
     outcome = await withRunnerSession(
@@ -95,14 +99,17 @@ export async function runCommandHandler(
       },
       async ({ port, tabId, description }) => {
         progress.line(`webbrain: ${description}; ${provider.label} model ${provider.model}; mode ${mode}`);
-        const llm = new CountingLlm(new PiAiClient(provider), (call) =>
-          trace?.write({ type: "model_call", ...call }),
-        );
+        const counting = new CountingLlm(new PiAiClient(provider));
+        const llm = recorder ? recorder.llm(counting) : counting;
         const approvals =
           options.plan || options.confirm ? terminalApprovals(io.stdin, io.stderr) : undefined;
         try {
+          // Recipient guard (spec 000): sends on protected messaging routes need the recipient
+          // the plan took from the user's own request.
+          const guard = new RecipientGuard();
+          const guardedPort = guard.wrap(port);
           const agent = new Agent({
-            port,
+            port: recorder ? recorder.port(guardedPort) : guardedPort,
             store: new MemoryStore(),
             provider,
             llm,
@@ -117,21 +124,22 @@ export async function runCommandHandler(
             onEvent: (event: AgentEvent) => {
               if (event.type === "tool_call") toolCalls++;
               progress.handle(event);
-              trace?.write({ type: "event", event: traceable(event) });
+              if (event.type === "plan") guard.pin(tabId, recipientFromPlan(event.plan, task));
+              recorder?.onEvent(event);
             },
           });
-          return { result, toolCalls, usage: llm.usage };
+          return { result, toolCalls, usage: counting.usage };
         } finally {
           approvals?.close();
         }
       },
     );
   } catch (error) {
-    trace?.write({ type: "run_failed", error: (error as Error).message });
+    failure = (error as Error).message;
     throw error;
   } finally {
     progress.stop();
-    await trace?.finish();
+    await trace?.finish(failure);
   }
   return report(outcome, provider, options, io);
 }
@@ -162,11 +170,4 @@ function report(
   }
   if (unreachable) return EXIT_UNAVAILABLE;
   return FINISHED.has(result.status) ? EXIT_DONE : EXIT_NOT_FINISHED;
-}
-
-/** Events as JSON: an AgentError inside run_end keeps its kind and message. */
-function traceable(event: AgentEvent): unknown {
-  if (event.type !== "run_end" || !event.result.error) return event;
-  const { error, ...rest } = event.result;
-  return { ...event, result: { ...rest, error: { kind: error.kind, message: error.message } } };
 }

@@ -1,0 +1,83 @@
+/**
+ * Flags and help of `webbrain trace` and `webbrain workflow` (registered in command-specs.ts).
+ */
+import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
+
+const browserOptions = {
+  headed: { kind: "boolean", help: "Show the Firefox window (default: headless)." },
+  connect: {
+    kind: "string",
+    valueName: "ws://HOST:PORT",
+    help: "Use a running Firefox's WebDriver BiDi endpoint instead of launching one.",
+  },
+  webdriver: {
+    kind: "string",
+    valueName: "http://HOST:4444",
+    help: "Ask a WebDriver server (Selenium Grid 4) for a Firefox session with BiDi.",
+  },
+  firefox: {
+    kind: "string",
+    valueName: "PATH",
+    help: "Firefox binary to launch (default: $FIREFOX_BIN, then firefox-esr / firefox on PATH).",
+  },
+} as const satisfies OptionSpecs;
+
+const traceOptions = {
+  details: { kind: "boolean", help: "Show each step's arguments, result and model request under it." },
+  json: { kind: "boolean", help: "Print the timeline as JSON (summary and steps) instead of text." },
+} as const satisfies OptionSpecs;
+
+export const traceCommand: CommandSpec<typeof traceOptions> = {
+  name: "trace",
+  summary: "Show a recorded run (a --trace file or an add-on export) as a timeline.",
+  positionals: [
+    { name: "show", required: true },
+    { name: "file", required: true },
+  ],
+  options: traceOptions,
+  description: [
+    "One line per model call and tool call, with time since the start, tokens, durations and",
+    "what each click acted on; the same timeline the add-on's traces page shows.",
+  ].join("\n"),
+  examples: ["webbrain trace show run.jsonl", "webbrain trace show run.jsonl --details"],
+};
+
+const workflowOptions = {
+  param: {
+    kind: "string",
+    valueName: "NAME=VALUE",
+    repeatable: true,
+    help: "save: name the parameter whose typed value is VALUE; run: give parameter NAME this value (repeatable).",
+  },
+  out: {
+    kind: "string",
+    valueName: "FILE",
+    short: "o",
+    help: "save: write the workflow here (default: stdout).",
+  },
+  name: { kind: "string", valueName: "TEXT", help: "save: the workflow's name (default: the run's task)." },
+  url: { kind: "string", valueName: "URL", help: "run: start on this page instead of the one recorded." },
+  json: { kind: "boolean", help: "run: print the replay's result as JSON on stdout." },
+  ...browserOptions,
+} as const satisfies OptionSpecs;
+
+export const workflowCommand: CommandSpec<typeof workflowOptions> = {
+  name: "workflow",
+  summary: "Save a finished run as a workflow, or replay a workflow without a model.",
+  positionals: [
+    { name: "save|run", required: true },
+    { name: "file", required: true },
+  ],
+  options: workflowOptions,
+  description: [
+    "save TRACE: the run's actions, with each target kept as what it was (role, name, the part of",
+    "the page it is in) and every typed value turned into a parameter.",
+    "run FILE: each step finds its target again, acts and checks the effect it had when recorded;",
+    "the first step that cannot be matched or checked stops the replay (exit 1) and says why.",
+    "Steps that may send a message on a protected messaging route are never replayed.",
+  ].join("\n"),
+  examples: [
+    'webbrain workflow save run.jsonl --param product="Pro plan" -o product.workflow.json',
+    'webbrain workflow run product.workflow.json --param product="Team plan"',
+  ],
+};

@@ -1,0 +1,231 @@
+/**
+ * Traces and saved workflows end to end, with the real bin and real headless Firefox:
+ * `webbrain run --trace` records a scripted model filling the order form (version 1),
+ * `webbrain trace show` prints its timeline, `webbrain workflow save` turns it into a workflow
+ * with a named parameter, and `webbrain workflow run` replays it without a model on version 2
+ * of the page (every ref differs: new elements, another order, a second "Save" and "Email" in
+ * another form) and submits the same data, then stops with a clear message on version 3, where
+ * the "Email" field is gone.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type FixtureServer,
+  findRef,
+  lastToolResultText,
+  type ScriptedLlm,
+  startFixtureServer,
+  startScriptedLlm,
+} from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "./run-cli.js";
+
+const PROCESS_TEST_TIMEOUT_MS = 180_000;
+
+let server: FixtureServer;
+let workDir: string;
+let llm: ScriptedLlm | undefined;
+const orders: Record<string, unknown>[] = [];
+const subscriptions: Record<string, unknown>[] = [];
+
+function collect(into: Record<string, unknown>[]) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      into.push(JSON.parse(body) as Record<string, unknown>);
+      res.writeHead(201, { "content-type": "application/json" });
+      res.end('{"ok":true}');
+    });
+  };
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer({
+    routes: { "/api/orders": collect(orders), "/api/newsletter": collect(subscriptions) },
+  });
+  workDir = await mkdtemp(join(tmpdir(), "webbrain-workflow-test-"));
+});
+
+afterAll(async () => {
+  await llm?.close();
+  await server?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+describe("traces and saved workflows", () => {
+  const tracePath = () => join(workDir, "order.jsonl");
+  const workflowPath = () => join(workDir, "order.workflow.json");
+
+  it(
+    "records a run as versioned trace lines and prints its timeline",
+    async () => {
+      llm = await startScriptedLlm({
+        dialect: "openai-chat",
+        script: [
+          {
+            toolCalls: [{ name: "get_accessibility_tree", arguments: {} }],
+            usage: { input: 800, output: 10 },
+          },
+          (req) => {
+            const tree = lastToolResultText(req);
+            return {
+              toolCalls: [
+                {
+                  name: "type_ax",
+                  arguments: { ref_id: findRef(tree, "textbox", "Name"), value: "Ada Lovelace" },
+                },
+                {
+                  name: "type_ax",
+                  arguments: { ref_id: findRef(tree, "textbox", "Email"), value: "ada@example.com" },
+                },
+                {
+                  name: "type_ax",
+                  arguments: { ref_id: findRef(tree, "spinbutton", "Quantity"), value: "3" },
+                },
+                { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
+              ],
+              usage: { input: 1200, output: 60 },
+            };
+          },
+          {
+            // The order posts in the background: wait for the page to settle, then read it.
+            toolCalls: [
+              { name: "wait_for_stable", arguments: {} },
+              { name: "get_accessibility_tree", arguments: {} },
+            ],
+            usage: { input: 1500, output: 10 },
+          },
+          (req) => {
+            expect(lastToolResultText(req)).toContain("Order saved: Ada Lovelace");
+            return { toolCalls: [{ name: "done", arguments: { summary: "Ordered 3 for Ada." } }] };
+          },
+        ],
+      });
+      const run = await runCli([
+        "run",
+        "order 3 for Ada Lovelace, ada@example.com",
+        "--url",
+        server.url("/workflow/order-v1.html"),
+        "--base-url",
+        llm.baseUrl,
+        "--trace",
+        tracePath(),
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(orders).toEqual([{ name: "Ada Lovelace", email: "ada@example.com", quantity: "3" }]);
+
+      const records = (await readFile(tracePath(), "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+      expect(records.every((r) => r.v === 1 && typeof r.at === "string")).toBe(true);
+      expect(records[0]).toMatchObject({
+        type: "run_start",
+        task: "order 3 for Ada Lovelace, ada@example.com",
+        mode: "act",
+      });
+      expect(records.filter((r) => r.type === "model_call")).toHaveLength(4);
+      const click = records.find((r) => r.type === "tool_call" && r.name === "click_ax");
+      expect(click).toMatchObject({
+        ok: true,
+        target: { role: "button", name: "Save", within: [{ role: "form", name: "Order" }] },
+        result: { effect: { changed: true } },
+      });
+      expect(click.ms).toBeGreaterThanOrEqual(0);
+      expect(records.at(-1)).toMatchObject({ type: "run_end", status: "done", text: "Ordered 3 for Ada." });
+
+      const show = await runCli(["trace", "show", tracePath()]);
+      expect(show.code, show.stderr).toBe(0);
+      expect(show.stdout).toContain('"order 3 for Ada Lovelace, ada@example.com"');
+      expect(show.stdout).toMatch(/outcome done/);
+      expect(show.stdout).toMatch(/4 model calls \(\d+ in \/ \d+ out tokens\), 8 tool calls/);
+      expect(show.stdout).toMatch(
+        /type_ax \{"ref_id":\d+,"value":"Ada Lovelace"\} ok \(\d+ ms\) on textbox "Name" in form "Order"/,
+      );
+      expect(show.stdout).toMatch(/done after 4 model turns/);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it("saves the run as a workflow whose typed values are named parameters", async () => {
+    const save = await runCli([
+      "workflow",
+      "save",
+      tracePath(),
+      "--param",
+      "customer=Ada Lovelace",
+      "-o",
+      workflowPath(),
+    ]);
+    expect(save.code, save.stderr).toBe(0);
+    const workflow = JSON.parse(await readFile(workflowPath(), "utf8"));
+    expect(workflow.webbrainWorkflow).toBe(1);
+    expect(workflow.params).toEqual([
+      { name: "customer", default: "Ada Lovelace", field: "Name" },
+      { name: "email", default: "ada@example.com", field: "Email" },
+      { name: "quantity", default: "3", field: "Quantity" },
+    ]);
+    expect(workflow.steps.map((s: { tool: string }) => s.tool)).toEqual([
+      "type_ax",
+      "type_ax",
+      "type_ax",
+      "click_ax",
+    ]);
+    expect(JSON.stringify(workflow.steps)).not.toContain("ref_id");
+    expect(workflow.steps[0].args).toEqual({ value: "{{customer}}" });
+
+    const wrong = await runCli(["workflow", "save", tracePath(), "--param", "who=Nobody"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/No value typed in the run was "Nobody"/);
+  });
+
+  it(
+    "replays on a redesigned page whose refs all changed and submits the same data",
+    async () => {
+      const replay = await runCli([
+        "workflow",
+        "run",
+        workflowPath(),
+        "--url",
+        server.url("/workflow/order-v2.html"),
+        "--param",
+        "customer=Grace Hopper",
+      ]);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stdout).toMatch(/Replayed 4 steps/);
+      expect(orders[1]).toMatchObject({
+        name: "Grace Hopper",
+        email: "ada@example.com",
+        quantity: "3",
+        coupon: "",
+      });
+      expect(subscriptions).toEqual([]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "stops at the first step the page no longer matches, and says which and why",
+    async () => {
+      const before = orders.length;
+      const replay = await runCli([
+        "workflow",
+        "run",
+        workflowPath(),
+        "--url",
+        server.url("/workflow/order-v3.html"),
+      ]);
+      expect(replay.code).toBe(1);
+      expect(replay.stderr).toMatch(
+        /the replay stopped at step 2: the page no longer matches: no textbox named "Email" on the page \(textbox elements now: "Name", "Phone"\)/,
+      );
+      expect(orders.length).toBe(before);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+});
