@@ -19,6 +19,7 @@ import type { Conversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
 import type { LoopDetector, LoopVerdict } from "./loop-detector.js";
 import { type Capability, originOf, type PermissionGate } from "./permission-gate.js";
+import { type AgentScheduler, runScheduleTool, SCHEDULE_TOOL_NAMES } from "./scheduler/schedule-tools.js";
 import { runSkillTool } from "./skill-tool-runner.js";
 import type { SkillTool } from "./skills.js";
 import { platformSkillHttp, type SkillHttp } from "./skills-http.js";
@@ -74,6 +75,8 @@ export interface ExecutorDeps {
   skillTools?: ReadonlyMap<string, SkillTool>;
   /** The cookieless network skill tools use (default: fetch with credentials omitted). */
   skillHttp?: SkillHttp;
+  /** Where schedule_task / schedule_resume go; absent: they are not offered. */
+  scheduler?: AgentScheduler;
 }
 
 function str(value: unknown): string {
@@ -97,6 +100,8 @@ export class ToolExecutor {
     const name = call.name;
     const skill = this.deps.skillTools?.get(name);
     if (skill) return this.runSkill(skill, call, run);
+    if (this.deps.scheduler && SCHEDULE_TOOL_NAMES.has(name))
+      return this.runSchedule(this.deps.scheduler, call, run);
     const selection = { mode: conversation.mode, tier: run.tier, vision: run.vision };
     const permit = allowedTool(selection, name);
     const spec = toolSpec(name);
@@ -219,6 +224,21 @@ export class ToolExecutor {
       port: this.deps.port,
       checkPermission: (request) => this.deps.gate.check(request),
     });
+  }
+
+  /** schedule_task / schedule_resume: a job for this conversation's tab; a resume ends the run. */
+  private async runSchedule(
+    scheduler: AgentScheduler,
+    call: ToolCall,
+    run: RunContext,
+  ): Promise<ToolOutcome> {
+    run.malformedStreak = 0;
+    const answer = await runScheduleTool(scheduler, call.name, call.arguments, {
+      ownerTabId: run.conversation.tabId,
+      mode: run.conversation.mode,
+    });
+    const outcome = agentResult(call.name, answer.ok, answer.text);
+    return answer.ok && answer.ends ? { ...outcome, end: { kind: "done", text: answer.text } } : outcome;
   }
 
   private malformed(run: RunContext, name: string, message: string): ToolOutcome {

@@ -1,3 +1,4 @@
 export * from "./job.js";
 export * from "./job-input.js";
+export * from "./schedule-tools.js";
 export * from "./scheduled-job-manager.js";
