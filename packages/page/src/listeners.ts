@@ -42,6 +42,11 @@ export const WIRING_EVENTS: ReadonlySet<string> = new Set([
 const HANDLER_PROPERTIES = ["onclick", "onmousedown"] as const;
 /** Delegation hosts kept for analysis; a page adding more keeps only the first ones. */
 const MAX_DELEGATION_LISTENERS = 400;
+/**
+ * A listener on an element holding more than this many elements is taken for a delegation we
+ * could not read (a page-wide container listening for its content), not for one control.
+ */
+const MAX_WIRED_DESCENDANTS = 40;
 /** Selectors taken from one listener's source. */
 const MAX_SELECTORS_PER_LISTENER = 8;
 const ELEMENT_NODE = 1;
@@ -217,7 +222,8 @@ export class WiringIndex {
   /** Wired by a recorded listener, a delegation, or a handler property. */
   isWired(el: Element): boolean {
     if (this.#delegated.has(el)) return true;
-    if (this.#log?.wired.has(el) && !this.#delegators.has(el)) return true;
+    if (this.#log?.wired.has(el) && !this.#delegators.has(el))
+      return el.getElementsByTagName("*").length <= MAX_WIRED_DESCENDANTS;
     const props = el as unknown as Record<string, unknown>;
     for (const name of HANDLER_PROPERTIES) if (typeof props[name] === "function") return true;
     return false;

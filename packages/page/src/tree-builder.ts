@@ -31,8 +31,10 @@ import {
   stateWords,
   valueText,
 } from "./element-facts.js";
+import { findInTree, type TreeQuery } from "./find.js";
 import { WiringIndex } from "./listeners.js";
 import { nativeDom, type StyleReader, styleReader } from "./native-dom.js";
+import { foldTree, type HeadLine, lineText, sectionEnd, type TreeLine } from "./outline.js";
 import { isOverlayContainer } from "./overlays.js";
 import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
@@ -113,8 +115,10 @@ export interface TreeOptions {
   filter: TreeFilter;
   /** Character budget for the printed tree; undefined prints everything. */
   maxChars?: number;
-  /** Scope: print only this element's subtree. */
+  /** Scope: print only this element's subtree (a heading: its section). */
   root?: Element;
+  /** Answer only the lines that match, each with the part of the page it is in. */
+  find?: TreeQuery;
 }
 
 export interface TreeResult {
@@ -124,6 +128,10 @@ export interface TreeResult {
   /** Characters the whole tree would have had without a budget. */
   fullChars: number;
   truncated: boolean;
+  /** Parts printed as one folded line to fit the budget. */
+  folded: number;
+  /** Every line of the tree before any budget or fold (what a diff compares). */
+  fullLines: string[];
   refs: number;
   /** The name each printed ref was shown with, for code (the agent's submit guard), not the model. */
   refNames: Record<string, string>;
@@ -158,7 +166,7 @@ interface Inherited {
 }
 
 interface OverlayBlock {
-  lines: string[];
+  lines: TreeLine[];
   modal: boolean;
   z: number;
 }
@@ -168,8 +176,8 @@ class TreeWalk {
   readonly #registry: RefRegistry;
   readonly #labels: LabelIndex;
   readonly #wiring: WiringIndex;
-  #out: string[] = [];
-  readonly #main: string[];
+  #out: TreeLine[] = [];
+  readonly #main: TreeLine[];
   readonly overlays: OverlayBlock[] = [];
   #pendingText = "";
   #pendingDepth = 0;
@@ -185,13 +193,14 @@ class TreeWalk {
     this.#main = this.#out;
   }
 
-  get mainLines(): string[] {
+  get mainLines(): TreeLine[] {
     return this.#main;
   }
 
-  #emit(depth: number, text: string): void {
+  #emit(depth: number, text: string, head?: Omit<HeadLine, "text">): void {
     this.#flushText();
-    this.#out.push(INDENT.repeat(depth) + text);
+    const line = INDENT.repeat(depth) + text;
+    this.#out.push(head ? { text: line, ...head } : line);
   }
 
   #flushText(): void {
@@ -392,6 +401,7 @@ class TreeWalk {
               undefined,
               stateWords(el, role, names, tag, inh.ariaDisabledInScope),
             ),
+            { el, role, name },
           );
         printed = true;
         nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
@@ -550,7 +560,9 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
     viewHeight: view.innerHeight,
     itemRole: "",
   };
-  if (options.root) {
+  // A heading's part of the page is its section: the whole page is walked, then cut to it.
+  const section = options.root && isHeading(options.root) ? options.root : undefined;
+  if (options.root && !section) {
     const rootView = options.root.ownerDocument.defaultView ?? view;
     walk.visitElement(options.root, {
       ...inh,
@@ -566,10 +578,30 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   walk.finish();
 
   const overlays = [...walk.overlays].sort((a, b) => Number(b.modal) - Number(a.modal) || b.z - a.z);
-  const all: string[] = [];
+  let all: TreeLine[] = [];
   for (const block of overlays) for (const line of block.lines) all.push(line);
   for (const line of walk.mainLines) all.push(line);
-  return assemble(all, options.maxChars, {
+  if (section) {
+    const start = all.findIndex((line) => typeof line !== "string" && line.el === section);
+    all = start < 0 ? [] : all.slice(start, sectionEnd(all, start));
+  }
+  if (options.find) {
+    const found = findInTree(all, options.find);
+    return {
+      tree: found.text,
+      lines: found.matches,
+      chars: found.text.length,
+      fullChars: found.text.length,
+      truncated: false,
+      folded: 0,
+      fullLines: [],
+      refs: found.matches,
+      refNames: walk.refNames,
+      overlays: overlays.length,
+      elementsVisited: walk.elements,
+    };
+  }
+  return assemble(all, options.maxChars, registry, {
     refs: walk.refs,
     refNames: walk.refNames,
     overlays: overlays.length,
@@ -578,10 +610,12 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
 }
 
 function assemble(
-  lines: string[],
+  treeLines: TreeLine[],
   budget: number | undefined,
+  registry: RefRegistry,
   counts: { refs: number; refNames: Record<string, string>; overlays: number; elements: number },
 ): TreeResult {
+  const lines = treeLines.map(lineText);
   const fullText = lines.join("\n");
   const fullChars = fullText.length;
   const base = {
@@ -592,7 +626,32 @@ function assemble(
     elementsVisited: counts.elements,
   };
   if (budget === undefined || fullChars <= budget) {
-    return { tree: fullText, lines: lines.length, chars: fullChars, truncated: false, ...base };
+    return {
+      tree: fullText,
+      lines: lines.length,
+      chars: fullChars,
+      truncated: false,
+      folded: 0,
+      fullLines: lines,
+      ...base,
+    };
+  }
+  const outline = foldTree(treeLines, budget, (part) => {
+    const ref = registry.refFor(part.head.el, part.head.role, part.head.name);
+    const indent = part.head.text.length - part.head.text.trimStart().length;
+    const what = part.controls === 1 ? "1 control" : `${part.controls} controls`;
+    return `${" ".repeat(indent)}[${ref}] ${part.head.text.trimStart()} … folded: ${what}`;
+  });
+  if (outline.folded > 0 || !outline.cut) {
+    return {
+      tree: outline.text,
+      lines: outline.lines,
+      chars: outline.text.length,
+      truncated: outline.cut,
+      folded: outline.folded,
+      fullLines: lines,
+      ...base,
+    };
   }
   const kept: string[] = [];
   let used = 0;
@@ -608,7 +667,15 @@ function assemble(
       `Ask for a subtree with ref_id, filter "visible" or "interactive", or a larger max_chars.`,
   );
   const tree = kept.join("\n");
-  return { tree, lines: kept.length, chars: tree.length, truncated: true, ...base };
+  return {
+    tree,
+    lines: kept.length,
+    chars: tree.length,
+    truncated: true,
+    folded: 0,
+    fullLines: lines,
+    ...base,
+  };
 }
 
 /** A label's checkbox/radio when that control draws no box of its own (a custom-drawn one). */
@@ -627,4 +694,8 @@ const CLASS_HINT_MAX_CHARS = 40;
 function classHint(className: string): string {
   const hint = collapseWhitespace(className).slice(0, CLASS_HINT_MAX_CHARS);
   return hint ? ` class=${JSON.stringify(hint)}` : "";
+}
+
+function isHeading(el: Element): boolean {
+  return /^h[1-6]$/.test(el.localName) || el.getAttribute("role") === "heading";
 }

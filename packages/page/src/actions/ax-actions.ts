@@ -15,6 +15,7 @@ import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, PlanStep, VerifyCall } from "../protocol.js";
 import { clickElement, dragAndDrop, hoverAt } from "../synthetic-input.js";
 import { writeText } from "../text-entry.js";
+import { diffTrees, swapLastTree } from "../diff.js";
 import { buildTree } from "../tree-builder.js";
 
 /** Pause after a synthetic click so handlers and framework re-renders run before we look. */
@@ -31,16 +32,24 @@ export function getAccessibilityTree(state: PageState, p: Params): PageResult {
     );
   }
   const root = scopeRef === undefined ? undefined : elementForRef(state, scopeRef);
+  const findText = p.optionalString("find");
+  const findRole = p.optionalString("role");
+  const diff = p.boolean("diff", false);
   const started = performance.now();
   const result = buildTree(state.doc, state.registry, {
     filter,
     ...(maxChars ? { maxChars } : {}),
     ...(root ? { root } : {}),
+    ...(findText || findRole ? { find: { text: findText, role: findRole } } : {}),
   });
   const buildMs = performance.now() - started;
+  // A find answers a question; it is not a view of the page to diff against.
+  const previous =
+    findText || findRole ? undefined : swapLastTree(state.doc, `${filter}|${scopeRef ?? ""}`, result.fullLines);
+  const changes = diff && previous ? diffTrees(previous, result.fullLines) : undefined;
   return {
     success: true,
-    tree: result.tree,
+    tree: changes ? changes.text : result.tree,
     metadata: {
       url: state.doc.location?.href ?? "",
       title: state.doc.title,
@@ -50,7 +59,10 @@ export function getAccessibilityTree(state: PageState, p: Params): PageResult {
       chars: result.chars,
       full_chars: result.fullChars,
       truncated: result.truncated,
+      ...(result.folded > 0 ? { folded: result.folded } : {}),
+      ...(changes ? { diff: { added: changes.added, removed: changes.removed, changed: changes.changed } } : {}),
       refs: result.refs,
+      ref_names: result.refNames,
       overlays: result.overlays,
       elements_visited: result.elementsVisited,
       last_ref: state.registry.lastIssued,

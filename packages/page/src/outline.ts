@@ -1,0 +1,242 @@
+/**
+ * Folding a tree that is over its character budget into an outline, so that one call shows
+ * every part of the page and no control is more than two calls away: parts that do not fit are
+ * printed as one line, `[ref] heading "Name" level=2 … folded: 34 controls`, and that ref,
+ * passed back as ref_id, prints the part.
+ *
+ * Parts are the sections of the printed tree: a heading's lines up to the next heading of the
+ * same or a higher level (or until the indentation leaves its container), and a structure line's
+ * indented block (a landmark, a form, a dialog...). Sections nest.
+ *
+ * Invariants:
+ * - A folded part is never larger than the budget when it has no parts of its own, so opening
+ *   it fits: a part over the budget is opened into its own lines and folded children instead.
+ * - With what is left of the budget, the smallest folded parts are opened first (most controls
+ *   shown for the characters spent). Lines outside every part are always printed.
+ * - Output is plain tree lines plus one closing line that says how to open a folded part.
+ */
+
+/** A printed line that starts a part: its element gets a ref when the part is folded. */
+export interface HeadLine {
+  text: string;
+  el: Element;
+  role: string;
+  name: string;
+}
+
+export type TreeLine = string | HeadLine;
+
+export function lineText(line: TreeLine): string {
+  return typeof line === "string" ? line : line.text;
+}
+
+export interface Section {
+  /** Index of the head line. */
+  start: number;
+  /** One past the last line of the section. */
+  end: number;
+  head: HeadLine;
+  children: Section[];
+  chars: number;
+  controls: number;
+}
+
+const HEADING_LEVEL = /^\s*heading\b.*\blevel=(\d)/;
+const REF_LINE = /^\s*\[\d+\]/;
+
+function indentOf(text: string): number {
+  let i = 0;
+  while (text.charCodeAt(i) === 32) i++;
+  return i;
+}
+
+function headingLevel(text: string): number | undefined {
+  const match = HEADING_LEVEL.exec(text);
+  return match?.[1] ? Number(match[1]) : undefined;
+}
+
+/** End (exclusive) of the section that the head line at `start` opens. */
+export function sectionEnd(lines: readonly TreeLine[], start: number): number {
+  const text = lineText(lines[start] ?? "");
+  const indent = indentOf(text);
+  const level = headingLevel(text);
+  let end = start + 1;
+  for (; end < lines.length; end++) {
+    const next = lineText(lines[end] ?? "");
+    const nextIndent = indentOf(next);
+    if (level === undefined) {
+      if (nextIndent <= indent) break;
+    } else {
+      if (nextIndent < indent) break;
+      const nextLevel = nextIndent === indent ? headingLevel(next) : undefined;
+      if (nextLevel !== undefined && nextLevel <= level) break;
+    }
+  }
+  return end;
+}
+
+/** The sections of `lines[from, to)`, nested. */
+export function sectionsOf(lines: readonly TreeLine[], from: number, to: number): Section[] {
+  const sections: Section[] = [];
+  let i = from;
+  while (i < to) {
+    const line = lines[i];
+    if (line === undefined || typeof line === "string") {
+      i++;
+      continue;
+    }
+    const end = Math.min(sectionEnd(lines, i), to);
+    if (end - i <= 1) {
+      i++;
+      continue;
+    }
+    let chars = 0;
+    let controls = 0;
+    for (let j = i; j < end; j++) {
+      const text = lineText(lines[j] ?? "");
+      chars += text.length + 1;
+      if (REF_LINE.test(text)) controls++;
+    }
+    sections.push({ start: i, end, head: line, children: sectionsOf(lines, i + 1, end), chars, controls });
+    i = end;
+  }
+  return sections;
+}
+
+export interface FoldResult {
+  text: string;
+  lines: number;
+  folded: number;
+  /** The outline itself was over the budget and was cut (a part too big to fold away). */
+  cut: boolean;
+}
+
+/** Gives a folded part's head element its ref and prints its fold line. */
+export type FoldLine = (section: Section) => string;
+
+type Plan = Map<Section, "open" | "folded">;
+
+/**
+ * Folds `lines` into at most `budget` characters (see header). `foldLine` prints one folded part.
+ */
+export function foldTree(lines: readonly TreeLine[], budget: number, foldLine: FoldLine): FoldResult {
+  const top = sectionsOf(lines, 0, lines.length);
+  const plan: Plan = new Map();
+  const foldedLines = new Map<Section, string>();
+  const foldCost = (s: Section): number => {
+    let text = foldedLines.get(s);
+    if (text === undefined) {
+      text = foldLine(s);
+      foldedLines.set(s, text);
+    }
+    return text.length + 1;
+  };
+  // Mandatory: open every part too big to fold whole (when it has parts of its own to fold).
+  const force = (s: Section): void => {
+    if (s.chars > budget && s.children.length > 0) {
+      plan.set(s, "open");
+      for (const child of s.children) force(child);
+    } else {
+      plan.set(s, "folded");
+    }
+  };
+  for (const s of top) force(s);
+  let used = cost(lines, top, plan, foldCost);
+  // Then open the smallest folded parts while they fit.
+  const candidates = [...plan.entries()].filter(([, state]) => state === "folded").map(([s]) => s);
+  candidates.sort((a, b) => a.chars - b.chars);
+  for (const s of candidates) {
+    if (!isVisible(s, top, plan)) continue;
+    const delta = s.chars - foldCost(s);
+    if (used + delta > budget) continue;
+    openWhole(s, plan);
+    used += delta;
+  }
+  const out: string[] = [];
+  emit(lines, 0, lines.length, top, plan, (s) => foldedLines.get(s) ?? foldLine(s), out);
+  const folded = countFolded(top, plan);
+  const closing =
+    folded > 0
+      ? `… ${folded} part${folded === 1 ? "" : "s"} folded to fit ${budget} chars: pass a folded line's ref as ref_id to print that part.`
+      : "";
+  let text = out.join("\n");
+  let cut = false;
+  if (text.length > budget) {
+    // Still too big (a part with no parts of its own is larger than the budget): cut whole
+    // lines, and end with the one marker line a truncated tree always ends with.
+    let kept = 0;
+    let size = 0;
+    while (kept < out.length && size + (out[kept]?.length ?? 0) + 1 <= budget)
+      size += (out[kept++]?.length ?? 0) + 1;
+    const dropped = out.slice(kept).join("\n").length;
+    text =
+      `${out.slice(0, kept).join("\n")}\n… truncated: ${out.length - kept} more lines (${dropped} chars) not shown, budget ${budget} chars. ` +
+      `${folded} parts are folded: pass a folded line's ref as ref_id to print one, or use find.`;
+    cut = true;
+  } else if (closing) {
+    text += `\n${closing}`;
+  }
+  return { text, lines: text.split("\n").length, folded, cut };
+}
+
+function openWhole(s: Section, plan: Plan): void {
+  plan.set(s, "open");
+  for (const child of s.children) openWhole(child, plan);
+}
+
+/** A section is shown (open or as a fold line) when every ancestor is open. */
+function isVisible(target: Section, sections: Section[], plan: Plan): boolean {
+  for (const s of sections) {
+    if (s === target) return true;
+    if (target.start > s.start && target.end <= s.end)
+      return plan.get(s) === "open" && isVisible(target, s.children, plan);
+  }
+  return false;
+}
+
+function cost(
+  lines: readonly TreeLine[],
+  sections: Section[],
+  plan: Plan,
+  foldCost: (s: Section) => number,
+): number {
+  let total = 0;
+  for (const line of lines) total += lineText(line).length + 1;
+  const subtract = (list: Section[]): void => {
+    for (const s of list) {
+      if (plan.get(s) === "open") subtract(s.children);
+      else total += foldCost(s) - s.chars;
+    }
+  };
+  subtract(sections);
+  return total;
+}
+
+function countFolded(sections: Section[], plan: Plan): number {
+  let n = 0;
+  for (const s of sections) n += plan.get(s) === "open" ? countFolded(s.children, plan) : 1;
+  return n;
+}
+
+function emit(
+  lines: readonly TreeLine[],
+  from: number,
+  to: number,
+  sections: Section[],
+  plan: Plan,
+  foldText: (s: Section) => string,
+  out: string[],
+): void {
+  let i = from;
+  for (const s of sections) {
+    for (; i < s.start; i++) out.push(lineText(lines[i] ?? ""));
+    if (plan.get(s) === "open") {
+      out.push(lineText(lines[s.start] ?? ""));
+      emit(lines, s.start + 1, s.end, s.children, plan, foldText, out);
+    } else {
+      out.push(foldText(s));
+    }
+    i = s.end;
+  }
+  for (; i < to; i++) out.push(lineText(lines[i] ?? ""));
+}

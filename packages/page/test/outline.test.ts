@@ -1,0 +1,89 @@
+/**
+ * Fewer tokens, no control out of reach: a tree over its budget folds into an outline whose
+ * folded parts each print with one more call (ref_id of the fold line); `find` answers matching
+ * lines with the part they are in; `diff` answers what changed since the last tree.
+ */
+import { describe, expect, it } from "vitest";
+import { usePageFixtures } from "./page-session.js";
+
+const env = usePageFixtures();
+const refsOf = (tree: string) =>
+  new Set(Array.from(tree.matchAll(/\[(\d+)\] (?!heading|navigation)/g), (m) => m[1]));
+
+describe("outline, find and diff", () => {
+  it("folds parts that do not fit, and every control is one more call away", async () => {
+    const page = await env.open("/page/long-manual.html");
+    const full = await page.tree();
+    const allRefs = refsOf(full);
+    expect(allRefs.size).toBe(5 * 8 + 4); // 40 steps, 2 nav links, the field, the button
+    const budget = 900;
+    const outline = await page.tree({ max_chars: budget });
+    expect(outline.length).toBeLessThanOrEqual(budget + 200); // + the closing line
+    const folds = outline.split("\n").filter((l) => l.includes("… folded:"));
+    expect(folds.length).toBeGreaterThan(0);
+    expect(outline).toMatch(/pass a folded line's ref as ref_id/);
+    for (const fold of folds)
+      expect(fold).toMatch(/^\s*\[\d+\] (heading|navigation) "[^"]+".* … folded: \d+ controls?$/);
+    // One call per folded part reaches every control.
+    const reached = refsOf(
+      outline
+        .split("\n")
+        .filter((l) => !l.includes("… folded:"))
+        .join("\n"),
+    );
+    for (const fold of folds) {
+      const ref = Number(/\[(\d+)\]/.exec(fold)?.[1]);
+      const count = Number(/folded: (\d+)/.exec(fold)?.[1]);
+      const part = await page.tree({ ref_id: ref, max_chars: budget });
+      expect(part).not.toContain("folded:");
+      const partRefs = refsOf(part);
+      expect(partRefs.size).toBe(count);
+      for (const r of partRefs) reached.add(r);
+    }
+    expect([...allRefs].filter((r) => !reached.has(r))).toEqual([]);
+  });
+
+  it("prints a heading's section when its ref is the scope", async () => {
+    const page = await env.open("/page/long-manual.html");
+    const outline = await page.tree({ max_chars: 600 });
+    const fold = outline.split("\n").find((l) => l.includes('heading "Deploy"'));
+    expect(fold).toBeDefined();
+    const part = await page.tree({ ref_id: Number(/\[(\d+)\]/.exec(fold ?? "")?.[1]) });
+    expect(part).toMatch(/^\s*heading "Deploy" level=2/);
+    expect(part).toContain('link "Deploy step 8"');
+    expect(part).not.toContain("Monitor");
+  });
+
+  it("finds lines by text, role or both, with the part of the page they are in", async () => {
+    const page = await env.open("/page/long-manual.html");
+    const found = await page.tree({ find: "step 3" });
+    expect(found).toMatch(
+      /in main > heading "Service manual" level=1 > heading "Monitor" level=2:\n\s+\[\d+\] link "Monitor step 3"/,
+    );
+    expect(found.match(/step 3/g)?.length).toBe(5);
+    const buttons = await page.tree({ role: "button" });
+    expect(buttons).toMatch(/heading "Feedback" level=2:\n\s+\[\d+\] button "Show notes"/);
+    expect(buttons).not.toContain("link");
+    const both = await page.tree({ find: "rating", role: "textbox" });
+    expect(both).toMatch(/\[\d+\] textbox "Rating" value="3"/);
+    expect(await page.tree({ find: "no such words" })).toMatch(/^No line of the tree matches/);
+  });
+
+  it("answers the changes since the last tree, with refs", async () => {
+    const page = await env.open("/page/long-manual.html");
+    const before = await page.tree();
+    const toggle = Number(/\[(\d+)\] button "Show notes"/.exec(before)?.[1]);
+    const click = await page.call("click_ax", { ref_id: toggle });
+    expect(click.success).toBe(true);
+    await page.page("document.getElementById('rating').value = '5'");
+    const diff = await page.tree({ diff: true });
+    expect(diff.split("\n").sort()).toEqual(
+      [
+        `~ [${toggle}] button "Hide notes"`,
+        "+ Notes are shown.",
+        expect.stringMatching(/^~ \[\d+\] textbox "Rating" value="5"$/),
+      ].sort(),
+    );
+    expect(await page.tree({ diff: true })).toBe("No change since the last tree.");
+  });
+});
