@@ -12,6 +12,7 @@ import { type Context, complete, type Model } from "@mariozechner/pi-ai";
 import { type RecordedRequest, startScriptedLlm, systemPromptText } from "@webbrain/testkit";
 import {
   Agent,
+  ALL_BROWSER_CAPABILITIES,
   type BrowserPort,
   MemoryStore,
   MODES,
@@ -32,12 +33,7 @@ const WARMUP_CALLS = 5;
 const TREE = '[1] heading "Bench"\n[2] button "Go"';
 
 const port: BrowserPort = {
-  capabilities: {
-    trustedInput: false,
-    fullPageScreenshot: false,
-    closedShadowRoots: false,
-    fileUpload: false,
-  },
+  capabilities: ALL_BROWSER_CAPABILITIES,
   listTabs: async () => [{ id: "1", url: "https://bench.example/", title: "Bench", active: true }],
   activeTab: async () => ({ id: "1", url: "https://bench.example/", title: "Bench", active: true }),
   getTab: async (id) => ({ id, url: "https://bench.example/", title: "Bench", active: true }),

@@ -439,7 +439,12 @@ export class Agent {
             this.skills,
           ),
           messages: conversation.messages,
-          tools: modelTools(conversation.mode, this.options.provider, this.skillTools.values()),
+          tools: modelTools(
+            conversation.mode,
+            this.options.provider,
+            this.skillTools.values(),
+            this.options.port.capabilities,
+          ),
         },
         {
           ...(options.signal ? { signal: options.signal } : {}),

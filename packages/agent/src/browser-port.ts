@@ -15,6 +15,13 @@
  *   the public contract (DESIGN.md).
  * - Results are plain JSON (no class instances), so they can be persisted and sent to the model.
  */
+import type { BrowserCapabilities } from "./browser-capabilities.js";
+import {
+  type PageToolName,
+  PORT_HELPER_ACTIONS,
+  type PortActionToolName,
+  TOOL_CATALOG,
+} from "./tool-catalog.js";
 
 /** A tab id. The add-on passes `String(tab.id)`; the runner passes the BiDi context id. */
 export type TabId = string;
@@ -41,43 +48,24 @@ export interface PageResult {
 }
 
 /**
- * Page actions by name: spec 000's page tools that run inside the page, plus
- * `probe_completion` (the read-only probe behind blockedDone: open dialogs, visible forms,
- * live-region messages) and `resolve_resource_url` (the URL behind an element, for
- * download_resource_from_page).
+ * Page actions by name, derived from the tool declarations (tool-catalog.ts): the tools that run
+ * in the page layer or in the port's own page code, plus their helpers: `probe_completion`
+ * (the read-only probe behind blockedDone: open dialogs, visible forms, live-region messages)
+ * and `resolve_resource_url` (the URL behind an element, for download_resource_from_page).
  */
-export const PAGE_ACTIONS = [
-  "get_accessibility_tree",
-  "click_ax",
-  "type_ax",
-  "set_field",
-  "hover",
-  "drag_drop",
-  "read_page",
-  "get_interactive_elements",
-  "click",
-  "type_text",
-  "press_keys",
-  "scroll",
-  "extract_data",
-  "get_selection",
-  "wait_for_element",
-  "wait_for_stable",
-  "verify_form",
-  "get_shadow_dom",
-  "get_frames",
-  "iframe_read",
-  "iframe_click",
-  "iframe_type",
-  "promote_iframe",
-  "read_page_source",
-  "inspect_element_styles",
-  "execute_js",
-  "probe_completion",
-  "resolve_resource_url",
-] as const;
+export type PageActionName =
+  | PageToolName
+  | PortActionToolName
+  | "probe_completion"
+  | (typeof PORT_HELPER_ACTIONS)[number];
 
-export type PageActionName = (typeof PAGE_ACTIONS)[number];
+export const PAGE_ACTIONS: readonly PageActionName[] = [
+  ...TOOL_CATALOG.filter((spec) => spec.runs.in === "page" || spec.runs.in === "port_action").map(
+    (spec) => spec.name as PageActionName,
+  ),
+  "probe_completion",
+  ...PORT_HELPER_ACTIONS,
+];
 
 /**
  * What `probe_completion` answers (besides `success`), as the page layer reports it: what on the
@@ -191,16 +179,12 @@ export interface UploadRequest {
   path?: string;
 }
 
-/** What this port can do that the other may not; the agent adapts prompts and tools. */
-export interface BrowserCapabilities {
-  /** Clicks and keys arrive with `isTrusted === true` (runner over BiDi). */
-  trustedInput: boolean;
-  fullPageScreenshot: boolean;
-  closedShadowRoots: boolean;
-  fileUpload: boolean;
-}
-
 export interface BrowserPort {
+  /**
+   * What this port can run. The agent offers a tool only when every capability it needs is
+   * here, and checks again before running it; declare only what a real call through this port
+   * does (the conformance tests call every offered tool in real Firefox).
+   */
   readonly capabilities: BrowserCapabilities;
 
   listTabs(options?: PortCallOptions): Promise<TabInfo[]>;

@@ -6,6 +6,7 @@
  * tab through the BrowserPort.
  */
 import type { AssistantMessage, ImageContent, TextContent, Tool, UserMessage } from "@mariozechner/pi-ai";
+import type { BrowserCapabilities } from "./browser-capabilities.js";
 import type { BrowserPort } from "./browser-port.js";
 import type { Summarizer } from "./context-manager.js";
 import type { Plan } from "./planner.js";
@@ -40,8 +41,13 @@ export function modelPrompt(
   return systemPrompt({ mode, tier: provider.tier, ...(extra ? { extra } : {}) });
 }
 
-export function modelTools(mode: Mode, provider: ProviderConfig, skillTools: Iterable<SkillTool>): Tool[] {
-  const builtin = toolsFor({ mode, tier: provider.tier, vision: provider.vision }).map(
+export function modelTools(
+  mode: Mode,
+  provider: ProviderConfig,
+  skillTools: Iterable<SkillTool>,
+  capabilities: BrowserCapabilities,
+): Tool[] {
+  const builtin = toolsFor({ mode, tier: provider.tier, vision: provider.vision, capabilities }).map(
     ({ name, description, parameters }) => ({ name, description, parameters }),
   );
   // Skill tools are plain JSON Schema; pi-ai sends parameters as JSON either way.

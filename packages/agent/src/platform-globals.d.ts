@@ -16,7 +16,14 @@ declare var AbortSignal: {
   prototype: AbortSignal;
   abort(reason?: unknown): AbortSignal;
   any(signals: AbortSignal[]): AbortSignal;
+  timeout(milliseconds: number): AbortSignal;
 };
+
+/** Decodes a streamed body (http-fetch.ts). */
+declare class TextDecoder {
+  constructor(label?: string);
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
 
 interface AbortController {
   readonly signal: AbortSignal;

@@ -1,5 +1,14 @@
 /**
- * Every spec 000 tool: its model-facing schema (typebox, sent as JSON Schema) and its kind.
+ * Every tool, declared once: its model-facing schema (typebox, sent as JSON Schema), its kind,
+ * the modes and tiers that offer it, whether it needs a model that takes images, the port
+ * capabilities it needs, where it runs and who wrote the text its result carries.
+ *
+ * Everything else derives from this list: tool selection and the execution gate
+ * (tool-selection.ts), the agent's dispatch (tool-dispatch.ts), the page actions a port is
+ * asked for (PAGE_ACTIONS), the page layer's action table (checked against
+ * PAGE_LAYER_ACTIONS by the runner's conformance test, since page and agent never import each
+ * other), and the runner's trusted-input and shadow-root routing. Adding a tool is one
+ * declaration here plus its implementation where `runs` says; see packages/agent/README.md.
  *
  * Descriptions are deliberately terse: the tool JSON is sent on every model call, and its size
  * is the user's main cost (see `npm run bench -w packages/agent`). Guidance that needs more
@@ -7,19 +16,58 @@
  *
  * Kinds drive the guards: `observe` tools read and never change the page ("looking is not
  * looping": the loop detector ignores them); `act` tools change the page; `navigate` changes
- * the URL; `network` reaches other origins; `dev` only exists in Dev mode; `control` ends or
- * pauses the turn.
+ * the URL; `network` reaches other origins; `download` saves files; `dev` only exists in Dev
+ * mode; `control` ends or pauses the turn.
  */
 import { type TSchema, Type } from "typebox";
+import type { BrowserCapability } from "./browser-capabilities.js";
+import type { Mode, Tier } from "./tool-selection.js";
 
 export type ToolKind = "observe" | "act" | "navigate" | "network" | "download" | "dev" | "control";
 
-export interface ToolSpec {
-  name: string;
+/**
+ * Where a tool runs.
+ * - `page`: the page layer's action of the same name (packages/page/src/handle.ts). `trustedInput`:
+ *   the page answers a plan of clicks and keys and the runner presses it with BiDi input;
+ *   `searchesShadowRoots`: it looks for elements, so the runner exposes closed shadow roots first.
+ * - `port_action`: `BrowserPort.pageAction(name)`, answered by the port itself (frames in other
+ *   origins, the page's own realm): not in the page layer.
+ * - `port`: a BrowserPort method, called by the agent's dispatch (navigate, screenshot, fetch...).
+ * - `agent`: the agent answers it (done, clarify).
+ */
+export type ToolRuns =
+  | { in: "page"; trustedInput: boolean; searchesShadowRoots: boolean }
+  | { in: "port_action" }
+  | { in: "port" }
+  | { in: "agent" };
+
+/**
+ * Who wrote what the model reads. `page`: page or third-party text, wrapped as untrusted.
+ * `agent`: no page text (scroll offsets, wait outcomes, key echoes), printed plain.
+ * Either way the structured result goes to `details` whole (tool-result.ts).
+ */
+export type ResultTrust = "page" | "agent";
+
+/** The lowest tier of a mode that offers the tool (every higher tier offers it too). */
+export type ToolOffer = Partial<Record<Mode, Tier>>;
+
+export interface ToolDeclaration<Name extends string = string, Runs extends ToolRuns = ToolRuns> {
+  name: Name;
   kind: ToolKind;
   description: string;
   parameters: TSchema;
+  /** Modes that offer the tool, each from its lowest tier up. Dev on Compact offers nothing. */
+  offer: ToolOffer;
+  /** Offered only to models that take images. */
+  vision: boolean;
+  /** The port must declare all of these (BrowserPort.capabilities). */
+  needs: readonly BrowserCapability[];
+  runs: Runs;
+  result: ResultTrust;
 }
+
+/** Kept for callers that name the old type. */
+export type ToolSpec = ToolDeclaration;
 
 const ref = Type.Union([Type.Integer(), Type.String()], { description: "ref_id from the tree" });
 const optRef = Type.Optional(ref);
@@ -30,59 +78,143 @@ const optBool = (description?: string) => Type.Optional(Type.Boolean(description
 const none = Type.Object({});
 const resubmit = optBool("true only to deliberately repeat a submit that was blocked");
 
-function tool(name: string, kind: ToolKind, description: string, parameters: TSchema): ToolSpec {
-  return { name, kind, description, parameters };
+// Where tools run, named once.
+const PAGE = { in: "page", trustedInput: false, searchesShadowRoots: false } as const;
+const PAGE_SEARCH = { in: "page", trustedInput: false, searchesShadowRoots: true } as const;
+const PAGE_INPUT = { in: "page", trustedInput: true, searchesShadowRoots: false } as const;
+const PAGE_INPUT_SEARCH = { in: "page", trustedInput: true, searchesShadowRoots: true } as const;
+const PORT_ACTION = { in: "port_action" } as const;
+const PORT = { in: "port" } as const;
+const AGENT = { in: "agent" } as const;
+
+// Who offers tools, named once (spec 000's tool lists by mode and tier).
+/** Every mode and tier: the AX tools and reading. */
+const EVERYWHERE: ToolOffer = { ask: "compact", act: "compact", dev: "compact" };
+/** Act and Dev on every tier, never Ask. */
+const ACTING: ToolOffer = { act: "compact", dev: "compact" };
+/** Act and Dev from Mid. */
+const ACTING_MID: ToolOffer = { act: "mid", dev: "mid" };
+/** Every mode from Mid (read-only tools Compact models do without). */
+const READING_MID: ToolOffer = { ask: "mid", act: "mid", dev: "mid" };
+/** Full Act only (spec 000: synthetic hover and drag). */
+const FULL_ACT: ToolOffer = { act: "full", dev: "full" };
+/** Shadow and frame inspection: Full in Ask and Act, and Dev from Mid. */
+const INSPECTING: ToolOffer = { ask: "full", act: "full", dev: "mid" };
+const DEV_ONLY: ToolOffer = { dev: "mid" };
+const PAGE_LAYER = ["page_layer"] as const satisfies readonly BrowserCapability[];
+
+interface DeclarationInput<Runs extends ToolRuns> {
+  kind: ToolKind;
+  description: string;
+  parameters: TSchema;
+  offer: ToolOffer;
+  needs: readonly BrowserCapability[];
+  runs: Runs;
+  result?: ResultTrust;
+  vision?: boolean;
 }
 
-export const TOOL_CATALOG: readonly ToolSpec[] = [
+function tool<const Name extends string, const Runs extends ToolRuns>(
+  name: Name,
+  input: DeclarationInput<Runs>,
+): ToolDeclaration<Name, Runs> {
+  return { name, ...input, result: input.result ?? "page", vision: input.vision ?? false };
+}
+
+const DECLARATIONS = [
   // Accessibility-tree tools (preferred).
-  tool(
-    "get_accessibility_tree",
-    "observe",
-    'Indexed snapshot of the page: [ref] role "name" states.',
-    Type.Object({
+  tool("get_accessibility_tree", {
+    kind: "observe",
+    description:
+      'Indexed snapshot of the page: [ref] role "name" states. Parts that do not fit are folded into one line; pass its ref as ref_id to print that part. find/role: only matching lines. diff: only what changed since the last snapshot.',
+    parameters: Type.Object({
       filter: Type.Optional(
         Type.Union([Type.Literal("interactive"), Type.Literal("visible"), Type.Literal("all")]),
       ),
       ref_id: optRef,
       max_chars: optNum(),
+      find: optStr(),
+      role: optStr(),
+      diff: Type.Optional(Type.Boolean()),
     }),
-  ),
-  tool("click_ax", "act", "Click element by ref_id.", Type.Object({ ref_id: ref, _allowResubmit: resubmit })),
-  tool("type_ax", "act", "Replace a field's value by ref_id.", Type.Object({ ref_id: ref, value: str() })),
-  tool(
-    "set_field",
-    "act",
-    "Type into a field; submit:true commits a combobox option (ArrowDown+Enter) or submits the form.",
-    Type.Object({ ref_id: ref, value: str(), submit: optBool() }),
-  ),
-  tool("hover", "act", "Hover an element.", Type.Object({ ref_id: ref })),
-  tool(
-    "drag_drop",
-    "act",
-    "Drag one element onto another.",
-    Type.Object({ from_ref_id: ref, to_ref_id: ref }),
-  ),
+    offer: EVERYWHERE,
+    needs: PAGE_LAYER,
+    runs: PAGE_SEARCH,
+  }),
+  tool("click_ax", {
+    kind: "act",
+    description: "Click element by ref_id.",
+    parameters: Type.Object({ ref_id: ref, _allowResubmit: resubmit }),
+    offer: ACTING,
+    needs: PAGE_LAYER,
+    runs: PAGE_INPUT,
+  }),
+  tool("type_ax", {
+    kind: "act",
+    description: "Replace a field's value by ref_id.",
+    parameters: Type.Object({ ref_id: ref, value: str() }),
+    offer: ACTING,
+    needs: PAGE_LAYER,
+    runs: PAGE_INPUT,
+  }),
+  tool("set_field", {
+    kind: "act",
+    description:
+      "Type into a field; submit:true commits a combobox option (ArrowDown+Enter) or submits the form.",
+    parameters: Type.Object({ ref_id: ref, value: str(), submit: optBool() }),
+    offer: ACTING,
+    needs: PAGE_LAYER,
+    runs: PAGE_INPUT,
+  }),
+  tool("hover", {
+    kind: "act",
+    description: "Hover an element.",
+    parameters: Type.Object({ ref_id: ref }),
+    offer: FULL_ACT,
+    needs: PAGE_LAYER,
+    runs: PAGE_INPUT,
+    result: "agent",
+  }),
+  tool("drag_drop", {
+    kind: "act",
+    description: "Drag one element onto another.",
+    parameters: Type.Object({ from_ref_id: ref, to_ref_id: ref }),
+    offer: FULL_ACT,
+    needs: PAGE_LAYER,
+    runs: PAGE_INPUT,
+    result: "agent",
+  }),
   // Page reading.
-  tool("read_page", "observe", "Visible text of the page.", Type.Object({ max_chars: optNum() })),
-  tool(
-    "screenshot",
-    "observe",
-    "Image of the viewport.",
-    Type.Object({ full: optBool("whole page if supported") }),
-  ),
-  tool(
-    "get_interactive_elements",
-    "observe",
-    "Indexed list of clickable/typeable elements.",
-    Type.Object({ limit: optNum() }),
-  ),
+  tool("read_page", {
+    kind: "observe",
+    description: "Visible text of the page.",
+    parameters: Type.Object({ max_chars: optNum() }),
+    offer: EVERYWHERE,
+    needs: PAGE_LAYER,
+    runs: PAGE_SEARCH,
+  }),
+  tool("screenshot", {
+    kind: "observe",
+    description: "Image of the viewport.",
+    parameters: Type.Object({ full: optBool("whole page if supported") }),
+    offer: EVERYWHERE,
+    vision: true,
+    needs: ["screenshot"],
+    runs: PORT,
+  }),
+  tool("get_interactive_elements", {
+    kind: "observe",
+    description: "Indexed list of clickable/typeable elements.",
+    parameters: Type.Object({ limit: optNum() }),
+    offer: READING_MID,
+    needs: PAGE_LAYER,
+    runs: PAGE_SEARCH,
+  }),
   // Legacy interaction.
-  tool(
-    "click",
-    "act",
-    "Click by text, CSS selector, index (get_interactive_elements) or x,y.",
-    Type.Object({
+  tool("click", {
+    kind: "act",
+    description: "Click by text, CSS selector, index (get_interactive_elements) or x,y.",
+    parameters: Type.Object({
       text: optStr(),
       selector: optStr(),
       index: optNum(),
@@ -91,52 +223,103 @@ export const TOOL_CATALOG: readonly ToolSpec[] = [
       match_index: optNum("pick one of several text matches"),
       _allowResubmit: resubmit,
     }),
-  ),
-  tool(
-    "type_text",
-    "act",
-    "Type text into a field (ref_id or selector; default: the focused field).",
-    Type.Object({ text: str(), ref_id: optRef, selector: optStr(), clear: optBool() }),
-  ),
-  tool("press_keys", "act", "Press keys, e.g. Enter, Escape, Tab, Control+a.", Type.Object({ keys: str() })),
-  tool(
-    "scroll",
-    "observe",
-    "Scroll the page or to an element.",
-    Type.Object({
+    offer: ACTING_MID,
+    needs: PAGE_LAYER,
+    runs: PAGE_INPUT_SEARCH,
+  }),
+  tool("type_text", {
+    kind: "act",
+    description: "Type text into a field (ref_id or selector; default: the focused field).",
+    parameters: Type.Object({ text: str(), ref_id: optRef, selector: optStr(), clear: optBool() }),
+    offer: ACTING_MID,
+    needs: PAGE_LAYER,
+    runs: PAGE_INPUT_SEARCH,
+  }),
+  tool("press_keys", {
+    kind: "act",
+    description: "Press keys, e.g. Enter, Escape, Tab, Control+a.",
+    parameters: Type.Object({ keys: str() }),
+    offer: ACTING,
+    needs: PAGE_LAYER,
+    runs: PAGE_INPUT,
+    result: "agent",
+  }),
+  tool("scroll", {
+    kind: "observe",
+    description: "Scroll the page or to an element.",
+    parameters: Type.Object({
       direction: Type.Optional(Type.Union([Type.Literal("up"), Type.Literal("down")])),
       amount: optNum("pixels"),
       to: Type.Optional(Type.Union([Type.Literal("top"), Type.Literal("bottom")])),
       ref_id: optRef,
     }),
-  ),
-  tool("navigate", "navigate", "Open a URL in the current tab.", Type.Object({ url: str() })),
-  tool("go_back", "navigate", "Browser back.", none),
-  tool("go_forward", "navigate", "Browser forward.", none),
-  tool("new_tab", "navigate", "Open a URL in a new tab and continue there.", Type.Object({ url: str() })),
-  tool(
-    "promote_iframe",
-    "navigate",
-    "Open one child frame's URL in this tab.",
-    Type.Object({ index: optNum(), url_filter: optStr() }),
-  ),
-  tool(
-    "wait_for_element",
-    "observe",
-    "Wait until a selector or text appears.",
-    Type.Object({ selector: optStr(), text: optStr(), timeout_ms: optNum() }),
-  ),
-  tool(
-    "wait_for_stable",
-    "observe",
-    "Wait until the DOM and network settle.",
-    Type.Object({ timeout_ms: optNum(), quiet_ms: optNum() }),
-  ),
-  tool(
-    "extract_data",
-    "observe",
-    "Extract links, tables, headings, lists, images, meta or text, optionally under a ref_id/selector.",
-    Type.Object({
+    offer: EVERYWHERE,
+    needs: PAGE_LAYER,
+    runs: PAGE,
+    result: "agent",
+  }),
+  tool("navigate", {
+    kind: "navigate",
+    description: "Open a URL in the current tab.",
+    parameters: Type.Object({ url: str() }),
+    offer: ACTING,
+    needs: ["navigation"],
+    runs: PORT,
+  }),
+  tool("go_back", {
+    kind: "navigate",
+    description: "Browser back.",
+    parameters: none,
+    offer: ACTING,
+    needs: ["navigation"],
+    runs: PORT,
+  }),
+  tool("go_forward", {
+    kind: "navigate",
+    description: "Browser forward.",
+    parameters: none,
+    offer: ACTING_MID,
+    needs: ["navigation"],
+    runs: PORT,
+  }),
+  tool("new_tab", {
+    kind: "navigate",
+    description: "Open a URL in a new tab and continue there.",
+    parameters: Type.Object({ url: str() }),
+    offer: ACTING_MID,
+    needs: ["tabs"],
+    runs: PORT,
+  }),
+  tool("promote_iframe", {
+    kind: "navigate",
+    description: "Open one child frame's URL in this tab.",
+    parameters: Type.Object({ index: optNum(), url_filter: optStr() }),
+    offer: ACTING_MID,
+    needs: ["frame_promotion", "navigation"],
+    runs: PORT_ACTION,
+  }),
+  tool("wait_for_element", {
+    kind: "observe",
+    description: "Wait until a selector or text appears.",
+    parameters: Type.Object({ selector: optStr(), text: optStr(), timeout_ms: optNum() }),
+    offer: ACTING_MID,
+    needs: PAGE_LAYER,
+    runs: PAGE_SEARCH,
+  }),
+  tool("wait_for_stable", {
+    kind: "observe",
+    description: "Wait until the DOM and network settle.",
+    parameters: Type.Object({ timeout_ms: optNum(), quiet_ms: optNum() }),
+    offer: EVERYWHERE,
+    needs: PAGE_LAYER,
+    runs: PAGE,
+    result: "agent",
+  }),
+  tool("extract_data", {
+    kind: "observe",
+    description:
+      "Extract links, tables, headings, lists, images, meta or text, optionally under a ref_id/selector.",
+    parameters: Type.Object({
       type: Type.Optional(
         Type.Union(
           ["links", "tables", "headings", "lists", "images", "meta", "text"].map((kind) =>
@@ -148,101 +331,240 @@ export const TOOL_CATALOG: readonly ToolSpec[] = [
       selector: optStr(),
       limit: optNum(),
     }),
-  ),
-  tool("get_selection", "observe", "Text the user has selected.", none),
-  tool(
-    "verify_form",
-    "observe",
-    "Read form field values before submitting (urlFilter: in a frame).",
-    Type.Object({ selector: optStr(), urlFilter: optStr() }),
-  ),
+    offer: READING_MID,
+    needs: PAGE_LAYER,
+    runs: PAGE_SEARCH,
+  }),
+  tool("get_selection", {
+    kind: "observe",
+    description: "Text the user has selected.",
+    parameters: none,
+    offer: READING_MID,
+    needs: PAGE_LAYER,
+    runs: PAGE,
+  }),
+  tool("verify_form", {
+    kind: "observe",
+    description: "Read form field values before submitting (urlFilter: in a frame).",
+    parameters: Type.Object({ selector: optStr(), urlFilter: optStr() }),
+    offer: ACTING_MID,
+    needs: PAGE_LAYER,
+    runs: PAGE,
+  }),
   // Frames and shadow DOM.
-  tool(
-    "get_shadow_dom",
-    "observe",
-    "Read open shadow roots under an element (default: the page).",
-    Type.Object({ ref_id: optRef }),
-  ),
-  tool("get_frames", "observe", "List frames with their URLs.", none),
-  tool(
-    "iframe_read",
-    "observe",
-    "Read a frame's fields and text.",
-    Type.Object({ urlFilter: optStr(), index: optNum(), ref_id: optRef }),
-  ),
-  tool(
-    "iframe_click",
-    "act",
-    "Click in a frame.",
-    Type.Object({ urlFilter: optStr(), selector: optStr(), text: optStr(), matchIndex: optNum() }),
-  ),
-  tool(
-    "iframe_type",
-    "act",
-    "Type in a frame; then verify_form with the same urlFilter.",
-    Type.Object({ urlFilter: optStr(), selector: str(), text: str(), matchIndex: optNum() }),
-  ),
+  tool("get_shadow_dom", {
+    kind: "observe",
+    description: "Read open shadow roots under an element (default: the page).",
+    parameters: Type.Object({ ref_id: optRef }),
+    offer: INSPECTING,
+    needs: PAGE_LAYER,
+    runs: PAGE_SEARCH,
+  }),
+  tool("get_frames", {
+    kind: "observe",
+    description: "List frames with their URLs.",
+    parameters: none,
+    offer: INSPECTING,
+    needs: PAGE_LAYER,
+    runs: PAGE,
+  }),
+  tool("iframe_read", {
+    kind: "observe",
+    description: "Read a frame's fields and text.",
+    parameters: Type.Object({ urlFilter: optStr(), index: optNum(), ref_id: optRef }),
+    offer: READING_MID,
+    needs: PAGE_LAYER,
+    runs: PAGE,
+  }),
+  tool("iframe_click", {
+    kind: "act",
+    description: "Click in a frame.",
+    parameters: Type.Object({
+      urlFilter: optStr(),
+      selector: optStr(),
+      text: optStr(),
+      matchIndex: optNum(),
+    }),
+    offer: ACTING_MID,
+    needs: ["page_layer", "frame_input"],
+    runs: PORT_ACTION,
+  }),
+  tool("iframe_type", {
+    kind: "act",
+    description: "Type in a frame; then verify_form with the same urlFilter.",
+    parameters: Type.Object({ urlFilter: optStr(), selector: str(), text: str(), matchIndex: optNum() }),
+    offer: ACTING_MID,
+    needs: ["page_layer", "frame_input"],
+    runs: PORT_ACTION,
+  }),
   // Network.
-  tool(
-    "fetch_url",
-    "network",
-    "HTTP request. POST/PUT/PATCH/DELETE need the user's /allow-api.",
-    Type.Object({
+  tool("fetch_url", {
+    kind: "network",
+    description: "HTTP request. POST/PUT/PATCH/DELETE need the user's /allow-api.",
+    parameters: Type.Object({
       url: str(),
       method: optStr(),
       headers: Type.Optional(Type.Record(Type.String(), Type.String())),
       body: optStr(),
     }),
-  ),
-  tool("research_url", "network", "Open a URL in the background and read it.", Type.Object({ url: str() })),
+    offer: READING_MID,
+    needs: ["http_fetch"],
+    runs: PORT,
+  }),
+  tool("research_url", {
+    kind: "network",
+    description: "Open a URL in the background and read it.",
+    parameters: Type.Object({ url: str() }),
+    offer: READING_MID,
+    needs: ["research"],
+    runs: PORT,
+  }),
   // Downloads.
-  tool("list_downloads", "observe", "Recent downloads.", Type.Object({ limit: optNum() })),
-  tool("read_downloaded_file", "observe", "Read a downloaded file.", Type.Object({ id: str() })),
-  tool(
-    "download_resource_from_page",
-    "download",
-    "Download the file behind an element.",
-    Type.Object({ ref_id: optRef, selector: optStr(), filename: optStr() }),
-  ),
-  tool("download_files", "download", "Download URLs.", Type.Object({ urls: Type.Array(Type.String()) })),
-  tool(
-    "upload_file",
-    "act",
-    "Put a file into a file input.",
-    Type.Object({ ref_id: optRef, selector: optStr(), downloadId: optStr(), path: optStr() }),
-  ),
+  tool("list_downloads", {
+    kind: "observe",
+    description: "Recent downloads.",
+    parameters: Type.Object({ limit: optNum() }),
+    offer: READING_MID,
+    needs: ["downloads"],
+    runs: PORT,
+  }),
+  tool("read_downloaded_file", {
+    kind: "observe",
+    description: "Read a downloaded file.",
+    parameters: Type.Object({ id: str() }),
+    offer: READING_MID,
+    needs: ["downloads"],
+    runs: PORT,
+  }),
+  tool("download_resource_from_page", {
+    kind: "download",
+    description: "Download the file behind an element.",
+    parameters: Type.Object({ ref_id: optRef, selector: optStr(), filename: optStr() }),
+    offer: ACTING_MID,
+    needs: ["resource_url", "download"],
+    runs: PORT,
+  }),
+  tool("download_files", {
+    kind: "download",
+    description: "Download URLs.",
+    parameters: Type.Object({ urls: Type.Array(Type.String()) }),
+    offer: ACTING_MID,
+    needs: ["download"],
+    runs: PORT,
+  }),
+  tool("upload_file", {
+    kind: "act",
+    description: "Put a file into a file input.",
+    parameters: Type.Object({ ref_id: optRef, selector: optStr(), downloadId: optStr(), path: optStr() }),
+    offer: ACTING_MID,
+    needs: ["file_upload"],
+    runs: PORT,
+  }),
   // Dev.
-  tool(
-    "read_page_source",
-    "dev",
-    "HTML source of the page or an element.",
-    Type.Object({ ref_id: optRef, selector: optStr(), max_chars: optNum() }),
-  ),
-  tool(
-    "inspect_element_styles",
-    "dev",
-    "Computed styles and box of an element.",
-    Type.Object({ ref_id: optRef, selector: optStr() }),
-  ),
-  tool(
-    "execute_js",
-    "dev",
-    "Run JavaScript in the page; returns its JSON result.",
-    Type.Object({ code: str() }),
-  ),
+  tool("read_page_source", {
+    kind: "dev",
+    description: "HTML source of the page or an element.",
+    parameters: Type.Object({ ref_id: optRef, selector: optStr(), max_chars: optNum() }),
+    offer: DEV_ONLY,
+    needs: PAGE_LAYER,
+    runs: PAGE,
+  }),
+  tool("inspect_element_styles", {
+    kind: "dev",
+    description: "Computed styles and box of an element.",
+    parameters: Type.Object({ ref_id: optRef, selector: optStr() }),
+    offer: DEV_ONLY,
+    needs: PAGE_LAYER,
+    runs: PAGE,
+  }),
+  tool("execute_js", {
+    kind: "dev",
+    description: "Run JavaScript in the page; returns its JSON result.",
+    parameters: Type.Object({ code: str() }),
+    offer: DEV_ONLY,
+    needs: ["execute_js"],
+    runs: PORT_ACTION,
+  }),
   // Control.
-  tool("clarify", "control", "Ask the user one question and wait.", Type.Object({ question: str() })),
-  tool(
-    "done",
-    "control",
-    "Finish: say what was done and how you verified it.",
-    Type.Object({ summary: str() }),
+  tool("clarify", {
+    kind: "control",
+    description: "Ask the user one question and wait.",
+    parameters: Type.Object({ question: str() }),
+    offer: ACTING,
+    needs: [],
+    runs: AGENT,
+    result: "agent",
+  }),
+  tool("done", {
+    kind: "control",
+    description: "Finish: say what was done and how you verified it.",
+    parameters: Type.Object({ summary: str() }),
+    offer: ACTING,
+    needs: [],
+    runs: AGENT,
+    result: "agent",
+  }),
+] as const;
+
+type Declared = (typeof DECLARATIONS)[number];
+
+/** Every declared tool's name. */
+export type ToolName = Declared["name"];
+/** Tools the page layer runs. */
+export type PageToolName = Extract<Declared, { runs: { in: "page" } }>["name"];
+/** Tools a port answers through `pageAction` without the page layer. */
+export type PortActionToolName = Extract<Declared, { runs: { in: "port_action" } }>["name"];
+/** Tools the agent's dispatch runs through a BrowserPort method. */
+export type PortToolName = Extract<Declared, { runs: { in: "port" } }>["name"];
+
+export const TOOL_CATALOG: readonly ToolDeclaration[] = DECLARATIONS;
+
+/**
+ * Page actions that are not tools: the agent's read-only probe behind blockedDone, and the
+ * follow-up calls the runner makes after pressing a plan (verify the effect, the keys, a
+ * field's value) or to map refs to elements. The page layer implements all of them.
+ */
+export const PAGE_LAYER_HELPER_ACTIONS = [
+  "probe_completion",
+  "verify_effect",
+  "verify_keys",
+  "refs_of",
+  "check_value",
+] as const;
+
+/** Every action name the page layer implements: page tools and their helpers. */
+export type PageLayerActionName = PageToolName | (typeof PAGE_LAYER_HELPER_ACTIONS)[number];
+
+/** Port actions that are not tools: the URL behind an element (download_resource_from_page). */
+export const PORT_HELPER_ACTIONS = ["resolve_resource_url"] as const;
+
+/** Every action name the page layer's table (packages/page/src/handle.ts ACTIONS) must have. */
+export const PAGE_LAYER_ACTIONS: readonly PageLayerActionName[] = [
+  ...DECLARATIONS.filter((d): d is Extract<Declared, { runs: { in: "page" } }> => d.runs.in === "page").map(
+    (d) => d.name,
   ),
+  ...PAGE_LAYER_HELPER_ACTIONS,
 ];
 
-const BY_NAME = new Map(TOOL_CATALOG.map((spec) => [spec.name, spec]));
+/** Actions a port answers itself, by declaration (the runner and the add-on route these). */
+export const PORT_ACTIONS: readonly string[] = [
+  ...DECLARATIONS.filter((d) => d.runs.in === "port_action").map((d) => d.name),
+  ...PORT_HELPER_ACTIONS,
+];
 
-export function toolSpec(name: string): ToolSpec | undefined {
+/** Page actions whose plan the runner presses with trusted input. */
+export const TRUSTED_INPUT_ACTIONS: ReadonlySet<string> = new Set(
+  DECLARATIONS.filter((d) => d.runs.in === "page" && d.runs.trustedInput).map((d) => d.name),
+);
+
+/** Page actions that look for elements: the runner exposes closed shadow roots first. */
+export const SHADOW_SEARCHING_ACTIONS: ReadonlySet<string> = new Set(
+  DECLARATIONS.filter((d) => d.runs.in === "page" && d.runs.searchesShadowRoots).map((d) => d.name),
+);
+
+const BY_NAME = new Map<string, ToolDeclaration>(TOOL_CATALOG.map((spec) => [spec.name, spec]));
+
+export function toolSpec(name: string): ToolDeclaration | undefined {
   return BY_NAME.get(name);
 }
 

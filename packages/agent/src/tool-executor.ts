@@ -1,7 +1,7 @@
 /**
  * ToolExecutor: every tool call the model sends passes through here, in this order:
- *   1. mode x tier gate (Ask is read-only, Dev-only tools, Compact Dev) - the rule, whatever
- *      the tool list said;
+ *   1. mode x tier x port gate (Ask is read-only, Dev-only tools, Compact Dev, and a tool the
+ *      port's capabilities cannot run) - the rule, whatever the tool list said;
  *   2. argument validation against the tool's schema (malformed calls are counted);
  *   3. Plan before Act: no non-observe tool before the plan is approved;
  *   4. /allow-api for mutating fetch_url;
@@ -26,14 +26,7 @@ import { platformSkillHttp, type SkillHttp } from "./skills-http.js";
 import type { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type ToolSpec, toolSpec } from "./tool-catalog.js";
 import { dispatchTool } from "./tool-dispatch.js";
-import {
-  agentResult,
-  isValidationRejection,
-  refNamesFromTree,
-  type ToolContent,
-  untrustedResult,
-  withNote,
-} from "./tool-result.js";
+import { agentResult, isValidationRejection, refNamesOf, type ToolContent, withNote } from "./tool-result.js";
 import { allowedTool, type Tier } from "./tool-selection.js";
 
 /** Consecutive malformed tool calls before the run stops with a malformed_tool_call error. */
@@ -102,7 +95,12 @@ export class ToolExecutor {
     if (skill) return this.runSkill(skill, call, run);
     if (this.deps.scheduler && SCHEDULE_TOOL_NAMES.has(name))
       return this.runSchedule(this.deps.scheduler, call, run);
-    const selection = { mode: conversation.mode, tier: run.tier, vision: run.vision };
+    const selection = {
+      mode: conversation.mode,
+      tier: run.tier,
+      vision: run.vision,
+      capabilities: this.deps.port.capabilities,
+    };
     const permit = allowedTool(selection, name);
     const spec = toolSpec(name);
     if (!permit.allowed || !spec) {
@@ -194,8 +192,7 @@ export class ToolExecutor {
     const resultText = outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 
     if (name === "get_accessibility_tree" && !outcome.isError) {
-      const tree = typeof outcome.pageResult?.tree === "string" ? outcome.pageResult.tree : resultText;
-      const names = refNamesFromTree(tree);
+      const names = refNamesOf(outcome.details);
       const known = this.refNames.get(tabId) ?? new Map<string, string>();
       for (const [ref, refName] of names) known.set(ref, refName);
       this.refNames.set(tabId, known);

@@ -1,14 +1,18 @@
 /**
- * How a tool's outcome becomes the text the model reads.
+ * How a tool's outcome becomes what the model reads (`content`) and what code reads (`details`),
+ * as pi-mono's `{content, details}`.
  *
  * Invariants: every result starts with a status line the agent wrote (`[click_ax ok]`,
  * `[click_ax failed]`), so page text can never forge the status; page-derived content follows
  * inside the untrusted wrapper; the whole text is capped at MAX_TOOL_RESULT_CHARS.
  * Long multi-line fields (tree, text, source) are printed raw rather than JSON-escaped: raw
  * lines are shorter and easier for small models to read.
+ * `details` is the structured result, whole and uncapped (`success`, `error` or `message`, and
+ * the tool's fields): code that needs data from a result reads it there, never from the text.
+ * Bookkeeping the model cannot use (MODEL_HIDDEN_FIELDS) is in `details` only.
  */
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
-import type { PageResult } from "./browser-port.js";
+import type { JsonValue, PageResult } from "./browser-port.js";
 import { capText, MAX_TOOL_RESULT_CHARS, wrapUntrusted } from "./untrusted.js";
 
 /** Room the status line and the wrapper take, so the capped whole stays under the limit. */
@@ -16,9 +20,48 @@ const WRAPPER_ALLOWANCE = 300;
 /** String fields at least this long, or with newlines, are printed raw after the JSON. */
 const RAW_FIELD_MIN_CHARS = 120;
 
+/**
+ * Result fields for code, not for the model: timings, counters and ref bookkeeping. Dropped from
+ * the text at the top level and one level down (`metadata.build_ms`).
+ */
+export const MODEL_HIDDEN_FIELDS: ReadonlySet<string> = new Set([
+  "build_ms",
+  "elements_visited",
+  "full_chars",
+  "last_ref",
+  "ref_names",
+  "chars",
+  "lines",
+  "refs",
+]);
+
 export interface ToolContent {
+  /** What the model reads. */
   content: (TextContent | ImageContent)[];
   isError: boolean;
+  /** The structured result for code (exec, MCP, guards, traces); never sent to the model. */
+  details?: PageResult;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The result without MODEL_HIDDEN_FIELDS, for the text the model reads. */
+export function modelFields(result: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(result)) {
+    if (MODEL_HIDDEN_FIELDS.has(key)) continue;
+    if (isPlainObject(value)) {
+      const inner: Record<string, unknown> = {};
+      for (const [innerKey, innerValue] of Object.entries(value))
+        if (!MODEL_HIDDEN_FIELDS.has(innerKey)) inner[innerKey] = innerValue;
+      out[key] = inner;
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }
 
 export function statusLine(tool: string, ok: boolean): string {
@@ -50,23 +93,35 @@ export function untrustedResult(
   const ok = result.success !== false;
   const body = wrapUntrusted(
     source,
-    capText(renderFields(result), MAX_TOOL_RESULT_CHARS - WRAPPER_ALLOWANCE),
+    capText(renderFields(modelFields(result)), MAX_TOOL_RESULT_CHARS - WRAPPER_ALLOWANCE),
   );
   const text = [statusLine(tool, ok), ...notes, body].join("\n");
-  return { content: [{ type: "text", text: capText(text) }], isError: !ok };
+  return { content: [{ type: "text", text: capText(text) }], isError: !ok, details: result };
 }
 
-/** A result the agent itself wrote (refusals, guard messages, navigation status). */
+/** A result with no page text (scroll offsets, wait outcomes): printed plain, details whole. */
+export function plainResult(tool: string, result: PageResult): ToolContent {
+  const { success, ...rest } = result;
+  const shown = modelFields(rest) as Record<string, JsonValue | undefined>;
+  return { ...agentResult(tool, success !== false, "", shown), details: result };
+}
+
+/**
+ * A result the agent itself wrote (refusals, guard messages, navigation status). Its details
+ * say `success`, the message as `error` (failed) or `message` (ok), and `extra`'s fields.
+ */
 export function agentResult(
   tool: string,
   ok: boolean,
   message: string,
-  extra?: Record<string, unknown>,
+  extra?: Record<string, JsonValue | undefined>,
 ): ToolContent {
-  const details = extra ? `\n${JSON.stringify(extra)}` : "";
+  const shown = extra ? `\n${JSON.stringify(extra)}` : "";
+  const said = message ? (ok ? { message } : { error: message }) : ok ? {} : { error: "The call failed." };
   return {
-    content: [{ type: "text", text: capText(`${statusLine(tool, ok)} ${message}${details}`) }],
+    content: [{ type: "text", text: capText(`${statusLine(tool, ok)} ${message}${shown}`) }],
     isError: !ok,
+    details: { ...extra, success: ok, ...said },
   };
 }
 
@@ -77,15 +132,16 @@ export function withNote(outcome: ToolContent, note: string): ToolContent {
   return { ...outcome, content: [{ type: "text", text: `${first.text}\n${note}` }, ...rest] };
 }
 
-const TREE_LINE = /^\s*\[(\d+)\]\s+\S+(?:\s+"((?:[^"\\]|\\.)*)")?/;
-
-/** ref -> accessible name, from a tree's text (used to label click_ax for the submit guard). */
-export function refNamesFromTree(tree: string): Map<string, string> {
+/**
+ * ref -> accessible name, from a tree result's structured `ref_names` (the page layer reports
+ * the name of every ref it printed): labels click_ax for the submit guard.
+ */
+export function refNamesOf(result: PageResult | undefined): Map<string, string> {
   const names = new Map<string, string>();
-  for (const line of tree.split("\n")) {
-    const match = TREE_LINE.exec(line);
-    if (match?.[1]) names.set(match[1], match[2] ?? "");
-  }
+  const field =
+    result?.ref_names ?? (isPlainObject(result?.metadata) ? result.metadata.ref_names : undefined);
+  if (!isPlainObject(field)) return names;
+  for (const [ref, name] of Object.entries(field)) if (typeof name === "string") names.set(ref, name);
   return names;
 }
 

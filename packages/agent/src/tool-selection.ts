@@ -1,6 +1,7 @@
 /**
- * Which tools a conversation gets, by mode (Ask / Act / Dev) and provider tier
- * (Compact / Mid / Full), and the execution-time re-check.
+ * Which tools a conversation gets, by mode (Ask / Act / Dev), provider tier
+ * (Compact / Mid / Full), the model's vision and the port's capabilities, and the
+ * execution-time re-check. Every fact comes from the tool declarations (tool-catalog.ts).
  *
  * Invariants:
  * - Ask is read-only: only `observe` tools plus the read-only network tools; never `clarify`,
@@ -8,11 +9,17 @@
  * - hover and drag_drop exist only on Full (Act or Dev).
  * - Dev exists only on Mid/Full; asking for Dev on Compact is refused with a ModeTierError.
  * - `screenshot` is offered only to models that take images.
+ * - A tool is offered only when the port declares every capability it needs.
  * - `allowedTool` is what the executor calls for every call, whatever the model sends: the
  *   tool list given to the model is a hint, this check is the rule.
  */
+import {
+  BROWSER_CAPABILITIES,
+  type BrowserCapabilities,
+  missingCapabilities,
+} from "./browser-capabilities.js";
 import { AgentError } from "./errors.js";
-import { TOOL_CATALOG, type ToolSpec, toolSpec } from "./tool-catalog.js";
+import { TOOL_CATALOG, type ToolDeclaration, toolSpec } from "./tool-catalog.js";
 
 export type Mode = "ask" | "act" | "dev";
 export type Tier = "compact" | "mid" | "full";
@@ -20,112 +27,21 @@ export type Tier = "compact" | "mid" | "full";
 export const MODES: readonly Mode[] = ["ask", "act", "dev"];
 export const TIERS: readonly Tier[] = ["compact", "mid", "full"];
 
-/** Small local models: the AX tools and the minimum to move around and finish. */
-const COMPACT_ACT = [
-  "get_accessibility_tree",
-  "click_ax",
-  "type_ax",
-  "set_field",
-  "read_page",
-  "screenshot",
-  "press_keys",
-  "scroll",
-  "navigate",
-  "go_back",
-  "wait_for_stable",
-  "clarify",
-  "done",
-];
-
-const MID_EXTRA = [
-  "get_interactive_elements",
-  "click",
-  "type_text",
-  "go_forward",
-  "new_tab",
-  "promote_iframe",
-  "wait_for_element",
-  "extract_data",
-  "get_selection",
-  "verify_form",
-  "iframe_read",
-  "iframe_click",
-  "iframe_type",
-  "fetch_url",
-  "research_url",
-  "list_downloads",
-  "read_downloaded_file",
-  "download_resource_from_page",
-  "download_files",
-  "upload_file",
-];
-
-/** Full Act only (spec 000): synthetic hover/drag, plus shadow/frame inspection. */
-const FULL_EXTRA = ["hover", "drag_drop", "get_shadow_dom", "get_frames"];
-
-/** Dev adds source/style tools and execute_js, and extends Mid with shadow/frame inspection. */
-const DEV_EXTRA = [
-  "read_page_source",
-  "inspect_element_styles",
-  "execute_js",
-  "get_shadow_dom",
-  "get_frames",
-];
-
-const ASK_BY_TIER: Record<Tier, string[]> = {
-  compact: ["get_accessibility_tree", "read_page", "screenshot", "scroll", "wait_for_stable"],
-  mid: [
-    "get_accessibility_tree",
-    "read_page",
-    "screenshot",
-    "get_interactive_elements",
-    "scroll",
-    "wait_for_stable",
-    "extract_data",
-    "get_selection",
-    "iframe_read",
-    "fetch_url",
-    "research_url",
-    "list_downloads",
-    "read_downloaded_file",
-  ],
-  full: [
-    "get_accessibility_tree",
-    "read_page",
-    "screenshot",
-    "get_interactive_elements",
-    "scroll",
-    "wait_for_stable",
-    "extract_data",
-    "get_selection",
-    "get_frames",
-    "get_shadow_dom",
-    "iframe_read",
-    "fetch_url",
-    "research_url",
-    "list_downloads",
-    "read_downloaded_file",
-  ],
-};
-
 export interface ToolSelectionInput {
   mode: Mode;
   tier: Tier;
   /** The model takes images (screenshot is useless otherwise). */
   vision: boolean;
+  /** What the browser port can run (BrowserPort.capabilities): a tool it cannot run is not offered. */
+  capabilities: BrowserCapabilities;
 }
 
-function namesFor({ mode, tier }: ToolSelectionInput): string[] {
-  if (mode === "ask") return ASK_BY_TIER[tier];
-  const act =
-    tier === "compact"
-      ? COMPACT_ACT
-      : tier === "mid"
-        ? [...COMPACT_ACT, ...MID_EXTRA]
-        : [...COMPACT_ACT, ...MID_EXTRA, ...FULL_EXTRA];
-  if (mode === "act") return act;
-  if (tier === "compact") throw devOnCompact();
-  return [...new Set([...act, ...DEV_EXTRA])];
+const TIER_RANK: Record<Tier, number> = { compact: 0, mid: 1, full: 2 };
+
+/** Does this mode and tier offer the tool at all (before vision and capabilities)? */
+export function offeredIn(spec: ToolDeclaration, mode: Mode, tier: Tier): boolean {
+  const lowest = spec.offer[mode];
+  return lowest !== undefined && TIER_RANK[tier] >= TIER_RANK[lowest];
 }
 
 export function devOnCompact(): AgentError {
@@ -135,27 +51,50 @@ export function devOnCompact(): AgentError {
   );
 }
 
-/** Tool names for this mode and tier, in catalog order. Throws ModeTierError for Compact Dev. */
+/** Tool names for this mode, tier, model and port, in catalog order. Throws ModeTierError for Compact Dev. */
 export function toolNamesFor(input: ToolSelectionInput): string[] {
-  const wanted = new Set(namesFor(input));
-  if (!input.vision) wanted.delete("screenshot");
-  return TOOL_CATALOG.filter((spec) => wanted.has(spec.name)).map((spec) => spec.name);
+  return toolsFor(input).map((spec) => spec.name);
 }
 
-/** Tool specs for this mode and tier (what the model is offered). */
-export function toolsFor(input: ToolSelectionInput): ToolSpec[] {
-  return toolNamesFor(input).map((name) => toolSpec(name) as ToolSpec);
+/** Tool declarations for this mode, tier, model and port (what the model is offered). */
+export function toolsFor(input: ToolSelectionInput): ToolDeclaration[] {
+  if (input.mode === "dev" && input.tier === "compact") throw devOnCompact();
+  return TOOL_CATALOG.filter(
+    (spec) =>
+      offeredIn(spec, input.mode, input.tier) &&
+      (input.vision || !spec.vision) &&
+      missingCapabilities(spec.needs, input.capabilities).length === 0,
+  );
+}
+
+/**
+ * Tools this port never offers, in any mode or tier, because it lacks a capability they need:
+ * the list each port's conformance test asserts and its README explains.
+ */
+export function toolsNotOffered(capabilities: BrowserCapabilities): string[] {
+  return TOOL_CATALOG.filter((spec) => missingCapabilities(spec.needs, capabilities).length > 0).map(
+    (spec) => spec.name,
+  );
 }
 
 export type ToolPermit = { allowed: true } | { allowed: false; reason: string };
 
-/** The execution-time rule: may this mode and tier run this tool? The reason is for the model. */
+/** The execution-time rule: may this mode, tier and port run this tool? The reason is for the model. */
 export function allowedTool(input: ToolSelectionInput, name: string): ToolPermit {
   const spec = toolSpec(name);
   if (!spec) return { allowed: false, reason: `Unknown tool "${name}". Use only the tools you were given.` };
   if (input.mode === "dev" && input.tier === "compact")
     return { allowed: false, reason: devOnCompact().message };
-  if (toolNamesFor(input).includes(name)) return { allowed: true };
+  const offered = offeredIn(spec, input.mode, input.tier);
+  if (offered && (input.vision || !spec.vision)) {
+    const missing = missingCapabilities(spec.needs, input.capabilities);
+    if (missing.length === 0) return { allowed: true };
+    const cannot = missing.map((capability) => BROWSER_CAPABILITIES[capability]).join("; ");
+    return {
+      allowed: false,
+      reason: `${name} is not supported by this browser (it cannot do this: ${cannot}). Use the tools you were given.`,
+    };
+  }
   if (input.mode === "ask") {
     return {
       allowed: false,
@@ -164,8 +103,8 @@ export function allowedTool(input: ToolSelectionInput, name: string): ToolPermit
   }
   if (spec.kind === "dev")
     return { allowed: false, reason: `${name} is refused: it exists only in Dev mode.` };
-  if (name === "screenshot")
-    return { allowed: false, reason: "screenshot is refused: this model does not take images." };
+  if (offered && spec.vision)
+    return { allowed: false, reason: `${name} is refused: this model does not take images.` };
   return {
     allowed: false,
     reason: `${name} is refused: not available to a ${input.tier} provider in ${input.mode} mode. Use the tools you were given.`,

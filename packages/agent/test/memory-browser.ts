@@ -3,19 +3,20 @@
  * actions behave), and every call is recorded so tests can assert what the agent did.
  * Browser behaviour itself is tested by the runner and the add-on in real Firefox.
  */
-import type {
-  BrowserCapabilities,
-  BrowserPort,
-  CompletionProbe,
-  DownloadContent,
-  DownloadInfo,
-  FetchRequest,
-  FetchResponse,
-  PageActionName,
-  PageResult,
-  ResearchResult,
-  Screenshot,
-  TabInfo,
+import {
+  ALL_BROWSER_CAPABILITIES,
+  type BrowserCapabilities,
+  type BrowserPort,
+  type CompletionProbe,
+  type DownloadContent,
+  type DownloadInfo,
+  type FetchRequest,
+  type FetchResponse,
+  type PageActionName,
+  type PageResult,
+  type ResearchResult,
+  type Screenshot,
+  type TabInfo,
 } from "../src/index.js";
 
 export interface PageScript {
@@ -36,17 +37,24 @@ export interface RecordedCall {
   params?: unknown;
 }
 
+/**
+ * The names of the scripted tree's refs, as the real page layer reports them beside the text
+ * (`metadata.ref_names`); the scripted tree is only text, so the fake page reads its own lines.
+ */
+function refNames(tree: string): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const match of tree.matchAll(/^\s*\[(\d+)\]\s+\S+(?:\s+"([^"]*)")?/gm))
+    if (match[1]) names[match[1]] = match[2] ?? "";
+  return names;
+}
+
 /** 1x1 transparent PNG. */
 const PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 export class MemoryBrowser implements BrowserPort {
-  readonly capabilities: BrowserCapabilities = {
-    trustedInput: false,
-    fullPageScreenshot: false,
-    closedShadowRoots: false,
-    fileUpload: false,
-  };
+  /** Every capability by default (scripted pages answer any action); tests may narrow it. */
+  capabilities: BrowserCapabilities = ALL_BROWSER_CAPABILITIES;
   readonly calls: RecordedCall[] = [];
   private readonly tabs = new Map<string, { url: string; history: string[]; index: number }>();
   private nextTab = 2;
@@ -137,7 +145,8 @@ export class MemoryBrowser implements BrowserPort {
     const tab = this.tab(tabId);
     const page = this.pages[tab.url];
     if (!page) return { success: false, error: `no page scripted for ${tab.url}` };
-    if (action === "get_accessibility_tree") return { success: true, tree: page.tree };
+    if (action === "get_accessibility_tree")
+      return { success: true, tree: page.tree, metadata: { ref_names: refNames(page.tree) } };
     if (action === "probe_completion")
       return page.probe ?? { success: true, dialogs: [], forms: [], messages: [] };
     const answer = (await page.onAction?.(action, params)) ?? { success: true };

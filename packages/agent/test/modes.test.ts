@@ -1,8 +1,22 @@
 // Modes and tiers: the tool lists, and the execution-time rule that holds whatever the model sends.
 import { lastToolResultText, toolNames } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { allowedTool, MODES, TIERS, TOOL_CATALOG, toolNamesFor } from "../src/index.js";
+import {
+  ALL_BROWSER_CAPABILITIES,
+  allowedTool,
+  browserCapabilities,
+  MODES,
+  PAGE_ACTIONS,
+  PAGE_LAYER_ACTIONS,
+  PORT_ACTIONS,
+  TIERS,
+  TOOL_CATALOG,
+  toolNamesFor,
+  toolsNotOffered,
+} from "../src/index.js";
 import { type Harness, harness } from "./harness.js";
+
+const ALL = ALL_BROWSER_CAPABILITIES;
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -13,7 +27,7 @@ afterEach(async () => {
 describe("tool selection", () => {
   it("gives Ask only observe tools and read-only network tools", () => {
     for (const tier of TIERS) {
-      const names = toolNamesFor({ mode: "ask", tier, vision: true });
+      const names = toolNamesFor({ mode: "ask", tier, vision: true, capabilities: ALL });
       for (const name of names) {
         const kind = TOOL_CATALOG.find((spec) => spec.name === name)?.kind;
         expect(["observe", "network"], `${name} in Ask/${tier}`).toContain(kind);
@@ -24,16 +38,22 @@ describe("tool selection", () => {
   });
 
   it("offers hover and drag_drop on Full only, execute_js in Dev only, screenshot to vision models only", () => {
-    expect(toolNamesFor({ mode: "act", tier: "full", vision: false })).toEqual(
+    expect(toolNamesFor({ mode: "act", tier: "full", vision: false, capabilities: ALL })).toEqual(
       expect.arrayContaining(["hover", "drag_drop"]),
     );
     for (const tier of ["compact", "mid"] as const) {
-      expect(toolNamesFor({ mode: "act", tier, vision: false })).not.toContain("hover");
-      expect(toolNamesFor({ mode: "act", tier, vision: false })).not.toContain("drag_drop");
+      expect(toolNamesFor({ mode: "act", tier, vision: false, capabilities: ALL })).not.toContain("hover");
+      expect(toolNamesFor({ mode: "act", tier, vision: false, capabilities: ALL })).not.toContain(
+        "drag_drop",
+      );
     }
-    expect(toolNamesFor({ mode: "dev", tier: "mid", vision: false })).not.toContain("hover");
-    expect(toolNamesFor({ mode: "act", tier: "full", vision: false })).not.toContain("execute_js");
-    expect(toolNamesFor({ mode: "dev", tier: "mid", vision: false })).toEqual(
+    expect(toolNamesFor({ mode: "dev", tier: "mid", vision: false, capabilities: ALL })).not.toContain(
+      "hover",
+    );
+    expect(toolNamesFor({ mode: "act", tier: "full", vision: false, capabilities: ALL })).not.toContain(
+      "execute_js",
+    );
+    expect(toolNamesFor({ mode: "dev", tier: "mid", vision: false, capabilities: ALL })).toEqual(
       expect.arrayContaining([
         "execute_js",
         "read_page_source",
@@ -42,16 +62,25 @@ describe("tool selection", () => {
         "get_frames",
       ]),
     );
-    expect(toolNamesFor({ mode: "act", tier: "mid", vision: false })).not.toContain("get_frames");
-    expect(toolNamesFor({ mode: "act", tier: "full", vision: false })).not.toContain("screenshot");
-    expect(toolNamesFor({ mode: "act", tier: "full", vision: true })).toContain("screenshot");
+    expect(toolNamesFor({ mode: "act", tier: "mid", vision: false, capabilities: ALL })).not.toContain(
+      "get_frames",
+    );
+    expect(toolNamesFor({ mode: "act", tier: "full", vision: false, capabilities: ALL })).not.toContain(
+      "screenshot",
+    );
+    expect(toolNamesFor({ mode: "act", tier: "full", vision: true, capabilities: ALL })).toContain(
+      "screenshot",
+    );
   });
 
   it("refuses Compact Dev with a message that says what to do", () => {
-    expect(() => toolNamesFor({ mode: "dev", tier: "compact", vision: false })).toThrow(
+    expect(() => toolNamesFor({ mode: "dev", tier: "compact", vision: false, capabilities: ALL })).toThrow(
       /Dev mode needs a Mid or Full provider tier/,
     );
-    const permit = allowedTool({ mode: "dev", tier: "compact", vision: false }, "get_accessibility_tree");
+    const permit = allowedTool(
+      { mode: "dev", tier: "compact", vision: false, capabilities: ALL },
+      "get_accessibility_tree",
+    );
     expect(permit.allowed).toBe(false);
   });
 
@@ -59,15 +88,66 @@ describe("tool selection", () => {
     for (const mode of MODES) {
       for (const tier of TIERS) {
         if (mode === "dev" && tier === "compact") continue;
-        const offered = new Set(toolNamesFor({ mode, tier, vision: true }));
+        const offered = new Set(toolNamesFor({ mode, tier, vision: true, capabilities: ALL }));
         for (const spec of TOOL_CATALOG) {
           expect(
-            allowedTool({ mode, tier, vision: true }, spec.name).allowed,
+            allowedTool({ mode, tier, vision: true, capabilities: ALL }, spec.name).allowed,
             `${spec.name} ${mode}/${tier}`,
           ).toBe(offered.has(spec.name));
         }
       }
     }
+  });
+});
+
+describe("tool declarations and port capabilities", () => {
+  it("routes every page-run tool by its declaration", () => {
+    for (const spec of TOOL_CATALOG) {
+      const inPage = spec.runs.in === "page";
+      const byPort = spec.runs.in === "port_action";
+      expect((PAGE_LAYER_ACTIONS as readonly string[]).includes(spec.name), spec.name).toBe(inPage);
+      expect(PORT_ACTIONS.includes(spec.name), spec.name).toBe(byPort);
+      expect((PAGE_ACTIONS as readonly string[]).includes(spec.name), spec.name).toBe(inPage || byPort);
+      // A tool the port or the page runs needs a port capability; only the agent's own need none.
+      expect(spec.needs.length === 0, spec.name).toBe(spec.runs.in === "agent");
+    }
+  });
+
+  it("offers a tool only when the port declares every capability it needs", () => {
+    const pageOnly = browserCapabilities("page_layer", "navigation");
+    const names = toolNamesFor({ mode: "dev", tier: "full", vision: true, capabilities: pageOnly });
+    expect(names).toContain("click_ax");
+    expect(names).toContain("navigate");
+    expect(names).not.toContain("screenshot");
+    expect(names).not.toContain("execute_js");
+    expect(names).not.toContain("iframe_click");
+    expect(names).not.toContain("fetch_url");
+    expect(names).toEqual(expect.arrayContaining(["done", "clarify"]));
+    expect(toolsNotOffered(pageOnly)).toEqual([
+      "screenshot",
+      "new_tab",
+      "promote_iframe",
+      "iframe_click",
+      "iframe_type",
+      "fetch_url",
+      "research_url",
+      "list_downloads",
+      "read_downloaded_file",
+      "download_resource_from_page",
+      "download_files",
+      "upload_file",
+      "execute_js",
+    ]);
+    expect(toolsNotOffered(ALL)).toEqual([]);
+  });
+
+  it("refuses at execution a tool the port cannot run, saying it is not supported", () => {
+    const noJs = browserCapabilities("page_layer", "navigation");
+    const permit = allowedTool({ mode: "dev", tier: "full", vision: true, capabilities: noJs }, "execute_js");
+    expect(permit).toEqual({
+      allowed: false,
+      reason: expect.stringContaining("execute_js is not supported by this browser"),
+    });
   });
 });
 
@@ -107,6 +187,21 @@ describe("execution-time mode rule", () => {
     expect(result.error?.kind).toBe("mode_tier");
     expect(result.text).toMatch(/Switch to Act mode, or pick a larger model/);
     expect(h.llm.requests).toHaveLength(0);
+  });
+
+  it("a port without execute_js is not offered it, and a call anyway is refused before the port", async () => {
+    h = await harness({
+      script: [
+        { toolCalls: [{ name: "execute_js", arguments: { code: "1+1" } }] },
+        (request) => ({ text: lastToolResultText(request) }),
+      ],
+    });
+    h.browser.capabilities = browserCapabilities("page_layer", "navigation", "screenshot");
+    const result = await h.agent.processMessage("1", "compute", { mode: "dev" });
+    expect(toolNames(h.llm.requests[0] as never)).not.toContain("execute_js");
+    expect(toolNames(h.llm.requests[0] as never)).toContain("read_page_source");
+    expect(result.text).toContain("execute_js is not supported by this browser");
+    expect(h.browser.named("execute_js")).toHaveLength(0);
   });
 
   it("Dev on Full offers and runs execute_js", async () => {

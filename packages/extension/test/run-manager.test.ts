@@ -4,7 +4,7 @@
  * tab, because these runs never act on a page.
  */
 import type { BrowserPort, PageResult, TabInfo } from "@webbrain/agent";
-import { MemoryStore } from "@webbrain/agent";
+import { browserCapabilities, MemoryStore } from "@webbrain/agent";
 import { type ScriptedLlm, startScriptedLlm, waitFor } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { argsSummary, planForApproval } from "../src/background/panel-text.js";
@@ -23,12 +23,7 @@ function oneTabPort(): BrowserPort {
   };
   const page = async (): Promise<PageResult> => ({ success: true, text: "Example page text" });
   return {
-    capabilities: {
-      trustedInput: false,
-      fullPageScreenshot: false,
-      closedShadowRoots: false,
-      fileUpload: false,
-    },
+    capabilities: browserCapabilities("page_layer", "navigation"),
     listTabs: async () => [TAB],
     activeTab: async () => TAB,
     getTab: async () => TAB,

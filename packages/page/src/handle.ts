@@ -36,7 +36,13 @@ export const PAGE_LAYER_VERSION = "0.1.0";
 
 type ActionFn = (state: PageState, p: Params) => PageResult | Promise<PageResult>;
 
-export const ACTIONS: Readonly<Record<string, ActionFn>> = {
+/**
+ * The page layer's action table. Which actions it must have is declared with the tools
+ * (@webbrain/agent PAGE_LAYER_ACTIONS: every tool that runs `in: "page"`, plus the helpers);
+ * page never imports agent, so the add-on's type check (page-action-table.ts) and the runner's
+ * conformance test hold the two to each other.
+ */
+export const ACTIONS = {
   get_accessibility_tree: getAccessibilityTree,
   click_ax: clickAx,
   type_ax: typeAx,
@@ -64,10 +70,10 @@ export const ACTIONS: Readonly<Record<string, ActionFn>> = {
   verify_keys: verifyKeys,
   refs_of: refsOf,
   check_value: checkValue,
-};
+} as const satisfies Readonly<Record<string, ActionFn>>;
 
 export type ActionName = keyof typeof ACTIONS;
-export const ACTION_NAMES: readonly string[] = Object.keys(ACTIONS);
+export const ACTION_NAMES: readonly ActionName[] = Object.keys(ACTIONS) as ActionName[];
 
 export type PageHandler = (action: string, params?: unknown) => Promise<PageResult>;
 /**
@@ -121,7 +127,9 @@ export function createPageLayer(doc: Document): PageLayer {
   const state = new PageState(new RefRegistry(), doc);
   const run = (action: string, params: unknown): PageResult | Promise<PageResult> => {
     try {
-      const fn = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+      const fn: ActionFn | undefined = Object.hasOwn(ACTIONS, action)
+        ? ACTIONS[action as ActionName]
+        : undefined;
       if (!fn) {
         throw new PageError(
           "unknown_action",

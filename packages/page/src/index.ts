@@ -6,6 +6,7 @@
  */
 export {
   ACTION_NAMES,
+  type ActionName,
   createHandler,
   createPageLayer,
   type JsonPageHandler,

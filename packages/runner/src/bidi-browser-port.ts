@@ -11,24 +11,25 @@
  *   a dead browser throws (TabGoneError, BidiConnectionClosedError).
  */
 import { access } from "node:fs/promises";
-import type {
-  BrowserCapabilities,
-  BrowserPort,
-  DownloadContent,
-  DownloadInfo,
-  FetchRequest,
-  FetchResponse,
-  NewTabOptions,
-  PageActionName,
-  PageResult,
-  PortCallOptions,
-  ResearchOptions,
-  ResearchResult,
-  Screenshot,
-  ScreenshotOptions,
-  TabId,
-  TabInfo,
-  UploadRequest,
+import {
+  type BrowserCapabilities,
+  browserCapabilities,
+  type BrowserPort,
+  type DownloadContent,
+  type DownloadInfo,
+  type FetchRequest,
+  type FetchResponse,
+  type NewTabOptions,
+  type PageActionName,
+  type PageResult,
+  type PortCallOptions,
+  type ResearchOptions,
+  type ResearchResult,
+  type Screenshot,
+  type ScreenshotOptions,
+  type TabId,
+  type TabInfo,
+  type UploadRequest,
 } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import {
@@ -77,12 +78,25 @@ const EVENTS = [
 ];
 
 export class BidiBrowserPort implements BrowserPort {
-  readonly capabilities: BrowserCapabilities = {
-    trustedInput: true,
-    fullPageScreenshot: true,
-    closedShadowRoots: true,
-    fileUpload: true,
-  };
+  /** Over BiDi the runner runs every declared tool (tool-conformance.test.ts calls each one). */
+  readonly capabilities: BrowserCapabilities = browserCapabilities(
+    "page_layer",
+    "navigation",
+    "tabs",
+    "screenshot",
+    "full_page_screenshot",
+    "trusted_input",
+    "closed_shadow_roots",
+    "frame_input",
+    "frame_promotion",
+    "execute_js",
+    "http_fetch",
+    "research",
+    "downloads",
+    "download",
+    "resource_url",
+    "file_upload",
+  );
   readonly client: BidiClient;
   readonly channel: PageScriptChannel;
   readonly tabs: TabContexts;

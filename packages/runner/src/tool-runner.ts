@@ -11,7 +11,9 @@
  */
 import {
   AgentError,
+  ALL_BROWSER_CAPABILITIES,
   BlockedDone,
+  type BrowserCapabilities,
   type BrowserPort,
   DuplicateSubmitGuard,
   LoopDetector,
@@ -54,8 +56,6 @@ export interface ToolAnswer {
   end?: "done" | "clarify" | "stop";
 }
 
-const STATUS_LINE = /^\[[\w-]+ (ok|failed)\]\s?/;
-
 export class ToolRunner {
   readonly #executor: ToolExecutor;
   readonly #run: RunContext;
@@ -88,7 +88,8 @@ export class ToolRunner {
 
   /** The tools this mode and tier offer. */
   tools(): ToolSpec[] {
-    return offeredTools(this.#options.mode, this.#options.tier, this.#options.vision);
+    const { mode, tier, vision, port } = this.#options;
+    return offeredTools(mode, tier, vision, port.capabilities);
   }
 
   /**
@@ -117,30 +118,34 @@ export class ToolRunner {
   }
 }
 
-/** The tools a mode and tier offer; a UsageError for a combination that has none (Compact Dev). */
-export function offeredTools(mode: Mode, tier: Tier, vision: boolean): ToolSpec[] {
+/**
+ * The tools a mode and tier offer on a port with these capabilities; a UsageError for a
+ * combination that has none (Compact Dev). Without capabilities (the check before Firefox
+ * starts) it answers what the mode and tier would offer on a port that can run everything.
+ */
+export function offeredTools(
+  mode: Mode,
+  tier: Tier,
+  vision: boolean,
+  capabilities: BrowserCapabilities = ALL_BROWSER_CAPABILITIES,
+): ToolSpec[] {
   try {
-    return toolsFor({ mode, tier, vision });
+    return toolsFor({ mode, tier, vision, capabilities });
   } catch (error) {
     if (error instanceof AgentError) throw new UsageError(error.message);
     throw error;
   }
 }
 
-function toAnswer(outcome: ToolOutcome & { pageResult?: PageResult }): ToolAnswer {
+function toAnswer(outcome: ToolOutcome): ToolAnswer {
   const text = outcome.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
   const images = outcome.content.flatMap((block) =>
     block.type === "image" ? [{ mimeType: block.mimeType, data: block.data }] : [],
   );
   const ok = !outcome.isError;
-  const result: PageResult = outcome.pageResult ? { ...outcome.pageResult, success: ok } : { success: ok };
-  if (!ok && typeof result.error !== "string") {
-    // A refusal or guard message the agent wrote: its text after the status line.
-    result.error = (text.split("\n")[0] ?? "").replace(STATUS_LINE, "") || "The call failed.";
-  } else if (ok && !outcome.pageResult) {
-    const message = text.replace(STATUS_LINE, "");
-    if (message) result.message = message;
-  }
+  // The structured result the executor keeps beside the model's text: nothing is parsed back.
+  const result: PageResult = { ...outcome.details, success: ok };
+  if (!ok && typeof result.error !== "string") result.error = "The call failed.";
   const end = outcome.end?.kind;
   return { result, text, images, ...(end ? { end } : {}) };
 }

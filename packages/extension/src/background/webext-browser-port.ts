@@ -21,9 +21,11 @@ import type {
   DownloadInfo,
   FetchRequest,
   FetchResponse,
+  HttpFetch,
   NewTabOptions,
   PageActionName,
   PageResult,
+  PortCallOptions,
   ResearchOptions,
   ResearchResult,
   Screenshot,
@@ -31,6 +33,7 @@ import type {
   TabInfo,
   UploadRequest,
 } from "@webbrain/agent";
+import { fetchText } from "@webbrain/agent";
 import {
   ATTACH_FILE_MESSAGE,
   type AttachFileMessage,
@@ -46,8 +49,6 @@ export const DEFAULT_FETCH_MAX_CHARS = 100_000;
 export const DEFAULT_RESEARCH_MAX_CHARS = 20_000;
 /** Largest file upload_file puts into a page (it crosses to the content script as base64), bytes. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
-const TEXT_CONTENT_TYPE =
-  /^(text\/|application\/(json|xml|xhtml\+xml|javascript|ld\+json)|[^;]*\+json|[^;]*\+xml)/i;
 
 export class BrowserPortError extends Error {
   override name = "BrowserPortError";
@@ -129,22 +130,8 @@ async function loadSettled(
   }
 }
 
-async function readCappedText(
-  response: Response,
-  maxChars: number,
-): Promise<{ text: string; truncated: boolean }> {
-  const reader = response.body?.getReader();
-  if (!reader) return { text: "", truncated: false };
-  const decoder = new TextDecoder();
-  let text = "";
-  while (text.length <= maxChars) {
-    const { value, done } = await reader.read();
-    if (done) return { text: text + decoder.decode(), truncated: false };
-    text += decoder.decode(value, { stream: true });
-  }
-  await reader.cancel();
-  return { text: text.slice(0, maxChars), truncated: true };
-}
+/** The add-on's fetch seam: the background page's fetch, sending the user's cookies. */
+const fetchWithCookies: HttpFetch = (url, init) => fetch(url, { ...init, credentials: "include" });
 
 export class WebExtBrowserPort implements BrowserPort {
   /**
@@ -231,38 +218,9 @@ export class WebExtBrowserPort implements BrowserPort {
     return { mimeType: "image/png", dataBase64: dataUrl.slice(comma + 1) };
   }
 
-  async fetchUrl(request: FetchRequest): Promise<FetchResponse> {
-    const maxChars = request.maxChars ?? DEFAULT_FETCH_MAX_CHARS;
-    const init: RequestInit = {
-      method: request.method ?? "GET",
-      credentials: "include",
-      redirect: "follow",
-      signal: AbortSignal.timeout(request.timeoutMs ?? FETCH_TIMEOUT_MS),
-    };
-    if (request.headers) init.headers = request.headers;
-    if (request.body !== undefined) init.body = request.body;
-    const response = await fetch(request.url, init);
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, key) => {
-      headers[key] = value;
-    });
-    const type = response.headers.get("content-type") ?? "";
-    let body: string;
-    let truncated = false;
-    if (type === "" || TEXT_CONTENT_TYPE.test(type)) {
-      ({ text: body, truncated } = await readCappedText(response, maxChars));
-    } else {
-      const bytes = (await response.arrayBuffer()).byteLength;
-      body = `[binary body: ${type}, ${bytes} bytes; not shown]`;
-    }
-    return {
-      status: response.status,
-      statusText: response.statusText,
-      url: response.url,
-      headers,
-      body,
-      truncated,
-    };
+  /** fetch_url's one implementation (the agent's), through fetch with the user's cookies. */
+  fetchUrl(request: FetchRequest, options?: PortCallOptions): Promise<FetchResponse> {
+    return fetchText(request, fetchWithCookies, options?.signal);
   }
 
   async researchUrl(url: string, options?: ResearchOptions): Promise<ResearchResult> {
