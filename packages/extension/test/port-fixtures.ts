@@ -73,13 +73,24 @@ const SECOND_PAGE = html(`<title>Second</title></head><body>
 
 /** Quiet while its fetch is in flight: no DOM change until the slow answer arrives. */
 const ORDERS_PAGE = html(`<title>Orders</title></head><body>
-<button id="load" type="button">Load orders</button><p id="status">Nothing loaded</p>
+<button id="load" type="button">Load orders</button><button id="hang" type="button">Load archive</button>
+<p id="status">Nothing loaded</p>
 <script>
   document.getElementById("load").addEventListener("click", async () => {
     const response = await fetch("/port/api/slow-orders");
     document.getElementById("status").textContent = await response.text();
   });
+  document.getElementById("hang").addEventListener("click", () => fetch("/port/api/hanging"));
 </script></body>`);
+
+/** Answers of the hanging request still open; `releaseHanging()` ends them (afterAll). */
+const hanging: ServerResponse[] = [];
+export function releaseHanging(): void {
+  for (const res of hanging.splice(0)) res.end();
+}
+const HANGING: FixtureRoute = (_req, res) => {
+  hanging.push(res);
+};
 
 const SLOW_ORDERS: FixtureRoute = (_req, res) => {
   setTimeout(() => {
@@ -121,6 +132,7 @@ export const PORT_ROUTES: Record<string, FixtureRoute> = {
   "/port/second": SECOND_PAGE,
   "/port/orders": ORDERS_PAGE,
   "/port/api/slow-orders": SLOW_ORDERS,
+  "/port/api/hanging": HANGING,
   "/port/files": FILES_PAGE,
   "/port/files/report.csv": REPORT,
 };

@@ -48,11 +48,18 @@ export async function buildAddonWithProbe(): Promise<{ dir: string; remove(): Pr
   return addon;
 }
 
+/** How a stopped call ended: rejected (with the error's name, ms after Stop) or resolved anyway. */
+export type StoppedCall =
+  | { ended: "rejected"; name: string; afterStopMs: number }
+  | { ended: "resolved"; value: unknown };
+
 export interface PortProbe {
   /** The probe page's BiDi context (an add-on page: `browser.*` works there). */
   readonly context: string;
   /** Calls `port[method](...args)` in the add-on and answers its JSON result. */
   call<T = Record<string, unknown>>(method: string, ...args: unknown[]): Promise<T>;
+  /** Calls `port[method](...args, {signal})` and stops it after `stopAfterMs`. */
+  callStopped(method: string, args: unknown[], stopAfterMs: number): Promise<StoppedCall>;
   /** The Firefox tab id (as the port's TabId) of the tab showing exactly `url`. */
   tabIdOf(url: string): Promise<string>;
 }
@@ -75,6 +82,15 @@ export async function openPortProbe(client: BidiClient, dir: string): Promise<Po
         { awaitPromise: true },
       );
       return JSON.parse(json) as T;
+    },
+    async callStopped(method: string, args: unknown[], stopAfterMs: number): Promise<StoppedCall> {
+      const json = await evaluate<string>(
+        client,
+        context,
+        `webbrainProbe.callStopped(${JSON.stringify(method)}, ${JSON.stringify(args)}, ${stopAfterMs})`,
+        { awaitPromise: true },
+      );
+      return JSON.parse(json) as StoppedCall;
     },
     async tabIdOf(url: string): Promise<string> {
       return String(await firefoxTabId(client, context, url));

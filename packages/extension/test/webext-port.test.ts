@@ -12,7 +12,7 @@ import { evaluate, navigate } from "@webbrain/bidi";
 import { type FixtureServer, findRef, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDON_PREFS } from "./addon-harness.js";
-import { PORT_ROUTES, REPORT_CSV, SLOW_ORDERS_MS } from "./port-fixtures.js";
+import { PORT_ROUTES, REPORT_CSV, releaseHanging, SLOW_ORDERS_MS } from "./port-fixtures.js";
 import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
 
 type Result = Record<string, unknown> & { success: boolean; error?: string };
@@ -27,6 +27,7 @@ beforeAll(async () => {
   fixtures = await startFixtureServer({ routes: PORT_ROUTES });
 });
 afterAll(async () => {
+  releaseHanging();
   await fixtures?.close();
   await addon?.remove();
   await rm(downloadsDir, { recursive: true, force: true });
@@ -221,6 +222,37 @@ describe("wait_for_stable", () => {
     expect(Number(stable.network_wait_ms)).toBeGreaterThan(SLOW_ORDERS_MS / 3);
     const read = await pageAction(tab, "read_page", {});
     expect(read.text).toContain("3 orders loaded");
+  });
+});
+
+describe("Stop", () => {
+  /** Stop must end a call this soon (it races the call; nothing waits for the page). */
+  const STOP_WITHIN_MS = 200;
+
+  it("ends a wait_for_stable that waits on a request that never answers", async () => {
+    const { tab } = await openTab("/port/orders");
+    const hang = findRef(await treeOf(tab), "button", "Load archive");
+    expect((await pageAction(tab, "click_ax", { ref_id: hang })).success).toBe(true);
+    const stopped = await probe.callStopped(
+      "pageAction",
+      [tab, "wait_for_stable", { timeout_ms: 30_000 }],
+      1_000,
+    );
+    expect(stopped).toMatchObject({ ended: "rejected", name: "AbortError" });
+    if (stopped.ended === "rejected") expect(stopped.afterStopMs).toBeLessThan(STOP_WITHIN_MS);
+  });
+
+  it("ends a wait in the page and sends nothing after it", async () => {
+    const { tab } = await openTab("/port/first");
+    const stopped = await probe.callStopped(
+      "pageAction",
+      [tab, "wait_for_element", { text: "never shown", timeout_ms: 30_000 }],
+      300,
+    );
+    expect(stopped).toMatchObject({ ended: "rejected", name: "AbortError" });
+    if (stopped.ended === "rejected") expect(stopped.afterStopMs).toBeLessThan(STOP_WITHIN_MS);
+    // The port still works after a Stop.
+    expect((await pageAction(tab, "read_page", {})).success).toBe(true);
   });
 });
 

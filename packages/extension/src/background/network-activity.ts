@@ -92,21 +92,23 @@ export class NetworkActivity {
     return out;
   }
 
-  /** Resolves true once nothing is pending in the tab, false after `timeoutMs`. */
-  async waitForIdle(tabId: number, timeoutMs: number): Promise<boolean> {
+  /** Resolves true once nothing is pending in the tab, false after `timeoutMs` or when `signal` fires. */
+  async waitForIdle(tabId: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
     const deadline = this.#now() + timeoutMs;
     for (let pending = this.pending(tabId); pending.length > 0; pending = this.pending(tabId)) {
       const left = deadline - this.#now();
-      if (left <= 0) return false;
+      if (left <= 0 || signal?.aborted) return false;
       // Wake on any settled request, or when the oldest request turns into a long poll.
       const oldest = Math.max(...pending.map((request) => request.ageMs));
       await new Promise<void>((resolve) => {
         const wake = () => {
           clearTimeout(timer);
+          signal?.removeEventListener("abort", wake);
           this.#wakers = this.#wakers.filter((other) => other !== wake);
           resolve();
         };
         const timer = setTimeout(wake, Math.max(1, Math.min(left, LONG_POLL_MS - oldest)));
+        signal?.addEventListener("abort", wake, { once: true });
         this.#wakers.push(wake);
       });
     }

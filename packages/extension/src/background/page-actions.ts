@@ -10,6 +10,8 @@
  *   answers stale instead of naming something new.
  * - A frame tool picks exactly one frame or dispatches nothing (frame-targets.ts).
  * - Results are plain JSON with `success`; failures carry a sentence saying what to do.
+ * - Stop (the call's signal) rejects at once with AbortError and sends nothing more to the page;
+ *   a wait already running in the page ends by its own timeout and changes nothing.
  */
 import type { PageActionName, PageResult } from "@webbrain/agent";
 import { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "@webbrain/page/protocol";
@@ -21,6 +23,7 @@ import {
   type ResourceUrlMessage,
 } from "../content/content-messages.js";
 import { PAGE_ACTION_MESSAGE, type PageActionMessage } from "../shared/page-messages.js";
+import { raceStop, throwIfStopped } from "./abort.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
 import { FrameTargets, isPickedFrame } from "./frame-targets.js";
 import type { NetworkActivity } from "./network-activity.js";
@@ -52,25 +55,31 @@ export class WebExtPageActions {
     });
   }
 
-  run(tabId: number, action: PageActionName, params: Record<string, unknown>): Promise<PageResult> {
+  async run(
+    tabId: number,
+    action: PageActionName,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
+    throwIfStopped(signal);
     switch (action) {
       case "iframe_click":
       case "iframe_type":
-        return this.#inFrame(tabId, action, params);
+        return this.#inFrame(tabId, action, params, signal);
       case "iframe_read":
-        return this.#iframeRead(tabId, params);
+        return this.#iframeRead(tabId, params, signal);
       case "promote_iframe":
-        return this.#promoteIframe(tabId, params);
+        return this.#promoteIframe(tabId, params, signal);
       case "verify_form":
-        return this.#verifyForm(tabId, params);
+        return this.#verifyForm(tabId, params, signal);
       case "execute_js":
-        return this.#executeJs(tabId, params);
+        return raceStop(this.#executeJs(tabId, params), signal);
       case "wait_for_stable":
-        return this.#waitForStable(tabId, params);
+        return this.#waitForStable(tabId, params, signal);
       case "resolve_resource_url":
-        return this.#resourceUrl(tabId, params);
+        return raceStop(this.#resourceUrl(tabId, params), signal);
       default:
-        return this.#call(tabId, TOP_FRAME_ID, action, params);
+        return this.#call(tabId, TOP_FRAME_ID, action, params, signal);
     }
   }
 
@@ -79,38 +88,68 @@ export class WebExtPageActions {
     this.#refFloor.delete(tabId);
   }
 
-  async #iframeRead(tabId: number, params: Record<string, unknown>): Promise<PageResult> {
-    const inPage = await this.#call(tabId, TOP_FRAME_ID, "iframe_read", params);
-    return inPage.code === "cross_origin" ? this.#inFrame(tabId, "iframe_read", params) : inPage;
+  async #iframeRead(
+    tabId: number,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
+    const inPage = await this.#call(tabId, TOP_FRAME_ID, "iframe_read", params, signal);
+    return inPage.code === "cross_origin" ? this.#inFrame(tabId, "iframe_read", params, signal) : inPage;
   }
 
-  async #promoteIframe(tabId: number, params: Record<string, unknown>): Promise<PageResult> {
-    const frame = await this.#frames.pick(tabId, params);
+  async #promoteIframe(
+    tabId: number,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
+    const frame = await raceStop(this.#frames.pick(tabId, params), signal);
     return isPickedFrame(frame) ? { success: true, url: frame.url } : frame;
   }
 
   /** iframe_click / iframe_type / a cross-origin iframe_read, in the frame's own content script. */
-  async #inFrame(tabId: number, action: string, params: Record<string, unknown>): Promise<PageResult> {
-    const frame = await this.#frames.pick(tabId, params);
+  async #inFrame(
+    tabId: number,
+    action: string,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
+    const frame = await raceStop(this.#frames.pick(tabId, params), signal);
     if (!isPickedFrame(frame)) return frame;
     if (action === "iframe_read") {
-      const read = await this.#call(tabId, frame.frameId, "read_page", pickDefined(params, ["max_chars"]));
+      const read = await this.#call(
+        tabId,
+        frame.frameId,
+        "read_page",
+        pickDefined(params, ["max_chars"]),
+        signal,
+      );
       return { ...read, src: frame.url, via: "frame content script" };
     }
     const target = pickDefined(params, ["selector", "text"]);
     if (params.matchIndex !== undefined) target.match_index = params.matchIndex;
     const pageAction = action === "iframe_click" ? "click" : "type_text";
-    const result = await this.#call(tabId, frame.frameId, pageAction, target);
+    const result = await this.#call(tabId, frame.frameId, pageAction, target, signal);
     return { ...result, frame: frame.url };
   }
 
   /** verify_form, in the frame a urlFilter names (the frame iframe_type typed in) or the page. */
-  async #verifyForm(tabId: number, params: Record<string, unknown>): Promise<PageResult> {
+  async #verifyForm(
+    tabId: number,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
     const filter = params.urlFilter ?? params.url_filter;
-    if (typeof filter !== "string" || !filter) return this.#call(tabId, TOP_FRAME_ID, "verify_form", params);
-    const frame = await this.#frames.pick(tabId, { urlFilter: filter });
+    if (typeof filter !== "string" || !filter)
+      return this.#call(tabId, TOP_FRAME_ID, "verify_form", params, signal);
+    const frame = await raceStop(this.#frames.pick(tabId, { urlFilter: filter }), signal);
     if (!isPickedFrame(frame)) return frame;
-    const result = await this.#call(tabId, frame.frameId, "verify_form", pickDefined(params, ["selector"]));
+    const result = await this.#call(
+      tabId,
+      frame.frameId,
+      "verify_form",
+      pickDefined(params, ["selector"]),
+      signal,
+    );
     return { ...result, frame: frame.url };
   }
 
@@ -136,23 +175,30 @@ export class WebExtPageActions {
    * webRequest, which page script cannot). Requests that finish may change the DOM again, so the
    * DOM check runs again after them, all within the one timeout.
    */
-  async #waitForStable(tabId: number, params: Record<string, unknown>): Promise<PageResult> {
+  async #waitForStable(
+    tabId: number,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
     const requested = Number(params.timeout_ms ?? params.timeout ?? WAIT_DEFAULT_TIMEOUT_MS);
     const timeoutMs =
       Number.isFinite(requested) && requested >= 0 && requested <= WAIT_MAX_TIMEOUT_MS
         ? requested
         : undefined;
     // Out-of-range timeouts: the page layer answers the sentence that says what is allowed.
-    if (timeoutMs === undefined) return this.#call(tabId, TOP_FRAME_ID, "wait_for_stable", params);
+    if (timeoutMs === undefined) return this.#call(tabId, TOP_FRAME_ID, "wait_for_stable", params, signal);
     const { timeout: _alias, ...rest } = params;
     const started = performance.now();
     let networkWaitMs = 0;
     for (;;) {
       const left = Math.max(0, timeoutMs - (performance.now() - started));
-      const page = await this.#call(tabId, TOP_FRAME_ID, "wait_for_stable", {
-        ...rest,
-        timeout_ms: Math.round(left),
-      });
+      const page = await this.#call(
+        tabId,
+        TOP_FRAME_ID,
+        "wait_for_stable",
+        { ...rest, timeout_ms: Math.round(left) },
+        signal,
+      );
       if (!page.success) return page;
       if (this.#network.pending(tabId).length === 0) {
         return {
@@ -163,7 +209,8 @@ export class WebExtPageActions {
         };
       }
       const networkStarted = performance.now();
-      const idle = await this.#network.waitForIdle(tabId, timeoutMs - (performance.now() - started));
+      const idle = await this.#network.waitForIdle(tabId, timeoutMs - (performance.now() - started), signal);
+      throwIfStopped(signal);
       networkWaitMs += performance.now() - networkStarted;
       if (!idle) {
         const pending = this.#network.pending(tabId);
@@ -186,14 +233,16 @@ export class WebExtPageActions {
     frameId: number,
     action: string,
     params: Record<string, unknown>,
+    signal?: AbortSignal,
   ): Promise<PageResult> {
+    throwIfStopped(signal);
     const floor = this.#refFloor.get(tabId);
     const message: PageActionMessage = {
       type: PAGE_ACTION_MESSAGE,
       action,
       params: floor === undefined ? params : { ...params, ref_floor: floor },
     };
-    const answer = await sendToFrame(tabId, frameId, message, action);
+    const answer = await raceStop(sendToFrame(tabId, frameId, message, action), signal);
     const metadata = answer.metadata;
     const last = isRecord(metadata) ? metadata.last_ref : undefined;
     if (typeof last === "number" && last > (floor ?? 0)) this.#refFloor.set(tabId, last);

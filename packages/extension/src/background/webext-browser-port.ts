@@ -9,6 +9,7 @@
  *   without the content script gets it injected once (content-channel.ts).
  * - upload_file attaches a file the run downloaded (bytes fetched here, put into the input by the
  *   content script through DataTransfer); add-ons cannot read local paths, so `path` is refused.
+ * - Every call honours Stop (PortCallOptions.signal): it rejects at once with AbortError.
  * - Screenshots come from `captureTab` of the run tab, which works while that tab is inactive.
  * - `fetchUrl` sends the user's cookies (the background page's fetch with credentials), which is
  *   why spec 000 guards mutating methods behind /allow-api before this is called.
@@ -16,6 +17,7 @@
  */
 import type {
   BrowserCapabilities,
+  BrowserCapability,
   BrowserPort,
   DownloadContent,
   DownloadInfo,
@@ -39,6 +41,7 @@ import {
   type AttachFileMessage,
   type ElementTarget,
 } from "../content/content-messages.js";
+import { isStopped, stoppedError, throwIfStopped } from "./abort.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
 import { NetworkActivity } from "./network-activity.js";
 import { WebExtPageActions } from "./page-actions.js";
@@ -76,20 +79,25 @@ function toBase64(bytes: Uint8Array): string {
 /**
  * Resolves when the tab finishes a load that starts after this call (or that is already under
  * way), or answers `success: false` after timeoutMs. `trigger` starts the navigation once the
- * listener is in place, so a fast load cannot be missed.
+ * listener is in place, so a fast load cannot be missed. Stop (`signal`) rejects with AbortError.
  */
 async function loadSettled(
   tabId: number,
   timeoutMs: number,
   trigger: () => Promise<unknown>,
   alreadyLoading = false,
+  signal?: AbortSignal,
 ): Promise<PageResult> {
+  throwIfStopped(signal);
   let settle: ((result: PageResult) => void) | undefined;
   let listener: ((id: number, change: browser.tabs.ChangeInfo, tab: browser.tabs.Tab) => void) | undefined;
   let removedListener: ((id: number) => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const done = new Promise<PageResult>((resolve) => {
+  let onAbort: (() => void) | undefined;
+  const done = new Promise<PageResult>((resolve, reject) => {
     settle = resolve;
+    onAbort = () => reject(stoppedError());
+    signal?.addEventListener("abort", onAbort, { once: true });
     let sawLoading = alreadyLoading;
     listener = (id, change, tab) => {
       if (id !== tabId) return;
@@ -119,6 +127,7 @@ async function loadSettled(
     }
     return await done;
   } catch (error) {
+    if (isStopped(error)) throw error;
     return {
       success: false,
       error: `Navigation failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -127,6 +136,7 @@ async function loadSettled(
     if (listener) browser.tabs.onUpdated.removeListener(listener);
     if (removedListener) browser.tabs.onRemoved.removeListener(removedListener);
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
   }
 }
 
@@ -139,12 +149,21 @@ export class WebExtBrowserPort implements BrowserPort {
    * trusted input, full-page screenshots and closed shadow roots need WebDriver BiDi).
    * `file_upload` is for files the run downloaded (downloadId), never a local path.
    */
-  readonly capabilities: BrowserCapabilities = {
-    trustedInput: false,
-    fullPageScreenshot: false,
-    closedShadowRoots: false,
-    fileUpload: true,
-  };
+  readonly capabilities: BrowserCapabilities = new Set<BrowserCapability>([
+    "page_layer",
+    "navigation",
+    "tabs",
+    "screenshot",
+    "frame_input",
+    "frame_promotion",
+    "execute_js",
+    "http_fetch",
+    "research",
+    "downloads",
+    "download",
+    "resource_url",
+    "file_upload",
+  ]);
   readonly #network: NetworkActivity;
   readonly #pageActions: WebExtPageActions;
 
@@ -174,19 +193,25 @@ export class WebExtBrowserPort implements BrowserPort {
     }
   }
 
-  navigate(tabId: TabId, url: string): Promise<PageResult> {
+  navigate(tabId: TabId, url: string, options?: PortCallOptions): Promise<PageResult> {
     const id = numericTabId(tabId);
-    return loadSettled(id, NAVIGATION_TIMEOUT_MS, () => browser.tabs.update(id, { url }));
+    return loadSettled(
+      id,
+      NAVIGATION_TIMEOUT_MS,
+      () => browser.tabs.update(id, { url }),
+      false,
+      options?.signal,
+    );
   }
 
-  goBack(tabId: TabId): Promise<PageResult> {
+  goBack(tabId: TabId, options?: PortCallOptions): Promise<PageResult> {
     const id = numericTabId(tabId);
-    return loadSettled(id, NAVIGATION_TIMEOUT_MS, () => browser.tabs.goBack(id));
+    return loadSettled(id, NAVIGATION_TIMEOUT_MS, () => browser.tabs.goBack(id), false, options?.signal);
   }
 
-  goForward(tabId: TabId): Promise<PageResult> {
+  goForward(tabId: TabId, options?: PortCallOptions): Promise<PageResult> {
     const id = numericTabId(tabId);
-    return loadSettled(id, NAVIGATION_TIMEOUT_MS, () => browser.tabs.goForward(id));
+    return loadSettled(id, NAVIGATION_TIMEOUT_MS, () => browser.tabs.goForward(id), false, options?.signal);
   }
 
   async newTab(url: string, options?: NewTabOptions): Promise<TabInfo> {
@@ -200,16 +225,21 @@ export class WebExtBrowserPort implements BrowserPort {
     });
     const id = await createdId;
     // The load started with create(); wait for it to complete unless it already has.
-    await loadSettled(id, NAVIGATION_TIMEOUT_MS, async () => undefined, true);
+    await loadSettled(id, NAVIGATION_TIMEOUT_MS, async () => undefined, true, options?.signal);
     return toTabInfo(await browser.tabs.get(id).catch(() => created as browser.tabs.Tab));
   }
 
-  waitForNavigation(tabId: TabId, timeoutMs: number): Promise<PageResult> {
-    return loadSettled(numericTabId(tabId), timeoutMs, async () => undefined);
+  waitForNavigation(tabId: TabId, timeoutMs: number, options?: PortCallOptions): Promise<PageResult> {
+    return loadSettled(numericTabId(tabId), timeoutMs, async () => undefined, false, options?.signal);
   }
 
-  pageAction(tabId: TabId, action: PageActionName, params: Record<string, unknown>): Promise<PageResult> {
-    return this.#pageActions.run(numericTabId(tabId), action, params);
+  pageAction(
+    tabId: TabId,
+    action: PageActionName,
+    params: Record<string, unknown>,
+    options?: PortCallOptions,
+  ): Promise<PageResult> {
+    return this.#pageActions.run(numericTabId(tabId), action, params, options?.signal);
   }
 
   async screenshot(tabId: TabId): Promise<Screenshot> {

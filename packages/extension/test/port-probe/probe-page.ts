@@ -16,7 +16,27 @@ async function call(method: string, args: unknown[]): Promise<string> {
   return JSON.stringify(value ?? null);
 }
 
+/**
+ * Calls the port with `{signal}` as its last argument and fires Stop after `stopAfterMs`; answers
+ * how the call ended and how long after Stop it took.
+ */
+async function callStopped(method: string, args: unknown[], stopAfterMs: number): Promise<string> {
+  const stop = new AbortController();
+  let stoppedAt = 0;
+  setTimeout(() => {
+    stoppedAt = performance.now();
+    stop.abort();
+  }, stopAfterMs);
+  try {
+    const value = await call(method, [...args, { signal: stop.signal }]);
+    return JSON.stringify({ ended: "resolved", value: JSON.parse(value) as unknown });
+  } catch (error) {
+    const afterStopMs = stoppedAt ? performance.now() - stoppedAt : -1;
+    return JSON.stringify({ ended: "rejected", name: (error as Error).name, afterStopMs });
+  }
+}
+
 Object.assign(globalThis, {
-  webbrainProbe: { call, capabilities: () => JSON.stringify(port.capabilities) },
+  webbrainProbe: { call, callStopped, capabilities: () => JSON.stringify([...port.capabilities]) },
 });
 document.title = "port probe ready";
