@@ -87,9 +87,13 @@ async function scriptedProvider(script: ScriptStep[], eventDelayMs = 0): Promise
   return llm;
 }
 
-async function useProviderAt(baseUrl: string, vision = false): Promise<void> {
+async function useProviderAt(
+  baseUrl: string,
+  vision = false,
+  overrides: Parameters<typeof scriptedProviderConfig>[1] = {},
+): Promise<void> {
   const settings = {
-    providers: [scriptedProviderConfig(baseUrl, { vision })],
+    providers: [scriptedProviderConfig(baseUrl, { vision, ...overrides })],
     activeProviderId: "scripted",
     maxSteps: 20,
     planBeforeAct: false,
@@ -505,7 +509,14 @@ describe("sidebar", () => {
   it("closing the sidebar mid-run and reopening it restores the transcript and the live run, without duplicates", async () => {
     const reply =
       "Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar.";
-    await scriptedProvider([{ text: reply }], 700);
+    // Spec 000: only an Ask on the OpenAI Responses route streams live.
+    const llm = await startScriptedLlm({
+      dialect: "openai-responses",
+      script: [{ text: reply }],
+      eventDelayMs: 700,
+    });
+    llms.push(llm);
+    await useProviderAt(llm.baseUrl, false, { api: "openai-responses", apiKey: "sk-test" });
     const page = await openPage("/extension/article.html");
     const first = await openSidebar(page.tabId, "Lighthouse of Alexandria");
     await send(first, "ask", "Spell the alphabet.");

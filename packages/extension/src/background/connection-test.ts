@@ -10,6 +10,7 @@
  * tested against a real local server.
  */
 import { AgentError, PiAiClient } from "@webbrain/agent";
+import { t } from "../shared/i18n.js";
 import type { ConnectionTestResult } from "../shared/messages.js";
 import type { ProviderConfig } from "../shared/settings.js";
 import { toAgentProvider } from "./provider-mapping.js";
@@ -100,21 +101,21 @@ export async function testProviderConnection(
     const timedOut = error instanceof DOMException && error.name === "TimeoutError";
     throw new ConnectionTestError(
       timedOut
-        ? `No answer from ${url} within ${CONNECTION_TEST_TIMEOUT_MS / 1000} s. Check that the server is running and the URL is right.`
-        : `Could not reach ${url}. Check that the server is running and that the base URL (including /v1) is right.`,
+        ? t("testTimedOut", url, CONNECTION_TEST_TIMEOUT_MS / 1000)
+        : t("testUnreachable", url),
     );
   }
   const latencyMs = Math.round(now() - started);
   const text = await response.text();
   if (response.status === 401 || response.status === 403) {
     throw new ConnectionTestError(
-      `${url} refused the API key (HTTP ${response.status}). Check the key in this provider's settings.`,
+      t("testKeyRefused", url, response.status),
     );
   }
   if (!response.ok) {
     const preview = text.slice(0, MAX_BODY_PREVIEW_CHARS).trim();
     throw new ConnectionTestError(
-      `${url} answered HTTP ${response.status}${preview ? `: ${preview}` : ""}. Check the base URL and the protocol.`,
+      t("testHttpStatus", url, `${response.status}${preview ? `: ${preview}` : ""}`),
     );
   }
   let body: unknown;
@@ -122,7 +123,7 @@ export async function testProviderConnection(
     body = JSON.parse(text);
   } catch {
     throw new ConnectionTestError(
-      `${url} answered, but not with JSON. This does not look like an ${provider.api} server: check the base URL.`,
+      t("testNotJson", url, provider.api),
     );
   }
   const models = modelIds(body);

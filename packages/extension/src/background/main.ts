@@ -6,6 +6,7 @@
 import { setBedrockProviderModule } from "@mariozechner/pi-ai";
 import { bedrockProviderModule } from "@mariozechner/pi-ai/bedrock-provider";
 import { ConversationStore } from "@webbrain/agent";
+import { languageInstruction, uiLanguage } from "../shared/i18n.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
@@ -24,7 +25,15 @@ const port = new WebExtBrowserPort();
 const store = new WebExtStore(browser.storage.local, browser.storage.session);
 const conversations = new ConversationStore(store);
 const payloads = new PayloadRecorder();
-const runs = new RunManager({ sessions, loadSettings: () => settings.load(), port, store, payloads });
+const runs = new RunManager({
+  sessions,
+  loadSettings: () => settings.load(),
+  port,
+  store,
+  payloads,
+  // The model answers in the user's language (spec 000).
+  languageHint: () => languageInstruction(uiLanguage()),
+});
 const router = new Router({
   settings,
   sessions,

@@ -10,6 +10,7 @@
 import type { BrowserPort } from "@webbrain/agent";
 import type { PortToSidebar, Reply, ReplyValues, Request, TabState } from "../shared/messages.js";
 import { isRequest, RUN_PORT_NAME } from "../shared/messages.js";
+import { t } from "../shared/i18n.js";
 import type { AlwaysGrants } from "./always-grants.js";
 import { testProviderConnection } from "./connection-test.js";
 import type { PayloadRecorder } from "./payload-recorder.js";
@@ -47,7 +48,7 @@ export class Router {
       chat_clear: async (r) => {
         const tabId = String(r.tabId);
         if (deps.runs.isRunning(tabId))
-          throw new Error("Stop the running task before clearing the conversation.");
+          throw new Error(t("errorClearWhileRunning"));
         await deps.clearAgentConversation(tabId);
         await deps.sessions.clear(tabId);
         await this.pushState(r.tabId);

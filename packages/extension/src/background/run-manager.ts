@@ -27,6 +27,7 @@ import {
   type Store,
   StreamingPolicyClient,
 } from "@webbrain/agent";
+import { t } from "../shared/i18n.js";
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
 import type { ChatMode, TranscriptItem } from "../shared/transcript.js";
@@ -134,17 +135,17 @@ export class RunManager {
     body: (agent: Agent, options: Parameters<Agent["processMessage"]>[2]) => Promise<RunResult>,
   ): Promise<{ runId: string }> {
     if (this.active.has(tabId)) {
-      throw new RunError("A task is already running in this tab. Stop it first, or wait for it to finish.");
+      throw new RunError(t("errorBusy"));
     }
     const settings = await this.deps.loadSettings();
     const provider = settings.providers.find((p) => p.id === settings.activeProviderId);
     if (!provider) {
-      throw new RunError("No model provider is set up yet. Open Settings (top right) and add one.");
+      throw new RunError(t("errorNoProvider"));
     }
     // Hydrate first: the next message must continue the conversation the panel shows.
     const session = await this.deps.sessions.hydrate(tabId);
     if (this.active.has(tabId)) {
-      throw new RunError("A task is already running in this tab. Stop it first, or wait for it to finish.");
+      throw new RunError(t("errorBusy"));
     }
     const runId = this.newRunId();
     const sessions = this.deps.sessions;
@@ -169,7 +170,7 @@ export class RunManager {
     const opening: TranscriptItem =
       userText !== undefined
         ? { kind: "user", text: userText, mode, at: this.clock.now() }
-        : { kind: "notice", text: "Continuing the task…", at: this.clock.now() };
+        : { kind: "notice", text: t("noticeContinuing"), at: this.clock.now() };
     const openingWritten = this.commit(tabId, run, opening);
 
     void this.drive(tabId, run, async () => {
@@ -217,9 +218,7 @@ export class RunManager {
       const message = error instanceof Error ? error.message : String(error);
       // The agent's own errors already say what to do; anything else is our bug.
       const text =
-        error instanceof Error && error.name === "AgentError"
-          ? message
-          : `WebBrain hit an internal error: ${message}`;
+        error instanceof Error && error.name === "AgentError" ? message : t("errorInternal", message);
       result = { status: "error", text, steps: 0 };
     }
     try {
@@ -247,10 +246,10 @@ export class RunManager {
       case "aborted":
         await this.commit(tabId, run, {
           kind: "notice",
-          text: "Stopped. Press Continue to pick up where it left off.",
+          text: t("noticeStopped"),
           at: now,
         });
-        end = { kind: "run_end", status: "stopped", message: "Stopped." };
+        end = { kind: "run_end", status: "stopped", message: t("stoppedShort") };
         break;
       case "step_limit":
       case "stopped":
@@ -293,7 +292,7 @@ export class RunManager {
     const now = this.clock.now();
     switch (event.type) {
       case "step":
-        this.emit(tabId, run, { kind: "status", text: `Step ${event.step} of at most ${event.maxSteps}…` });
+        this.emit(tabId, run, { kind: "status", text: t("statusStep", event.step, event.maxSteps) });
         break;
       case "text_delta":
         this.emit(tabId, run, { kind: "text_delta", text: event.delta });
@@ -326,19 +325,19 @@ export class RunManager {
         break;
       }
       case "nudge":
-        await this.commit(tabId, run, { kind: "notice", text: `Loop check: ${event.message}`, at: now });
+        await this.commit(tabId, run, { kind: "notice", text: t("noticeLoopCheck", event.message), at: now });
         break;
       case "context_trimmed":
         await this.commit(tabId, run, {
           kind: "notice",
-          text: `Summarized ${event.summarized} earlier messages to fit the model's context.`,
+          text: t("noticeSummarized", event.summarized),
           at: now,
         });
         break;
       case "plan_decision":
         await this.commit(tabId, run, {
           kind: "notice",
-          text: event.approved ? "Plan approved." : "Plan rejected.",
+          text: event.approved ? t("planApproved") : t("planRejected"),
           at: now,
         });
         break;
@@ -382,11 +381,11 @@ export class RunManager {
       run,
       {
         kind: "plan",
-        title: "Approve this plan?",
+        title: t("planPromptTitle"),
         body: planForApproval(plan),
         choices: [
-          { id: "approve", label: "Approve and run" },
-          { id: "reject", label: "Reject" },
+          { id: "approve", label: t("planApprove") },
+          { id: "reject", label: t("planReject") },
         ],
       },
       "reject",
@@ -404,12 +403,12 @@ export class RunManager {
       run,
       {
         kind: "permission",
-        title: `Allow ${request.capability} on ${request.origin}?`,
+        title: t("permissionPromptTitle", request.capability, request.origin),
         body: request.detail.startsWith(request.tool) ? request.detail : `${request.tool}: ${request.detail}`,
         choices: [
-          { id: "once", label: "Allow once" },
-          { id: "always", label: "Always allow" },
-          { id: "deny", label: "Deny" },
+          { id: "once", label: t("allowOnce") },
+          { id: "always", label: t("allowAlways") },
+          { id: "deny", label: t("deny") },
         ],
       },
       "deny",

@@ -12,6 +12,7 @@ import {
   type FieldProblem,
   PROVIDER_PRESETS,
   type ProviderConfig,
+  type ProviderPreset,
   type ProviderTier,
   parseSettings,
   providerFromPreset,
@@ -247,7 +248,7 @@ function update(change: (current: Settings) => Settings): Promise<boolean> {
 
 ui.add.addEventListener("click", () => {
   const preset = PROVIDER_PRESETS.find((p) => p.key === ui.preset.value) ?? PROVIDER_PRESETS[0];
-  if (preset) openEditor(providerFromPreset(preset, newId()), true);
+  if (preset) openEditor({ ...providerFromPreset(preset, newId()), label: presetLabel(preset) }, true);
 });
 
 ui.cancel.addEventListener("click", closeEditor);
@@ -411,9 +412,15 @@ browser.storage.onChanged.addListener((changes, area) => {
   if (GRANTS_STORAGE_KEY in changes) void renderGrants().catch(() => undefined);
 });
 
+/** What the preset list shows: local servers say so, the catch-all entry is a sentence. */
+function presetLabel(preset: ProviderPreset): string {
+  if (preset.key === "custom") return t("presetCustom");
+  return preset.local ? t("presetLocal", preset.label) : preset.label;
+}
+
 async function start(): Promise<void> {
   localizeDocument(document);
-  for (const preset of PROVIDER_PRESETS) ui.preset.append(new Option(preset.label, preset.key));
+  for (const preset of PROVIDER_PRESETS) ui.preset.append(new Option(presetLabel(preset), preset.key));
   settings = await request({ type: "get_settings" });
   ui.welcome.hidden = new URLSearchParams(location.search).get("welcome") !== "1";
   renderList();

@@ -63,3 +63,8 @@ export function localizeDocument(root: Document): void {
     }
   }
 }
+
+/** The system-prompt line that makes the model answer in the user's language. */
+export function languageInstruction(language: string): string {
+  return `The user's Firefox is set to the language "${language}". Answer in the language the user writes in; when that is unclear, answer in ${language}.`;
+}

@@ -112,6 +112,8 @@ export interface ProviderPreset {
   tier: ProviderTier;
   vision: boolean;
   needsKey: boolean;
+  /** A server on this machine: the settings page says "(local)" in the user's language. */
+  local?: boolean;
 }
 
 const localServer = (key: string, label: string, baseUrl: string, model: string): ProviderPreset => ({
@@ -123,6 +125,7 @@ const localServer = (key: string, label: string, baseUrl: string, model: string)
   tier: "mid",
   vision: false,
   needsKey: false,
+  local: true,
 });
 
 const cloudChat = (key: string, label: string, baseUrl: string, model: string): ProviderPreset => ({
@@ -141,15 +144,15 @@ const cloudChat = (key: string, label: string, baseUrl: string, model: string): 
  * running already. Models are suggestions the user overwrites (Test connection lists them).
  */
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
-  localServer("llamacpp", "llama.cpp (local)", "http://127.0.0.1:8080/v1", "default"),
-  localServer("ollama", "Ollama (local)", "http://127.0.0.1:11434/v1", "qwen3:8b"),
-  localServer("lmstudio", "LM Studio (local)", "http://127.0.0.1:1234/v1", "local-model"),
-  localServer("vllm", "vLLM (local)", "http://127.0.0.1:8000/v1", ""),
-  localServer("sglang", "SGLang (local)", "http://127.0.0.1:30000/v1", ""),
-  localServer("localai", "LocalAI (local)", "http://127.0.0.1:8080/v1", ""),
-  localServer("jan", "Jan (local)", "http://127.0.0.1:1337/v1", ""),
-  localServer("koboldcpp", "KoboldCpp (local)", "http://127.0.0.1:5001/v1", "koboldcpp"),
-  localServer("textgen", "text-generation-webui (local)", "http://127.0.0.1:5000/v1", ""),
+  localServer("llamacpp", "llama.cpp", "http://127.0.0.1:8080/v1", "default"),
+  localServer("ollama", "Ollama", "http://127.0.0.1:11434/v1", "qwen3:8b"),
+  localServer("lmstudio", "LM Studio", "http://127.0.0.1:1234/v1", "local-model"),
+  localServer("vllm", "vLLM", "http://127.0.0.1:8000/v1", ""),
+  localServer("sglang", "SGLang", "http://127.0.0.1:30000/v1", ""),
+  localServer("localai", "LocalAI", "http://127.0.0.1:8080/v1", ""),
+  localServer("jan", "Jan", "http://127.0.0.1:1337/v1", ""),
+  localServer("koboldcpp", "KoboldCpp", "http://127.0.0.1:5001/v1", "koboldcpp"),
+  localServer("textgen", "text-generation-webui", "http://127.0.0.1:5000/v1", ""),
   {
     key: "openai",
     label: "OpenAI (Responses)",
@@ -214,7 +217,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     "https://api.fireworks.ai/inference/v1",
     "accounts/fireworks/models/llama-v3p3-70b-instruct",
   ),
-  localServer("custom", "Other OpenAI-compatible server", "http://127.0.0.1:8000/v1", ""),
+  { ...localServer("custom", "OpenAI-compatible server", "http://127.0.0.1:8000/v1", ""), local: false },
 ];
 
 export interface FieldProblem {

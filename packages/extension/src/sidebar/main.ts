@@ -7,16 +7,13 @@
  * a run, and reopening it rebuilds the same view from the background's journal.
  */
 import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/messages.js";
+import { localizeDocument, t } from "../shared/i18n.js";
 import { request } from "../shared/request.js";
 import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
 import { type ChatMode, isChatMode } from "../shared/transcript.js";
 import { TranscriptView } from "./transcript-view.js";
 
-const PLACEHOLDERS: Record<ChatMode, string> = {
-  ask: "Ask about this page…",
-  act: "Tell WebBrain what to do on this page…",
-  dev: "Inspect or debug this page…",
-};
+const PLACEHOLDERS = { ask: "placeholderAsk", act: "placeholderAct", dev: "placeholderDev" } as const;
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -74,7 +71,7 @@ function setRunning(isRunning: boolean, canContinue: boolean): void {
   ui.stop.hidden = !isRunning;
   ui.cont.hidden = isRunning || !canContinue;
   ui.send.disabled = isRunning;
-  ui.send.textContent = isRunning ? "Running…" : "Send";
+  ui.send.textContent = isRunning ? t("runningButton") : t("sendButton");
 }
 
 function refreshEmpty(): void {
@@ -82,7 +79,7 @@ function refreshEmpty(): void {
 }
 
 function showTabTitle(title: string, url: string, tabId: number): void {
-  ui.tabTitle.textContent = title || url || `Tab ${tabId}`;
+  ui.tabTitle.textContent = title || url || t("tabNumber", tabId);
   ui.tabTitle.title = url;
 }
 
@@ -100,7 +97,7 @@ function refreshTabTitle(tabId: number): void {
 function showMode(mode: ChatMode): void {
   const radio = document.querySelector<HTMLInputElement>(`input[name="mode"][value="${mode}"]`);
   if (radio) radio.checked = true;
-  ui.input.placeholder = PLACEHOLDERS[mode];
+  ui.input.placeholder = t(PLACEHOLDERS[mode]);
 }
 
 function applyState(state: TabState): void {
@@ -114,7 +111,7 @@ function applyState(state: TabState): void {
     run?.status === "running",
     run !== undefined && (run.status === "stopped" || run.status === "error"),
   );
-  setStatus(run?.status === "running" ? "Working…" : "");
+  setStatus(run?.status === "running" ? t("statusWorking") : "");
   refreshEmpty();
 }
 
@@ -142,9 +139,9 @@ function connect(): browser.runtime.Port {
     if (!view.apply(message.entry)) return;
     if (event.kind === "run_start") setRunning(true, false);
     if (event.kind === "status") setStatus(event.text);
-    if (event.kind === "tool_start") setStatus(`Running ${event.call.name}…`);
-    if (event.kind === "prompt") setStatus("Waiting for your answer above…");
-    if (event.kind === "prompt_closed") setStatus("Working…");
+    if (event.kind === "tool_start") setStatus(t("statusRunningTool", event.call.name));
+    if (event.kind === "prompt") setStatus(t("statusWaitingForAnswer"));
+    if (event.kind === "prompt_closed") setStatus(t("statusWorking"));
     if (event.kind === "run_end") {
       setRunning(false, event.status === "stopped" || event.status === "error");
       // The transcript already says how it ended; the status line only reports live work.
@@ -154,7 +151,7 @@ function connect(): browser.runtime.Port {
   });
   opened.onDisconnect.addListener(() => {
     port = undefined;
-    setStatus("Lost the connection to WebBrain's background page. Reopen the sidebar.");
+    setStatus(t("statusDisconnected"));
   });
   return opened;
 }
@@ -174,7 +171,7 @@ function renderProviders(): void {
   ui.provider.replaceChildren();
   ui.setupHint.hidden = settings.providers.length > 0;
   if (settings.providers.length === 0) {
-    const option = new Option("No provider: open Settings", "");
+    const option = new Option(t("noProviderOption"), "");
     ui.provider.append(option);
     ui.provider.disabled = true;
     return;
@@ -203,14 +200,14 @@ ui.provider.addEventListener("change", () => {
 
 for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="mode"]')) {
   radio.addEventListener("change", () => {
-    ui.input.placeholder = PLACEHOLDERS[selectedMode()];
+    ui.input.placeholder = t(PLACEHOLDERS[selectedMode()]);
   });
 }
 
 async function send(): Promise<void> {
   const text = ui.input.value.trim();
   if (text === "" || currentTabId === undefined || running) return;
-  setStatus("Starting…");
+  setStatus(t("statusStarting"));
   try {
     await request({ type: "chat_start", tabId: currentTabId, text, mode: selectedMode() });
     ui.input.value = "";
@@ -234,7 +231,7 @@ ui.input.addEventListener("keydown", (event) => {
 
 ui.stop.addEventListener("click", () => {
   if (currentTabId === undefined) return;
-  setStatus("Stopping…");
+  setStatus(t("statusStopping"));
   request({ type: "chat_stop", tabId: currentTabId }).catch(showError);
 });
 
@@ -257,7 +254,7 @@ ui.chat.addEventListener("click", (event) => {
       console.groupCollapsed(`WebBrain: ${payloads.length} model payloads for tab ${currentTabId}`);
       for (const payload of payloads) console.log(payload);
       console.groupEnd();
-      setStatus(`Wrote ${payloads.length} model payloads to the console (Ctrl+Shift+J).`);
+      setStatus(t("statusPayloadsWritten", payloads.length));
     })
     .catch(showError);
 });
@@ -274,6 +271,7 @@ browser.storage.onChanged.addListener((changes, area) => {
 });
 
 async function start(): Promise<void> {
+  localizeDocument(document);
   // Listen before the first await: a tab activated while the settings load must not be missed
   // (the first query below may run before it and would otherwise never learn of it).
   const settingsLoaded = loadSettings();

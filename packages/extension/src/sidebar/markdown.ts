@@ -6,6 +6,7 @@
  */
 import DOMPurify from "dompurify";
 import { marked } from "marked";
+import { t } from "../shared/i18n.js";
 
 /**
  * Images and media are dropped too: an image URL in model output loads by itself, which is how
@@ -51,13 +52,13 @@ function addCopyButton(pre: HTMLPreElement): void {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "copy-code";
-  button.textContent = "Copy";
-  button.setAttribute("aria-label", "Copy code");
+  button.textContent = t("copyButton");
+  button.setAttribute("aria-label", t("copyCode"));
   button.addEventListener("click", () => {
     const code = pre.querySelector("code")?.textContent ?? pre.textContent ?? "";
     navigator.clipboard.writeText(code).then(
-      () => flash(button, "Copied"),
-      () => flash(button, "Copy failed"),
+      () => flash(button, t("copied")),
+      () => flash(button, t("copyFailed")),
     );
   });
   pre.append(button);
@@ -66,6 +67,6 @@ function addCopyButton(pre: HTMLPreElement): void {
 function flash(button: HTMLButtonElement, label: string): void {
   button.textContent = label;
   setTimeout(() => {
-    button.textContent = "Copy";
+    button.textContent = t("copyButton");
   }, 1_500);
 }

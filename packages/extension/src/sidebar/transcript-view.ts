@@ -10,6 +10,7 @@
 import type { JournalEntry, OpenToolCall, PendingPrompt, RunSnapshot } from "../shared/run-events.js";
 import type { VerboseLevel } from "../shared/settings.js";
 import type { TranscriptItem } from "../shared/transcript.js";
+import { t } from "../shared/i18n.js";
 import { renderMarkdown } from "./markdown.js";
 
 /** Re-rendering streamed Markdown on every delta is wasteful; once per frame is enough. */
@@ -32,7 +33,7 @@ function argsPreview(args: string): string {
   return flat.length > ARGS_PREVIEW_CHARS ? `${flat.slice(0, ARGS_PREVIEW_CHARS)}…` : flat;
 }
 
-const MODE_LABELS = { ask: "Ask", act: "Act", dev: "Dev" } as const;
+const MODE_LABELS = { ask: "modeAsk", act: "modeAct", dev: "modeDev" } as const;
 
 export class TranscriptView {
   private runId: string | undefined;
@@ -165,7 +166,7 @@ export class TranscriptView {
       el("span", "tool-summary", argsPreview(call.args)),
       el("span", "tool-state", "…"),
     );
-    line.lastElementChild?.setAttribute("aria-label", "running");
+    line.lastElementChild?.setAttribute("aria-label", t("toolRunning"));
     card.append(line);
     this.openTools.set(call.callId, card);
     // Streamed text stays last, below the cards of the step that produced it.
@@ -201,7 +202,7 @@ export class TranscriptView {
     switch (item.kind) {
       case "user": {
         li.className = "msg user";
-        li.append(el("span", "mode-tag", MODE_LABELS[item.mode]), document.createTextNode(item.text));
+        li.append(el("span", "mode-tag", t(MODE_LABELS[item.mode])), document.createTextNode(item.text));
         break;
       }
       case "assistant":
@@ -227,7 +228,7 @@ export class TranscriptView {
   private toolCard(item: Extract<TranscriptItem, { kind: "tool" }>): HTMLElement {
     const stateClass = item.success ? "ok" : "failed";
     const mark = el("span", "tool-state", item.success ? "✓" : "✗");
-    mark.setAttribute("aria-label", item.success ? "succeeded" : "failed");
+    mark.setAttribute("aria-label", item.success ? t("toolSucceeded") : t("toolFailed"));
     const summary = el("span", "tool-summary", item.summary || argsPreview(item.args));
     if (this.verbose === "normal") {
       const card = el("div", `tool ${stateClass}`);
