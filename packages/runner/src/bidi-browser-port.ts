@@ -32,6 +32,7 @@ import {
   type UploadRequest,
 } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+import { ContextDocuments, DOCUMENT_EVENTS } from "./context-documents.js";
 import {
   DEFAULT_DIALOG_POLICY,
   DialogHandler,
@@ -69,12 +70,12 @@ const RESEARCH_MAX_CHARS = 20_000;
 const READY_POLL_MS = 50;
 
 const EVENTS = [
-  "browsingContext.contextCreated",
-  "browsingContext.contextDestroyed",
-  "browsingContext.userPromptOpened",
-  "browsingContext.load",
-  "browsingContext.navigationStarted",
-  ...NETWORK_EVENTS,
+  ...new Set([
+    ...DOCUMENT_EVENTS,
+    "browsingContext.userPromptOpened",
+    "browsingContext.navigationStarted",
+    ...NETWORK_EVENTS,
+  ]),
 ];
 
 export class BidiBrowserPort implements BrowserPort {
@@ -100,6 +101,8 @@ export class BidiBrowserPort implements BrowserPort {
   readonly client: BidiClient;
   readonly channel: PageScriptChannel;
   readonly tabs: TabContexts;
+  /** URL and title of every context, from events: getTab costs no round trip. */
+  readonly documents: ContextDocuments;
   readonly dialogs: DialogHandler;
   readonly downloads: DownloadFolder;
   readonly network: NetworkActivity;
@@ -112,6 +115,7 @@ export class BidiBrowserPort implements BrowserPort {
     this.client = opts.client;
     this.channel = new PageScriptChannel(opts.client, opts.pageScript);
     this.tabs = new TabContexts(opts.client);
+    this.documents = new ContextDocuments(opts.client, PAGE_SANDBOX);
     this.dialogs = new DialogHandler(opts.client, opts.dialogPolicy ?? DEFAULT_DIALOG_POLICY);
     this.#fetch = opts.fetchImpl ?? fetch;
     this.downloads = new DownloadFolder(opts.downloadsDir, this.#fetch);
@@ -128,6 +132,7 @@ export class BidiBrowserPort implements BrowserPort {
     port.network.start();
     await port.client.subscribe(EVENTS);
     await port.tabs.start();
+    await port.documents.start();
     await port.channel.install();
     const initial = port.tabs.ids();
     // Work in a tab we create: in headless Firefox the first tab never gets focus, and
@@ -150,6 +155,7 @@ export class BidiBrowserPort implements BrowserPort {
     this.dialogs.stop();
     this.network.stop();
     this.tabs.stop();
+    this.documents.stop();
   }
 
   async listTabs(): Promise<TabInfo[]> {
@@ -159,7 +165,7 @@ export class BidiBrowserPort implements BrowserPort {
       tree.contexts.map(async (info) => ({
         id: info.context,
         url: info.url,
-        title: await this.#title(info.context),
+        title: await this.documents.title(info.context),
         active: info.context === active,
       })),
     );
@@ -170,9 +176,12 @@ export class BidiBrowserPort implements BrowserPort {
     return id ? this.getTab(id) : undefined;
   }
 
+  /** From memory (context-documents.ts): no BiDi command unless the title was never read. */
   async getTab(tabId: TabId): Promise<TabInfo> {
-    const url = await this.tabs.url(tabId);
-    return { id: tabId, url, title: await this.#title(tabId), active: tabId === this.tabs.activeId };
+    if (!this.tabs.has(tabId))
+      throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    const url = this.documents.url(tabId) ?? (await this.tabs.url(tabId));
+    return { id: tabId, url, title: await this.documents.title(tabId), active: tabId === this.tabs.activeId };
   }
 
   async navigate(tabId: TabId, url: string, options: PortCallOptions = {}): Promise<PageResult> {
@@ -340,18 +349,12 @@ export class BidiBrowserPort implements BrowserPort {
     return { success: true, uploaded: path.split(/[/\\]/).at(-1) ?? path };
   }
 
-  async #title(context: string): Promise<string> {
-    try {
-      const result = await this.client.send("script.evaluate", {
-        expression: "document.title",
-        target: { context, sandbox: PAGE_SANDBOX },
-        awaitPromise: false,
-        resultOwnership: "none",
-      });
-      return result.type === "success" && result.result.type === "string" ? result.result.value : "";
-    } catch {
-      return ""; // mid-navigation or a document without a title: not worth failing for
-    }
+  /** The tab's URL from memory; TabGoneError once it is closed. */
+  #urlOf(tabId: TabId): string {
+    const url = this.documents.url(tabId);
+    if (url === undefined || !this.tabs.has(tabId))
+      throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    return url;
   }
 
   async #pageSummary(tabId: TabId): Promise<PageResult> {
@@ -373,7 +376,7 @@ export class BidiBrowserPort implements BrowserPort {
   }
 
   async #traverse(tabId: TabId, delta: number, signal?: AbortSignal): Promise<PageResult> {
-    const before = await this.tabs.url(tabId);
+    const before = this.#urlOf(tabId);
     try {
       await this.client.send(
         "browsingContext.traverseHistory",
@@ -397,7 +400,7 @@ export class BidiBrowserPort implements BrowserPort {
           resultOwnership: "none",
         })
         .catch(() => undefined);
-      const url = await this.tabs.url(tabId);
+      const url = this.#urlOf(tabId);
       if (
         state?.type === "success" &&
         state.result.type === "string" &&
