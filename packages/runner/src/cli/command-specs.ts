@@ -73,6 +73,10 @@ const runOptions = {
     help: "Print a JSON summary (status, summary, steps, tool calls, tokens) on stdout.",
   },
   trace: { kind: "string", valueName: "FILE", help: "Write every step of the run as JSON lines to FILE." },
+  "api-observer": {
+    kind: "boolean",
+    help: "API shortcut observer: record the page's fetch/XHR calls (no secrets) so that, with --plan and /allow-api, the planner can repeat one.",
+  },
   ...browserOptions,
 } as const satisfies OptionSpecs;
 

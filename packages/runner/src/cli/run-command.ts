@@ -21,6 +21,7 @@ import {
   type RunStatus,
   recipientFromPlan,
 } from "@webbrain/agent";
+import { BidiApiObserver } from "../api-observer-bidi.js";
 import { CountingLlm, type TokenUsage } from "../counting-llm.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageError } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
@@ -107,6 +108,14 @@ export async function runCommandHandler(
           // Recipient guard (spec 000): sends on protected messaging routes need the recipient
           // the plan took from the user's own request.
           const guard = new RecipientGuard();
+          // API shortcut observer (off by default), said out loud while it is on.
+          const observer = options["api-observer"] ? new BidiApiObserver(port.client) : undefined;
+          if (observer) {
+            observer.start();
+            progress.line(
+              "webbrain: API shortcut observer is ON: recording the page's fetch/XHR calls (shapes only)",
+            );
+          }
           const guardedPort = guard.wrap(port);
           const agent = new Agent({
             port: recorder ? recorder.port(guardedPort) : guardedPort,
@@ -114,6 +123,7 @@ export async function runCommandHandler(
             provider,
             llm,
             ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
+            ...(observer ? { apiShortcuts: (id: string) => observer.guidance(id) } : {}),
             ...(options.plan && approvals ? { planBeforeAct: true, planApprover: approvals.plan } : {}),
             ...(options.confirm && approvals ? { approver: approvals.permission } : {}),
           });
