@@ -119,7 +119,7 @@ export class DialogHandler {
       // Firefox may have answered it already by its own prompt handler ("no such alert"): the
       // dialog is not blocking, which is what matters; say what we know.
       const message = error instanceof Error ? error.message : String(error);
-      if (!/no such alert/i.test(message)) {
+      if ((error as { code?: unknown } | null)?.code !== "no such alert") {
         record.answer = "failed";
         record.error = message;
       } else if (params.handler === "dismiss") {
