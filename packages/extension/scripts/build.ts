@@ -140,6 +140,8 @@ async function main(): Promise<void> {
       // pi-ai's Azure and Bedrock providers read process.env (unguarded) for fallbacks the add-on
       // never uses: an empty object keeps those reads harmless in a page.
       define: { "process.env.NODE_ENV": '"production"', "process.env": "{}" },
+      // Packaged skills (skills/*.md) are bundled as text into the background page.
+      loader: { ".md": "text" },
     });
     await writeFile(join(outDir, "page-script.js"), await loadPageScript());
     await cp(join(PACKAGE_DIR, "static"), outDir, { recursive: true });

@@ -91,6 +91,11 @@ export class ScheduledJobManager {
     return this.clock.now();
   }
 
+  /** Change limits for jobs created from now on (the add-on's test seam lowers the delays). */
+  setLimits(limits: Partial<SchedulerLimits>): void {
+    Object.assign(this.limits, limits);
+  }
+
   onChange(listener: JobsListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

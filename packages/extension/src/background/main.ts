@@ -6,7 +6,9 @@
 import { setBedrockProviderModule } from "@mariozechner/pi-ai";
 import { bedrockProviderModule } from "@mariozechner/pi-ai/bedrock-provider";
 import { ConversationStore } from "@webbrain/agent";
+import { SchedulerService } from "../scheduling/scheduler-service.js";
 import { languageInstruction, uiLanguage } from "../shared/i18n.js";
+import { SkillsService } from "../skills/skills-service.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
@@ -25,7 +27,7 @@ const port = new WebExtBrowserPort();
 const store = new WebExtStore(browser.storage.local, browser.storage.session);
 const conversations = new ConversationStore(store);
 const payloads = new PayloadRecorder();
-const runs = new RunManager({
+const runs: RunManager = new RunManager({
   sessions,
   loadSettings: () => settings.load(),
   port,
@@ -33,7 +35,17 @@ const runs = new RunManager({
   payloads,
   // The model answers in the user's language (spec 000).
   languageHint: () => languageInstruction(uiLanguage()),
+  // Skills and the scheduler (scheduling/, skills/): read per run, so changes apply to the next one.
+  extraAgentOptions: async () => ({ skills: await skills.store.enabled(), scheduler: scheduler.manager }),
 });
+const skills = new SkillsService();
+const scheduler: SchedulerService = new SchedulerService(runs);
+void skills
+  .start()
+  .catch((error: unknown) => console.error("WebBrain: seeding packaged skills failed", error));
+void scheduler
+  .start()
+  .catch((error: unknown) => console.error("WebBrain: restoring scheduled jobs failed", error));
 const router = new Router({
   settings,
   sessions,
@@ -44,7 +56,9 @@ const router = new Router({
   clearAgentConversation: (tabId) => conversations.remove(tabId),
 });
 
-browser.runtime.onMessage.addListener((message) => router.handle(message));
+browser.runtime.onMessage.addListener(
+  (message) => scheduler.handle(message) ?? skills.handle(message) ?? router.handle(message),
+);
 browser.runtime.onConnect.addListener((connected) => router.connect(connected));
 
 browser.tabs.onRemoved.addListener((tabId) => {

@@ -16,6 +16,7 @@
 import {
   Agent,
   type AgentEvent,
+  type AgentOptions,
   type BrowserPort,
   mayStream,
   type PermissionAnswer,
@@ -52,6 +53,8 @@ export interface RunManagerDeps {
   newRunId?: () => string;
   /** A line for the system prompt naming the user's language (the model answers in it). */
   languageHint?: () => string;
+  /** Skills and the scheduler for each run (read at its start, so a skill imported now counts). */
+  extraAgentOptions?: () => Promise<Pick<AgentOptions, "skills" | "scheduler">>;
 }
 
 interface ActiveRun {
@@ -95,8 +98,16 @@ export class RunManager {
   }
 
   /** Start a task (or `/allow-api`); resolves once the run is under way, not when it ends. */
-  async start(tabId: string, text: string, mode: ChatMode): Promise<{ runId: string }> {
-    return this.launch(tabId, mode, text, (agent, options) => agent.processMessage(tabId, text, options));
+  async start(
+    tabId: string,
+    text: string,
+    mode: ChatMode,
+    options: { shownAs?: string } = {},
+  ): Promise<{ runId: string }> {
+    // shownAs: what the chat shows as the opening message (a scheduled run is marked as such).
+    return this.launch(tabId, mode, options.shownAs ?? text, (agent, run) =>
+      agent.processMessage(tabId, text, run),
+    );
   }
 
   /** Continue after the step limit, a Stop or an error: the same conversation, one more go. */
@@ -199,6 +210,7 @@ export class RunManager {
         provider: agentProvider,
         llm,
         ...(this.deps.languageHint ? { extraPrompt: this.deps.languageHint() } : {}),
+        ...(await this.deps.extraAgentOptions?.()),
         maxSteps: settings.maxSteps,
         planBeforeAct: settings.planBeforeAct,
         planApprover: (plan) => this.askPlan(tabId, run, plan),

@@ -6,8 +6,9 @@
  * (snapshot, then live events) and sends requests. Closing the sidebar therefore never stops
  * a run, and reopening it rebuilds the same view from the background's journal.
  */
-import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/messages.js";
+
 import { localizeDocument, t } from "../shared/i18n.js";
+import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/messages.js";
 import { request } from "../shared/request.js";
 import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
 import { type ChatMode, isChatMode } from "../shared/transcript.js";
@@ -46,12 +47,18 @@ let currentTabId: number | undefined;
 let running = false;
 let settings: Settings = parseSettings(undefined).settings;
 
-const view = new TranscriptView(ui.transcript, ui.live, ui.chat, {
-  answerPrompt(promptId, choiceId) {
-    if (currentTabId === undefined) return;
-    request({ type: "prompt_answer", tabId: currentTabId, promptId, choiceId }).catch(showError);
+const view = new TranscriptView(
+  ui.transcript,
+  ui.live,
+  ui.chat,
+  {
+    answerPrompt(promptId, choiceId) {
+      if (currentTabId === undefined) return;
+      request({ type: "prompt_answer", tabId: currentTabId, promptId, choiceId }).catch(showError);
+    },
   },
-});
+  byId<HTMLElement>("reply-nav"),
+);
 
 function selectedMode(): ChatMode {
   const checked = document.querySelector<HTMLInputElement>('input[name="mode"]:checked');

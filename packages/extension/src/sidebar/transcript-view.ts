@@ -7,11 +7,13 @@
  * equal number is dropped. That, and committed items replacing the streamed text they came
  * from, is why a reconnect shows every character exactly once.
  */
+
+import { t } from "../shared/i18n.js";
 import type { JournalEntry, OpenToolCall, PendingPrompt, RunSnapshot } from "../shared/run-events.js";
 import type { VerboseLevel } from "../shared/settings.js";
 import type { TranscriptItem } from "../shared/transcript.js";
-import { t } from "../shared/i18n.js";
 import { renderMarkdown } from "./markdown.js";
+import { ReplyNavigator } from "./reply-navigator.js";
 
 /** Re-rendering streamed Markdown on every delta is wasteful; once per frame is enough. */
 const STREAM_RENDER_INTERVAL_MS = 50;
@@ -45,13 +47,18 @@ export class TranscriptView {
   private readonly openTools = new Map<string, HTMLElement>();
   private promptNode: HTMLElement | undefined;
   verbose: VerboseLevel = "normal";
+  private readonly navigator: ReplyNavigator | undefined;
 
   constructor(
     private readonly list: HTMLOListElement,
     private readonly live: HTMLElement,
     private readonly scroller: HTMLElement,
     private readonly callbacks: ViewCallbacks,
-  ) {}
+    /** The floating navigation for long answers (reading first). */
+    nav?: HTMLElement,
+  ) {
+    this.navigator = nav ? new ReplyNavigator(scroller, list, nav) : undefined;
+  }
 
   /** Replace everything with a tab's transcript and (if running) its live run. */
   reset(items: readonly TranscriptItem[], run: RunSnapshot | undefined): void {
@@ -66,6 +73,8 @@ export class TranscriptView {
       this.streamDropped = run.streamTextDropped;
       if (this.streamText !== "") this.renderStream();
     }
+    this.navigator?.markRestored();
+    this.navigator?.toNewest();
     this.scrollToEnd();
   }
 
@@ -92,7 +101,12 @@ export class TranscriptView {
           this.openTools.get(event.item.callId)?.remove();
           this.openTools.delete(event.item.callId);
         }
-        this.list.append(this.itemNode(event.item));
+        {
+          const node = this.itemNode(event.item);
+          this.list.append(node);
+          if (event.item.kind === "assistant")
+            this.navigator?.answerAdded(node, `${this.runId}-${entry.seq}`);
+        }
         break;
       case "text_delta":
         this.streamText += event.text;
@@ -245,6 +259,12 @@ export class TranscriptView {
   }
 
   private scrollToEnd(): void {
+    // Reading first: while the person reads a long answer, new output does not move the panel.
+    if (this.navigator && !this.navigator.following) {
+      this.navigator.refresh();
+      return;
+    }
     this.scroller.scrollTop = this.scroller.scrollHeight;
+    this.navigator?.refresh();
   }
 }

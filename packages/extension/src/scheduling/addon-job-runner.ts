@@ -1,0 +1,119 @@
+/**
+ * Runs scheduled jobs in the add-on through the RunManager, so a scheduled run is a run like
+ * any other: journaled, in that tab's chat (its opening message marked as scheduled), with
+ * Stop, prompts and traces.
+ *
+ * Invariants (spec 000):
+ * - A URL-target task runs in a tab already showing that URL, which is not activated, or else in
+ *   a new tab opened inactive; the user's current tab is never taken over.
+ * - A `current_tab` job runs only while the tab that scheduled it exists.
+ * - `run` resolves when the run has ended (its `run_end`), with the run's last words.
+ */
+import type { JobRunner, JobRunOutcome, ScheduledJob } from "@webbrain/agent";
+import type { JournalEntry } from "../shared/run-events.js";
+import type { ChatMode } from "../shared/transcript.js";
+import { SCHEDULING_STRINGS as S } from "./ui-strings.js";
+
+/** The part of RunManager a scheduled run needs. */
+export interface RunStarter {
+  isRunning(tabId: string): boolean;
+  start(
+    tabId: string,
+    text: string,
+    mode: ChatMode,
+    options?: { shownAs?: string },
+  ): Promise<{ runId: string }>;
+  onEvent(listener: (tabId: string, entry: JournalEntry) => void): () => void;
+}
+
+/** The part of browser.tabs it needs. */
+export interface JobTabs {
+  get(tabId: number): Promise<browser.tabs.Tab>;
+  query(info: Record<string, never>): Promise<browser.tabs.Tab[]>;
+  create(props: { url: string; active: boolean }): Promise<browser.tabs.Tab>;
+}
+
+const TAB_LOAD_TIMEOUT_MS = 30_000;
+const TAB_LOAD_POLL_MS = 100;
+
+function sameUrl(a: string | undefined, b: string): boolean {
+  if (!a) return false;
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return a === b;
+  }
+}
+
+export class AddonJobRunner implements JobRunner {
+  constructor(
+    private readonly runs: RunStarter,
+    private readonly tabs: JobTabs,
+  ) {}
+
+  isBusy(job: ScheduledJob): boolean {
+    const tabId = job.target.type === "url" ? job.lastTabId : job.ownerTabId;
+    return tabId !== undefined && this.runs.isRunning(tabId);
+  }
+
+  async run(job: ScheduledJob): Promise<JobRunOutcome> {
+    const tabId = await this.targetTab(job);
+    let lastWords = "";
+    let unsubscribe = () => {};
+    const ended = new Promise<JobRunOutcome>((resolve) => {
+      unsubscribe = this.runs.onEvent((eventTab, entry) => {
+        if (eventTab !== tabId) return;
+        const event = entry.event;
+        if (event.kind === "item" && (event.item.kind === "assistant" || event.item.kind === "error")) {
+          lastWords = event.item.text;
+        }
+        if (event.kind === "run_end") {
+          const status = event.status === "done" ? "completed" : "failed";
+          resolve({ status, text: lastWords || event.message || event.status, tabId });
+        }
+      });
+    });
+    try {
+      const shownAs =
+        job.kind === "resume"
+          ? S.scheduledResumeOpening(job.title)
+          : S.scheduledRunOpening(job.title, job.prompt);
+      await this.runs.start(tabId, job.prompt, job.mode, { shownAs });
+    } catch (error) {
+      unsubscribe();
+      throw new Error(S.runDidNotStart(error instanceof Error ? error.message : String(error)));
+    }
+    try {
+      return await ended;
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  private async targetTab(job: ScheduledJob): Promise<string> {
+    if (job.target.type === "current_tab") {
+      const tab = await this.tabs.get(Number(job.ownerTabId)).catch(() => undefined);
+      if (!tab) throw new Error(S.ownerTabClosed);
+      return job.ownerTabId;
+    }
+    const url = job.target.url;
+    const existing = (await this.tabs.query({})).find((tab) => sameUrl(tab.url, url));
+    // An existing tab is used as it is: not activated, not reloaded.
+    if (existing?.id !== undefined) return String(existing.id);
+    const created = await this.tabs.create({ url, active: false });
+    if (created.id === undefined) throw new Error(S.targetTabDidNotLoad(url));
+    await this.loaded(created.id, url);
+    return String(created.id);
+  }
+
+  private async loaded(tabId: number, url: string): Promise<void> {
+    const deadline = Date.now() + TAB_LOAD_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      const tab = await this.tabs.get(tabId).catch(() => undefined);
+      if (!tab) break;
+      if (tab.status === "complete" && tab.url !== "about:blank") return;
+      await new Promise((resolve) => setTimeout(resolve, TAB_LOAD_POLL_MS));
+    }
+    throw new Error(S.targetTabDidNotLoad(url));
+  }
+}

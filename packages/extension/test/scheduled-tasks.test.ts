@@ -1,0 +1,267 @@
+/**
+ * Scheduled tasks in real Firefox: a scripted model calls schedule_task, browser.alarms fires,
+ * the task runs in a tab opened inactive and reports in that tab's chat (marked as scheduled);
+ * a recurring job fires twice; a job scheduled before an add-on reload still runs after it.
+ *
+ * Short delays: the product's minimum delay is a minute; tests lower the scheduler's limits
+ * through `storage.local.wb_scheduler_dev_limits` (scheduling/scheduler-service.ts). Firefox
+ * itself fires a temporary add-on's alarm as early as asked: the first test measures it.
+ */
+import { evaluate, navigate } from "@webbrain/bidi";
+import {
+  type FixtureServer,
+  type ScriptedLlm,
+  type ScriptStep,
+  setupFirefox,
+  startFixtureServer,
+  startScriptedLlm,
+  waitFor,
+} from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADDON_ORIGIN,
+  ADDON_PREFS,
+  buildAddon,
+  firefoxTabId,
+  installAddon,
+  openAddonPage,
+  scriptedProviderConfig,
+  waitForContext,
+  waitForText,
+} from "./addon-harness.js";
+
+/** A scheduled alarm must fire within this much of its time in Firefox. */
+const ALARM_SLACK_MS = 1_500;
+
+let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
+let fixtures: FixtureServer | undefined;
+const llms: ScriptedLlm[] = [];
+
+beforeAll(async () => {
+  addon = await buildAddon();
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await Promise.all(llms.map((llm) => llm.close()));
+  await fixtures?.close();
+  await addon?.remove();
+});
+
+const firefox = setupFirefox({ prefs: ADDON_PREFS });
+let settingsPage = "";
+
+async function bg<T>(expression: string): Promise<T> {
+  return evaluate<T>(firefox.client, settingsPage, expression, { awaitPromise: true });
+}
+
+async function useScriptedModel(script: ScriptStep[]): Promise<ScriptedLlm> {
+  const llm = await startScriptedLlm({ dialect: "openai-chat", script });
+  llms.push(llm);
+  const settings = {
+    providers: [scriptedProviderConfig(llm.baseUrl)],
+    activeProviderId: "scripted",
+    maxSteps: 10,
+    planBeforeAct: false,
+    verbose: "normal",
+  };
+  await bg(`browser.storage.local.set({ settings: ${JSON.stringify(settings)} }).then(() => true)`);
+  return llm;
+}
+
+let pageCounter = 0;
+async function openPage(path: string): Promise<{ tabId: number; url: string }> {
+  const context = await firefox.newTab();
+  const url = `${fixtures!.url(path)}?owner=${++pageCounter}`;
+  await navigate(firefox.client, context, url);
+  return { tabId: await firefoxTabId(firefox.client, settingsPage, url), url };
+}
+
+interface JobView {
+  id: string;
+  state: string;
+  runCount: number;
+  lastTabId?: string;
+  lastResult?: { status: string; text: string };
+}
+
+async function jobsOf(tabId: number): Promise<JobView[]> {
+  const reply = await bg<{ ok: boolean; value: JobView[] }>(
+    `browser.runtime.sendMessage({ type: "wb_jobs_list", tabId: ${tabId} })`,
+  );
+  return reply.value;
+}
+
+async function chat(tabId: number, text: string, mode = "act"): Promise<void> {
+  const reply = await bg<{ ok: boolean; error?: string }>(
+    `browser.runtime.sendMessage({ type: "chat_start", tabId: ${tabId}, text: ${JSON.stringify(text)}, mode: ${JSON.stringify(mode)} })`,
+  );
+  expect(reply.error).toBeUndefined();
+}
+
+/** The text of the newest user message a model request carries. */
+function lastUserText(body: unknown): string {
+  const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
+  const user = messages.filter((m) => m.role === "user").at(-1);
+  return typeof user?.content === "string" ? user.content : JSON.stringify(user?.content ?? "");
+}
+
+describe("scheduled tasks", () => {
+  beforeAll(async () => {
+    await installAddon(firefox.client, addon!.dir);
+    settingsPage = await waitForContext(
+      firefox.client,
+      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
+      "the settings page after install",
+    );
+    const limits = { minDelayMs: 1_000, minIntervalMs: 2_000, queueRetryMs: 1_000 };
+    await bg(`browser.storage.local.set({ wb_scheduler_dev_limits: ${JSON.stringify(limits)} }).then(() => true)`);
+  });
+
+  it("Firefox fires a temporary add-on's alarm after the delay asked, even under a second", async () => {
+    const delays = await bg<number[]>(`(async () => {
+      const delays = [];
+      for (const ask of [300, 1000]) {
+        const name = "probe-" + ask;
+        const start = Date.now();
+        const fired = new Promise((resolve) => {
+          const listener = (alarm) => {
+            if (alarm.name !== name) return;
+            browser.alarms.onAlarm.removeListener(listener);
+            resolve(Date.now() - start);
+          };
+          browser.alarms.onAlarm.addListener(listener);
+        });
+        browser.alarms.create(name, { when: start + ask });
+        delays.push(await fired);
+      }
+      return delays;
+    })()`);
+    console.log(`alarm delays asked 300 ms / 1000 ms, fired after ${delays.join(" / ")} ms`);
+    expect(delays[0]).toBeGreaterThanOrEqual(250);
+    expect(delays[0]).toBeLessThan(300 + ALARM_SLACK_MS);
+    expect(delays[1]).toBeGreaterThanOrEqual(950);
+    expect(delays[1]).toBeLessThan(1_000 + ALARM_SLACK_MS);
+  });
+
+  it("schedule_task from the model runs later in an inactive tab and reports in its chat", async () => {
+    const owner = await openPage("/extension/signup.html");
+    const target = `${fixtures!.url("/extension/article.html")}?scheduled=1`;
+    const llm = await useScriptedModel([
+      {
+        toolCalls: [
+          {
+            name: "schedule_task",
+            arguments: {
+              title: "Headline check",
+              prompt: "Tell me the page's headline.",
+              schedule: { type: "once", after_seconds: 2 },
+              target: { type: "url", url: target },
+              mode: "ask",
+            },
+          },
+        ],
+      },
+      { text: "Scheduled it." },
+      { text: "The headline is about the Lighthouse of Alexandria." },
+    ]);
+    await chat(owner.tabId, "In two seconds, read the headline of the article page.");
+    const [job] = await until(() => jobsOf(owner.tabId), (jobs) => jobs.length === 1, "the job to be listed");
+    expect(job?.state).toBe("pending");
+
+    await waitFor(async () => llm.requests.length >= 3, { timeoutMs: 20_000, message: "the scheduled run never called the model" });
+    expect(lastUserText(llm.requests[2]?.body)).toContain("Tell me the page's headline.");
+    const finished = await until(
+      () => jobsOf(owner.tabId),
+      (jobs) => jobs[0]?.state === "completed",
+      "the job to complete",
+    );
+    expect(finished[0]?.lastResult).toMatchObject({ status: "completed", text: expect.stringContaining("Lighthouse") });
+
+    // The run used a new tab on the target URL, opened inactive (the user's tab kept focus).
+    const tabs = await bg<{ id: number; url: string; active: boolean }[]>(
+      "browser.tabs.query({}).then((tabs) => tabs.map((t) => ({ id: t.id, url: t.url, active: t.active })))",
+    );
+    const runTab = tabs.find((tab) => tab.url === target);
+    expect(runTab).toBeDefined();
+    expect(runTab?.active).toBe(false);
+    expect(finished[0]?.lastTabId).toBe(String(runTab?.id));
+
+    // That tab's chat shows the run, its opening marked as scheduled.
+    const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${runTab?.id}`);
+    await waitForText(firefox.client, sidebar, "#transcript .msg.user", "Scheduled task “Headline check”");
+    await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "Lighthouse of Alexandria");
+    await firefox.client.send("browsingContext.close", { context: sidebar });
+  });
+
+  it("a recurring job fires twice, then stops when cancelled", async () => {
+    const owner = await openPage("/extension/article.html");
+    const llm = await useScriptedModel([
+      {
+        toolCalls: [
+          {
+            name: "schedule_task",
+            arguments: { prompt: "Count the headings.", schedule: { type: "recurring", interval_minutes: 0.05 } },
+          },
+        ],
+      },
+      { text: "Every three seconds, then." },
+      { text: "Run one: 3 headings." },
+      { text: "Run two: 3 headings." },
+      { text: "Run three (should not be needed)." },
+    ]);
+    await chat(owner.tabId, "Count the headings every 3 seconds.");
+    const twice = await until(
+      () => jobsOf(owner.tabId),
+      (jobs) => (jobs[0]?.runCount ?? 0) >= 2,
+      "the recurring job to run twice",
+      30_000,
+    );
+    expect(twice[0]?.lastResult?.text).toMatch(/Run (two|three)/);
+    const [job] = twice;
+    await bg(`browser.runtime.sendMessage({ type: "wb_jobs_cancel", jobId: ${JSON.stringify(job?.id)} })`);
+    const after = llm.requests.length;
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    // A run already under way may finish; no new one starts after the cancel.
+    expect(llm.requests.length - after).toBeLessThanOrEqual(1);
+    expect((await jobsOf(owner.tabId))[0]?.state).toBe("cancelled");
+  });
+
+  it("a job scheduled before an add-on reload runs after it", async () => {
+    const owner = await openPage("/extension/signup.html");
+    const llm = await useScriptedModel([
+      {
+        toolCalls: [
+          { name: "schedule_task", arguments: { prompt: "Survive the reload.", schedule: { after_seconds: 4 } } },
+        ],
+      },
+      { text: "Scheduled." },
+      { text: "Ran after the reload." },
+    ]);
+    await chat(owner.tabId, "In four seconds, check the page.");
+    await until(() => jobsOf(owner.tabId), (jobs) => jobs.length === 1, "the job to be stored");
+    // Reload the add-on: its background page, alarms and pages all go away; storage stays.
+    await evaluate(firefox.client, settingsPage, "browser.runtime.reload()").catch(() => undefined);
+    await waitFor(async () => llm.requests.length >= 3, {
+      timeoutMs: 30_000,
+      message: "the job did not run after the reload",
+    });
+    expect(lastUserText(llm.requests[2]?.body)).toContain("Survive the reload.");
+  });
+});
+
+async function until<T>(
+  probe: () => Promise<T>,
+  ready: (value: T) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  let last: T | undefined;
+  await waitFor(
+    async () => {
+      last = await probe();
+      return ready(last);
+    },
+    { timeoutMs, intervalMs: 200, message: `waited for ${what}` },
+  );
+  return last as T;
+}
