@@ -1,0 +1,135 @@
+/**
+ * The browser-free parts of traces, workflows, the recipient guard's route list and the API
+ * shortcut log: parsing and its typed errors, finding a target by what it was, saving a run as
+ * a workflow, and what the API log keeps. (Their behaviour in Firefox is tested by the runner
+ * and the add-on.)
+ */
+import { describe, expect, it } from "vitest";
+import {
+  ApiCallLog,
+  apiReplayGuidance,
+  bodyShape,
+  findTarget,
+  matchMessagingRoute,
+  parseMessagingRoutes,
+  parseTrace,
+  RouteListError,
+  recipientFromPlan,
+  serializeTrace,
+  TraceFormatError,
+  type TraceRecord,
+  TraceRecorder,
+  WorkflowError,
+  workflowFromTrace,
+} from "../src/index.js";
+
+const TREE = [
+  'heading "Checkout" level=1',
+  'form "Shipping"',
+  '  [1] textbox "Email"',
+  '  [2] button "Save"',
+  'region "Newsletter"',
+  '  [3] textbox "Email"',
+  '  [4] button "Save"',
+].join("\n");
+
+function recorded(): TraceRecord[] {
+  let now = Date.parse("2026-12-01T10:00:00Z");
+  const recorder = new TraceRecorder(
+    { task: "ship to ada@example.com", mode: "act", url: "https://shop.example/" },
+    undefined,
+    () => (now += 10),
+  );
+  recorder.onEvent({
+    type: "tool_call",
+    id: "a",
+    name: "type_ax",
+    args: { ref_id: 1, value: "ada@example.com" },
+  });
+  recorder.onEvent({ type: "tool_result", id: "a", name: "type_ax", ok: true, preview: "ok" });
+  return recorder.records;
+}
+
+describe("finding a target again", () => {
+  it("tells two same-named elements apart by the part of the page they are in", () => {
+    expect(
+      findTarget(TREE, { role: "button", name: "Save", within: [{ role: "region", name: "Newsletter" }] }),
+    ).toMatchObject({
+      ok: true,
+      ref: "4",
+    });
+  });
+  it("refuses to guess between two candidates", () => {
+    const result = findTarget(TREE, { role: "textbox", name: "Email", within: [] });
+    expect(result).toEqual({ ok: false, reason: expect.stringContaining('2 elements fit textbox "Email"') });
+  });
+  it("says what the page has instead when the name is gone", () => {
+    expect(findTarget(TREE, { role: "textbox", name: "Phone", within: [] })).toEqual({
+      ok: false,
+      reason: 'no textbox named "Phone" on the page (textbox elements now: "Email", "Email")',
+    });
+  });
+});
+
+describe("trace files", () => {
+  it("round-trips through JSON lines and refuses what it cannot read", () => {
+    const records = recorded();
+    expect(parseTrace(serializeTrace(records))).toEqual(records);
+    expect(() => parseTrace("not json")).toThrow(TraceFormatError);
+    expect(() => parseTrace('{"v":99,"type":"run_start"}')).toThrow(/format 99; this WebBrain reads up to 1/);
+    expect(() => parseTrace('{"v":1,"type":"run_end","at":"x"}')).toThrow(/does not start with a run_start/);
+  });
+});
+
+describe("saving a workflow", () => {
+  it("refuses a run that did not finish, and an action it cannot describe", () => {
+    expect(() => workflowFromTrace(recorded())).toThrow(/ended "unfinished", not done/);
+    const records = recorded();
+    records.push({ v: 1, type: "run_end", at: "2026-12-01T10:00:01Z", status: "done", text: "ok", steps: 1 });
+    expect(() => workflowFromTrace(records)).toThrow(WorkflowError);
+    expect(() => workflowFromTrace(records)).toThrow(/Step 1 \(type_ax on ref 1\) has no recorded target/);
+  });
+});
+
+describe("recipient routes and targets", () => {
+  it("reads one route per line and matches subdomains", () => {
+    const routes = parseMessagingRoutes("# comment\nexample.com /inbox Example mail\n");
+    expect(matchMessagingRoute("https://www.example.com/inbox/42", routes)?.label).toBe("Example mail");
+    expect(matchMessagingRoute("https://example.com/settings", routes)).toBeUndefined();
+    expect(matchMessagingRoute("https://www.douyin.com/chat?x=1")?.label).toBe("Douyin chat");
+    expect(() => parseMessagingRoutes("example.com inbox")).toThrow(RouteListError);
+  });
+  it("pins a plan's recipient only when the user's own request names it", () => {
+    const plan = { goal: "g", steps: [], risks: [], messageRecipient: "Alice Martin" };
+    expect(recipientFromPlan(plan, "send hi to alice martin")).toBe("Alice Martin");
+    expect(recipientFromPlan(plan, "answer my latest message")).toBeUndefined();
+  });
+});
+
+describe("API shortcut log", () => {
+  it("keeps shapes, never values or credentials, and stays bounded", () => {
+    const log = new ApiCallLog(2);
+    log.enabled = true;
+    for (const qty of [1, 2, 3]) {
+      log.record("t", {
+        method: "POST",
+        url: `https://shop.example/api/cart?token=abc${qty}`,
+        status: 201,
+        contentType: "application/json",
+        requestShape: bodyShape(JSON.stringify({ item: "Lamp", qty }), "application/json"),
+        requestBytes: 20,
+        responseBytes: 10,
+        headers: ["Content-Type", "Authorization", "Cookie"],
+        at: qty,
+      });
+    }
+    const calls = log.calls("t");
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.headers).toEqual(["content-type"]);
+    expect(calls[0]!.requestShape).toBe('{"item":"string","qty":"number"}');
+    expect(JSON.stringify(calls)).not.toMatch(/Lamp|abc2/);
+    expect(apiReplayGuidance(calls)).toContain("- POST https://shop.example/api/cart?token=REDACTED body {");
+    log.disable();
+    expect(log.calls("t")).toEqual([]);
+  });
+});
