@@ -17,7 +17,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FirefoxLaunchError } from "./errors.js";
 import { resolveFirefoxExecutable } from "./firefox-executable.js";
-import { createTempProfile, type PrefValue, removeProfileSync } from "./firefox-profile.js";
+import {
+  createTempProfile,
+  type PrefValue,
+  preparePersistentProfile,
+  removeProfileSync,
+} from "./firefox-profile.js";
 import { guardResource } from "./orphan-guard.js";
 
 export interface StartFirefoxOptions {
@@ -26,6 +31,11 @@ export interface StartFirefoxOptions {
   headless?: boolean;
   /** Extra command-line arguments, appended after ours. */
   args?: string[];
+  /**
+   * A persistent profile folder the user owns (logged-in sessions): used as is, created if
+   * missing, refused while another Firefox holds it, never removed. Default: a fresh temp profile.
+   */
+  profileDir?: string;
   /** Extra prefs for user.js; they override ours. */
   prefs?: Record<string, PrefValue>;
   /** How long Firefox may take to offer a BiDi endpoint. */
@@ -138,7 +148,18 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
   const executablePath = resolveFirefoxExecutable(opts.executablePath, opts.env ?? process.env);
   const startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   const headless = opts.headless ?? true;
-  const profileDir = createTempProfile(opts.prefs);
+  const persistent = opts.profileDir !== undefined;
+  let profileDir: string;
+  if (opts.profileDir !== undefined) {
+    profileDir = opts.profileDir;
+    preparePersistentProfile(profileDir, opts.prefs);
+  } else {
+    profileDir = createTempProfile(opts.prefs);
+  }
+  // Only a profile we made is ours to delete.
+  const removeOwnProfile = () => {
+    if (!persistent) removeProfileSync(profileDir);
+  };
   const env: NodeJS.ProcessEnv = {
     ...(opts.env ?? process.env),
     // A crash report dialog or upload would hang or leak; we report crashes ourselves.
@@ -154,7 +175,7 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
       env,
     });
   } catch (err) {
-    removeProfileSync(profileDir);
+    removeOwnProfile();
     throw new FirefoxLaunchError(`Could not spawn ${executablePath}: ${(err as Error).message}`, "");
   }
 
@@ -174,7 +195,7 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
   let disposed = false;
   const killNowSync = () => {
     killGroupOf(child);
-    removeProfileSync(profileDir);
+    removeOwnProfile();
   };
   const unguard = guardResource({ killNowSync });
 
@@ -188,7 +209,7 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
     }
     killGroupOf(child); // content processes that outlived the parent
     await waitForGroupGone(child.pid);
-    removeProfileSync(profileDir);
+    removeOwnProfile();
     unguard();
   };
 

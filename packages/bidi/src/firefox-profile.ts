@@ -7,7 +7,15 @@
  * - Prefs go into `user.js`, which Firefox applies at every start; caller prefs override ours.
  * - Nothing here reaches the network or the user's real profile.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -138,4 +146,74 @@ export function createTempProfile(extraPrefs: Readonly<Record<string, PrefValue>
 /** Removes a profile tree; retries briefly because Firefox may still be flushing files. */
 export function removeProfileSync(dir: string): void {
   rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+}
+
+/** First line of a user.js we wrote; a user.js without it belongs to the profile's owner. */
+const USER_JS_MARKER = "// Written by @webbrain/bidi";
+/** Firefox (Linux, macOS) links `lock` to "HOST:+PID" while it runs a profile. */
+const LOCK_LINK = "lock";
+const LOCK_TARGET = /:\+(\d+)$/;
+
+/** A persistent profile cannot be used right now (held by another Firefox, or not ours to edit). */
+export class ProfileUnavailableError extends Error {
+  override readonly name = "ProfileUnavailableError";
+}
+
+/**
+ * The pid of the Firefox that holds `dir`, or undefined when none does. Firefox keeps a `lock`
+ * symlink to "HOST:+PID" while it runs (`.parentlock` / `parent.lock` stay behind after exit,
+ * so they prove nothing); a link whose process is gone is stale and Firefox takes it over.
+ */
+export function profileLockHolder(
+  dir: string,
+  isAlive: (pid: number) => boolean = pidAlive,
+): number | undefined {
+  let target: string;
+  try {
+    target = readlinkSync(join(dir, LOCK_LINK));
+  } catch {
+    return undefined;
+  }
+  const pid = Number(LOCK_TARGET.exec(target)?.[1]);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Readies a persistent profile the user owns (`--profile DIR`): creates the folder if missing,
+ * refuses one another Firefox holds, writes our prefs to user.js. It is never removed by us.
+ * A user.js we did not write is the owner's, so we refuse rather than overwrite it.
+ */
+export function preparePersistentProfile(
+  dir: string,
+  extraPrefs: Readonly<Record<string, PrefValue>> = {},
+): void {
+  const userJs = renderUserJs({ ...AUTOMATION_PREFS, ...extraPrefs }).replace(
+    /^.*\n/,
+    `${USER_JS_MARKER}: automation prefs, rewritten at every start by webbrain (--profile).\n`,
+  );
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const holder = profileLockHolder(dir);
+  if (holder !== undefined) {
+    throw new ProfileUnavailableError(
+      `The Firefox profile ${dir} is in use by another Firefox (pid ${holder}). Close that Firefox, or pass another --profile, and run again.`,
+    );
+  }
+  const userJsPath = join(dir, "user.js");
+  if (existsSync(userJsPath) && !readFileSync(userJsPath, "utf8").startsWith(USER_JS_MARKER)) {
+    throw new ProfileUnavailableError(
+      `The Firefox profile ${dir} has its own user.js, which webbrain would overwrite with its automation prefs. Move that file away, or use a separate profile folder for webbrain.`,
+    );
+  }
+  writeFileSync(userJsPath, userJs);
+  // A previous run killed mid-way leaves its endpoint file; it would point at a dead port.
+  rmSync(join(dir, "WebDriverBiDiServer.json"), { force: true });
 }

@@ -7,7 +7,8 @@
  * - If Firefox dies while we hold it, the client is destroyed with a reason naming the exit, so
  *   every pending command fails at once with that reason, and the profile is removed.
  * - `close()` sends `browser.close` (which ends the session and quits), waits CLOSE_GRACE_MS for
- *   the process, then kills the group; it always removes the profile. Idempotent.
+ *   the process, then kills the group; it always removes a temp profile (a persistent one given as
+ *   `profileDir` is the user's and stays). Idempotent.
  */
 import type * as Bidi from "webdriver-bidi-protocol";
 import { BidiClient } from "./client.js";

@@ -27,6 +27,8 @@ export interface BrowserConnectionOptions {
   headed?: boolean;
   /** Firefox binary to launch. */
   firefoxPath?: string;
+  /** A persistent profile the user owns (launch only): kept, never deleted, refused while in use. */
+  profileDir?: string;
   /** A running Firefox's BiDi endpoint (ws://host:port[/session]). */
   connect?: string;
   /** A WebDriver classic endpoint with BiDi, such as Selenium Grid 4 (http://host:4444). */
@@ -55,6 +57,11 @@ export async function openBrowserConnection(opts: BrowserConnectionOptions): Pro
   if (opts.connect && opts.webdriver) {
     throw new BrowserUnavailableError("Give either --connect or --webdriver, not both.");
   }
+  if (opts.profileDir && (opts.connect || opts.webdriver)) {
+    throw new BrowserUnavailableError(
+      "--profile applies to a Firefox webbrain launches; drop it with --connect / --webdriver (that Firefox has its own profile).",
+    );
+  }
   if (opts.connect) return connectToEndpoint(opts.connect);
   if (opts.webdriver) return connectToWebDriver(opts.webdriver);
   return launch(opts);
@@ -66,6 +73,7 @@ async function launch(opts: BrowserConnectionOptions): Promise<BrowserConnection
     browser = await launchFirefox({
       headless: !opts.headed,
       ...(opts.firefoxPath ? { executablePath: opts.firefoxPath } : {}),
+      ...(opts.profileDir ? { profileDir: opts.profileDir } : {}),
       prefs: RUNNER_PREFS,
       capabilities: SESSION_CAPABILITIES,
     });

@@ -17,6 +17,7 @@ import { BidiBrowserPort } from "./bidi-browser-port.js";
 import { type BrowserConnectionOptions, openBrowserConnection } from "./browser-connection.js";
 import type { DialogPolicy } from "./dialog-handler.js";
 import { BrowserUnavailableError, TaskFailedError } from "./errors.js";
+import { loadStorageState } from "./storage-state.js";
 
 export interface RunnerSessionOptions extends BrowserConnectionOptions {
   /** The page layer script (IIFE); omitted by commands that never touch the page (screenshot). */
@@ -25,6 +26,8 @@ export interface RunnerSessionOptions extends BrowserConnectionOptions {
   url?: string;
   dialogPolicy?: DialogPolicy;
   signal?: AbortSignal;
+  /** Load cookies and local storage from this file (storage-state.ts) before opening `url`. */
+  storageState?: string;
 }
 
 export interface RunnerSession {
@@ -66,6 +69,7 @@ export async function withRunnerSession<T>(
       ...(opts.dialogPolicy ? { dialogPolicy: opts.dialogPolicy } : {}),
     });
     const tabId = port.tabs.activeId!;
+    if (opts.storageState) await loadStorageState(connection.client, tabId, opts.storageState);
     if (opts.url) {
       const opened = await port.navigate(tabId, opts.url);
       if (!opened.success) throw new TaskFailedError(String(opened.error));

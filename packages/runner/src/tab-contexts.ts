@@ -31,16 +31,25 @@ export class TabContexts {
   /** Tabs this runner opened (closed again when the browser is not ours). */
   #created = new Set<string>();
   #removeListeners: (() => void)[] = [];
+  /** The BiDi user context these tabs live in; undefined: every tab of the browser. */
+  readonly #userContext: string | undefined;
 
-  constructor(client: BidiClient) {
+  constructor(client: BidiClient, userContext?: string) {
     this.#client = client;
+    this.#userContext = userContext;
+  }
+
+  /** Tabs of other user contexts (other sessions in the same Firefox) are not ours. */
+  #inScope(info: { userContext?: string }): boolean {
+    return this.#userContext === undefined || info.userContext === this.#userContext;
   }
 
   /** Learns the current tabs and follows contexts created and destroyed from now on. */
   async start(): Promise<void> {
     this.#removeListeners.push(
       this.#client.on("browsingContext.contextCreated", (info) => {
-        if (!info.parent && !this.#tabs.includes(info.context)) this.#tabs.push(info.context);
+        if (!info.parent && this.#inScope(info) && !this.#tabs.includes(info.context))
+          this.#tabs.push(info.context);
       }),
       this.#client.on("browsingContext.contextDestroyed", (info) => {
         if (info.parent) return;
@@ -49,7 +58,9 @@ export class TabContexts {
       }),
     );
     const tree = await this.#client.send("browsingContext.getTree", { maxDepth: 0 });
-    for (const info of tree.contexts) if (!this.#tabs.includes(info.context)) this.#tabs.push(info.context);
+    for (const info of tree.contexts) {
+      if (this.#inScope(info) && !this.#tabs.includes(info.context)) this.#tabs.push(info.context);
+    }
     this.#active ??= this.#tabs.at(-1);
   }
 
@@ -77,7 +88,11 @@ export class TabContexts {
 
   /** Opens a tab (in front unless `background`) and returns its context id. */
   async create(background: boolean): Promise<string> {
-    const { context } = await this.#client.send("browsingContext.create", { type: "tab", background });
+    const { context } = await this.#client.send("browsingContext.create", {
+      type: "tab",
+      background,
+      ...(this.#userContext ? { userContext: this.#userContext } : {}),
+    });
     this.#created.add(context);
     if (!this.#tabs.includes(context)) this.#tabs.push(context);
     if (!background) this.#active = context;

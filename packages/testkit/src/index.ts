@@ -3,4 +3,5 @@ export * from "./fake-grid.js";
 export * from "./firefox-harness.js";
 export * from "./fixture-server.js";
 export * from "./llm/index.js";
+export * from "./tool-conformance.js";
 export * from "./wait-for.js";

@@ -27,8 +27,11 @@ const HANDLERS: Record<string, () => Promise<CommandHandler>> = {
   screenshot: async () =>
     (await import("./screenshot-command.js")).screenshotCommandHandler as CommandHandler,
   mcp: async () => (await import("./mcp-command.js")).mcpCommandHandler as CommandHandler,
+  login: async () => (await import("./session-commands.js")).loginCommandHandler as CommandHandler,
+  state: async () => (await import("./session-commands.js")).stateCommandHandler as CommandHandler,
   trace: async () => (await import("./trace-command.js")).traceCommandHandler as CommandHandler,
   workflow: async () => (await import("./workflow-command.js")).workflowCommandHandler as CommandHandler,
+  bench: async () => (await import("./bench-command.js")).benchCommandHandler as CommandHandler,
 };
 
 export function formatMainHelp(): string {

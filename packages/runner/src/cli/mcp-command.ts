@@ -6,6 +6,8 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { EXIT_DONE, type ExitCode } from "../errors.js";
+import { SessionBrowser } from "../isolated-sessions.js";
+import { startMcpHttpServer } from "../mcp-http-server.js";
 import { createMcpServer } from "../mcp-server.js";
 import { loadPageScript } from "../page-script-source.js";
 import { withRunnerSession } from "../runner-session.js";
@@ -26,6 +28,7 @@ export async function mcpCommandHandler(
   const tier = options.tier ?? "full";
   // Refuse Compact Dev before starting Firefox.
   offeredTools(mode, tier, true);
+  if (options.port !== undefined) return serveHttp(options, io);
   return withRunnerSession<ExitCode>(
     {
       ...browserOptionsFrom(options),
@@ -59,4 +62,42 @@ export async function mcpCommandHandler(
       return EXIT_DONE;
     },
   );
+}
+
+/** `--port`: many MCP sessions over Streamable HTTP, each in its own user context of one Firefox. */
+async function serveHttp(options: Options, io: CliIo): Promise<ExitCode> {
+  const mode = options.mode ?? "act";
+  const tier = options.tier ?? "full";
+  const browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
+  try {
+    const server = await startMcpHttpServer({
+      browser,
+      host: options.host ?? "127.0.0.1",
+      port: options.port ?? 0,
+      ...(options.url ? { url: options.url } : {}),
+      confirm: options.confirm === true,
+      makeRunner: (session, approver) =>
+        new ToolRunner({
+          port: session.port,
+          tabId: session.tabId,
+          mode,
+          tier,
+          vision: true,
+          advisoryGuards: true,
+          ...(approver ? { approver } : {}),
+        }),
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
+    // The line a script or test waits for: where to connect.
+    io.stderr.write(`webbrain mcp: serving ${mode}/${tier} tools at ${server.url}; ${browser.description}\n`);
+    await new Promise<void>((resolve) => {
+      if (io.signal.aborted) resolve();
+      io.signal.addEventListener("abort", () => resolve(), { once: true });
+      void browser.lost.then(() => resolve());
+    });
+    await server.close();
+  } finally {
+    await browser.close();
+  }
+  return EXIT_DONE;
 }

@@ -1,4 +1,5 @@
 /** Turning parsed flags into the options objects of the runner's modules. */
+import { resolve } from "node:path";
 import type { BrowserConnectionOptions } from "../browser-connection.js";
 
 export function browserOptionsFrom(options: {
@@ -6,11 +7,15 @@ export function browserOptionsFrom(options: {
   connect?: string;
   webdriver?: string;
   firefox?: string;
-}): BrowserConnectionOptions {
+  profile?: string;
+  "storage-state"?: string;
+}): BrowserConnectionOptions & { storageState?: string } {
   return {
     ...(options.headed ? { headed: true } : {}),
     ...(options.connect ? { connect: options.connect } : {}),
     ...(options.webdriver ? { webdriver: options.webdriver } : {}),
     ...(options.firefox ? { firefoxPath: options.firefox } : {}),
+    ...(options.profile ? { profileDir: resolve(options.profile) } : {}),
+    ...(options["storage-state"] ? { storageState: resolve(options["storage-state"]) } : {}),
   };
 }

@@ -1,0 +1,78 @@
+/**
+ * `webbrain run --tasks FILE [--parallel N]`: the tasks of a file, N at a time in one Firefox,
+ * each in its own user context. One JSON line per task on stdout as it finishes, a summary line
+ * on stderr at the end.
+ *
+ * Invariants:
+ * - The model endpoint is probed and the file read before Firefox starts.
+ * - Exit 0 when every task finished (done/answered), 1 otherwise.
+ */
+import { resolve } from "node:path";
+import { PiAiClient, type RunStatus } from "@webbrain/agent";
+import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
+import { SessionBrowser } from "../isolated-sessions.js";
+import { loadPageScript } from "../page-script-source.js";
+import { ensureModelReachable, providerFromFlags } from "../provider-options.js";
+import { readTaskFile, runTaskPool } from "../task-file.js";
+import type { ParsedOptions } from "./argv-parser.js";
+import type { CliIo } from "./cli-io.js";
+import type { runCommand } from "./command-specs.js";
+import { browserOptionsFrom } from "./shared-options.js";
+
+type Options = ParsedOptions<typeof runCommand.options>;
+
+const FINISHED: ReadonlySet<RunStatus | "failed"> = new Set(["done", "answered"]);
+
+export async function runTaskFileCommand(
+  positionals: string[],
+  options: Options,
+  io: CliIo,
+): Promise<ExitCode> {
+  if (positionals.length > 0) {
+    throw new UsageError("Give either a task or --tasks FILE, not both.");
+  }
+  if (options.plan || options.confirm || options.trace || options.url) {
+    throw new UsageError(
+      "--tasks runs without a person or a trace: drop --plan, --confirm, --trace and --url (put urls in the file).",
+    );
+  }
+  const tasks = await readTaskFile(resolve(options.tasks!));
+  const mode = options.mode ?? "act";
+  const provider = providerFromFlags(
+    {
+      ...(options.provider ? { provider: options.provider } : {}),
+      ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
+      ...(options.model ? { model: options.model } : {}),
+      ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
+      ...(options.tier ? { tier: options.tier } : {}),
+    },
+    io.env,
+  );
+  await ensureModelReachable(provider);
+  const parallel = options.parallel ?? 1;
+  const started = Date.now();
+  const browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
+  let outcomes: Awaited<ReturnType<typeof runTaskPool>>;
+  try {
+    io.stderr.write(`webbrain: ${tasks.length} tasks, ${parallel} at a time; ${browser.description}\n`);
+    outcomes = await runTaskPool({
+      browser,
+      tasks,
+      parallel,
+      mode,
+      provider,
+      llm: () => new PiAiClient(provider),
+      ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
+      signal: io.signal,
+      onOutcome: (outcome) => io.stdout.write(`${JSON.stringify(outcome)}\n`),
+    });
+  } finally {
+    await browser.close();
+  }
+  const finished = outcomes.filter((outcome) => FINISHED.has(outcome.status)).length;
+  const seconds = (Date.now() - started) / 1000;
+  io.stderr.write(
+    `webbrain: ${finished}/${tasks.length} tasks finished in ${seconds.toFixed(1)} s (${((tasks.length / seconds) * 60).toFixed(1)} tasks/min, ${parallel} parallel)\n`,
+  );
+  return finished === tasks.length ? EXIT_DONE : EXIT_NOT_FINISHED;
+}

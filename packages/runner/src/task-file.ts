@@ -1,0 +1,150 @@
+/**
+ * Task files for `webbrain run --tasks FILE --parallel N`: many tasks, N at a time, each in its
+ * own BiDi user context of one Firefox (isolated-sessions.ts), so they share a browser process
+ * but no cookies, storage or tabs.
+ *
+ * File format: JSON lines, one task per line, `{"task": "...", "url": "https://..."}` (`url`
+ * optional); blank lines and lines starting with `#` are skipped.
+ *
+ * Invariants:
+ * - A bad line is a UsageError naming the line, before any browser starts.
+ * - One task's failure (the model gives up, the page breaks) is that task's result; the others
+ *   go on. Only the browser dying ends the whole run.
+ * - Results come back in file order whatever order the tasks finish in.
+ */
+import { readFile } from "node:fs/promises";
+import {
+  Agent,
+  type LlmClient,
+  MemoryStore,
+  type Mode,
+  type ProviderConfig,
+  type RunStatus,
+} from "@webbrain/agent";
+import { UsageError } from "./errors.js";
+import type { SessionBrowser } from "./isolated-sessions.js";
+
+export interface TaskLine {
+  task: string;
+  url?: string;
+}
+
+export interface TaskOutcome {
+  /** 1-based position in the file. */
+  index: number;
+  task: string;
+  status: RunStatus | "failed";
+  summary: string;
+  steps: number;
+  toolCalls: number;
+  durationMs: number;
+}
+
+export async function readTaskFile(file: string): Promise<TaskLine[]> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`Cannot read the task file ${file}: ${(error as Error).message}.`);
+  }
+  const tasks: TaskLine[] = [];
+  text.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) return;
+    const where = `${file} line ${index + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new UsageError(
+        `${where} is not JSON (${(error as Error).message}); write {"task": "...", "url": "..."}.`,
+      );
+    }
+    const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+    if (typeof record.task !== "string" || !record.task.trim()) {
+      throw new UsageError(`${where} has no "task"; write {"task": "...", "url": "..."}.`);
+    }
+    if (record.url !== undefined && typeof record.url !== "string") {
+      throw new UsageError(`${where}: "url" must be a string.`);
+    }
+    tasks.push({ task: record.task.trim(), ...(record.url ? { url: record.url } : {}) });
+  });
+  if (tasks.length === 0) throw new UsageError(`The task file ${file} has no tasks.`);
+  return tasks;
+}
+
+export interface TaskPoolOptions {
+  browser: SessionBrowser;
+  tasks: readonly TaskLine[];
+  parallel: number;
+  mode: Mode;
+  provider: ProviderConfig;
+  /** A model client per task (each counts its own tokens). */
+  llm: () => LlmClient;
+  maxSteps?: number;
+  signal: AbortSignal;
+  /** Called as each task finishes (progress, streaming output). */
+  onOutcome?: (outcome: TaskOutcome) => void;
+}
+
+export async function runTaskPool(options: TaskPoolOptions): Promise<TaskOutcome[]> {
+  const outcomes: TaskOutcome[] = new Array(options.tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < options.tasks.length && !options.signal.aborted) {
+      const index = next++;
+      const outcome = await runOne(options, index);
+      outcomes[index] = outcome;
+      options.onOutcome?.(outcome);
+    }
+  };
+  const workers = Array.from({ length: Math.min(options.parallel, options.tasks.length) }, worker);
+  await Promise.race([Promise.all(workers), options.browser.lost.then((reason) => Promise.reject(reason))]);
+  return outcomes.filter(Boolean);
+}
+
+async function runOne(options: TaskPoolOptions, index: number): Promise<TaskOutcome> {
+  const line = options.tasks[index]!;
+  const started = Date.now();
+  let toolCalls = 0;
+  try {
+    const session = await options.browser.openSession(line.url);
+    try {
+      const agent = new Agent({
+        port: session.port,
+        store: new MemoryStore(),
+        provider: options.provider,
+        llm: options.llm(),
+        ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+      });
+      const result = await agent.processMessage(session.tabId, line.task, {
+        mode: options.mode,
+        signal: options.signal,
+        onEvent: (event) => {
+          if (event.type === "tool_call") toolCalls++;
+        },
+      });
+      return {
+        index: index + 1,
+        task: line.task,
+        status: result.status,
+        summary: result.text,
+        steps: result.steps,
+        toolCalls,
+        durationMs: Date.now() - started,
+      };
+    } finally {
+      await session.close();
+    }
+  } catch (error) {
+    return {
+      index: index + 1,
+      task: line.task,
+      status: "failed",
+      summary: (error as Error).message,
+      steps: 0,
+      toolCalls,
+      durationMs: Date.now() - started,
+    };
+  }
+}

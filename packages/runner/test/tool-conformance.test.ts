@@ -1,0 +1,107 @@
+/**
+ * Tool conformance, runner: in real Firefox over BiDi, for every mode and tier, every tool the
+ * runner's port is offered is called once on the conformance fixture through the agent's own
+ * executor (ToolRunner, what `exec` and MCP use) and must succeed: no "unknown action", no "not
+ * supported". The list of tools the port does not offer is asserted exactly (it is empty: over
+ * BiDi the runner runs every declared tool), so a capability that drifts fails here.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MODES, type Mode, TIERS, type Tier, TOOL_CATALOG, toolsNotOffered } from "@webbrain/agent";
+import {
+  CONFORMANCE_ORDER,
+  conformanceArgs,
+  conformancePageUrl,
+  type FixtureServer,
+  startFixtureServer,
+  UNSUPPORTED_ANSWER,
+} from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BidiBrowserPort } from "../src/bidi-browser-port.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
+import { loadPageScript } from "../src/page-script-source.js";
+import { ToolRunner } from "../src/tool-runner.js";
+
+let server: FixtureServer;
+let connection: BrowserConnection;
+let port: BidiBrowserPort;
+let workDir: string;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  workDir = await mkdtemp(join(tmpdir(), "webbrain-conformance-"));
+  connection = await openBrowserConnection({});
+  port = await BidiBrowserPort.open({
+    client: connection.client,
+    pageScript: await loadPageScript(),
+    downloadsDir: join(workDir, "downloads"),
+    ownsBrowser: true,
+  });
+  // Ask reads downloads but cannot start one: give every mode one to read.
+  await port.download(server.url("/conformance/report.txt"));
+});
+
+afterAll(async () => {
+  port?.dispose();
+  await connection?.close();
+  await server?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+const COMBOS: [Mode, Tier][] = MODES.flatMap((mode) =>
+  TIERS.filter((tier) => !(mode === "dev" && tier === "compact")).map((tier): [Mode, Tier] => [mode, tier]),
+);
+
+describe("runner tool conformance", () => {
+  it("has one conformance call for every declared tool", () => {
+    expect([...CONFORMANCE_ORDER].sort()).toEqual(TOOL_CATALOG.map((spec) => spec.name).sort());
+  });
+
+  it("offers every declared tool: the list of tools it does not offer is empty", () => {
+    expect(toolsNotOffered(port.capabilities)).toEqual([]);
+  });
+
+  for (const [mode, tier] of COMBOS) {
+    it(`${mode}/${tier}: every offered tool runs`, async () => {
+      const pageUrl = conformancePageUrl(server.origin, server.crossOrigin);
+      const tab = await port.newTab(pageUrl, { active: true });
+      const opened = new Set([tab.id]);
+      try {
+        const tree = await port.pageAction(tab.id, "get_accessibility_tree", {});
+        expect(tree.success, String(tree.error)).toBe(true);
+        const runner = new ToolRunner({
+          port,
+          tabId: tab.id,
+          mode,
+          tier,
+          vision: true,
+          advisoryGuards: true,
+        });
+        const offered = new Set(runner.tools().map((spec) => spec.name));
+        const failures: string[] = [];
+        let called = 0;
+        for (const tool of CONFORMANCE_ORDER) {
+          if (!offered.has(tool)) continue;
+          const [latest] = await port.listDownloads({ limit: 1 });
+          const args = conformanceArgs(tool, {
+            tree: String(tree.tree),
+            pageUrl,
+            url: (path) => server.url(path),
+            offered,
+            ...(latest ? { downloadId: latest.id } : {}),
+          });
+          const answer = await runner.call(tool, args);
+          called++;
+          if (typeof answer.result.tabId === "string") opened.add(answer.result.tabId);
+          if (answer.result.success !== true || UNSUPPORTED_ANSWER.test(answer.text))
+            failures.push(`${tool}: ${answer.result.error ?? answer.text.slice(0, 300)}`);
+        }
+        expect(failures).toEqual([]);
+        expect(called).toBe(offered.size);
+      } finally {
+        for (const id of opened) await port.closeTab(id).catch(() => undefined);
+      }
+    });
+  }
+});

@@ -1,0 +1,160 @@
+/**
+ * The tool conformance calls: one call per declared tool on fixtures/conformance/tools.html,
+ * shared by the runner's and the add-on's tool-conformance tests, so both ports are held to the
+ * same calls. Each test asks its port which tools a mode and tier offer, calls those in
+ * CONFORMANCE_ORDER with `conformanceArgs`, and fails on an answer that says the tool is
+ * unknown or not supported.
+ *
+ * The order keeps the page usable: reading first, then typing and clicking, then frames,
+ * network and downloads, and last the calls that leave the page (navigation, a new tab) and
+ * end the turn (clarify, done).
+ */
+import { findRef } from "./llm/script.js";
+
+export const CONFORMANCE_ORDER = [
+  "get_accessibility_tree",
+  "read_page",
+  "get_interactive_elements",
+  "extract_data",
+  "get_selection",
+  "get_shadow_dom",
+  "get_frames",
+  "scroll",
+  "wait_for_element",
+  "wait_for_stable",
+  "screenshot",
+  "read_page_source",
+  "inspect_element_styles",
+  "execute_js",
+  "type_ax",
+  "set_field",
+  "type_text",
+  "press_keys",
+  "click_ax",
+  "click",
+  "hover",
+  "drag_drop",
+  "iframe_read",
+  "iframe_type",
+  "iframe_click",
+  "verify_form",
+  "fetch_url",
+  "research_url",
+  "download_files",
+  "download_resource_from_page",
+  "list_downloads",
+  "read_downloaded_file",
+  "upload_file",
+  "navigate",
+  "go_back",
+  "go_forward",
+  "promote_iframe",
+  "new_tab",
+  "clarify",
+  "done",
+] as const;
+
+/** Answers that mean the port or the page layer does not have the tool: never acceptable. */
+export const UNSUPPORTED_ANSWER = /unknown (page )?action|unknown tool|not supported|not implemented/i;
+
+export interface ConformanceContext {
+  /** The fixture page's tree text (refs are looked up by role and name). */
+  tree: string;
+  /** tools.html with its cross-origin frame. */
+  pageUrl: string;
+  /** Any URL on the fixture server's origin, for fetch/download calls. */
+  url(path: string): string;
+  /** Tools offered in this mode and tier (some calls adapt to what else is offered). */
+  offered: ReadonlySet<string>;
+  /** A download the port already has (read_downloaded_file, upload_file); tests start one first. */
+  downloadId?: string;
+}
+
+/** The fixture page's URL, with its frame on the other origin. */
+export function conformancePageUrl(origin: string, crossOrigin: string): string {
+  const frame = `${crossOrigin}/conformance/frame.html`;
+  return `${origin}/conformance/tools.html?frame=${encodeURIComponent(frame)}`;
+}
+
+/** Frames are addressed by a piece of their URL. */
+export const CONFORMANCE_FRAME_FILTER = "frame.html";
+
+/** The arguments of one conformance call. */
+export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<string, unknown> {
+  const ref = (role: string, name: string) => findRef(ctx.tree, role, name);
+  const frame = CONFORMANCE_FRAME_FILTER;
+  switch (tool) {
+    case "get_accessibility_tree":
+      return { filter: "interactive" };
+    case "read_page":
+      return { max_chars: 2_000 };
+    case "get_interactive_elements":
+      return { limit: 20 };
+    case "extract_data":
+      return { type: "tables" };
+    case "scroll":
+      return { direction: "down", amount: 200 };
+    case "wait_for_element":
+      return { text: "Tool conformance", timeout_ms: 5_000 };
+    case "wait_for_stable":
+      return { quiet_ms: 100, timeout_ms: 5_000 };
+    case "read_page_source":
+      return { selector: "h1" };
+    case "inspect_element_styles":
+      return { selector: "h1" };
+    case "execute_js":
+      return { code: "document.title" };
+    case "type_ax":
+      return { ref_id: ref("textbox", "Full name"), value: "Ada" };
+    case "set_field":
+      return { ref_id: ref("textbox", "Full name"), value: "Ada Lovelace" };
+    case "type_text":
+      return { selector: "#city", text: "Paris" };
+    case "press_keys":
+      return { keys: "Tab" };
+    case "click_ax":
+      return { ref_id: ref("button", "Add note") };
+    case "click":
+      return { text: "Show more" };
+    case "hover":
+      return { ref_id: ref("button", "Hover for details") };
+    case "drag_drop":
+      return { from_ref_id: ref("button", "Drag card"), to_ref_id: ref("button", "Drop zone") };
+    case "iframe_read":
+      return { urlFilter: frame };
+    case "iframe_type":
+      return { urlFilter: frame, selector: "#code", text: "SPRING" };
+    case "iframe_click":
+      return { urlFilter: frame, selector: "#apply" };
+    case "verify_form":
+      // After iframe_type the frame must be verified (done refuses otherwise).
+      return ctx.offered.has("iframe_type") ? { urlFilter: frame } : { selector: "#profile" };
+    case "fetch_url":
+      return { url: ctx.url("/conformance/data.json") };
+    case "research_url":
+      return { url: ctx.url("/conformance/frame.html") };
+    case "download_files":
+      return { urls: [ctx.url("/conformance/report.txt")] };
+    case "download_resource_from_page":
+      return { selector: "#report" };
+    case "list_downloads":
+      return { limit: 5 };
+    case "read_downloaded_file":
+      return { id: ctx.downloadId ?? "" };
+    case "upload_file":
+      return { selector: "#attachment", downloadId: ctx.downloadId ?? "" };
+    case "navigate":
+      // Another URL than the one open, so go_back and go_forward have somewhere to go.
+      return { url: `${ctx.pageUrl}&visit=2` };
+    case "promote_iframe":
+      return { url_filter: frame };
+    case "new_tab":
+      return { url: ctx.pageUrl };
+    case "clarify":
+      return { question: "Which voucher?" };
+    case "done":
+      return { summary: "Called every tool once; the status line shows each effect." };
+    default:
+      return {};
+  }
+}
