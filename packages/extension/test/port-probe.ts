@@ -7,6 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Mode, Tier } from "@webbrain/agent";
 import { type BidiClient, evaluate } from "@webbrain/bidi";
 import { build } from "esbuild";
 import {
@@ -53,11 +54,30 @@ export type StoppedCall =
   | { ended: "rejected"; name: string; afterStopMs: number }
   | { ended: "resolved"; value: unknown };
 
+/** A tool call's answer: what the model reads and the structured details. */
+export interface ExecutedTool {
+  isError: boolean;
+  text: string;
+  details: (Record<string, unknown> & { success?: boolean; error?: string }) | null;
+}
+
 export interface PortProbe {
   /** The probe page's BiDi context (an add-on page: `browser.*` works there). */
   readonly context: string;
   /** Calls `port[method](...args)` in the add-on and answers its JSON result. */
   call<T = Record<string, unknown>>(method: string, ...args: unknown[]): Promise<T>;
+  /** Runs one tool call through the agent's ToolExecutor over this port, in tab `tabId`. */
+  execute(
+    tool: string,
+    args: Record<string, unknown>,
+    tabId: string,
+    mode: Mode,
+    tier: Tier,
+  ): Promise<ExecutedTool>;
+  /** The tools a mode and tier offer on this port. */
+  offered(mode: Mode, tier: Tier): Promise<string[]>;
+  /** The capabilities the port declares. */
+  capabilities(): Promise<string[]>;
   /** Calls `port[method](...args, {signal})` and stops it after `stopAfterMs`. */
   callStopped(method: string, args: unknown[], stopAfterMs: number): Promise<StoppedCall>;
   /** The Firefox tab id (as the port's TabId) of the tab showing exactly `url`. */
@@ -83,6 +103,27 @@ export async function openPortProbe(client: BidiClient, dir: string): Promise<Po
       );
       return JSON.parse(json) as T;
     },
+    async execute(tool, args, tabId, mode, tier): Promise<ExecutedTool> {
+      const json = await evaluate<string>(
+        client,
+        context,
+        `webbrainProbe.execute(${[tool, args, tabId, mode, tier].map((v) => JSON.stringify(v)).join(", ")})`,
+        { awaitPromise: true },
+      );
+      return JSON.parse(json) as ExecutedTool;
+    },
+    async offered(mode: Mode, tier: Tier): Promise<string[]> {
+      return JSON.parse(
+        await evaluate<string>(
+          client,
+          context,
+          `webbrainProbe.offered(${JSON.stringify(mode)}, ${JSON.stringify(tier)})`,
+        ),
+      ) as string[];
+    },
+    async capabilities(): Promise<string[]> {
+      return JSON.parse(await evaluate<string>(client, context, "webbrainProbe.capabilities()")) as string[];
+    },
     async callStopped(method: string, args: unknown[], stopAfterMs: number): Promise<StoppedCall> {
       const json = await evaluate<string>(
         client,
@@ -97,4 +138,3 @@ export async function openPortProbe(client: BidiClient, dir: string): Promise<Po
     },
   };
 }
-

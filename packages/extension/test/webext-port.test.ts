@@ -212,6 +212,20 @@ describe("refs across documents of one tab", () => {
   });
 });
 
+describe("tabs", () => {
+  it("new_tab answers the page it opened, not the interim about:blank", async () => {
+    const url = `${fixtures.origin}/port/second?case=${++opened}`;
+    const tab = await probe.call<{ id: string; url: string; title: string }>("newTab", url);
+    try {
+      expect(tab).toMatchObject({ url, title: "Second" });
+    } finally {
+      await evaluate(firefox.client, probe.context, `browser.tabs.remove(${Number(tab.id)})`, {
+        awaitPromise: true,
+      });
+    }
+  });
+});
+
 describe("wait_for_stable", () => {
   it("waits for the tab's fetch in flight, not only a quiet DOM", async () => {
     const { tab } = await openTab("/port/orders");

@@ -80,6 +80,8 @@ function toBase64(bytes: Uint8Array): string {
  * Resolves when the tab finishes a load that starts after this call (or that is already under
  * way), or answers `success: false` after timeoutMs. `trigger` starts the navigation once the
  * listener is in place, so a fast load cannot be missed. Stop (`signal`) rejects with AbortError.
+ * A tab just created shows about:blank first; with `awaitUrl` that interim document does not
+ * count as the load (it would answer about:blank for a page still on its way).
  */
 async function loadSettled(
   tabId: number,
@@ -87,7 +89,10 @@ async function loadSettled(
   trigger: () => Promise<unknown>,
   alreadyLoading = false,
   signal?: AbortSignal,
+  awaitUrl?: string,
 ): Promise<PageResult> {
+  const interim = (url: string | undefined) =>
+    awaitUrl !== undefined && awaitUrl !== "about:blank" && (url === undefined || url === "about:blank");
   throwIfStopped(signal);
   let settle: ((result: PageResult) => void) | undefined;
   let listener: ((id: number, change: browser.tabs.ChangeInfo, tab: browser.tabs.Tab) => void) | undefined;
@@ -102,7 +107,7 @@ async function loadSettled(
     listener = (id, change, tab) => {
       if (id !== tabId) return;
       if (change.status === "loading") sawLoading = true;
-      if (change.status === "complete" && sawLoading) {
+      if (change.status === "complete" && sawLoading && !interim(tab.url)) {
         resolve({ success: true, url: tab.url ?? "", title: tab.title ?? "" });
       }
     };
@@ -123,7 +128,8 @@ async function loadSettled(
     if (alreadyLoading) {
       // The load began before the listener existed; it may have finished in between.
       const tab = await browser.tabs.get(tabId);
-      if (tab.status === "complete") settle?.({ success: true, url: tab.url ?? "", title: tab.title ?? "" });
+      if (tab.status === "complete" && !interim(tab.url))
+        settle?.({ success: true, url: tab.url ?? "", title: tab.title ?? "" });
     }
     return await done;
   } catch (error) {
@@ -225,7 +231,7 @@ export class WebExtBrowserPort implements BrowserPort {
     });
     const id = await createdId;
     // The load started with create(); wait for it to complete unless it already has.
-    await loadSettled(id, NAVIGATION_TIMEOUT_MS, async () => undefined, true, options?.signal);
+    await loadSettled(id, NAVIGATION_TIMEOUT_MS, async () => undefined, true, options?.signal, url);
     return toTabInfo(await browser.tabs.get(id).catch(() => created as browser.tabs.Tab));
   }
 
@@ -262,7 +268,7 @@ export class WebExtBrowserPort implements BrowserPort {
       if (tabId === undefined) return { success: false, error: "Firefox opened no tab for research_url." };
       const id = tabId;
       const timeoutMs = options?.timeoutMs ?? NAVIGATION_TIMEOUT_MS;
-      const loaded = await loadSettled(id, timeoutMs, async () => undefined, true);
+      const loaded = await loadSettled(id, timeoutMs, async () => undefined, true, options?.signal, url);
       if (!loaded.success) return { success: false, url, error: loaded.error ?? "The page did not load." };
       const read = await this.pageAction(String(id), "read_page", { maxChars });
       const info = await browser.tabs.get(id);

@@ -5,6 +5,19 @@
  *
  * Every call answers JSON text, so BiDi's value serialisation never reshapes a result.
  */
+import {
+  BlockedDone,
+  DuplicateSubmitGuard,
+  LoopDetector,
+  MemoryStore,
+  type Mode,
+  newConversation,
+  PermissionGate,
+  type RunContext,
+  type Tier,
+  ToolExecutor,
+  toolsFor,
+} from "@webbrain/agent";
 import { WebExtBrowserPort } from "../../src/background/webext-browser-port.js";
 
 const port = new WebExtBrowserPort();
@@ -36,7 +49,63 @@ async function callStopped(method: string, args: unknown[], stopAfterMs: number)
   }
 }
 
+/**
+ * Tool calls as the agent runs them (the agent's ToolExecutor: mode and tier gate, capability
+ * check, argument validation, guards, then dispatch over this port), without a model. No
+ * approver: as `webbrain exec`, the caller wrote the calls.
+ */
+const executor = new ToolExecutor({
+  port,
+  gate: new PermissionGate(new MemoryStore(), undefined),
+  submitGuard: new DuplicateSubmitGuard(),
+  blockedDone: new BlockedDone(),
+});
+const runs = new Map<string, RunContext>();
+let calls = 0;
+
+function runFor(tabId: string, mode: Mode, tier: Tier): RunContext {
+  const key = `${tabId}|${mode}|${tier}`;
+  let run = runs.get(key);
+  if (!run) {
+    run = {
+      conversation: newConversation(tabId, mode, Date.now()),
+      tier,
+      vision: true,
+      planRequired: false,
+      loop: new LoopDetector(),
+      malformedStreak: 0,
+      unverifiedFrames: new Set<string>(),
+    };
+    runs.set(key, run);
+  }
+  return run;
+}
+
+/** The tools a mode and tier offer on this port. */
+function offered(mode: Mode, tier: Tier): string {
+  return JSON.stringify(
+    toolsFor({ mode, tier, vision: true, capabilities: port.capabilities }).map((t) => t.name),
+  );
+}
+
+async function execute(tool: string, args: Record<string, unknown>, tabId: string, mode: Mode, tier: Tier) {
+  const outcome = await executor.execute(
+    { type: "toolCall", id: `probe-${++calls}`, name: tool, arguments: args },
+    runFor(tabId, mode, tier),
+  );
+  const text = outcome.content
+    .map((part) => (part.type === "text" ? part.text : `[${part.type}]`))
+    .join("\n");
+  return JSON.stringify({ isError: outcome.isError, text, details: outcome.details ?? null });
+}
+
 Object.assign(globalThis, {
-  webbrainProbe: { call, callStopped, capabilities: () => JSON.stringify([...port.capabilities]) },
+  webbrainProbe: {
+    call,
+    callStopped,
+    execute,
+    offered,
+    capabilities: () => JSON.stringify([...port.capabilities]),
+  },
 });
 document.title = "port probe ready";
