@@ -114,7 +114,9 @@ describe("scheduled tasks", () => {
       "the settings page after install",
     );
     const limits = { minDelayMs: 1_000, minIntervalMs: 2_000, queueRetryMs: 1_000 };
-    await bg(`browser.storage.local.set({ wb_scheduler_dev_limits: ${JSON.stringify(limits)} }).then(() => true)`);
+    await bg(
+      `browser.storage.local.set({ wb_scheduler_dev_limits: ${JSON.stringify(limits)} }).then(() => true)`,
+    );
   });
 
   it("Firefox fires a temporary add-on's alarm after the delay asked, even under a second", async () => {
@@ -165,17 +167,27 @@ describe("scheduled tasks", () => {
       { text: "The headline is about the Lighthouse of Alexandria." },
     ]);
     await chat(owner.tabId, "In two seconds, read the headline of the article page.");
-    const [job] = await until(() => jobsOf(owner.tabId), (jobs) => jobs.length === 1, "the job to be listed");
+    const [job] = await until(
+      () => jobsOf(owner.tabId),
+      (jobs) => jobs.length === 1,
+      "the job to be listed",
+    );
     expect(job?.state).toBe("pending");
 
-    await waitFor(async () => llm.requests.length >= 3, { timeoutMs: 20_000, message: "the scheduled run never called the model" });
+    await waitFor(async () => llm.requests.length >= 3, {
+      timeoutMs: 20_000,
+      message: "the scheduled run never called the model",
+    });
     expect(lastUserText(llm.requests[2]?.body)).toContain("Tell me the page's headline.");
     const finished = await until(
       () => jobsOf(owner.tabId),
       (jobs) => jobs[0]?.state === "completed",
       "the job to complete",
     );
-    expect(finished[0]?.lastResult).toMatchObject({ status: "completed", text: expect.stringContaining("Lighthouse") });
+    expect(finished[0]?.lastResult).toMatchObject({
+      status: "completed",
+      text: expect.stringContaining("Lighthouse"),
+    });
 
     // The run used a new tab on the target URL, opened inactive (the user's tab kept focus).
     const tabs = await bg<{ id: number; url: string; active: boolean }[]>(
@@ -200,7 +212,10 @@ describe("scheduled tasks", () => {
         toolCalls: [
           {
             name: "schedule_task",
-            arguments: { prompt: "Count the headings.", schedule: { type: "recurring", interval_minutes: 0.05 } },
+            arguments: {
+              prompt: "Count the headings.",
+              schedule: { type: "recurring", interval_minutes: 0.05 },
+            },
           },
         ],
       },
@@ -231,14 +246,21 @@ describe("scheduled tasks", () => {
     const llm = await useScriptedModel([
       {
         toolCalls: [
-          { name: "schedule_task", arguments: { prompt: "Survive the reload.", schedule: { after_seconds: 4 } } },
+          {
+            name: "schedule_task",
+            arguments: { prompt: "Survive the reload.", schedule: { after_seconds: 4 } },
+          },
         ],
       },
       { text: "Scheduled." },
       { text: "Ran after the reload." },
     ]);
     await chat(owner.tabId, "In four seconds, check the page.");
-    await until(() => jobsOf(owner.tabId), (jobs) => jobs.length === 1, "the job to be stored");
+    await until(
+      () => jobsOf(owner.tabId),
+      (jobs) => jobs.length === 1,
+      "the job to be stored",
+    );
     // Reload the add-on: its background page, alarms and pages all go away; storage stays.
     await evaluate(firefox.client, settingsPage, "browser.runtime.reload()").catch(() => undefined);
     await waitFor(async () => llm.requests.length >= 3, {
