@@ -32,7 +32,6 @@ const ENTRIES = {
   sidebar: "src/sidebar/main.ts",
   settings: "src/settings/main.ts",
   content: "src/content/glue.ts",
-  traces: "src/traces/main.ts",
   "listener-hook": "src/listener-hook/main.ts",
 } as const;
 

@@ -57,6 +57,8 @@ export interface BidiBrowserPortOptions {
   /** Folder for downloads made during the run. */
   downloadsDir: string;
   dialogPolicy?: DialogPolicy;
+  /** Work in this BiDi user context (own cookies and storage, own tabs); default: the default one. */
+  userContext?: string;
   /** We launched this Firefox: its initial blank tabs may be closed. */
   ownsBrowser?: boolean;
   navigationTimeoutMs?: number;
@@ -114,7 +116,7 @@ export class BidiBrowserPort implements BrowserPort {
   private constructor(opts: BidiBrowserPortOptions) {
     this.client = opts.client;
     this.channel = new PageScriptChannel(opts.client, opts.pageScript);
-    this.tabs = new TabContexts(opts.client);
+    this.tabs = new TabContexts(opts.client, opts.userContext);
     this.documents = new ContextDocuments(opts.client, PAGE_SANDBOX);
     this.dialogs = new DialogHandler(opts.client, opts.dialogPolicy ?? DEFAULT_DIALOG_POLICY);
     this.#fetch = opts.fetchImpl ?? fetch;
@@ -162,12 +164,15 @@ export class BidiBrowserPort implements BrowserPort {
     const tree = await this.client.send("browsingContext.getTree", { maxDepth: 0 });
     const active = this.tabs.activeId;
     return Promise.all(
-      tree.contexts.map(async (info) => ({
-        id: info.context,
-        url: info.url,
-        title: await this.documents.title(info.context),
-        active: info.context === active,
-      })),
+      // Only this port's tabs: other sessions' user contexts share the browser, not the list.
+      tree.contexts
+        .filter((info) => this.tabs.has(info.context))
+        .map(async (info) => ({
+          id: info.context,
+          url: info.url,
+          title: await this.documents.title(info.context),
+          active: info.context === active,
+        })),
     );
   }
 
