@@ -32,6 +32,7 @@ const ENTRIES = {
   sidebar: "src/sidebar/main.ts",
   settings: "src/settings/main.ts",
   content: "src/content/glue.ts",
+  traces: "src/traces/main.ts",
   "listener-hook": "src/listener-hook/main.ts",
 } as const;
 

@@ -25,6 +25,11 @@ export interface ProviderFlags {
   model?: string;
   apiKeyEnv?: string;
   tier?: Tier;
+  /** Azure OpenAI: the deployment name (required) and API version (default pi-ai's "v1"). */
+  azureDeployment?: string;
+  azureApiVersion?: string;
+  /** AWS Bedrock: the region (default $AWS_REGION). */
+  bedrockRegion?: string;
 }
 
 /** llama.cpp's server answers for whatever model it loaded; a name is still required by the API. */
@@ -42,7 +47,61 @@ const DEFAULT_KEY_ENV: Record<string, string> = {
   xai: "XAI_API_KEY",
   together: "TOGETHER_API_KEY",
   fireworks: "FIREWORKS_API_KEY",
+  azure: "AZURE_OPENAI_API_KEY",
+  bedrock: "AWS_BEARER_TOKEN_BEDROCK",
 };
+
+/** AWS's own Bedrock runtime endpoint of a region. */
+export function bedrockEndpoint(region: string): string {
+  return `https://bedrock-runtime.${region}.amazonaws.com`;
+}
+
+const AWS_REGION = /^[a-z]{2}(-[a-z]+)+-\d$/;
+
+/** The Azure / Bedrock parts of a config from their flags; refuses flags for another provider. */
+function cloudParts(
+  id: string,
+  kind: string,
+  flags: ProviderFlags,
+  env: Record<string, string | undefined>,
+): Partial<ProviderConfig> {
+  if (kind !== "azure-openai" && (flags.azureDeployment || flags.azureApiVersion)) {
+    throw new UsageError(`--azure-deployment and --azure-api-version are for --provider azure, not ${id}.`);
+  }
+  if (kind !== "bedrock" && flags.bedrockRegion) {
+    throw new UsageError(`--bedrock-region is for --provider bedrock, not ${id}.`);
+  }
+  if (kind === "azure-openai") {
+    if (!flags.azureDeployment) {
+      throw new UsageError(
+        "--provider azure needs --azure-deployment NAME (the deployment in your Azure resource).",
+      );
+    }
+    if (!flags.baseUrl) {
+      throw new UsageError(
+        "--provider azure needs --base-url https://RESOURCE.openai.azure.com (the resource endpoint).",
+      );
+    }
+    return {
+      azure: {
+        deployment: flags.azureDeployment,
+        ...(flags.azureApiVersion ? { apiVersion: flags.azureApiVersion } : {}),
+      },
+    };
+  }
+  if (kind === "bedrock") {
+    const region = flags.bedrockRegion ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+    if (!region)
+      throw new UsageError(
+        "--provider bedrock needs --bedrock-region REGION (or $AWS_REGION), e.g. us-east-1.",
+      );
+    if (!AWS_REGION.test(region)) {
+      throw new UsageError(`--bedrock-region "${region}" is not an AWS region name such as us-east-1.`);
+    }
+    return { bedrock: { region }, ...(flags.baseUrl ? {} : { baseUrl: bedrockEndpoint(region) }) };
+  }
+  return {};
+}
 
 export function providerFromFlags(
   flags: ProviderFlags,
@@ -64,11 +123,15 @@ export function providerFromFlags(
       throw new UsageError(`--api-key-env ${keyEnv}: that environment variable is empty or not set.`);
     }
   }
+  const cloud = cloudParts(id, preset.kind, flags, env);
+  // Bedrock's API key is a bearer token; pi-ai passes it as such.
+  if (cloud.bedrock && apiKey) cloud.bedrock = { ...cloud.bedrock, bearerToken: apiKey };
   const config = providerFromPreset(id, {
     model,
     ...(flags.baseUrl ? { baseUrl: apiBaseUrl(flags.baseUrl, preset.kind) } : {}),
     ...(flags.tier ? { tier: flags.tier } : {}),
     ...(apiKey ? { apiKey } : {}),
+    ...cloud,
   });
   try {
     validateProviderConfig(config);

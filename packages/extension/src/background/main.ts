@@ -10,13 +10,17 @@ import { SchedulerService } from "../scheduling/scheduler-service.js";
 import { languageInstruction, uiLanguage } from "../shared/i18n.js";
 import { SkillsService } from "../skills/skills-service.js";
 import { AlwaysGrants } from "./always-grants.js";
+import { WebRequestApiObserver } from "./api-observer-webrequest.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
+import { RunHooks } from "./run-hooks.js";
 import { RunManager } from "./run-manager.js";
 import { SettingsStore } from "./settings-store.js";
 import { TabSessions } from "./tab-sessions.js";
+import { TRACE_SETTINGS_KEY, TraceStore } from "./trace-store.js";
 import { WebExtBrowserPort } from "./webext-browser-port.js";
 import { WebExtStore } from "./webext-store.js";
+import { installWorkflowRunner } from "./workflow-runner.js";
 
 // pi-ai loads its Bedrock client with a Node-only dynamic import; a bundle hands it over.
 setBedrockProviderModule(bedrockProviderModule);
@@ -27,7 +31,18 @@ const port = new WebExtBrowserPort();
 const store = new WebExtStore(browser.storage.local, browser.storage.session);
 const conversations = new ConversationStore(store);
 const payloads = new PayloadRecorder();
+// Traces, the recipient guard and API shortcuts around every run (run-hooks.ts); saved
+// workflows replayed for the traces page.
+const apiObserver = new WebRequestApiObserver();
+void apiObserver.start();
+const hooks = new RunHooks(
+  new TraceStore(),
+  RunHooks.settingsFrom(browser.storage.local, TRACE_SETTINGS_KEY),
+  (tabId) => apiObserver.guidance(tabId),
+);
+installWorkflowRunner(port);
 const runs: RunManager = new RunManager({
+  hooks,
   sessions,
   loadSettings: () => settings.load(),
   port,

@@ -36,6 +36,7 @@ import { argsSummary, firstLine, planForApproval, TOOL_SUMMARY_CHARS } from "./p
 import { type PayloadRecorder, RecordingLlmClient } from "./payload-recorder.js";
 import { toAgentProvider } from "./provider-mapping.js";
 import { type Clock, RunJournal, systemClock } from "./run-journal.js";
+import type { RunTrace, RunTraceStart } from "./run-hooks.js";
 import type { TabSession, TabSessions } from "./tab-sessions.js";
 
 const TOOL_DETAIL_CHARS = 2_000;
@@ -51,6 +52,8 @@ export interface RunManagerDeps {
   payloads?: PayloadRecorder;
   clock?: Clock;
   newRunId?: () => string;
+  /** Around each run: the recipient guard, and the trace recorder when recording is on. */
+  hooks?: { begin(start: RunTraceStart): Promise<RunTrace | undefined> };
   /** A line for the system prompt naming the user's language (the model answers in it). */
   languageHint?: () => string;
   /** Skills and the scheduler for each run (read at its start, so a skill imported now counts). */
@@ -204,20 +207,40 @@ export class RunManager {
         // Through the event chain, so the reset lands after every delta already queued.
         onStreamReset: () => void this.queue(run, () => this.emit(tabId, run, { kind: "text_reset" })),
       });
+      const trace = await this.deps.hooks?.begin({
+        tabId,
+        task: userText ?? "(continue)",
+        mode,
+        url: (await this.deps.port.getTab(tabId).catch(() => undefined))?.url ?? "",
+        provider: agentProvider.id,
+        model: agentProvider.model,
+        verbose: settings.verbose,
+      });
       const agent = new Agent({
-        port: this.deps.port,
+        port: trace ? trace.port(this.deps.port) : this.deps.port,
         store: this.deps.store,
         provider: agentProvider,
         llm,
         ...(this.deps.languageHint ? { extraPrompt: this.deps.languageHint() } : {}),
         ...(await this.deps.extraAgentOptions?.()),
+        ...(trace ? { llm: trace.llm(llm), apiShortcuts: trace.apiShortcuts } : {}),
         maxSteps: settings.maxSteps,
         planBeforeAct: settings.planBeforeAct,
         planApprover: (plan) => this.askPlan(tabId, run, plan),
         approver: (request) => this.askPermission(tabId, run, request),
       });
-      const onEvent = (event: AgentEvent) => void this.onAgentEvent(tabId, run, event);
-      return body(agent, { mode, signal: run.controller.signal, onEvent });
+      const onEvent = (event: AgentEvent) => {
+        trace?.onEvent(event);
+        void this.onAgentEvent(tabId, run, event);
+      };
+      try {
+        const result = await body(agent, { mode, signal: run.controller.signal, onEvent });
+        await trace?.end();
+        return result;
+      } catch (error) {
+        await trace?.end(error instanceof Error ? error.message : String(error));
+        throw error;
+      }
     });
     return { runId };
   }

@@ -54,9 +54,7 @@ export async function runCommandHandler(
   options: Options,
   io: CliIo,
 ): Promise<ExitCode> {
-  if (options.tasks)
-    return (await import("./task-file-command.js")).runTaskFileCommand(positionals, options, io);
-  const task = (positionals[0] ?? "").trim();
+  const task = positionals[0]!.trim();
   if (!task)
     throw new UsageError('The task is empty; say what to do, e.g. webbrain run "find the cheapest lamp".');
   const mode = options.mode ?? "act";
@@ -67,6 +65,9 @@ export async function runCommandHandler(
       ...(options.model ? { model: options.model } : {}),
       ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
       ...(options.tier ? { tier: options.tier } : {}),
+      ...(options["azure-deployment"] ? { azureDeployment: options["azure-deployment"] } : {}),
+      ...(options["azure-api-version"] ? { azureApiVersion: options["azure-api-version"] } : {}),
+      ...(options["bedrock-region"] ? { bedrockRegion: options["bedrock-region"] } : {}),
     },
     io.env,
   );

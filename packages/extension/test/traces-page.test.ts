@@ -1,0 +1,269 @@
+/**
+ * Traces and saved workflows in the installed add-on, in real Firefox, as a person uses them:
+ * recording turned on in the traces page, an Act task run from the sidebar (scripted model over
+ * HTTP), the run listed, filtered and opened in the traces page with its timeline, saved as a
+ * workflow; and the workflow file the runner replays (testkit's order.workflow.json) imported
+ * and run with the Run button on the redesigned page (every ref changed), submitting the data.
+ */
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { evaluate, navigate } from "@webbrain/bidi";
+import {
+  DEFAULT_FIXTURES_ROOT,
+  type FixtureServer,
+  findRef,
+  lastToolResultText,
+  type ScriptedLlm,
+  setupFirefox,
+  startFixtureServer,
+  startScriptedLlm,
+  waitFor,
+} from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADDON_ORIGIN,
+  ADDON_PREFS,
+  buildAddon,
+  click,
+  count,
+  fill,
+  firefoxTabId,
+  installAddon,
+  openAddonPage,
+  pressEnter,
+  screenshot,
+  scriptedProviderConfig,
+  text,
+  waitForContext,
+  waitForText,
+} from "./addon-harness.js";
+
+let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
+let fixtures: FixtureServer | undefined;
+let llm: ScriptedLlm | undefined;
+const orders: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  addon = await buildAddon();
+  fixtures = await startFixtureServer({
+    routes: {
+      "/api/orders": (req: IncomingMessage, res: ServerResponse) => {
+        let body = "";
+        req.on("data", (chunk) => {
+          body += chunk;
+        });
+        req.on("end", () => {
+          orders.push(JSON.parse(body) as Record<string, unknown>);
+          res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
+        });
+      },
+    },
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await llm?.close();
+  await fixtures?.close();
+  await addon?.remove();
+});
+
+const firefox = setupFirefox({ prefs: ADDON_PREFS });
+let settingsPage = "";
+
+/** Puts a file into an `<input type=file>` of an add-on page, as the file picker would. */
+async function chooseFile(context: string, selector: string, path: string): Promise<void> {
+  const found = await firefox.client.send("script.evaluate", {
+    expression: `document.querySelector(${JSON.stringify(selector)})`,
+    target: { context },
+    awaitPromise: false,
+    resultOwnership: "root",
+  });
+  if (found.type !== "success" || !("sharedId" in found.result) || !found.result.sharedId) {
+    throw new Error(`no element ${selector}`);
+  }
+  await firefox.client.send("input.setFiles", {
+    context,
+    element: { sharedId: found.result.sharedId },
+    files: [path],
+  });
+}
+
+/** The page's script is large and parses slowly on a loaded machine: wait until it is wired. */
+async function waitForReady(context: string): Promise<void> {
+  await waitFor(() => evaluate<boolean>(firefox.client, context, "document.body.dataset.ready === '1'"), {
+    timeoutMs: 30_000,
+    message: "the traces page to load",
+  });
+}
+
+async function openTracesPage(): Promise<string> {
+  const context = await openAddonPage(firefox.client, settingsPage, "traces.html");
+  await waitForReady(context);
+  return context;
+}
+
+describe("traces page", () => {
+  beforeAll(async () => {
+    await installAddon(firefox.client, addon!.dir);
+    settingsPage = await waitForContext(
+      firefox.client,
+      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
+      "the settings page after install",
+    );
+  });
+
+  it("records a sidebar run and shows it with its timeline; the run saves as a workflow", async () => {
+    llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }], usage: { input: 800, output: 10 } },
+        (req) => {
+          const tree = lastToolResultText(req);
+          return {
+            toolCalls: [
+              {
+                name: "type_ax",
+                arguments: { ref_id: findRef(tree, "textbox", "Name"), value: "Ada Lovelace" },
+              },
+              {
+                name: "type_ax",
+                arguments: { ref_id: findRef(tree, "textbox", "Email"), value: "ada@example.com" },
+              },
+              { name: "type_ax", arguments: { ref_id: findRef(tree, "spinbutton", "Quantity"), value: "3" } },
+              { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
+            ],
+            usage: { input: 1200, output: 60 },
+          };
+        },
+        {
+          toolCalls: [
+            { name: "wait_for_stable", arguments: {} },
+            { name: "get_accessibility_tree", arguments: {} },
+          ],
+        },
+        { toolCalls: [{ name: "done", arguments: { summary: "Ordered 3 for Ada." } }] },
+      ],
+    });
+    const settings = {
+      providers: [scriptedProviderConfig(llm.baseUrl)],
+      activeProviderId: "scripted",
+      maxSteps: 20,
+      planBeforeAct: false,
+      verbose: "normal",
+    };
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
+    );
+
+    // Recording is opt-in: turn it on in the traces page, as a person would.
+    const traces = await openTracesPage();
+    expect(await text(firefox.client, traces, "#empty")).toContain("No recorded runs");
+    await click(firefox.client, traces, "#record");
+    await waitFor(
+      async () =>
+        evaluate<boolean>(
+          firefox.client,
+          traces,
+          "browser.storage.local.get('traceSettings').then((s) => s.traceSettings?.enabled === true)",
+          { awaitPromise: true },
+        ),
+      { message: "recording turned on" },
+    );
+
+    const page = await firefox.newTab();
+    const url = fixtures!.url("/workflow/order-v1.html");
+    await navigate(firefox.client, page, url);
+    const tabId = await firefoxTabId(firefox.client, settingsPage, url);
+    const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
+    await waitForText(firefox.client, sidebar, "#tab-title", "New order");
+    await click(firefox.client, sidebar, `input[name="mode"][value="act"] + span`);
+    await fill(firefox.client, sidebar, "#input", "order 3 for Ada Lovelace, ada@example.com");
+    await pressEnter(firefox.client, sidebar);
+    // Answer "Always allow" to the permission prompt until the order is in.
+    await waitFor(
+      async () => {
+        if ((await count(firefox.client, sidebar, "#live .prompt")) > 0) {
+          await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)").catch(() => undefined);
+        }
+        return orders.length === 1;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, message: "the order from the sidebar run" },
+    );
+    expect(orders[0]).toEqual({ name: "Ada Lovelace", email: "ada@example.com", quantity: "3" });
+    await waitForText(firefox.client, sidebar, "#transcript", "Ordered 3 for Ada.");
+
+    // The traces page lists the run (after a reload), filters by site and outcome, opens it.
+    // A fresh traces page (an add-on page cannot be navigated to over BiDi) lists the run.
+    const list = await openTracesPage();
+    await waitForText(firefox.client, list, "#list", "order 3 for Ada Lovelace");
+    const site = new URL(url).host;
+    await evaluate(
+      firefox.client,
+      list,
+      `(() => { const s = document.getElementById("site"); s.value = ${JSON.stringify(site)}; s.dispatchEvent(new Event("change")); return true; })()`,
+    );
+    expect(await count(firefox.client, list, "#list li")).toBe(1);
+    await fill(firefox.client, list, "#search", "no such task");
+    expect(await count(firefox.client, list, "#list li")).toBe(0);
+    await fill(firefox.client, list, "#search", "Ada");
+    expect(await count(firefox.client, list, "#list li")).toBe(1);
+    await click(firefox.client, list, "#list li button");
+    await waitForText(firefox.client, list, "#detail-meta", "done");
+    const timeline = await text(firefox.client, list, "#timeline");
+    expect(timeline).toMatch(/model call \(step 1\): 800 in \/ 10 out tokens/);
+    expect(timeline).toMatch(/type_ax .*"Ada Lovelace".* ok \(\d+ ms\) on textbox "Name" in form "Order"/);
+    expect(timeline).toMatch(/click_ax .* ok .* on button "Save" in form "Order"/);
+    expect(timeline).toMatch(/done after 4 model turns/);
+    // Steps expand to their arguments and result.
+    await click(firefox.client, list, "#timeline li.step-tool:nth-child(4) summary");
+    const detail = await text(
+      firefox.client,
+      list,
+      "#timeline li.step-tool:nth-child(4) details[open] pre",
+    );
+    expect(detail).toContain('"value": "Ada Lovelace"');
+    await screenshot(firefox.client, list, "traces-1-timeline");
+
+    await click(firefox.client, list, "#save-workflow");
+    await waitForText(firefox.client, list, "#workflow-status", "Saved workflow");
+    expect(await text(firefox.client, list, "#workflow-list")).toContain("order 3 for Ada Lovelace");
+  }, 240_000);
+
+  it("runs the runner's workflow file with the Run button on a page whose refs all changed", async () => {
+    const traces = await openTracesPage();
+    await chooseFile(
+      traces,
+      "#import-workflow",
+      join(DEFAULT_FIXTURES_ROOT, "workflow", "order.workflow.json"),
+    );
+    const item = "#workflow-list li:last-child";
+    await waitForText(firefox.client, traces, item, "order 3 for Ada Lovelace");
+    await fill(firefox.client, traces, `${item} input[name="customer"]`, "Grace Hopper");
+    await fill(
+      firefox.client,
+      traces,
+      `${item} input[name="start-url"]`,
+      fixtures!.url("/workflow/order-v2.html"),
+    );
+    const before = orders.length;
+    await click(firefox.client, traces, `${item} button.run`);
+    await waitForText(firefox.client, traces, "#workflow-status", "Replayed 4 steps", 60_000);
+    await waitFor(async () => orders.length === before + 1, { message: "the replayed order" });
+    expect(orders.at(-1)).toMatchObject({ name: "Grace Hopper", email: "ada@example.com", quantity: "3" });
+
+    // On version 3 the Email field is gone: the replay stops and says where and why.
+    await fill(
+      firefox.client,
+      traces,
+      `${item} input[name="start-url"]`,
+      fixtures!.url("/workflow/order-v3.html"),
+    );
+    await click(firefox.client, traces, `${item} button.run`);
+    await waitForText(firefox.client, traces, "#workflow-status", "stopped at step 2", 60_000);
+    expect(await text(firefox.client, traces, "#workflow-status")).toContain('no textbox named "Email"');
+    expect(orders.length).toBe(before + 1);
+  }, 180_000);
+});
