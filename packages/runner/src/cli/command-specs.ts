@@ -3,6 +3,7 @@
  * these, so a flag cannot exist without its help line.
  */
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
+import { loginCommand, stateCommand } from "./session-specs.js";
 import { traceCommand, workflowCommand } from "./workflow-specs.js";
 
 export const MODES = ["ask", "act", "dev"] as const;
@@ -26,6 +27,16 @@ const browserOptions = {
     kind: "string",
     valueName: "PATH",
     help: "Firefox binary to launch (default: $FIREFOX_BIN, then firefox-esr / firefox on PATH).",
+  },
+  profile: {
+    kind: "string",
+    valueName: "DIR",
+    help: "Keep logins: use this Firefox profile folder (created if missing, never deleted; refused while another Firefox uses it).",
+  },
+  "storage-state": {
+    kind: "string",
+    valueName: "FILE",
+    help: "Load cookies and local storage saved by `webbrain state save FILE` (Playwright's storageState format).",
   },
 } as const satisfies OptionSpecs;
 
@@ -88,6 +99,17 @@ const runOptions = {
     help: "Print a JSON summary (status, summary, steps, tool calls, tokens) on stdout.",
   },
   trace: { kind: "string", valueName: "FILE", help: "Write every step of the run as JSON lines to FILE." },
+  tasks: {
+    kind: "string",
+    valueName: "FILE",
+    help: 'Run every task of FILE instead of one: JSON lines {"task": "...", "url": "..."}; one JSON result line each on stdout.',
+  },
+  parallel: {
+    kind: "integer",
+    valueName: "N",
+    min: 1,
+    help: "With --tasks: run N tasks at a time, each in its own user context (cookies apart) of one Firefox (default 1).",
+  },
   "api-observer": {
     kind: "boolean",
     help: "API shortcut observer: record the page's fetch/XHR calls (no secrets) so that, with --plan and /allow-api, the planner can repeat one.",
@@ -98,7 +120,7 @@ const runOptions = {
 export const runCommand: CommandSpec<typeof runOptions> = {
   name: "run",
   summary: "Let the agent do a task in Firefox; the answer goes to stdout, progress to stderr.",
-  positionals: [{ name: "task", required: true }],
+  positionals: [{ name: "task", required: false }],
   options: runOptions,
   description: [
     "Exit codes: 0 the task is done, 1 it did not finish (step limit, blocked, model gave up),",
@@ -189,6 +211,13 @@ const mcpOptions = {
     kind: "boolean",
     help: "Ask the MCP client (elicitation) before gated actions; off by default.",
   },
+  port: {
+    kind: "integer",
+    valueName: "PORT",
+    min: 0,
+    help: "Serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio: many sessions, each in its own user context (0: any free port).",
+  },
+  host: { kind: "string", valueName: "HOST", help: "Address to listen on with --port (default 127.0.0.1)." },
   ...browserOptions,
 } as const satisfies OptionSpecs;
 
@@ -211,6 +240,8 @@ export const COMMANDS = [
   execCommand,
   screenshotCommand,
   mcpCommand,
+  loginCommand,
+  stateCommand,
   traceCommand,
   workflowCommand,
 ] as const;

@@ -54,7 +54,9 @@ export async function runCommandHandler(
   options: Options,
   io: CliIo,
 ): Promise<ExitCode> {
-  const task = positionals[0]!.trim();
+  if (options.tasks)
+    return (await import("./task-file-command.js")).runTaskFileCommand(positionals, options, io);
+  const task = (positionals[0] ?? "").trim();
   if (!task)
     throw new UsageError('The task is empty; say what to do, e.g. webbrain run "find the cheapest lamp".');
   const mode = options.mode ?? "act";
