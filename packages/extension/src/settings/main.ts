@@ -21,6 +21,7 @@ import {
   type VerboseLevel,
   validateProvider,
 } from "../shared/settings.js";
+import { mountSkillsSection } from "../skills/skills-section.js";
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -427,6 +428,10 @@ async function start(): Promise<void> {
   renderAgent();
   await renderGrants();
 }
+
+// Settings -> Skills lives in its own module (skills/skills-section.ts).
+const page = document.querySelector<HTMLElement>("main.page");
+if (page) mountSkillsSection(page);
 
 start().catch((error: unknown) => {
   ui.errors.textContent = error instanceof Error ? error.message : String(error);
