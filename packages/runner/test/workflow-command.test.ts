@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
   findRef,
   lastToolResultText,
@@ -205,6 +206,31 @@ describe("traces and saved workflows", () => {
         coupon: "",
       });
       expect(subscriptions).toEqual([]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "runs the workflow file the add-on's test runs too (testkit's order.workflow.json)",
+    async () => {
+      const shared = join(DEFAULT_FIXTURES_ROOT, "workflow", "order.workflow.json");
+      const replay = await runCli([
+        "workflow",
+        "run",
+        shared,
+        "--url",
+        server.url("/workflow/order-v2.html"),
+        "--param",
+        "customer=Katherine Johnson",
+        "--json",
+      ]);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(JSON.parse(replay.stdout)).toEqual({ status: "done", steps: 4 });
+      expect(orders.at(-1)).toMatchObject({
+        name: "Katherine Johnson",
+        email: "ada@example.com",
+        quantity: "3",
+      });
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
