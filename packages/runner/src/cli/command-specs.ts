@@ -3,6 +3,7 @@
  * these, so a flag cannot exist without its help line.
  */
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
+import { benchCommand } from "./bench-specs.js";
 import { loginCommand, stateCommand } from "./session-specs.js";
 import { traceCommand, workflowCommand } from "./workflow-specs.js";
 
@@ -244,4 +245,5 @@ export const COMMANDS = [
   stateCommand,
   traceCommand,
   workflowCommand,
+  benchCommand,
 ] as const;
