@@ -28,6 +28,8 @@ export interface PageScript {
     params: Record<string, unknown>,
   ) => PageResult | { navigate: string } | Promise<PageResult>;
   probe?: CompletionProbe;
+  /** The whole get_accessibility_tree answer, when a test needs more than `tree`. */
+  treeResult?: PageResult;
 }
 
 export interface RecordedCall {
@@ -146,7 +148,9 @@ export class MemoryBrowser implements BrowserPort {
     const page = this.pages[tab.url];
     if (!page) return { success: false, error: `no page scripted for ${tab.url}` };
     if (action === "get_accessibility_tree")
-      return { success: true, tree: page.tree, metadata: { ref_names: refNames(page.tree) } };
+      return (
+        page.treeResult ?? { success: true, tree: page.tree, metadata: { ref_names: refNames(page.tree) } }
+      );
     if (action === "probe_completion")
       return page.probe ?? { success: true, dialogs: [], forms: [], messages: [] };
     const answer = (await page.onAction?.(action, params)) ?? { success: true };

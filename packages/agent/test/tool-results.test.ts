@@ -1,0 +1,131 @@
+// Tool results: what the model reads (`content`) apart from what code reads (`details`).
+import type { ToolCall } from "@mariozechner/pi-ai";
+import { describe, expect, it } from "vitest";
+import {
+  BlockedDone,
+  DuplicateSubmitGuard,
+  LoopDetector,
+  MemoryStore,
+  newConversation,
+  type PageResult,
+  PermissionGate,
+  type RunContext,
+  ToolExecutor,
+  type ToolOutcome,
+} from "../src/index.js";
+import { MemoryBrowser } from "./memory-browser.js";
+
+const URL = "https://shop.example/";
+const TREE = '[1] heading "Shop"\n[2] button "Place order"';
+
+function setup(treeResult?: PageResult) {
+  const browser = new MemoryBrowser(
+    { [URL]: { title: "Shop", tree: TREE, ...(treeResult ? { treeResult } : {}) } },
+    URL,
+  );
+  const executor = new ToolExecutor({
+    port: browser,
+    gate: new PermissionGate(new MemoryStore(), undefined),
+    submitGuard: new DuplicateSubmitGuard(),
+    blockedDone: new BlockedDone(),
+  });
+  const run: RunContext = {
+    conversation: newConversation("1", "act", 0),
+    tier: "full",
+    vision: false,
+    planRequired: false,
+    loop: new LoopDetector(),
+    malformedStreak: 0,
+    unverifiedFrames: new Set<string>(),
+  };
+  let n = 0;
+  const call = (name: string, args: Record<string, unknown>): Promise<ToolOutcome> => {
+    const toolCall: ToolCall = { type: "toolCall", id: `c${++n}`, name, arguments: args };
+    return executor.execute(toolCall, run);
+  };
+  return { browser, call };
+}
+
+function textOf(outcome: ToolOutcome): string {
+  return outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("\n");
+}
+
+describe("tool results", () => {
+  it("keeps bookkeeping out of the model's text and whole in the details", async () => {
+    const { call } = setup({
+      success: true,
+      tree: TREE,
+      metadata: {
+        url: URL,
+        truncated: false,
+        build_ms: 3.2,
+        elements_visited: 40,
+        full_chars: 60,
+        last_ref: 2,
+        ref_names: { "1": "Shop", "2": "Place order" },
+      },
+    });
+    const outcome = await call("get_accessibility_tree", {});
+    const text = textOf(outcome);
+    expect(text).toContain('[2] button "Place order"');
+    expect(text).toContain('"truncated":false');
+    for (const hidden of ["build_ms", "elements_visited", "full_chars", "last_ref", "ref_names"])
+      expect(text).not.toContain(hidden);
+    expect(outcome.details?.metadata).toMatchObject({
+      build_ms: 3.2,
+      last_ref: 2,
+      ref_names: { "2": "Place order" },
+    });
+  });
+
+  it("labels a click for the submit guard from the tree's structured ref names, not its text", async () => {
+    // The tree text names ref 2 "Place order"; the structured names say what the page reported.
+    const { call, browser } = setup({
+      success: true,
+      tree: TREE,
+      metadata: { ref_names: { "2": "Submit payment" } },
+    });
+    await call("get_accessibility_tree", {});
+    expect((await call("click_ax", { ref_id: 2 })).isError).toBe(false);
+    const second = await call("click_ax", { ref_id: 2 });
+    expect(textOf(second)).toContain('Blocked duplicate submit: "Submit payment"');
+    expect(second.details).toMatchObject({
+      success: false,
+      error: expect.stringContaining("Submit payment"),
+    });
+    expect(browser.named("click_ax")).toHaveLength(1);
+  });
+
+  it("gives refusals and agent messages structured details", async () => {
+    const { call } = setup();
+    const refused = await call("execute_js", { code: "1" });
+    expect(refused.isError).toBe(true);
+    expect(refused.details).toEqual({
+      success: false,
+      error: expect.stringContaining("execute_js is refused: it exists only in Dev mode"),
+    });
+    const scrolled = await call("scroll", { direction: "down" });
+    expect(scrolled.details).toMatchObject({ success: true });
+  });
+
+  it("answers fetch_url with the response's fields in the details", async () => {
+    const { call, browser } = setup();
+    browser.fetchAnswer = (request) => ({
+      status: 404,
+      statusText: "Not Found",
+      url: request.url,
+      headers: { "content-type": "text/plain" },
+      body: "no such page",
+      truncated: false,
+    });
+    const outcome = await call("fetch_url", { url: "https://api.example/missing" });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.details).toMatchObject({
+      success: false,
+      status: 404,
+      contentType: "text/plain",
+      body: "no such page",
+      error: "HTTP 404 Not Found",
+    });
+  });
+});
