@@ -3,6 +3,7 @@
  * Events are constructed in the realm this script runs in and dispatched on page elements.
  */
 import { windowOf } from "./dom-realm.js";
+import { namedKey } from "./key-table.js";
 
 export interface KeySpec {
   key: string;
@@ -20,29 +21,6 @@ export interface KeyCombo {
   text: string;
 }
 
-const NAMED_KEYS: Record<string, KeySpec> = {
-  enter: { key: "Enter", code: "Enter", keyCode: 13 },
-  return: { key: "Enter", code: "Enter", keyCode: 13 },
-  escape: { key: "Escape", code: "Escape", keyCode: 27 },
-  esc: { key: "Escape", code: "Escape", keyCode: 27 },
-  tab: { key: "Tab", code: "Tab", keyCode: 9 },
-  backspace: { key: "Backspace", code: "Backspace", keyCode: 8 },
-  delete: { key: "Delete", code: "Delete", keyCode: 46 },
-  space: { key: " ", code: "Space", keyCode: 32 },
-  arrowup: { key: "ArrowUp", code: "ArrowUp", keyCode: 38 },
-  up: { key: "ArrowUp", code: "ArrowUp", keyCode: 38 },
-  arrowdown: { key: "ArrowDown", code: "ArrowDown", keyCode: 40 },
-  down: { key: "ArrowDown", code: "ArrowDown", keyCode: 40 },
-  arrowleft: { key: "ArrowLeft", code: "ArrowLeft", keyCode: 37 },
-  left: { key: "ArrowLeft", code: "ArrowLeft", keyCode: 37 },
-  arrowright: { key: "ArrowRight", code: "ArrowRight", keyCode: 39 },
-  right: { key: "ArrowRight", code: "ArrowRight", keyCode: 39 },
-  home: { key: "Home", code: "Home", keyCode: 36 },
-  end: { key: "End", code: "End", keyCode: 35 },
-  pageup: { key: "PageUp", code: "PageUp", keyCode: 33 },
-  pagedown: { key: "PageDown", code: "PageDown", keyCode: 34 },
-};
-
 const MODIFIERS: Record<string, "ctrl" | "shift" | "alt" | "meta"> = {
   control: "ctrl",
   ctrl: "ctrl",
@@ -57,12 +35,9 @@ const MODIFIERS: Record<string, "ctrl" | "shift" | "alt" | "meta"> = {
 const MODIFIER_NAMES = { ctrl: "Control", shift: "Shift", alt: "Alt", meta: "Meta" } as const;
 
 function keySpecFor(name: string): KeySpec | undefined {
-  const named = NAMED_KEYS[name.toLowerCase()];
-  if (named) return named;
-  if (/^f([1-9]|1[0-2])$/i.test(name)) {
-    const n = Number(name.slice(1));
-    return { key: name.toUpperCase(), code: name.toUpperCase(), keyCode: 111 + n };
-  }
+  // Named keys come from the one key table (key-table.ts), shared with trusted input.
+  const named = namedKey(name);
+  if (named) return { key: named.key, code: named.code, keyCode: named.keyCode };
   if ([...name].length !== 1) return undefined;
   const upper = name.toUpperCase();
   if (/[a-z]/i.test(name)) return { key: name, code: `Key${upper}`, keyCode: upper.charCodeAt(0) };

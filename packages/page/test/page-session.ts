@@ -14,41 +14,9 @@ import {
 import { afterAll, beforeAll } from "vitest";
 import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
 import type { PageResult, PlanStep } from "../src/index.js";
+import { pressPlan } from "../src/input-plan.js";
 
 export const SANDBOX = "webbrain";
-
-/** WebDriver key values for the named keys our plans use. */
-const BIDI_KEYS: Record<string, string> = {
-  Enter: "\uE007",
-  Escape: "\uE00C",
-  Tab: "\uE004",
-  Backspace: "\uE003",
-  Delete: "\uE017",
-  Space: " ",
-  ArrowUp: "\uE013",
-  ArrowDown: "\uE015",
-  ArrowLeft: "\uE012",
-  ArrowRight: "\uE014",
-  Home: "\uE011",
-  End: "\uE010",
-  PageUp: "\uE00E",
-  PageDown: "\uE00F",
-  Control: "\uE009",
-  Shift: "\uE008",
-  Alt: "\uE00A",
-  Meta: "\uE03D",
-};
-
-type KeyAction = { type: "keyDown" | "keyUp"; value: string } | { type: "pause"; duration: number };
-
-function comboActions(combo: string): KeyAction[] {
-  const parts = combo.split("+").filter(Boolean);
-  const values = parts.map((part) => BIDI_KEYS[part] ?? part);
-  return [
-    ...values.map((value) => ({ type: "keyDown" as const, value })),
-    ...[...values].reverse().map((value) => ({ type: "keyUp" as const, value })),
-  ];
-}
 
 export interface SharedNode {
   type: "node";
@@ -117,71 +85,12 @@ export class PageSession {
     return current;
   }
 
+  /** Presses a plan exactly as the runner does (@webbrain/page/input-plan), without Stop. */
   async perform(plan: PlanStep[]): Promise<void> {
-    for (const step of plan) {
-      switch (step.kind) {
-        case "click":
-        case "move":
-          await performActions(this.client, this.context, [
-            {
-              type: "pointer",
-              id: "page-test-mouse",
-              parameters: { pointerType: "mouse" },
-              actions: [
-                { type: "pointerMove", x: step.x, y: step.y },
-                ...(step.kind === "click"
-                  ? [
-                      { type: "pointerDown" as const, button: 0 },
-                      { type: "pointerUp" as const, button: 0 },
-                    ]
-                  : []),
-              ],
-            },
-          ]);
-          break;
-        case "drag":
-          await performActions(this.client, this.context, [
-            {
-              type: "pointer",
-              id: "page-test-mouse",
-              parameters: { pointerType: "mouse" },
-              actions: [
-                { type: "pointerMove", x: step.from.x, y: step.from.y },
-                { type: "pointerDown", button: 0 },
-                {
-                  type: "pointerMove",
-                  x: Math.round((step.from.x + step.to.x) / 2),
-                  y: Math.round((step.from.y + step.to.y) / 2),
-                  duration: 50,
-                },
-                { type: "pointerMove", x: step.to.x, y: step.to.y, duration: 50 },
-                { type: "pointerUp", button: 0 },
-              ],
-            },
-          ]);
-          break;
-        case "keys":
-          await performActions(this.client, this.context, [
-            { type: "key", id: "page-test-keys", actions: step.keys.flatMap(comboActions) },
-          ]);
-          break;
-        case "text":
-          await performActions(this.client, this.context, [
-            {
-              type: "key",
-              id: "page-test-keys",
-              actions: [...step.text].flatMap((ch) => [
-                { type: "keyDown" as const, value: ch },
-                { type: "keyUp" as const, value: ch },
-              ]),
-            },
-          ]);
-          break;
-        case "pause":
-          await new Promise((resolve) => setTimeout(resolve, step.ms));
-          break;
-      }
-    }
+    await pressPlan(plan, {
+      perform: (actions) => performActions(this.client, this.context, actions),
+      pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
   }
 }
 
