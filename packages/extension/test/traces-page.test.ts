@@ -6,7 +6,9 @@
  * and run with the Run button on the redesigned page (every ref changed), submitting the data.
  */
 
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
@@ -219,11 +221,7 @@ describe("traces page", () => {
     expect(timeline).toMatch(/done after 4 model turns/);
     // Steps expand to their arguments and result.
     await click(firefox.client, list, "#timeline li.step-tool:nth-child(4) summary");
-    const detail = await text(
-      firefox.client,
-      list,
-      "#timeline li.step-tool:nth-child(4) details[open] pre",
-    );
+    const detail = await text(firefox.client, list, "#timeline li.step-tool:nth-child(4) details[open] pre");
     expect(detail).toContain('"value": "Ada Lovelace"');
     await screenshot(firefox.client, list, "traces-1-timeline");
 
@@ -266,4 +264,55 @@ describe("traces page", () => {
     expect(await text(firefox.client, traces, "#workflow-status")).toContain('no textbox named "Email"');
     expect(orders.length).toBe(before + 1);
   }, 180_000);
+  it("imports trace files, keeps the store under its size limit (oldest dropped first) and deletes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "webbrain-trace-import-"));
+    try {
+      const file = (runId: string, task: string, minute: number) => {
+        const at = `2026-12-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
+        const lines = [
+          {
+            v: 1,
+            type: "run_start",
+            at,
+            runId,
+            task,
+            mode: "act",
+            url: "https://shop.example/",
+            verbose: "normal",
+          },
+          { v: 1, type: "note", at, text: "x".repeat(2000) },
+          { v: 1, type: "run_end", at, status: "done", text: "ok", steps: 1 },
+        ];
+        return lines.map((line) => JSON.stringify(line)).join("\n");
+      };
+      await writeFile(join(dir, "first.jsonl"), file("imp-1", "first imported run", 1));
+      await writeFile(join(dir, "second.jsonl"), file("imp-2", "second imported run", 2));
+      await writeFile(join(dir, "broken.jsonl"), '{"not":"a trace"}');
+      await evaluate(
+        firefox.client,
+        settingsPage,
+        "browser.storage.local.set({ traceSettings: { enabled: false, maxBytes: 3500 } }).then(() => true)",
+        { awaitPromise: true },
+      );
+      const traces = await openTracesPage();
+      await chooseFile(traces, "#import", join(dir, "first.jsonl"));
+      await waitForText(firefox.client, traces, "#workflow-status", 'Imported the run "first imported run"');
+      await chooseFile(traces, "#import", join(dir, "second.jsonl"));
+      await waitForText(firefox.client, traces, "#workflow-status", 'Imported the run "second imported run"');
+      // 3500 bytes hold one of these traces: the older ones (the recorded run, then the first
+      // import) were dropped.
+      await waitForText(firefox.client, traces, "#list", "second imported run");
+      expect(await count(firefox.client, traces, "#list li")).toBe(1);
+      expect(await text(firefox.client, traces, "#list")).not.toContain("first imported run");
+      await chooseFile(traces, "#import", join(dir, "broken.jsonl"));
+      await waitForText(firefox.client, traces, "#workflow-status", "could not be imported");
+      expect(await text(firefox.client, traces, "#workflow-status")).toContain('no "v" (format version)');
+      await click(firefox.client, traces, "#delete");
+      await waitFor(async () => (await count(firefox.client, traces, "#list li")) === 0, {
+        message: "the deleted run gone from the list",
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
