@@ -1,0 +1,57 @@
+/**
+ * The ZIM reader on a real archive made by Debian's zim-tools (`zimwriterfs`, zstd clusters)
+ * from the pages in packages/testkit/fixtures/zim/source (regenerate: see that folder's
+ * README). Reads through a file-backed ZimByteSource, as the add-on reads OPFS.
+ */
+import { open } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { articleText, type ZimByteSource, ZimFormatError, ZimReader } from "../../src/zim/zim-reader.js";
+
+const ZIM = join(dirname(fileURLToPath(import.meta.url)), "../../../testkit/fixtures/zim/test-wikipedia.zim");
+
+async function fileSource(path: string): Promise<ZimByteSource & { close(): Promise<void> }> {
+  const handle = await open(path, "r");
+  const { size } = await handle.stat();
+  return {
+    size,
+    async read(offset, length) {
+      const buffer = new Uint8Array(length);
+      await handle.read(buffer, 0, length, offset);
+      return buffer;
+    },
+    close: () => handle.close(),
+  };
+}
+
+describe("ZimReader", () => {
+  it("finds an article by title and reads its text and the archive's metadata", async () => {
+    const source = await fileSource(ZIM);
+    try {
+      const zim = await ZimReader.open(source);
+      const entry = await zim.findByTitle("Ada Lovelace");
+      expect(entry).toMatchObject({ namespace: "C", url: "Ada_Lovelace", title: "Ada Lovelace" });
+      const { bytes } = await zim.content(entry!);
+      const text = articleText(new TextDecoder().decode(bytes));
+      expect(text).toContain(
+        "Augusta Ada King, Countess of Lovelace (1815–1852) was an English mathematician",
+      );
+      expect(await zim.metadata("Language")).toBe("eng");
+      expect(await zim.metadata("Date")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(await zim.metadata("Source")).toBe("https://en.wikipedia.org/");
+      // Loose match: underscores and case do not matter.
+      expect((await zim.findByTitle("lighthouse_of_alexandria"))?.url).toBe("Lighthouse_of_Alexandria");
+      expect(await zim.findByTitle("No Such Article")).toBeUndefined();
+    } finally {
+      await source.close();
+    }
+  });
+
+  it("refuses a file that is not a ZIM archive, saying what to pick", async () => {
+    const bytes = new TextEncoder().encode("<!doctype html>".padEnd(200, " "));
+    const source: ZimByteSource = { size: bytes.length, read: async (o, l) => bytes.slice(o, o + l) };
+    await expect(ZimReader.open(source)).rejects.toThrow(ZimFormatError);
+    await expect(ZimReader.open(source)).rejects.toThrow(/pick a \.zim file/);
+  });
+});
