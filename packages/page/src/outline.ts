@@ -111,8 +111,12 @@ export interface FoldResult {
   cut: boolean;
 }
 
-/** Gives a folded part's head element its ref and prints its fold line. */
-export type FoldLine = (section: Section) => string;
+/**
+ * Gives a folded part's head element its ref and prints its fold line. With `last`, the part is
+ * a run of sibling sections (first..last) folded as one: the page must remember that run, so
+ * that the first head's ref, passed back as ref_id, prints the whole run.
+ */
+export type FoldLine = (section: Section, last?: Section, controls?: number) => string;
 
 type Plan = Map<Section, "open" | "folded">;
 
@@ -131,9 +135,11 @@ export function foldTree(lines: readonly TreeLine[], budget: number, foldLine: F
     }
     return text.length + 1;
   };
-  // Mandatory: open every part too big to fold whole (when it has parts of its own to fold).
+  // Mandatory: open every part too big to fold whole (when it has parts of its own to fold),
+  // and the part that is the whole scope (a scoped call asked to see it).
+  const whole = top.length === 1 && top[0]?.start === 0 && top[0].end === lines.length ? top[0] : undefined;
   const force = (s: Section): void => {
-    if (s.chars > budget && s.children.length > 0) {
+    if (s === whole || (s.chars > budget && s.children.length > 0)) {
       plan.set(s, "open");
       for (const child of s.children) force(child);
     } else {
@@ -152,15 +158,39 @@ export function foldTree(lines: readonly TreeLine[], budget: number, foldLine: F
     openWhole(s, plan);
     used += delta;
   }
-  const out: string[] = [];
-  emit(lines, 0, lines.length, top, plan, (s) => foldedLines.get(s) ?? foldLine(s), out);
-  const folded = countFolded(top, plan);
+  let out: string[] = [];
+  const foldText = (s: Section) => foldedLines.get(s) ?? foldLine(s);
+  emit(lines, 0, lines.length, top, plan, foldText, out);
+  let folded = countFolded(top, plan);
+  if (out.join("\n").length > budget) {
+    // Too many small parts (500 sections of 3 controls): fold runs of folded siblings into one
+    // line each, every run no larger than the budget, so each still opens in one call.
+    const runs: string[] = [];
+    folded = emitRuns(lines, 0, lines.length, top, plan, foldText, foldLine, budget, runs);
+    out = runs;
+  }
   const closing =
     folded > 0
       ? `… ${folded} part${folded === 1 ? "" : "s"} folded to fit ${budget} chars: pass a folded line's ref as ref_id to print that part.`
       : "";
   let text = out.join("\n");
   let cut = false;
+  if (text.length > budget) {
+    // A part with no parts of its own is larger than the budget: its controls and headings
+    // first, the prose left out (read_page gives it), before anything is cut.
+    const kept = out.filter(
+      (line) =>
+        REF_LINE.test(line) ||
+        /^\s*(heading|navigation|main|form|region|dialog|group|list|table)\b/.test(line),
+    );
+    if (kept.length < out.length) {
+      kept.push(
+        `… ${out.length - kept.length} lines of text left out to fit ${budget} chars; read_page gives the text.`,
+      );
+      out = kept;
+      text = out.join("\n");
+    }
+  }
   if (text.length > budget) {
     // Still too big (a part with no parts of its own is larger than the budget): cut whole
     // lines, and end with the one marker line a truncated tree always ends with.
@@ -239,4 +269,57 @@ function emit(
     i = s.end;
   }
   for (; i < to; i++) out.push(lineText(lines[i] ?? ""));
+}
+
+/** emit(), with consecutive folded siblings merged into runs of at most `budget` chars. */
+function emitRuns(
+  lines: readonly TreeLine[],
+  from: number,
+  to: number,
+  sections: Section[],
+  plan: Plan,
+  foldText: (s: Section) => string,
+  foldLine: FoldLine,
+  budget: number,
+  out: string[],
+): number {
+  let folded = 0;
+  let i = from;
+  let run: Section[] = [];
+  let runChars = 0;
+  const flush = () => {
+    if (run.length === 0) return;
+    const first = run[0]!;
+    const last = run[run.length - 1]!;
+    out.push(
+      run.length === 1
+        ? foldText(first)
+        : foldLine(
+            first,
+            last,
+            run.reduce((n, s) => n + s.controls, 0),
+          ),
+    );
+    folded++;
+    run = [];
+    runChars = 0;
+  };
+  for (const s of sections) {
+    const between = i < s.start;
+    if (between) flush();
+    for (; i < s.start; i++) out.push(lineText(lines[i] ?? ""));
+    if (plan.get(s) === "open") {
+      flush();
+      out.push(lineText(lines[s.start] ?? ""));
+      folded += emitRuns(lines, s.start + 1, s.end, s.children, plan, foldText, foldLine, budget, out);
+    } else {
+      if (runChars + s.chars > budget) flush();
+      run.push(s);
+      runChars += s.chars;
+    }
+    i = s.end;
+  }
+  flush();
+  for (; i < to; i++) out.push(lineText(lines[i] ?? ""));
+  return folded;
 }

@@ -34,7 +34,7 @@ import {
 import { findInTree, type TreeQuery } from "./find.js";
 import { WiringIndex } from "./listeners.js";
 import { nativeDom, type StyleReader, styleReader } from "./native-dom.js";
-import { foldTree, type HeadLine, lineText, sectionEnd, type TreeLine } from "./outline.js";
+import { foldTree, type HeadLine, lineText, type Section, sectionEnd, type TreeLine } from "./outline.js";
 import { isOverlayContainer } from "./overlays.js";
 import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
@@ -583,7 +583,10 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   for (const line of walk.mainLines) all.push(line);
   if (section) {
     const start = all.findIndex((line) => typeof line !== "string" && line.el === section);
-    all = start < 0 ? [] : all.slice(start, sectionEnd(all, start));
+    // A run of sections folded as one (see outline.ts) prints to the end of its last section.
+    const runEnd = foldedRuns.get(section);
+    const last = runEnd ? all.findIndex((line) => typeof line !== "string" && line.el === runEnd) : -1;
+    all = start < 0 ? [] : all.slice(start, sectionEnd(all, last > start ? last : start));
   }
   if (options.find) {
     const found = findInTree(all, options.find);
@@ -636,10 +639,16 @@ function assemble(
       ...base,
     };
   }
-  const outline = foldTree(treeLines, budget, (part) => {
+  const outline = foldTree(treeLines, budget, (part: Section, last?: Section, runControls?: number) => {
     const ref = registry.refFor(part.head.el, part.head.role, part.head.name);
     const indent = part.head.text.length - part.head.text.trimStart().length;
-    const what = part.controls === 1 ? "1 control" : `${part.controls} controls`;
+    const controls = runControls ?? part.controls;
+    const what = controls === 1 ? "1 control" : `${controls} controls`;
+    if (last) {
+      foldedRuns.set(part.head.el, last.head.el);
+      return `${" ".repeat(indent)}[${ref}] ${part.head.text.trimStart()} … folded: ${what} (to ${last.head.text.trimStart()})`;
+    }
+    foldedRuns.delete(part.head.el);
     return `${" ".repeat(indent)}[${ref}] ${part.head.text.trimStart()} … folded: ${what}`;
   });
   if (outline.folded > 0 || !outline.cut) {
@@ -695,6 +704,9 @@ function classHint(className: string): string {
   const hint = collapseWhitespace(className).slice(0, CLASS_HINT_MAX_CHARS);
   return hint ? ` class=${JSON.stringify(hint)}` : "";
 }
+
+/** Runs of sections folded as one line: the first head's element -> the last one's. */
+const foldedRuns = new WeakMap<Element, Element>();
 
 function isHeading(el: Element): boolean {
   return /^h[1-6]$/.test(el.localName) || el.getAttribute("role") === "heading";

@@ -11,20 +11,20 @@ const refsOf = (tree: string) =>
   new Set(Array.from(tree.matchAll(/\[(\d+)\] (?!heading|navigation)/g), (m) => m[1]));
 
 describe("outline, find and diff", () => {
-  it("folds parts that do not fit, and every control is one more call away", async () => {
-    const page = await env.open("/page/long-manual.html");
-    const full = await page.tree();
-    const allRefs = refsOf(full);
-    expect(allRefs.size).toBe(5 * 8 + 4); // 40 steps, 2 nav links, the field, the button
-    const budget = 900;
+  /** Opens the page's outline, then every folded part once: answers the refs never reached. */
+  async function unreached(
+    path: string,
+    budget: number,
+  ): Promise<{ missing: string[]; folds: number; outline: string }> {
+    const page = await env.open(path);
+    const allRefs = refsOf(await page.tree());
     const outline = await page.tree({ max_chars: budget });
     expect(outline.length).toBeLessThanOrEqual(budget + 200); // + the closing line
     const folds = outline.split("\n").filter((l) => l.includes("… folded:"));
-    expect(folds.length).toBeGreaterThan(0);
-    expect(outline).toMatch(/pass a folded line's ref as ref_id/);
     for (const fold of folds)
-      expect(fold).toMatch(/^\s*\[\d+\] (heading|navigation) "[^"]+".* … folded: \d+ controls?$/);
-    // One call per folded part reaches every control.
+      expect(fold).toMatch(
+        /^\s*\[\d+\] (heading|navigation) "[^"]+".* … folded: \d+ controls?( \(to heading "[^"]+" level=\d\))?$/,
+      );
     const reached = refsOf(
       outline
         .split("\n")
@@ -40,7 +40,22 @@ describe("outline, find and diff", () => {
       expect(partRefs.size).toBe(count);
       for (const r of partRefs) reached.add(r);
     }
-    expect([...allRefs].filter((r) => !reached.has(r))).toEqual([]);
+    return { missing: [...allRefs].filter((r) => !reached.has(r)), folds: folds.length, outline };
+  }
+
+  it("folds parts that do not fit, and every control is one more call away", async () => {
+    const page = await env.open("/page/long-manual.html");
+    expect(refsOf(await page.tree()).size).toBe(5 * 8 + 4); // 40 steps, 2 nav links, the field, the button
+    const result = await unreached("/page/long-manual.html", 900);
+    expect(result.folds).toBeGreaterThan(0);
+    expect(result.outline).toMatch(/pass a folded line's ref as ref_id/);
+    expect(result.missing).toEqual([]);
+  });
+
+  it("folds runs of many small parts into one line each, still one call from every control", async () => {
+    const result = await unreached("/page/many-sections.html", 1500);
+    expect(result.outline).toMatch(/… folded: \d+ controls \(to heading "Item \d+" level=3\)/);
+    expect(result.missing).toEqual([]);
   });
 
   it("prints a heading's section when its ref is the scope", async () => {
