@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
 import { type FixtureServer, findRef, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CANCEL_WAITS_MESSAGE } from "../src/content/content-messages.js";
 import { ADDON_PREFS } from "./addon-harness.js";
 import { PORT_ROUTES, REPORT_CSV, releaseHanging, SLOW_ORDERS_MS } from "./port-fixtures.js";
 import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
@@ -239,6 +240,16 @@ describe("wait_for_stable", () => {
   });
 });
 
+/** Sends the content script of the tab's top frame the Stop message for page-layer waits. */
+function cancelWaitsIn(tab: string): Promise<unknown> {
+  return evaluate(
+    firefox.client,
+    probe.context,
+    `browser.tabs.sendMessage(${Number(tab)}, { type: ${JSON.stringify(CANCEL_WAITS_MESSAGE)} }, { frameId: 0 })`,
+    { awaitPromise: true },
+  );
+}
+
 describe("Stop", () => {
   /** Stop must end a call this soon (it races the call; nothing waits for the page). */
   const STOP_WITHIN_MS = 200;
@@ -265,6 +276,13 @@ describe("Stop", () => {
     );
     expect(stopped).toMatchObject({ ended: "rejected", name: "AbortError" });
     if (stopped.ended === "rejected") expect(stopped.afterStopMs).toBeLessThan(STOP_WITHIN_MS);
+    // The wait ended in the page too: nothing is left there to cancel.
+    expect(await cancelWaitsIn(tab)).toEqual({ success: true, cancelled: 0 });
+    // (A wait that was not stopped is still there, and is what that message ends.)
+    const pending = pageAction(tab, "wait_for_element", { text: "never shown", timeout_ms: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await cancelWaitsIn(tab)).toEqual({ success: true, cancelled: 1 });
+    expect(await pending).toMatchObject({ success: false, code: "cancelled" });
     // The port still works after a Stop.
     expect((await pageAction(tab, "read_page", {})).success).toBe(true);
   });
@@ -306,7 +324,11 @@ describe("downloads and uploads", () => {
       selector: "#attach",
     });
     expect(uploaded).toMatchObject({ success: true, uploaded: "report.csv", bytes: REPORT_CSV.length });
-    const read = await pageAction(tab, "read_page", {});
-    expect(read.text).toContain("report.csv (text/csv): January,1200");
+    // The page reads the file asynchronously (file.text()) before it shows what it got.
+    await waitFor(
+      async () =>
+        String((await pageAction(tab, "read_page", {})).text).includes("report.csv (text/csv): January,1200"),
+      { timeoutMs: 10_000, message: "the page never showed the attached file's content" },
+    );
   });
 });

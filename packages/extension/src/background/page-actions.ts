@@ -10,12 +10,14 @@
  *   answers stale instead of naming something new.
  * - A frame tool picks exactly one frame or dispatches nothing (frame-targets.ts).
  * - Results are plain JSON with `success`; failures carry a sentence saying what to do.
- * - Stop (the call's signal) rejects at once with AbortError and sends nothing more to the page;
- *   a wait already running in the page ends by its own timeout and changes nothing.
+ * - Stop (the call's signal) rejects at once with AbortError and sends nothing more to the page
+ *   but one message that ends the page layer's waits in progress in that frame (`cancelWaits`).
  */
 import type { PageActionName, PageResult } from "@webbrain/agent";
 import { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "@webbrain/page/protocol";
 import {
+  CANCEL_WAITS_MESSAGE,
+  type CancelWaitsMessage,
   type ElementTarget,
   EXECUTE_JS_MESSAGE,
   type ExecuteJsMessage,
@@ -242,7 +244,16 @@ export class WebExtPageActions {
       action,
       params: floor === undefined ? params : { ...params, ref_floor: floor },
     };
-    const answer = await raceStop(sendToFrame(tabId, frameId, message, action), signal);
+    const cancel: CancelWaitsMessage = { type: CANCEL_WAITS_MESSAGE };
+    // A page-layer wait outlives an abandoned call: end it in the page too.
+    const endWaits = () => void browser.tabs.sendMessage(tabId, cancel, { frameId }).catch(() => undefined);
+    signal?.addEventListener("abort", endWaits, { once: true });
+    let answer: PageResult;
+    try {
+      answer = await raceStop(sendToFrame(tabId, frameId, message, action), signal);
+    } finally {
+      signal?.removeEventListener("abort", endWaits);
+    }
     const metadata = answer.metadata;
     const last = isRecord(metadata) ? metadata.last_ref : undefined;
     if (typeof last === "number" && last > (floor ?? 0)) this.#refFloor.set(tabId, last);

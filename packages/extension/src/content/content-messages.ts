@@ -9,6 +9,7 @@
 export const EXECUTE_JS_MESSAGE = "webbrain_execute_js";
 export const RESOURCE_URL_MESSAGE = "webbrain_resource_url";
 export const ATTACH_FILE_MESSAGE = "webbrain_attach_file";
+export const CANCEL_WAITS_MESSAGE = "webbrain_cancel_waits";
 
 /** Which element: a ref from this document's tree, or a CSS selector. */
 export interface ElementTarget {
@@ -38,9 +39,19 @@ export interface AttachFileMessage {
   dataBase64: string;
 }
 
-export type ContentMessage = ExecuteJsMessage | ResourceUrlMessage | AttachFileMessage;
+/** Stop: end the page layer's waits in progress in this frame (their calls answer `cancelled`). */
+export interface CancelWaitsMessage {
+  type: typeof CANCEL_WAITS_MESSAGE;
+}
 
-const TYPES: ReadonlySet<string> = new Set([EXECUTE_JS_MESSAGE, RESOURCE_URL_MESSAGE, ATTACH_FILE_MESSAGE]);
+export type ContentMessage = ExecuteJsMessage | ResourceUrlMessage | AttachFileMessage | CancelWaitsMessage;
+
+const TYPES: ReadonlySet<string> = new Set([
+  EXECUTE_JS_MESSAGE,
+  RESOURCE_URL_MESSAGE,
+  ATTACH_FILE_MESSAGE,
+  CANCEL_WAITS_MESSAGE,
+]);
 
 export function isContentMessage(value: unknown): value is ContentMessage {
   return typeof value === "object" && value !== null && TYPES.has(String((value as { type?: unknown }).type));

@@ -7,10 +7,12 @@
  * listeners (returns undefined); an answer is always one plain JSON object with `success`, even
  * when the page script throws or is missing, so the agent gets a sentence instead of a hang.
  * Runs in every frame (manifest `all_frames`); the background page picks the frame by frameId.
+ * Installs its listener once per frame, however many times the file runs there.
  */
 import { isPageActionMessage } from "../shared/page-messages.js";
 import {
   ATTACH_FILE_MESSAGE,
+  CANCEL_WAITS_MESSAGE,
   type ContentMessage,
   EXECUTE_JS_MESSAGE,
   isContentMessage,
@@ -46,6 +48,8 @@ async function runContentMessage(message: ContentMessage): Promise<unknown> {
         return toJson(await resourceUrl(message));
       case ATTACH_FILE_MESSAGE:
         return toJson(await attachFile(message));
+      case CANCEL_WAITS_MESSAGE:
+        return { success: true, cancelled: pageScript()?.cancelWaits?.() ?? 0 };
     }
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
@@ -53,8 +57,15 @@ async function runContentMessage(message: ContentMessage): Promise<unknown> {
   }
 }
 
-browser.runtime.onMessage.addListener((message) => {
-  if (isPageActionMessage(message)) return runAction(message.action, message.params);
-  if (isContentMessage(message)) return runContentMessage(message);
-  return undefined;
-});
+// The background page injects this file into a frame that had not run it yet, and the manifest
+// may still run it there afterwards (same content-script realm): one listener only, or every
+// action would run twice.
+const scope = globalThis as { __webbrainGlueInstalled?: boolean };
+if (!scope.__webbrainGlueInstalled) {
+  scope.__webbrainGlueInstalled = true;
+  browser.runtime.onMessage.addListener((message) => {
+    if (isPageActionMessage(message)) return runAction(message.action, message.params);
+    if (isContentMessage(message)) return runContentMessage(message);
+    return undefined;
+  });
+}

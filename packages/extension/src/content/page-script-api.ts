@@ -4,6 +4,8 @@
  */
 export interface PageScriptApi {
   handle(action: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Ends the waits in progress (each answers `cancelled`); answers how many it ended. */
+  cancelWaits?: () => number;
   version?: string;
 }
 
