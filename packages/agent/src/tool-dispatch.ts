@@ -97,14 +97,21 @@ type ToolHandler = (
 const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
   Partial<Record<PortActionToolName, ToolHandler>> = {
   screenshot: async (port, args, ctx, call) => {
-    const shot = await port.screenshot(ctx.tabId, { ...call, full: args.full === true });
+    const full = args.full === true;
+    const shot = await port.screenshot(ctx.tabId, { ...call, full });
+    // A port without full-page screenshots answers the viewport: say so rather than let the
+    // model believe it saw the whole page.
+    const viewportOnly =
+      full && !port.capabilities.has("full_page_screenshot")
+        ? " (this browser captures the viewport only; scroll to see more)"
+        : "";
     return {
       content: [
-        { type: "text", text: `[screenshot ok] ${ctx.url}` },
+        { type: "text", text: `[screenshot ok] ${ctx.url}${viewportOnly}` },
         { type: "image", data: shot.dataBase64, mimeType: shot.mimeType },
       ],
       isError: false,
-      details: { success: true, url: ctx.url, mimeType: shot.mimeType },
+      details: { success: true, url: ctx.url, mimeType: shot.mimeType, full: full && !viewportOnly },
     };
   },
   navigate: async (port, args, ctx, call) => {

@@ -3,6 +3,7 @@ import type { ToolCall } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
 import {
   BlockedDone,
+  browserCapabilities,
   DuplicateSubmitGuard,
   LoopDetector,
   MemoryStore,
@@ -32,7 +33,7 @@ function setup(treeResult?: PageResult) {
   const run: RunContext = {
     conversation: newConversation("1", "act", 0),
     tier: "full",
-    vision: false,
+    vision: true,
     planRequired: false,
     loop: new LoopDetector(),
     malformedStreak: 0,
@@ -106,6 +107,18 @@ describe("tool results", () => {
     });
     const scrolled = await call("scroll", { direction: "down" });
     expect(scrolled.details).toMatchObject({ success: true });
+  });
+
+  it("says a full-page screenshot is the viewport on a port that cannot take full pages", async () => {
+    const { call, browser } = setup();
+    browser.capabilities = browserCapabilities("page_layer", "navigation", "screenshot");
+    const shot = await call("screenshot", { full: true });
+    expect(textOf(shot)).toContain("captures the viewport only");
+    expect(shot.details).toMatchObject({ success: true, full: false });
+    browser.capabilities = browserCapabilities("page_layer", "screenshot", "full_page_screenshot");
+    const whole = await call("screenshot", { full: true });
+    expect(textOf(whole)).not.toContain("viewport only");
+    expect(whole.details).toMatchObject({ full: true });
   });
 
   it("answers fetch_url with the response's fields in the details", async () => {
