@@ -39,6 +39,7 @@ import {
   type DialogPolicy,
   describeDialogs,
 } from "./dialog-handler.js";
+import { ActionSideEffects, SIDE_EFFECT_EVENTS } from "./action-side-effects.js";
 import { DownloadFolder } from "./download-folder.js";
 import { ElementActions } from "./element-actions.js";
 import { type FetchImpl, fetchText } from "./http-fetch.js";
@@ -77,6 +78,7 @@ const EVENTS = [
     "browsingContext.userPromptOpened",
     "browsingContext.navigationStarted",
     ...NETWORK_EVENTS,
+    ...SIDE_EFFECT_EVENTS,
   ]),
 ];
 
@@ -108,6 +110,7 @@ export class BidiBrowserPort implements BrowserPort {
   readonly dialogs: DialogHandler;
   readonly downloads: DownloadFolder;
   readonly network: NetworkActivity;
+  readonly sideEffects: ActionSideEffects;
   readonly #elements: ElementActions;
   readonly #navigationTimeoutMs: number;
   readonly #fetch: FetchImpl;
@@ -124,6 +127,7 @@ export class BidiBrowserPort implements BrowserPort {
     this.#navigationTimeoutMs = opts.navigationTimeoutMs ?? DEFAULT_NAVIGATION_TIMEOUT_MS;
     this.#ownsBrowser = opts.ownsBrowser ?? false;
     this.network = new NetworkActivity(opts.client);
+    this.sideEffects = new ActionSideEffects(opts.client);
     this.#elements = new ElementActions(opts.client, this.channel, this.tabs, this.dialogs, this.network);
   }
 
@@ -136,6 +140,9 @@ export class BidiBrowserPort implements BrowserPort {
     await port.tabs.start();
     await port.documents.start();
     await port.channel.install();
+    await port.sideEffects.routeDownloads(port.downloads.dir, opts.userContext).catch(() => {
+      // A remote browser (a Grid node) may refuse a local folder; downloads then go where it says.
+    });
     const initial = port.tabs.ids();
     // Work in a tab we create: in headless Firefox the first tab never gets focus, and
     // widgets that open on focus (comboboxes, date pickers) would not work there.
@@ -260,7 +267,10 @@ export class BidiBrowserPort implements BrowserPort {
   ): Promise<PageResult> {
     if (!this.tabs.has(tabId))
       throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    // Downloads and tabs the action starts are reported in its result (action-side-effects.ts).
+    const effects = this.sideEffects.begin(tabId, (context) => context === tabId);
     const result = await this.#elements.run(tabId, action, params, options.signal);
+    Object.assign(result, await effects.collect());
     await this.dialogs.settled();
     // The frame list costs a round trip: fetch it only when something needs it.
     const frames =

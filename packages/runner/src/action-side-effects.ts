@@ -1,0 +1,142 @@
+/**
+ * What a page action started besides its own effect: downloads and new tabs or popups, as
+ * BiDi reports them (Firefox 153 emits `browsingContext.downloadWillBegin`, `downloadEnd` with
+ * the file's path, and `contextCreated` with `originalOpener`). A click that downloads a file
+ * or opens a tab says so in its result:
+ *   `downloads: [{filename, bytes, path, status, url}]`, `new_tabs: [{tab_id, url}]`.
+ *
+ * Invariants:
+ * - Downloads land in the run's downloads folder (`browser.setDownloadBehavior`), never in the
+ *   user's; a download is never a navigation, so the session goes on as before.
+ * - Only events of the acting tab count: another session's (user context's) download or popup
+ *   never shows up in this session's results.
+ * - An action that started nothing costs nothing: no settle wait.
+ * - Waiting is bounded: a download that has begun gets DOWNLOAD_WAIT_MS to end (then it is
+ *   reported "in_progress"); a new tab gets NEW_TAB_WAIT_MS to leave about:blank.
+ */
+import { stat } from "node:fs/promises";
+import { basename } from "node:path";
+import type { BidiClient } from "@webbrain/bidi";
+
+export const SIDE_EFFECT_EVENTS = [
+  "browsingContext.downloadWillBegin",
+  "browsingContext.downloadEnd",
+  "browsingContext.contextCreated",
+] as const;
+
+/** How long a begun download may take to finish before the result is returned without it. */
+const DOWNLOAD_WAIT_MS = 10_000;
+/** How long a new tab may take to get its first URL. */
+const NEW_TAB_WAIT_MS = 3_000;
+const POLL_MS = 50;
+
+export interface DownloadReport {
+  filename: string;
+  url: string;
+  status: "complete" | "canceled" | "in_progress";
+  bytes?: number;
+  path?: string;
+}
+
+export interface NewTabReport {
+  tab_id: string;
+  url: string;
+}
+
+interface PendingDownload {
+  url: string;
+  filename: string;
+  end?: { status: string; filepath?: string | null };
+}
+
+/** Events of one action, gathered from its start until `collect`. */
+export interface SideEffectRecorder {
+  collect(): Promise<{ downloads?: DownloadReport[]; new_tabs?: NewTabReport[] }>;
+}
+
+export class ActionSideEffects {
+  readonly #client: BidiClient;
+
+  constructor(client: BidiClient) {
+    this.#client = client;
+  }
+
+  /** Sends downloads of these user contexts (all when none) into `dir`. */
+  async routeDownloads(dir: string, userContext?: string): Promise<void> {
+    await this.#client.send("browser.setDownloadBehavior", {
+      downloadBehavior: { type: "allowed", destinationFolder: dir },
+      ...(userContext ? { userContexts: [userContext] } : {}),
+    });
+  }
+
+  /** Starts recording for an action in `tabId`; `isOurs` tells whether a context is this tab's. */
+  begin(tabId: string, isOurs: (context: string) => boolean): SideEffectRecorder {
+    const downloads: PendingDownload[] = [];
+    const tabs: string[] = [];
+    const removers = [
+      this.#client.on("browsingContext.downloadWillBegin", (event) => {
+        if (!isOurs(event.context)) return;
+        downloads.push({ url: event.url, filename: event.suggestedFilename });
+      }),
+      this.#client.on("browsingContext.downloadEnd", (event) => {
+        const pending = downloads.find((download) => download.url === event.url && !download.end);
+        if (!pending) return;
+        pending.end = { status: event.status, filepath: "filepath" in event ? event.filepath : null };
+      }),
+      this.#client.on("browsingContext.contextCreated", (info) => {
+        if (!info.parent && info.originalOpener === tabId) tabs.push(info.context);
+      }),
+    ];
+    return {
+      collect: async () => {
+        // No fixed settle time: the click path's own verify round trips come after the press, so
+        // events the press caused have arrived; only what has begun is waited for.
+        await waitUntil(() => downloads.every((download) => download.end), DOWNLOAD_WAIT_MS);
+        for (const remove of removers) remove();
+        const out: { downloads?: DownloadReport[]; new_tabs?: NewTabReport[] } = {};
+        if (downloads.length > 0) out.downloads = await Promise.all(downloads.map(reportDownload));
+        if (tabs.length > 0) out.new_tabs = await Promise.all(tabs.map((tab) => this.#reportTab(tab)));
+        return out;
+      },
+    };
+  }
+
+  async #reportTab(context: string): Promise<NewTabReport> {
+    let url = "about:blank";
+    await waitUntil(async () => {
+      const tree = await this.#client
+        .send("browsingContext.getTree", { root: context, maxDepth: 0 })
+        .catch(() => undefined);
+      url = tree?.contexts[0]?.url ?? url;
+      return url !== "about:blank" || tree === undefined;
+    }, NEW_TAB_WAIT_MS);
+    return { tab_id: context, url };
+  }
+}
+
+async function reportDownload(download: PendingDownload): Promise<DownloadReport> {
+  if (!download.end) return { filename: download.filename, url: download.url, status: "in_progress" };
+  const path = download.end.filepath ?? undefined;
+  const bytes = path
+    ? await stat(path).then(
+        (info) => info.size,
+        () => undefined,
+      )
+    : undefined;
+  return {
+    filename: path ? basename(path) : download.filename,
+    url: download.url,
+    status: download.end.status === "complete" ? "complete" : "canceled",
+    ...(bytes !== undefined ? { bytes } : {}),
+    ...(path ? { path } : {}),
+  };
+}
+
+async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check()) && Date.now() < deadline) await sleep(POLL_MS);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
