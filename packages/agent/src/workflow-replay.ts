@@ -194,10 +194,12 @@ async function verify(
 export function handoverTask(
   workflow: Workflow,
   stopped: Extract<ReplayResult, { status: "stopped" }>,
+  params: Record<string, string> = {},
 ): string {
+  const values = resolveParams(workflow, params);
   const rest = workflow.steps.slice(Math.max(0, stopped.step - 1)).map((step, i) => {
     const where = step.target ? ` on ${formatTarget(step.target)}` : "";
-    return `${stopped.step + i}. ${step.tool}${where} ${JSON.stringify(step.args)}`;
+    return `${stopped.step + i}. ${step.tool}${where} ${JSON.stringify(fill(step.args, values))}`;
   });
   return [
     `Finish the saved workflow "${workflow.name}". Its replay stopped at step ${stopped.step}: ${stopped.reason}.`,

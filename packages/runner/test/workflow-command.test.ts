@@ -19,6 +19,7 @@ import {
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
+  userTexts,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
@@ -251,6 +252,58 @@ describe("traces and saved workflows", () => {
         /the replay stopped at step 2: the page no longer matches: no textbox named "Email" on the page \(textbox elements now: "Name", "Phone"\)/,
       );
       expect(orders.length).toBe(before);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+  it(
+    "hands a stopped replay over to the agent with --handover, which finishes the order",
+    async () => {
+      await llm?.close();
+      llm = await startScriptedLlm({
+        dialect: "openai-chat",
+        script: [
+          (req) => {
+            const task = userTexts(req).join("\n");
+            expect(task).toContain("Its replay stopped at step 2: the page no longer matches");
+            expect(task).toContain('{"value":"ada@example.com"}');
+            return { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] };
+          },
+          (req) => {
+            const tree = lastToolResultText(req);
+            return {
+              toolCalls: [
+                {
+                  name: "type_ax",
+                  arguments: { ref_id: findRef(tree, "textbox", "Phone"), value: "555-0100" },
+                },
+                {
+                  name: "type_ax",
+                  arguments: { ref_id: findRef(tree, "spinbutton", "Quantity"), value: "3" },
+                },
+                { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
+                { name: "wait_for_stable", arguments: {} },
+              ],
+            };
+          },
+          {
+            toolCalls: [{ name: "done", arguments: { summary: "Finished the order with a phone number." } }],
+          },
+        ],
+      });
+      const replay = await runCli([
+        "workflow",
+        "run",
+        workflowPath(),
+        "--url",
+        server.url("/workflow/order-v3.html"),
+        "--handover",
+        "--base-url",
+        llm.baseUrl,
+      ]);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stderr).toMatch(/the replay stopped at step 2; handing over to the agent/);
+      expect(replay.stdout).toBe("Finished the order with a phone number.\n");
+      expect(orders.at(-1)).toEqual({ name: "Ada Lovelace", phone: "555-0100", quantity: "3" });
     },
     PROCESS_TEST_TIMEOUT_MS,
   );

@@ -8,7 +8,12 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
+  Agent,
+  handoverTask,
+  MemoryStore,
+  PiAiClient,
   parseWorkflow,
+  type ReplayResult,
   replayWorkflow,
   serializeWorkflow,
   type Workflow,
@@ -17,6 +22,7 @@ import {
 } from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
+import { ensureModelReachable, providerFromFlags } from "../provider-options.js";
 import { withRunnerSession } from "../runner-session.js";
 import { readTraceFile } from "../trace-writer.js";
 import type { ParsedOptions } from "./argv-parser.js";
@@ -89,7 +95,21 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
   const workflow: Workflow = asUsage(() => parseWorkflow(text));
   const params = paramPairs(options.param);
   const startUrl = options.url ?? workflow.startUrl;
-  const result = await withRunnerSession(
+  // The model is checked before Firefox starts, as `run` does, so --handover fails fast.
+  const provider = options.handover
+    ? providerFromFlags(
+        {
+          ...(options.provider ? { provider: options.provider } : {}),
+          ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
+          ...(options.model ? { model: options.model } : {}),
+          ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
+        },
+        io.env,
+      )
+    : undefined;
+  if (provider) await ensureModelReachable(provider);
+  let handedOver: { status: string; text: string } | undefined;
+  const result: ReplayResult = await withRunnerSession(
     {
       ...browserOptionsFrom(options),
       pageScript: loadPageScript,
@@ -107,14 +127,33 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
               `webbrain: step ${index + 1}/${workflow.steps.length} ${step.tool} ${outcome}${detail ? `: ${detail}` : ""}\n`,
             ),
         });
+      let replayed: ReplayResult;
       try {
-        return await replay();
+        replayed = await replay();
       } catch (error) {
         if (error instanceof WorkflowError) throw new UsageError(error.message);
         throw error;
       }
+      if (replayed.status === "stopped" && provider && replayed.step > 0) {
+        io.stderr.write(`webbrain: the replay stopped at step ${replayed.step}; handing over to the agent\n`);
+        const agent = new Agent({ port, store: new MemoryStore(), provider, llm: new PiAiClient(provider) });
+        const outcome = await agent.processMessage(tabId, handoverTask(workflow, replayed, params), {
+          mode: "act",
+          signal: io.signal,
+        });
+        handedOver = { status: outcome.status, text: outcome.text };
+      }
+      return replayed;
     },
   );
+  if (handedOver) {
+    const finished = handedOver.status === "done" || handedOver.status === "answered";
+    if (options.json) io.stdout.write(`${JSON.stringify({ ...result, handover: handedOver })}\n`);
+    else if (finished) io.stdout.write(`${handedOver.text}\n`);
+    if (!finished)
+      io.stderr.write(`webbrain: the agent did not finish (${handedOver.status}): ${handedOver.text}\n`);
+    return finished ? EXIT_DONE : EXIT_NOT_FINISHED;
+  }
   if (options.json) io.stdout.write(`${JSON.stringify(result)}\n`);
   if (result.status === "done") {
     if (!options.json) io.stdout.write(`Replayed ${result.steps} steps of "${workflow.name}".\n`);

@@ -58,6 +58,22 @@ const workflowOptions = {
   name: { kind: "string", valueName: "TEXT", help: "save: the workflow's name (default: the run's task)." },
   url: { kind: "string", valueName: "URL", help: "run: start on this page instead of the one recorded." },
   json: { kind: "boolean", help: "run: print the replay's result as JSON on stdout." },
+  handover: {
+    kind: "boolean",
+    help: "run: if the replay stops, let the agent finish the remaining steps (model flags as for `run`).",
+  },
+  provider: {
+    kind: "string",
+    valueName: "ID",
+    help: "run --handover: model provider preset (default llamacpp).",
+  },
+  "base-url": { kind: "string", valueName: "URL", help: "run --handover: the provider's API base URL." },
+  model: { kind: "string", valueName: "NAME", help: "run --handover: model name sent to the provider." },
+  "api-key-env": {
+    kind: "string",
+    valueName: "VAR",
+    help: "run --handover: read the API key from this environment variable.",
+  },
   ...browserOptions,
 } as const satisfies OptionSpecs;
 
@@ -75,6 +91,8 @@ export const workflowCommand: CommandSpec<typeof workflowOptions> = {
     "run FILE: each step finds its target again, acts and checks the effect it had when recorded;",
     "the first step that cannot be matched or checked stops the replay (exit 1) and says why.",
     "Steps that may send a message on a protected messaging route are never replayed.",
+    "With --handover, a stopped replay is handed to the agent (Act mode) to finish, told which step",
+    "stopped and why and which steps remained; the exit code is then the agent's.",
   ].join("\n"),
   examples: [
     'webbrain workflow save run.jsonl --param product="Pro plan" -o product.workflow.json',
