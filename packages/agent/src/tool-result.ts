@@ -22,7 +22,8 @@ const RAW_FIELD_MIN_CHARS = 120;
 
 /**
  * Result fields for code, not for the model: timings, counters and ref bookkeeping. Dropped from
- * the text at the top level and one level down (`metadata.build_ms`).
+ * the text at the top level and one level down (`metadata.build_ms`). The counters (`chars`,
+ * `lines`, `refs`) only when they are numbers, so a tool whose `refs` is a list still shows it.
  */
 export const MODEL_HIDDEN_FIELDS: ReadonlySet<string> = new Set([
   "build_ms",
@@ -30,10 +31,12 @@ export const MODEL_HIDDEN_FIELDS: ReadonlySet<string> = new Set([
   "full_chars",
   "last_ref",
   "ref_names",
-  "chars",
-  "lines",
-  "refs",
 ]);
+const MODEL_HIDDEN_COUNTS: ReadonlySet<string> = new Set(["chars", "lines", "refs"]);
+
+function hiddenFromModel(key: string, value: unknown): boolean {
+  return MODEL_HIDDEN_FIELDS.has(key) || (MODEL_HIDDEN_COUNTS.has(key) && typeof value === "number");
+}
 
 export interface ToolContent {
   /** What the model reads. */
@@ -51,11 +54,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function modelFields(result: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(result)) {
-    if (MODEL_HIDDEN_FIELDS.has(key)) continue;
+    if (hiddenFromModel(key, value)) continue;
     if (isPlainObject(value)) {
       const inner: Record<string, unknown> = {};
       for (const [innerKey, innerValue] of Object.entries(value))
-        if (!MODEL_HIDDEN_FIELDS.has(innerKey)) inner[innerKey] = innerValue;
+        if (!hiddenFromModel(innerKey, innerValue)) inner[innerKey] = innerValue;
       out[key] = inner;
     } else {
       out[key] = value;

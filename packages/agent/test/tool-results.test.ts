@@ -62,6 +62,7 @@ describe("tool results", () => {
         build_ms: 3.2,
         elements_visited: 40,
         full_chars: 60,
+        lines: 2,
         last_ref: 2,
         ref_names: { "1": "Shop", "2": "Place order" },
       },
@@ -70,7 +71,7 @@ describe("tool results", () => {
     const text = textOf(outcome);
     expect(text).toContain('[2] button "Place order"');
     expect(text).toContain('"truncated":false');
-    for (const hidden of ["build_ms", "elements_visited", "full_chars", "last_ref", "ref_names"])
+    for (const hidden of ["build_ms", "elements_visited", "full_chars", "last_ref", "ref_names", "lines"])
       expect(text).not.toContain(hidden);
     expect(outcome.details?.metadata).toMatchObject({
       build_ms: 3.2,
