@@ -43,10 +43,10 @@ import {
 } from "./model-inputs.js";
 import { type PermissionApprover, PermissionGate } from "./permission-gate.js";
 import {
-  plannerPrompt,
   type PlanApprover,
   type PlanDecision,
   planFromAnswer,
+  plannerPrompt,
   SUBMIT_PLAN_TOOL,
 } from "./planner.js";
 import { type LlmClient, PiAiClient } from "./provider-client.js";
@@ -95,6 +95,8 @@ export interface MessageOptions {
   mode?: Mode;
   signal?: AbortSignal;
   onEvent?: AgentEventListener;
+  /** Images the user attached to this message (sent only to vision models). */
+  images?: readonly { data: string; mimeType: string }[];
 }
 
 export class Agent {
@@ -191,9 +193,17 @@ export class Agent {
           this.now(),
         );
         if (enriched.adapterId) conversation.adapterId = enriched.adapterId;
-        conversation.messages.push(enriched.message);
+        conversation.messages.push(
+          withImages(enriched.message, options.images, this.options.provider.vision),
+        );
       } else {
-        conversation.messages.push({ role: "user", content: task, timestamp: this.now() });
+        conversation.messages.push(
+          withImages(
+            { role: "user", content: task, timestamp: this.now() },
+            options.images,
+            this.options.provider.vision,
+          ),
+        );
       }
       conversation.stepsUsed = 0;
       conversation.pendingContinue = false;
@@ -512,4 +522,20 @@ export class Agent {
     conversation.updatedAt = this.now();
     await this.convStore.save(conversation);
   }
+}
+
+/** The user's attached images beside the message's text; dropped for a model without vision. */
+function withImages(message: UserMessage, images: MessageOptions["images"], vision: boolean): UserMessage {
+  if (!vision || !images || images.length === 0) return message;
+  const content =
+    typeof message.content === "string"
+      ? [{ type: "text" as const, text: message.content }]
+      : message.content;
+  return {
+    ...message,
+    content: [
+      ...content,
+      ...images.map((image) => ({ type: "image" as const, data: image.data, mimeType: image.mimeType })),
+    ],
+  };
 }

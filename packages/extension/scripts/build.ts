@@ -12,7 +12,9 @@
  * stub that throws a clear error. That also keeps background.js under web-ext lint's 5 MB
  * parse limit (it is ~5.3 MB with them).
  */
+
 import { cp, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
@@ -147,6 +149,11 @@ async function main(): Promise<void> {
     await writeFile(join(outDir, "page-script.js"), await loadPageScript());
     await cp(join(PACKAGE_DIR, "static"), outDir, { recursive: true });
     await writeEnglishLocale(outDir);
+    // PDF.js runs its parser in a worker, loaded from the add-on (attachment-reader.ts).
+    await cp(
+      createRequire(import.meta.url).resolve("pdfjs-dist/build/pdf.worker.min.mjs"),
+      join(outDir, "pdf.worker.min.mjs"),
+    );
     const pkg = JSON.parse(await readFile(join(PACKAGE_DIR, "package.json"), "utf8")) as { version: string };
     const manifestPath = join(outDir, "manifest.json");
     const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as { version: string };

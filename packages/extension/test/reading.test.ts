@@ -1,15 +1,21 @@
 /**
  * Reading and talking in the sidebar, in real Firefox at 360 px: a long answer is shown from
  * its beginning (reading first) with a floating navigation between its sections and back to
- * the newest message.
+ * the newest message; files attached to a message (text, a PDF's text, an image for a vision
+ * model) reach the model, and files past the bounds are refused with a clear message.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { callFunction, evaluate, navigate, performActions } from "@webbrain/bidi";
 import {
   type FixtureServer,
+  imageCount,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
   startScriptedLlm,
+  userTexts,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +31,7 @@ import {
   screenshot,
   scriptedProviderConfig,
   setViewport,
+  text,
   waitForContext,
   waitForText,
 } from "./addon-harness.js";
@@ -48,14 +55,51 @@ beforeAll(async () => {
   fixtures = await startFixtureServer();
   llm = await startScriptedLlm({
     dialect: "openai-chat",
-    script: [{ text: LONG_ANSWER }, { text: "A short follow-up." }],
+    script: [
+      { text: LONG_ANSWER },
+      { text: "A short follow-up." },
+      { text: "I read both files." },
+      { text: "I see a red square." },
+    ],
   });
 });
 afterAll(async () => {
   await llm?.close();
   await fixtures?.close();
   await addon?.remove();
+  if (filesDir) await rm(filesDir, { recursive: true, force: true });
 });
+
+let filesDir = "";
+
+/** A one-page PDF whose page says `text` (Helvetica), with a correct cross-reference table. */
+function pdfWithText(text: string): Buffer {
+  const stream = `BT /F1 18 Tf 40 700 Td (${text}) Tj ET`;
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  let body = "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
+
+/** A 2x2 red PNG. */
+const RED_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 const firefox = setupFirefox({ prefs: ADDON_PREFS });
 let settingsPage = "";
@@ -178,5 +222,76 @@ describe("long replies", () => {
     await pressEnter(firefox.client, sidebar);
     await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "A short follow-up.");
     await waitFor(atBottom, { message: "a short answer after Newest was not scrolled into view" });
+  });
+});
+
+/** Chooses files in the sidebar's file picker, as WebDriver does for a person (input.setFiles). */
+async function attach(paths: string[]): Promise<void> {
+  const input = await firefox.client.send("script.evaluate", {
+    expression: "document.getElementById('attach-input')",
+    target: { context: sidebar },
+    awaitPromise: false,
+  });
+  const sharedId = (input as { result?: { sharedId?: string } }).result?.sharedId;
+  if (!sharedId) throw new Error("the sidebar has no #attach-input");
+  await firefox.client.send("input.setFiles", { context: sidebar, element: { sharedId }, files: paths });
+}
+
+describe("attachments", () => {
+  beforeAll(async () => {
+    filesDir = await mkdtemp(join(tmpdir(), "webbrain-attach-"));
+    await writeFile(join(filesDir, "notes.txt"), "The keeper's log says the fire was lit at dusk.");
+    await writeFile(join(filesDir, "report.pdf"), pdfWithText("Sostratus of Cnidus built the Pharos"));
+    await writeFile(join(filesDir, "square.png"), RED_PNG);
+    await writeFile(join(filesDir, "huge.txt"), "x".repeat(600 * 1024));
+  });
+
+  it("sends a text file and a PDF's text with the message; refuses an image for a text-only model and a file too large", async () => {
+    await attach([join(filesDir, "notes.txt"), join(filesDir, "report.pdf")]);
+    await waitForText(firefox.client, sidebar, "#attachments", "report.pdf");
+    await attach([join(filesDir, "square.png")]);
+    await waitForText(firefox.client, sidebar, "#status", "does not understand images");
+    await attach([join(filesDir, "huge.txt")]);
+    await waitForText(firefox.client, sidebar, "#status", "at most 512 KB");
+    await screenshot(firefox.client, sidebar, "attach-1-chips-and-refusal");
+    await fill(firefox.client, sidebar, "#input", "What do these files say?");
+    await pressEnter(firefox.client, sidebar);
+    await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "I read both files.");
+    const sent = userTexts(llm!.requests.at(-1)!).join("\n");
+    expect(sent).toContain("What do these files say?");
+    expect(sent).toContain('<attached_file name="notes.txt">');
+    expect(sent).toContain("fire was lit at dusk");
+    expect(sent).toContain("Sostratus of Cnidus built the Pharos");
+    expect(await evaluate(firefox.client, sidebar, "document.getElementById('attachments').hidden")).toBe(
+      true,
+    );
+    await waitForText(firefox.client, sidebar, "#transcript .msg.user .attached", "notes.txt, report.pdf");
+    await screenshot(firefox.client, sidebar, "attach-2-sent");
+  });
+
+  it("sends an attached image to a vision model", async () => {
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.storage.local.get("settings").then(({ settings }) => {
+        settings.providers[0].vision = true;
+        return browser.storage.local.set({ settings });
+      })`,
+    );
+    await waitFor(() =>
+      evaluate<boolean>(firefox.client, sidebar, "document.getElementById('provider').options.length > 0"),
+    );
+    await waitFor(
+      async () => {
+        await attach([join(filesDir, "square.png")]);
+        return (await text(firefox.client, sidebar, "#attachments")).includes("square.png");
+      },
+      { message: "the image was not accepted once the model has vision" },
+    );
+    await fill(firefox.client, sidebar, "#input", "What colour is it?");
+    await pressEnter(firefox.client, sidebar);
+    await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "I see a red square.");
+    expect(imageCount(llm!.requests.at(-1)!)).toBeGreaterThanOrEqual(1);
+    await screenshot(firefox.client, sidebar, "attach-3-image-sent");
   });
 });

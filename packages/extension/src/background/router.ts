@@ -8,9 +8,10 @@
  * registered before anything else can run), so no event can fall between them.
  */
 import type { BrowserPort } from "@webbrain/agent";
+import { isAttachment, MAX_ATTACHMENTS } from "../shared/attachments.js";
+import { t } from "../shared/i18n.js";
 import type { PortToSidebar, Reply, ReplyValues, Request, TabState } from "../shared/messages.js";
 import { isRequest, RUN_PORT_NAME } from "../shared/messages.js";
-import { t } from "../shared/i18n.js";
 import type { AlwaysGrants } from "./always-grants.js";
 import { testProviderConnection } from "./connection-test.js";
 import type { PayloadRecorder } from "./payload-recorder.js";
@@ -42,13 +43,18 @@ export class Router {
       get_settings: () => deps.settings.load(),
       save_settings: (r) => deps.settings.save(r.settings),
       test_provider: (r) => testProviderConnection(r.provider),
-      chat_start: (r) => deps.runs.start(String(r.tabId), r.text, r.mode),
+      chat_start: (r) => {
+        const attachments = r.attachments ?? [];
+        if (attachments.length > MAX_ATTACHMENTS || !attachments.every(isAttachment)) {
+          throw new Error(t("attachRejected", MAX_ATTACHMENTS));
+        }
+        return deps.runs.start(String(r.tabId), r.text, r.mode, { attachments, interactive: true });
+      },
       chat_continue: (r) => deps.runs.continueRun(String(r.tabId)),
       chat_stop: async (r) => ({ stopped: deps.runs.stop(String(r.tabId)) }),
       chat_clear: async (r) => {
         const tabId = String(r.tabId);
-        if (deps.runs.isRunning(tabId))
-          throw new Error(t("errorClearWhileRunning"));
+        if (deps.runs.isRunning(tabId)) throw new Error(t("errorClearWhileRunning"));
         await deps.clearAgentConversation(tabId);
         await deps.sessions.clear(tabId);
         await this.pushState(r.tabId);

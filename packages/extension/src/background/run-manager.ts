@@ -28,6 +28,7 @@ import {
   type Store,
   StreamingPolicyClient,
 } from "@webbrain/agent";
+import { type Attachment, messageWithAttachments } from "../shared/attachments.js";
 import { t } from "../shared/i18n.js";
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
@@ -35,11 +36,20 @@ import type { ChatMode, TranscriptItem } from "../shared/transcript.js";
 import { argsSummary, firstLine, planForApproval, TOOL_SUMMARY_CHARS } from "./panel-text.js";
 import { type PayloadRecorder, RecordingLlmClient } from "./payload-recorder.js";
 import { toAgentProvider } from "./provider-mapping.js";
-import { type Clock, RunJournal, systemClock } from "./run-journal.js";
 import type { RunTrace, RunTraceStart } from "./run-hooks.js";
+import { type Clock, RunJournal, systemClock } from "./run-journal.js";
 import type { TabSession, TabSessions } from "./tab-sessions.js";
 
 const TOOL_DETAIL_CHARS = 2_000;
+
+export interface StartOptions {
+  /** What the chat shows as the opening message (a scheduled run is marked as such). */
+  shownAs?: string;
+  /** Files attached to the message (text goes into it, images beside it). */
+  attachments?: Attachment[];
+  /** A person started it from the panel (only such runs may stream; scheduled runs do not). */
+  interactive?: boolean;
+}
 
 export type RunListener = (tabId: string, entry: JournalEntry) => void;
 
@@ -105,11 +115,23 @@ export class RunManager {
     tabId: string,
     text: string,
     mode: ChatMode,
-    options: { shownAs?: string } = {},
+    options: StartOptions = {},
   ): Promise<{ runId: string }> {
     // shownAs: what the chat shows as the opening message (a scheduled run is marked as such).
-    return this.launch(tabId, mode, options.shownAs ?? text, (agent, run) =>
-      agent.processMessage(tabId, text, run),
+    const attachments = options.attachments ?? [];
+    const images = attachments.flatMap((a) =>
+      a.kind === "image" ? [{ data: a.dataBase64, mimeType: a.mimeType }] : [],
+    );
+    return this.launch(
+      tabId,
+      mode,
+      options.shownAs ?? text,
+      (agent, run) =>
+        agent.processMessage(tabId, messageWithAttachments(text, attachments), {
+          ...run,
+          ...(images.length > 0 ? { images } : {}),
+        }),
+      { interactive: options.interactive === true, attachmentNames: attachments.map((a) => a.name) },
     );
   }
 
@@ -147,6 +169,7 @@ export class RunManager {
     mode: ChatMode,
     userText: string | undefined,
     body: (agent: Agent, options: Parameters<Agent["processMessage"]>[2]) => Promise<RunResult>,
+    how: { interactive: boolean; attachmentNames?: string[] } = { interactive: false },
   ): Promise<{ runId: string }> {
     if (this.active.has(tabId)) {
       throw new RunError(t("errorBusy"));
@@ -183,7 +206,13 @@ export class RunManager {
     // In the same synchronous step as run_start, so no reader sees the run without its message.
     const opening: TranscriptItem =
       userText !== undefined
-        ? { kind: "user", text: userText, mode, at: this.clock.now() }
+        ? {
+            kind: "user",
+            text: userText,
+            mode,
+            at: this.clock.now(),
+            ...(how.attachmentNames?.length ? { attachments: how.attachmentNames } : {}),
+          }
         : { kind: "notice", text: t("noticeContinuing"), at: this.clock.now() };
     const openingWritten = this.commit(tabId, run, opening);
 
@@ -198,7 +227,7 @@ export class RunManager {
       // Spec 000: only an interactive Ask on OpenAI Responses streams; Continue never does.
       const stream = mayStream(agentProvider, {
         mode,
-        interactive: true,
+        interactive: how.interactive,
         continued: userText === undefined,
         streamingEnabled: settings.streamResponses,
       });

@@ -7,6 +7,7 @@
  * one `subscribe` and gets a `snapshot` followed by every later event in order, so it can
  * never miss or repeat one.
  */
+import type { Attachment } from "./attachments.js";
 import type { JournalEntry, RunSnapshot } from "./run-events.js";
 import type { ProviderConfig, Settings } from "./settings.js";
 import type { ChatMode, TranscriptItem } from "./transcript.js";
@@ -17,7 +18,7 @@ export type Request =
   | { type: "get_settings" }
   | { type: "save_settings"; settings: Settings }
   | { type: "test_provider"; provider: ProviderConfig }
-  | { type: "chat_start"; tabId: number; text: string; mode: ChatMode }
+  | { type: "chat_start"; tabId: number; text: string; mode: ChatMode; attachments?: Attachment[] }
   | { type: "chat_continue"; tabId: number }
   | { type: "chat_stop"; tabId: number }
   | { type: "chat_clear"; tabId: number }

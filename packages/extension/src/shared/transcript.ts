@@ -11,7 +11,8 @@ export type ChatMode = "ask" | "act" | "dev";
 export const CHAT_MODES: readonly ChatMode[] = ["ask", "act", "dev"];
 
 export type TranscriptItem =
-  | { kind: "user"; text: string; mode: ChatMode; at: number }
+  /** `attachments`: names of the files attached to the message. */
+  | { kind: "user"; text: string; mode: ChatMode; at: number; attachments?: string[] }
   | { kind: "assistant"; text: string; at: number }
   | {
       kind: "tool";

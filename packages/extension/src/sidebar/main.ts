@@ -7,11 +7,13 @@
  * a run, and reopening it rebuilds the same view from the background's journal.
  */
 
+import { type Attachment, MAX_ATTACHMENTS } from "../shared/attachments.js";
 import { localizeDocument, t } from "../shared/i18n.js";
 import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/messages.js";
 import { request } from "../shared/request.js";
 import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
 import { type ChatMode, isChatMode } from "../shared/transcript.js";
+import { AttachmentError, readAttachment } from "./attachment-reader.js";
 import { TranscriptView } from "./transcript-view.js";
 
 const PLACEHOLDERS = { ask: "placeholderAsk", act: "placeholderAct", dev: "placeholderDev" } as const;
@@ -40,7 +42,52 @@ const ui = {
   settingsLink: byId<HTMLAnchorElement>("open-settings"),
   setupHint: byId<HTMLParagraphElement>("setup-hint"),
   openSetup: byId<HTMLButtonElement>("open-setup"),
+  attachInput: byId<HTMLInputElement>("attach-input"),
+  attachments: byId<HTMLUListElement>("attachments"),
 };
+
+/** Files attached to the next message. */
+let pending: Attachment[] = [];
+
+function renderAttachments(): void {
+  ui.attachments.hidden = pending.length === 0;
+  ui.attachments.replaceChildren(
+    ...pending.map((attachment, index) => {
+      const li = document.createElement("li");
+      const name = document.createElement("span");
+      name.className = "a-name";
+      name.textContent = `${attachment.kind === "image" ? "🖼" : "📄"} ${attachment.name}`;
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.textContent = "×";
+      remove.setAttribute("aria-label", t("attachRemove", attachment.name));
+      remove.addEventListener("click", () => {
+        pending = pending.filter((_, i) => i !== index);
+        renderAttachments();
+      });
+      li.append(name, remove);
+      return li;
+    }),
+  );
+}
+
+async function attachFiles(files: readonly File[]): Promise<void> {
+  const vision = settings.providers.find((p) => p.id === settings.activeProviderId)?.vision === true;
+  const problems: string[] = [];
+  for (const file of files) {
+    if (pending.length >= MAX_ATTACHMENTS) {
+      problems.push(t("attachTooMany", MAX_ATTACHMENTS));
+      break;
+    }
+    try {
+      pending.push(await readAttachment(file, vision));
+    } catch (error) {
+      problems.push(error instanceof AttachmentError ? error.message : t("attachUnreadable", file.name));
+    }
+  }
+  renderAttachments();
+  setStatus(problems.join(" "));
+}
 
 const pinnedTab = Number(new URLSearchParams(location.search).get("tab") ?? Number.NaN);
 let currentTabId: number | undefined;
@@ -216,8 +263,16 @@ async function send(): Promise<void> {
   if (text === "" || currentTabId === undefined || running) return;
   setStatus(t("statusStarting"));
   try {
-    await request({ type: "chat_start", tabId: currentTabId, text, mode: selectedMode() });
+    await request({
+      type: "chat_start",
+      tabId: currentTabId,
+      text,
+      mode: selectedMode(),
+      ...(pending.length > 0 ? { attachments: pending } : {}),
+    });
     ui.input.value = "";
+    pending = [];
+    renderAttachments();
   } catch (error) {
     showError(error);
   }
@@ -234,6 +289,12 @@ ui.input.addEventListener("keydown", (event) => {
     event.preventDefault();
     void send();
   }
+});
+
+ui.attachInput.addEventListener("change", () => {
+  const files = [...(ui.attachInput.files ?? [])];
+  ui.attachInput.value = "";
+  void attachFiles(files);
 });
 
 ui.stop.addEventListener("click", () => {

@@ -217,6 +217,7 @@ export class TranscriptView {
       case "user": {
         li.className = "msg user";
         li.append(el("span", "mode-tag", t(MODE_LABELS[item.mode])), document.createTextNode(item.text));
+        if (item.attachments?.length) li.append(el("span", "attached", `📎 ${item.attachments.join(", ")}`));
         break;
       }
       case "assistant":

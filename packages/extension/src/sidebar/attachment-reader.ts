@@ -1,0 +1,109 @@
+/**
+ * Reads a file the person attached into an Attachment, within the bounds of attachments.ts:
+ * text as it is, a PDF's text through PDF.js (its worker ships with the add-on), an image as
+ * base64 for a vision model. Every refusal is an AttachmentError whose message names the file
+ * and the bound, in the user's language.
+ */
+import { GlobalWorkerOptions, getDocument } from "pdfjs-dist";
+import {
+  type Attachment,
+  IMAGE_TYPES,
+  MAX_ATTACHMENT_CHARS,
+  MAX_IMAGE_BYTES,
+  MAX_PDF_BYTES,
+  MAX_TEXT_FILE_BYTES,
+} from "../shared/attachments.js";
+import { t } from "../shared/i18n.js";
+
+export class AttachmentError extends Error {
+  override name = "AttachmentError";
+}
+
+const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+const kilobytes = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+
+function isPdf(file: File): boolean {
+  return file.type === "application/pdf" || /\.pdf$/i.test(file.name);
+}
+
+function isImage(file: File): boolean {
+  return (IMAGE_TYPES as readonly string[]).includes(file.type);
+}
+
+function isText(file: File): boolean {
+  return (
+    file.type.startsWith("text/") ||
+    /\.(txt|md|markdown|csv|tsv|json|xml|html?|log|ya?ml|ini|toml|js|ts|py|java|c|cpp|h|rs|go|rb|sh|sql)$/i.test(
+      file.name,
+    )
+  );
+}
+
+function bounded(name: string, text: string): Attachment {
+  const cut = text.length > MAX_ATTACHMENT_CHARS;
+  const kept = cut ? `${text.slice(0, MAX_ATTACHMENT_CHARS)}\n[…]` : text;
+  return { kind: "text", name, text: kept };
+}
+
+async function pdfText(file: File): Promise<string> {
+  GlobalWorkerOptions.workerSrc = browser.runtime.getURL("pdf.worker.min.mjs");
+  const task = getDocument({ data: new Uint8Array(await file.arrayBuffer()) });
+  const pdf = await task.promise;
+  try {
+    const pages: string[] = [];
+    let total = 0;
+    for (let number = 1; number <= pdf.numPages && total <= MAX_ATTACHMENT_CHARS; number++) {
+      const content = await (await pdf.getPage(number)).getTextContent();
+      const text = content.items.map((item) => ("str" in item ? item.str : "")).join(" ");
+      pages.push(text);
+      total += text.length;
+    }
+    return pages.join("\n\n").trim();
+  } finally {
+    // Ends the document and its worker.
+    await task.destroy();
+  }
+}
+
+function base64Of(bytes: Uint8Array): string {
+  let binary = "";
+  const chunk = 0x8000;
+  for (let at = 0; at < bytes.length; at += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + chunk));
+  }
+  return btoa(binary);
+}
+
+export async function readAttachment(file: File, vision: boolean): Promise<Attachment> {
+  if (isImage(file)) {
+    if (!vision) throw new AttachmentError(t("attachImageNeedsVision", file.name));
+    if (file.size > MAX_IMAGE_BYTES)
+      throw new AttachmentError(t("attachTooLarge", file.name, megabytes(file.size), megabytes(MAX_IMAGE_BYTES)));
+    return {
+      kind: "image",
+      name: file.name,
+      mimeType: file.type,
+      dataBase64: base64Of(new Uint8Array(await file.arrayBuffer())),
+    };
+  }
+  if (isPdf(file)) {
+    if (file.size > MAX_PDF_BYTES)
+      throw new AttachmentError(t("attachTooLarge", file.name, megabytes(file.size), megabytes(MAX_PDF_BYTES)));
+    let text: string;
+    try {
+      text = await pdfText(file);
+    } catch (error) {
+      throw new AttachmentError(t("attachPdfUnreadable", file.name, (error as Error).message));
+    }
+    if (text === "") throw new AttachmentError(t("attachPdfNoText", file.name));
+    return bounded(file.name, text);
+  }
+  if (isText(file)) {
+    if (file.size > MAX_TEXT_FILE_BYTES)
+      throw new AttachmentError(
+        t("attachTooLarge", file.name, kilobytes(file.size), kilobytes(MAX_TEXT_FILE_BYTES)),
+      );
+    return bounded(file.name, await file.text());
+  }
+  throw new AttachmentError(t("attachUnsupported", file.name));
+}
