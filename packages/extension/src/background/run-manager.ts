@@ -67,7 +67,7 @@ export interface RunManagerDeps {
   /** A line for the system prompt naming the user's language (the model answers in it). */
   languageHint?: () => string;
   /** Skills and the scheduler for each run (read at its start, so a skill imported now counts). */
-  extraAgentOptions?: () => Promise<Pick<AgentOptions, "skills" | "scheduler">>;
+  extraAgentOptions?: () => Promise<Pick<AgentOptions, "skills" | "scheduler" | "skillHttp">>;
 }
 
 interface ActiveRun {

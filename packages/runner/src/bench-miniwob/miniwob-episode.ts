@@ -73,22 +73,21 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   const started = Date.now();
   const counting = new CountingLlm(deps.llm());
   const base = { task: spec.task, seed: spec.seed, tokens: counting.usage };
-  const session = await deps.browser.openSession(spec.url);
+  let session: Awaited<ReturnType<SessionBrowser["openSession"]>> | undefined;
   const stop = new AbortController();
   const onOuterAbort = () => stop.abort(deps.signal?.reason);
   deps.signal?.addEventListener("abort", onOuterAbort, { once: true });
   let poll: ReturnType<typeof setInterval> | undefined;
   try {
+    // A page that does not load ends this episode with its error, never the whole run.
+    session = await deps.browser.openSession(spec.url);
     const client = session.port.client;
-    const utterance = await evaluate<string>(
-      client,
-      session.tabId,
-      startEpisodeScript(spec.seed, spec.episodeMs),
-    );
+    const tabId = session.tabId;
+    const utterance = await evaluate<string>(client, tabId, startEpisodeScript(spec.seed, spec.episodeMs));
     let reward: PageReward | undefined;
     const readReward = async (): Promise<PageReward | undefined> => {
       try {
-        return await evaluate<PageReward>(client, session.tabId, READ_REWARD);
+        return await evaluate<PageReward>(client, tabId, READ_REWARD);
       } catch {
         return undefined; // mid-navigation: read again at the next tick
       }
@@ -108,7 +107,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       llm: counting,
       maxSteps: spec.maxSteps,
     });
-    const result = await agent.processMessage(session.tabId, utterance, { mode: "act", signal: stop.signal });
+    const result = await agent.processMessage(tabId, utterance, { mode: "act", signal: stop.signal });
     clearInterval(poll);
     poll = undefined;
     reward ??= await readReward();
@@ -138,6 +137,6 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
   } finally {
     if (poll) clearInterval(poll);
     deps.signal?.removeEventListener("abort", onOuterAbort);
-    await session.close();
+    await session?.close();
   }
 }
