@@ -20,6 +20,7 @@ import {
   setupFirefox,
   startFixtureServer,
   startScriptedLlm,
+  systemPromptText,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,11 +46,27 @@ let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
 let fixtures: FixtureServer | undefined;
 let llm: ScriptedLlm | undefined;
 const orders: Record<string, unknown>[] = [];
+const carts: { body: Record<string, unknown>; authorization: string | undefined }[] = [];
 
 beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
+      "/api/cart": (req: IncomingMessage, res: ServerResponse) => {
+        let body = "";
+        req.on("data", (chunk) => {
+          body += chunk;
+        });
+        req.on("end", () => {
+          carts.push({
+            body: JSON.parse(body) as Record<string, unknown>,
+            authorization: req.headers.authorization,
+          });
+          res
+            .writeHead(201, { "content-type": "application/json" })
+            .end(JSON.stringify({ count: carts.length }));
+        });
+      },
       "/api/orders": (req: IncomingMessage, res: ServerResponse) => {
         let body = "";
         req.on("data", (chunk) => {
@@ -315,4 +332,99 @@ describe("traces page", () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+  it("API shortcut observer: shown while on, records the page's fetch, and with /allow-api the planned agent repeats it", async () => {
+    const traces = await openTracesPage();
+    await click(firefox.client, traces, "#observer");
+    await waitForText(firefox.client, traces, "#observer-on", "API shortcut observer is ON");
+    await waitFor(
+      () =>
+        evaluate<string>(firefox.client, traces, "browser.browserAction.getBadgeText({})", {
+          awaitPromise: true,
+        }),
+      { message: "the API badge on the toolbar button", timeoutMs: 10_000 },
+    ).then((badge) => expect(badge).toBe("API"));
+
+    const cartUrl = fixtures!.url("/api/cart");
+    await llm?.close();
+    llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        (req) => {
+          const prompt = systemPromptText(req);
+          expect(prompt).toContain("API shortcuts");
+          expect(prompt).toContain(`- POST ${cartUrl} body {"item":"string","qty":"number"} -> 201`);
+          expect(prompt).not.toContain("page-secret-token");
+          return {
+            toolCalls: [
+              {
+                name: "submit_plan",
+                arguments: { goal: "Add 2 lamps", steps: [{ action: `POST ${cartUrl} with qty 2` }] },
+              },
+            ],
+          };
+        },
+        {
+          toolCalls: [
+            {
+              name: "fetch_url",
+              arguments: {
+                url: cartUrl,
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ item: "Lamp", qty: 2 }),
+              },
+            },
+          ],
+        },
+        { toolCalls: [{ name: "done", arguments: { summary: "Added 2 lamps through the shop's API." } }] },
+      ],
+    });
+    const settings = {
+      providers: [scriptedProviderConfig(llm.baseUrl)],
+      activeProviderId: "scripted",
+      maxSteps: 20,
+      planBeforeAct: true,
+      verbose: "normal",
+    };
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
+    );
+
+    const page = await firefox.newTab();
+    const url = fixtures!.url("/api/cart.html");
+    await navigate(firefox.client, page, url);
+    await click(firefox.client, page, "#add");
+    await waitFor(async () => carts.length === 1, { message: "the page's own add-to-cart call" });
+    const tabId = await firefoxTabId(firefox.client, settingsPage, url);
+    const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
+    await waitForText(firefox.client, sidebar, "#tab-title", "Lamp shop");
+    await click(firefox.client, sidebar, `input[name="mode"][value="act"] + span`);
+    await fill(firefox.client, sidebar, "#input", "/allow-api add 2 lamps to the cart");
+    await pressEnter(firefox.client, sidebar);
+    await waitForText(firefox.client, sidebar, "#live .prompt", "Approve this plan?", 60_000);
+    await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(1)");
+    await waitFor(
+      async () => {
+        if ((await count(firefox.client, sidebar, "#live .prompt")) > 0) {
+          await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)").catch(() => undefined);
+        }
+        return carts.length === 2;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, message: "the repeated API call" },
+    );
+    expect(carts[1]).toEqual({ body: { item: "Lamp", qty: 2 }, authorization: undefined });
+    await waitForText(firefox.client, sidebar, "#transcript", "Added 2 lamps through the shop's API.");
+
+    // Off again: the badge goes.
+    await click(firefox.client, traces, "#observer");
+    await waitFor(
+      async () =>
+        (await evaluate<string>(firefox.client, traces, "browser.browserAction.getBadgeText({})", {
+          awaitPromise: true,
+        })) === "",
+      { message: "the API badge removed" },
+    );
+  }, 180_000);
 });
