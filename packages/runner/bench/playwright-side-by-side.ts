@@ -164,7 +164,20 @@ async function startPlaywrightMcp(): Promise<Client | undefined> {
   }
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cli, "--browser", "moz-firefox", "--headless", "--executable-path", firefoxPath(), "--isolated"],
+    args: [
+      cli,
+      "--browser",
+      "moz-firefox",
+      "--headless",
+      "--executable-path",
+      firefoxPath(),
+      "--isolated",
+      // Its 30 s default per call is too short for stdtypes.html on a loaded machine.
+      "--timeout-action",
+      "180000",
+      "--timeout-navigation",
+      "180000",
+    ],
     stderr: "ignore",
   });
   const client = new Client({ name: "webbrain-bench", version: "0.1.0" });

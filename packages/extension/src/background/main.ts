@@ -5,10 +5,12 @@
  */
 import { setBedrockProviderModule } from "@mariozechner/pi-ai";
 import { bedrockProviderModule } from "@mariozechner/pi-ai/bedrock-provider";
-import { ConversationStore } from "@webbrain/agent";
+import { ConversationStore, platformSkillHttp } from "@webbrain/agent";
 import { SchedulerService } from "../scheduling/scheduler-service.js";
 import { languageInstruction, uiLanguage } from "../shared/i18n.js";
 import { SkillsService } from "../skills/skills-service.js";
+import { listArchives, openArchive } from "../zim/archive-store.js";
+import { OfflineWikipediaHttp } from "../zim/offline-wikipedia-http.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { WebRequestApiObserver } from "./api-observer-webrequest.js";
 import { PayloadRecorder } from "./payload-recorder.js";
@@ -51,7 +53,16 @@ const runs: RunManager = new RunManager({
   // The model answers in the user's language (spec 000).
   languageHint: () => languageInstruction(uiLanguage()),
   // Skills and the scheduler (scheduling/, skills/): read per run, so changes apply to the next one.
-  extraAgentOptions: async () => ({ skills: await skills.store.enabled(), scheduler: scheduler.manager }),
+  extraAgentOptions: async () => ({
+    skills: await skills.store.enabled(),
+    scheduler: scheduler.manager,
+    // The packaged Wikipedia skill falls back to installed Kiwix archives (zim/).
+    skillHttp: offlineWikipedia,
+  }),
+});
+const offlineWikipedia = new OfflineWikipediaHttp(platformSkillHttp, {
+  list: listArchives,
+  open: openArchive,
 });
 const skills = new SkillsService();
 const scheduler: SchedulerService = new SchedulerService(runs);

@@ -22,6 +22,7 @@ import {
   validateProvider,
 } from "../shared/settings.js";
 import { mountSkillsSection } from "../skills/skills-section.js";
+import { mountArchiveSection } from "../zim/archive-section.js";
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -429,9 +430,12 @@ async function start(): Promise<void> {
   await renderGrants();
 }
 
-// Settings -> Skills lives in its own module (skills/skills-section.ts).
+// Settings -> Skills and Offline Wikipedia live in their own modules (skills/, zim/).
 const page = document.querySelector<HTMLElement>("main.page");
-if (page) mountSkillsSection(page);
+if (page) {
+  mountSkillsSection(page);
+  mountArchiveSection(page);
+}
 
 start().catch((error: unknown) => {
   ui.errors.textContent = error instanceof Error ? error.message : String(error);

@@ -1,0 +1,139 @@
+/**
+ * Offline Wikipedia in real Firefox: the user installs a Kiwix archive (the test ZIM made with
+ * zimwriterfs) in Settings; with the live Wikipedia endpoint down, the packaged Wikipedia
+ * skill's title lookup is answered from the archive, with the canonical URL, language, archive
+ * date and license, wrapped as untrusted.
+ *
+ * "Down" is made certain rather than assumed: `network.dns.localDomains` points
+ * en.wikipedia.org at 127.0.0.1, where nothing listens on 443.
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { evaluate, navigate } from "@webbrain/bidi";
+import {
+  type FixtureServer,
+  lastToolResultText,
+  type ScriptedLlm,
+  setupFirefox,
+  startFixtureServer,
+  startScriptedLlm,
+  waitFor,
+} from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADDON_ORIGIN,
+  ADDON_PREFS,
+  buildAddon,
+  firefoxTabId,
+  installAddon,
+  scriptedProviderConfig,
+  waitForContext,
+  waitForText,
+} from "./addon-harness.js";
+
+const ZIM = join(dirname(fileURLToPath(import.meta.url)), "../../testkit/fixtures/zim/test-wikipedia.zim");
+
+let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
+let fixtures: FixtureServer | undefined;
+let llm: ScriptedLlm | undefined;
+
+beforeAll(async () => {
+  addon = await buildAddon();
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await llm?.close();
+  await fixtures?.close();
+  await addon?.remove();
+});
+
+const firefox = setupFirefox({ prefs: { ...ADDON_PREFS, "network.dns.localDomains": "en.wikipedia.org" } });
+let settingsPage = "";
+
+async function chooseFile(context: string, selector: string, path: string): Promise<void> {
+  const found = await firefox.client.send("script.evaluate", {
+    expression: `document.querySelector(${JSON.stringify(selector)})`,
+    target: { context },
+    awaitPromise: false,
+    resultOwnership: "root",
+  });
+  if (found.type !== "success" || !("sharedId" in found.result) || !found.result.sharedId) {
+    throw new Error(`no element ${selector}`);
+  }
+  await firefox.client.send("input.setFiles", {
+    context,
+    element: { sharedId: found.result.sharedId },
+    files: [path],
+  });
+}
+
+describe("offline Wikipedia", () => {
+  beforeAll(async () => {
+    await installAddon(firefox.client, addon!.dir);
+    settingsPage = await waitForContext(
+      firefox.client,
+      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
+      "the settings page after install",
+    );
+  });
+
+  it("nothing is installed until the user picks an archive", async () => {
+    await waitForText(firefox.client, settingsPage, "#zim-archives", "No offline archive installed.");
+  });
+
+  it("answers a title lookup from an installed ZIM while the live endpoint is down", async () => {
+    await chooseFile(settingsPage, "#zim-file", ZIM);
+    await waitForText(firefox.client, settingsPage, "#zim-status", "Installed “Test Wikipedia”", 30_000);
+    await waitForText(
+      firefox.client,
+      settingsPage,
+      "#zim-archives",
+      /Test Wikipedia \(eng, \d{4}-\d{2}-\d{2}/,
+    );
+
+    llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        { toolCalls: [{ name: "wikipedia_summary", arguments: { title: "Ada Lovelace" } }] },
+        (request) => ({ text: lastToolResultText(request).slice(0, 200) }),
+      ],
+    });
+    const settings = {
+      providers: [scriptedProviderConfig(llm.baseUrl)],
+      activeProviderId: "scripted",
+      maxSteps: 5,
+      planBeforeAct: false,
+      verbose: "normal",
+    };
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
+      { awaitPromise: true },
+    );
+    const context = await firefox.newTab();
+    const url = fixtures!.url("/extension/article.html");
+    await navigate(firefox.client, context, url);
+    const tabId = await firefoxTabId(firefox.client, settingsPage, url);
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.runtime.sendMessage({ type: "chat_start", tabId: ${tabId}, text: "Who was Ada Lovelace?", mode: "ask" })`,
+      { awaitPromise: true },
+    );
+    await waitFor(async () => (llm?.requests.length ?? 0) >= 2, {
+      timeoutMs: 30_000,
+      message: "the model did not get the tool's result",
+    });
+    const result = lastToolResultText(llm.requests[1]!);
+    expect(result).toMatch(/^\[wikipedia_summary ok\]/);
+    expect(result).toContain(
+      '<untrusted source="skill wikipedia https://en.wikipedia.org/wiki/Ada_Lovelace"',
+    );
+    expect(result).toContain("Augusta Ada King, Countess of Lovelace");
+    expect(result).toContain("offline Kiwix archive");
+    expect(result).toMatch(/archive_date\\?":\\?"\d{4}-\d{2}-\d{2}/);
+    expect(result).toContain("eng");
+    expect(result).toContain("CC BY-SA");
+  });
+});
