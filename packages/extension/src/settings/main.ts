@@ -1,7 +1,6 @@
 /**
  * The settings page: providers (add from a preset, edit, remove, make active, test the
- * connection), max steps, Plan before Act, screenshots after actions, verbose level, the
- * streaming kill switch, and the "always allow" grants to revoke. Every change is saved through
+ * connection), max steps, Plan before Act, verbose level, the streaming kill switch, and the "always allow" grants to revoke. Every change is saved through
  * the background page, which validates it; a field the user got wrong is marked and explained.
  * Opened with `?welcome=1` on first install.
  */
@@ -47,7 +46,6 @@ const ui = {
   maxSteps: byId<HTMLInputElement>("max-steps"),
   planBeforeAct: byId<HTMLInputElement>("plan-before-act"),
   agentSaved: byId<HTMLParagraphElement>("agent-saved"),
-  screenshotAfterActions: byId<HTMLInputElement>("screenshot-after-actions"),
   streamResponses: byId<HTMLInputElement>("stream-responses"),
   azureFields: byId<HTMLDivElement>("azure-fields"),
   bedrockFields: byId<HTMLDivElement>("bedrock-fields"),
@@ -219,7 +217,6 @@ function renderList(): void {
 function renderAgent(): void {
   ui.maxSteps.value = String(settings.maxSteps);
   ui.planBeforeAct.checked = settings.planBeforeAct;
-  ui.screenshotAfterActions.checked = settings.screenshotAfterActions;
   ui.streamResponses.checked = settings.streamResponses;
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
     radio.checked = radio.value === settings.verbose;
@@ -333,11 +330,6 @@ ui.maxSteps.addEventListener("change", () => {
 ui.planBeforeAct.addEventListener("change", () => {
   const checked = ui.planBeforeAct.checked;
   void update((s) => ({ ...s, planBeforeAct: checked })).then((ok) => ok && flashSaved());
-});
-
-ui.screenshotAfterActions.addEventListener("change", () => {
-  const checked = ui.screenshotAfterActions.checked;
-  void update((s) => ({ ...s, screenshotAfterActions: checked })).then((ok) => ok && flashSaved());
 });
 
 ui.streamResponses.addEventListener("change", () => {

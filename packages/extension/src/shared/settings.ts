@@ -1,6 +1,6 @@
 /**
- * The add-on's settings: providers, max steps, Plan before Act, verbose level, the streaming
- * kill switch and screenshots after actions.
+ * The add-on's settings: providers, max steps, Plan before Act, verbose level and the
+ * streaming kill switch.
  *
  * Stored in `browser.storage.local` under SETTINGS_KEY. `parseSettings` accepts anything (an
  * older or hand-edited value) and returns a whole, valid Settings plus the problems it fixed,
@@ -78,8 +78,6 @@ export interface Settings {
    * Off sends new chats back to whole answers at once.
    */
   streamResponses: boolean;
-  /** Vision models: a screenshot of the page after each action (spec 000's auto-screenshot). */
-  screenshotAfterActions: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 130;
@@ -100,7 +98,6 @@ export const DEFAULT_SETTINGS: Settings = {
   planBeforeAct: false,
   verbose: "normal",
   streamResponses: true,
-  screenshotAfterActions: true,
 };
 
 export interface ProviderPreset {
@@ -355,7 +352,6 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
         ? (raw.verbose as VerboseLevel)
         : "normal",
       streamResponses: raw.streamResponses !== false,
-      screenshotAfterActions: raw.screenshotAfterActions !== false,
     },
     problems,
   };

@@ -48,7 +48,6 @@ export const EN_MESSAGES = {
   agentHeading: "Agent",
   maxSteps: "Max steps per task",
   planBeforeAct: "Plan before Act: show the plan and wait for my approval",
-  screenshotAfterActions: "Vision models: look at a screenshot after each action",
   verboseLegend: "Tool call details in the panel",
   verboseNormal: "Normal: compact cards",
   verboseOn: "Verbose: arguments and results",
