@@ -154,7 +154,12 @@ export class RecipientGuard {
   /** The editable that last received focus through an action, per tab (Enter goes there). */
   private readonly focus = new Map<string, string>();
 
-  constructor(private readonly routes: readonly MessagingRoute[] = PROTECTED_MESSAGING_ROUTES) {}
+  constructor(private routes: readonly MessagingRoute[] = PROTECTED_MESSAGING_ROUTES) {}
+
+  /** Replaces the protected routes (the built-in list plus the user's own lines, say). */
+  useRoutes(routes: readonly MessagingRoute[]): void {
+    this.routes = routes;
+  }
 
   /** The recipient the user named for the task on this tab (undefined: none; sends are refused). */
   pin(tabId: string, recipient: string | undefined): void {

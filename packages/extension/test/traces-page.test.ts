@@ -46,12 +46,23 @@ let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
 let fixtures: FixtureServer | undefined;
 let llm: ScriptedLlm | undefined;
 const orders: Record<string, unknown>[] = [];
+const messages: { to: string; text: string }[] = [];
 const carts: { body: Record<string, unknown>; authorization: string | undefined }[] = [];
 
 beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
+      "/api/messages": (req: IncomingMessage, res: ServerResponse) => {
+        let body = "";
+        req.on("data", (chunk) => {
+          body += chunk;
+        });
+        req.on("end", () => {
+          messages.push(JSON.parse(body) as { to: string; text: string });
+          res.writeHead(200).end("{}");
+        });
+      },
       "/api/cart": (req: IncomingMessage, res: ServerResponse) => {
         let body = "";
         req.on("data", (chunk) => {
@@ -427,4 +438,99 @@ describe("traces page", () => {
       { message: "the API badge removed" },
     );
   }, 180_000);
+  it("recipient guard: a planned sidebar run sends to the named recipient and not to another conversation", async () => {
+    const route = `${new URL(fixtures!.origin).host} /chat Test chat`;
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.storage.local.set({ messagingRoutes: ${JSON.stringify(route)} }).then(() => true)`,
+      { awaitPromise: true },
+    );
+    const plan = {
+      toolCalls: [
+        {
+          name: "submit_plan",
+          arguments: {
+            goal: "Say hi",
+            steps: [{ action: "type and send" }],
+            message_recipient: "Alice Martin",
+          },
+        },
+      ],
+    };
+    const typeAndSend = (req: Parameters<typeof lastToolResultText>[0]) => {
+      const tree = lastToolResultText(req);
+      return {
+        toolCalls: [
+          { name: "type_ax", arguments: { ref_id: findRef(tree, "textbox", "Message"), value: "Hi Alice" } },
+          { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Send") } },
+        ],
+      };
+    };
+    await llm?.close();
+    llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        // Bob's conversation is open: the send is refused and the model is told why.
+        plan,
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
+        typeAndSend,
+        (req) => {
+          expect(lastToolResultText(req)).toMatch(
+            /Recipient guard: the open conversation is with \\?"Bob Stone\\?", not \\?"Alice Martin\\?"/,
+          );
+          return {
+            toolCalls: [{ name: "done", arguments: { summary: "Not sent: Bob's conversation is open." } }],
+          };
+        },
+        // Alice's conversation is open: the same send goes through.
+        plan,
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
+        typeAndSend,
+        { toolCalls: [{ name: "done", arguments: { summary: "Sent Hi to Alice." } }] },
+      ],
+    });
+    const settings = {
+      providers: [scriptedProviderConfig(llm.baseUrl)],
+      activeProviderId: "scripted",
+      maxSteps: 20,
+      planBeforeAct: true,
+      verbose: "normal",
+    };
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
+    );
+
+    const runOn = async (query: string, expected: string) => {
+      const page = await firefox.newTab();
+      const url = fixtures!.url(`/chat/chat.html${query}`);
+      await navigate(firefox.client, page, url);
+      const tabId = await firefoxTabId(firefox.client, settingsPage, url);
+      const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
+      await waitForText(firefox.client, sidebar, "#tab-title", "Chat");
+      await click(firefox.client, sidebar, `input[name="mode"][value="act"] + span`);
+      await fill(firefox.client, sidebar, "#input", "send Hi Alice to Alice Martin");
+      await pressEnter(firefox.client, sidebar);
+      await waitForText(firefox.client, sidebar, "#live .prompt", "Approve this plan?", 60_000);
+      await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(1)");
+      await waitFor(
+        async () => {
+          if ((await count(firefox.client, sidebar, "#live .prompt")) > 0) {
+            await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)").catch(
+              () => undefined,
+            );
+          }
+          return (await text(firefox.client, sidebar, "#transcript")).includes(expected);
+        },
+        { timeoutMs: 60_000, intervalMs: 200, message: expected },
+      );
+    };
+    await runOn("?peer=bob", "Not sent: Bob's conversation is open.");
+    expect(messages).toEqual([]);
+    await runOn("?peer=alice", "Sent Hi to Alice.");
+    await waitFor(async () => messages.length === 1, { message: "the message to Alice" });
+    expect(messages).toEqual([{ to: "Alice Martin", text: "Hi Alice" }]);
+  }, 240_000);
 });

@@ -11,12 +11,21 @@ import {
   type AgentEvent,
   type BrowserPort,
   type LlmClient,
+  type MessagingRoute,
+  PROTECTED_MESSAGING_ROUTES,
+  parseMessagingRoutes,
   RecipientGuard,
   recipientFromPlan,
   TraceRecorder,
   type TraceVerbosity,
 } from "@webbrain/agent";
 import { type TraceSettings, type TraceStore, traceSettingsFrom } from "./trace-store.js";
+
+/**
+ * Extra protected messaging routes, one `host /path-prefix label` line each (storage.local), on
+ * top of the built-in list: a site the user messages on becomes protected with one line.
+ */
+export const MESSAGING_ROUTES_KEY = "messagingRoutes";
 
 export interface RunTraceStart {
   tabId: string;
@@ -44,8 +53,22 @@ export class RunHooks {
     private readonly store: TraceStore,
     private readonly loadSettings: () => Promise<TraceSettings>,
     private readonly apiGuidance: (tabId: string) => string = () => "",
+    private readonly loadExtraRoutes: () => Promise<unknown> = async () =>
+      (await browser.storage.local.get(MESSAGING_ROUTES_KEY))[MESSAGING_ROUTES_KEY],
     private readonly guard: RecipientGuard = new RecipientGuard(),
   ) {}
+
+  /** The built-in protected messaging routes plus the user's own lines (same format). */
+  private async routes(): Promise<MessagingRoute[]> {
+    const extra = await this.loadExtraRoutes().catch(() => undefined);
+    if (typeof extra !== "string" || !extra.trim()) return [...PROTECTED_MESSAGING_ROUTES];
+    try {
+      return [...PROTECTED_MESSAGING_ROUTES, ...parseMessagingRoutes(extra)];
+    } catch (error) {
+      console.error("WebBrain: ignoring the extra messaging routes", error);
+      return [...PROTECTED_MESSAGING_ROUTES];
+    }
+  }
 
   static settingsFrom(area: browser.storage.StorageArea, key: string): () => Promise<TraceSettings> {
     return async () => traceSettingsFrom((await area.get(key))[key]);
@@ -53,6 +76,7 @@ export class RunHooks {
 
   async begin(start: RunTraceStart): Promise<RunTrace> {
     const settings = await this.loadSettings().catch(() => traceSettingsFrom(undefined));
+    this.guard.useRoutes(await this.routes());
     const recorder = settings.enabled
       ? new TraceRecorder({
           task: start.task,
