@@ -22,6 +22,7 @@ import {
   ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
+  click,
   firefoxTabId,
   installAddon,
   openAddonPage,
@@ -205,7 +206,7 @@ describe("scheduled tasks", () => {
     await firefox.client.send("browsingContext.close", { context: sidebar });
   });
 
-  it("a recurring job fires twice, then stops when cancelled", async () => {
+  it("a recurring job fires twice, is listed in its tab's sidebar, and stops when cancelled there", async () => {
     const owner = await openPage("/extension/article.html");
     const llm = await useScriptedModel([
       {
@@ -232,8 +233,14 @@ describe("scheduled tasks", () => {
       30_000,
     );
     expect(twice[0]?.lastResult?.text).toMatch(/Run (two|three)/);
-    const [job] = twice;
-    await bg(`browser.runtime.sendMessage({ type: "wb_jobs_cancel", jobId: ${JSON.stringify(job?.id)} })`);
+    // The owner tab's sidebar lists the job (kind, schedule, last result); Cancel there stops it.
+    const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${owner.tabId}`);
+    await waitForText(firefox.client, sidebar, "#scheduled-jobs", "Task: Count the headings.");
+    await waitForText(firefox.client, sidebar, "#scheduled-jobs", "every 0.05 min");
+    await waitForText(firefox.client, sidebar, "#scheduled-jobs .job-last", /Last: completed \(Run/);
+    await click(firefox.client, sidebar, "#scheduled-jobs .job-cancel");
+    await waitForText(firefox.client, sidebar, "#scheduled-jobs .job-state", "cancelled");
+    await firefox.client.send("browsingContext.close", { context: sidebar });
     const after = llm.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 4_000));
     // A run already under way may finish; no new one starts after the cancel.

@@ -7,6 +7,7 @@
  * a run, and reopening it rebuilds the same view from the background's journal.
  */
 
+import { mountJobsView } from "../scheduling/jobs-view.js";
 import { type Attachment, MAX_ATTACHMENTS } from "../shared/attachments.js";
 import { localizeDocument, t } from "../shared/i18n.js";
 import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/messages.js";
@@ -91,6 +92,9 @@ async function attachFiles(files: readonly File[]): Promise<void> {
 
 const pinnedTab = Number(new URLSearchParams(location.search).get("tab") ?? Number.NaN);
 let currentTabId: number | undefined;
+// The tab's scheduled jobs, above the composer (scheduling/jobs-view.ts).
+const composer = document.querySelector<HTMLElement>("footer.composer");
+const jobsView = composer ? mountJobsView(composer, () => currentTabId) : undefined;
 let running = false;
 let settings: Settings = parseSettings(undefined).settings;
 
@@ -212,6 +216,7 @@ function connect(): browser.runtime.Port {
 
 function subscribe(tabId: number): void {
   currentTabId = tabId;
+  jobsView?.refresh();
   port ??= connect();
   port.postMessage({ type: "subscribe", tabId });
 }

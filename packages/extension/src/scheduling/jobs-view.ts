@@ -1,0 +1,96 @@
+/**
+ * The sidebar's list of the current tab's scheduled jobs: kind, title, next run, last result,
+ * and Cancel. It sits above the composer and hides itself when the tab has no live or recent
+ * job. It refreshes when the tab changes and whenever `wb_scheduled_jobs` changes in storage,
+ * so a job that fires or finishes shows at once.
+ */
+import { SCHEDULED_JOBS_KEY, type ScheduledJob } from "@webbrain/agent";
+import { SCHEDULING_STRINGS as S } from "./ui-strings.js";
+
+type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const RECENT_FINISHED = 3;
+
+function when(epochMs: number): string {
+  return new Date(epochMs).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
+}
+
+export function mountJobsView(
+  before: HTMLElement,
+  currentTabId: () => number | undefined,
+): { refresh(): void } {
+  const section = document.createElement("section");
+  section.id = "scheduled-jobs";
+  section.className = "scheduled-jobs";
+  section.hidden = true;
+  const heading = document.createElement("h2");
+  heading.textContent = S.jobsHeading;
+  const list = document.createElement("ul");
+  section.append(heading, list);
+  before.before(section);
+
+  function render(jobs: ScheduledJob[]): void {
+    const live = jobs.filter((job) => !["completed", "failed", "cancelled"].includes(job.state));
+    const finished = jobs.filter((job) => !live.includes(job)).slice(-RECENT_FINISHED);
+    const shown = [...live, ...finished];
+    section.hidden = shown.length === 0;
+    list.replaceChildren(
+      ...shown.map((job) => {
+        const item = document.createElement("li");
+        item.className = `job job-${job.state}`;
+        item.dataset.jobId = job.id;
+        const kind = job.kind === "task" ? S.kindTask : S.kindResume;
+        const repeat =
+          job.schedule.type === "recurring" ? `, ${S.everyMinutes(job.schedule.intervalMinutes)}` : "";
+        const title = document.createElement("strong");
+        title.textContent = `${kind}: ${job.title}`;
+        const state = document.createElement("span");
+        state.className = "job-state";
+        state.textContent = ` ${S.state(job.state)}${repeat}`;
+        const next = document.createElement("p");
+        next.className = "job-next";
+        next.textContent = live.includes(job) ? S.nextRun(when(job.nextRunAt)) : "";
+        const last = document.createElement("p");
+        last.className = "job-last";
+        last.textContent = job.lastResult
+          ? S.lastResult(job.lastResult.status, job.lastResult.text.slice(0, 120))
+          : S.notRunYet;
+        item.append(title, state, next, last);
+        if (live.includes(job)) {
+          const cancel = document.createElement("button");
+          cancel.type = "button";
+          cancel.className = "quiet job-cancel";
+          cancel.textContent = S.cancel;
+          cancel.addEventListener("click", () => {
+            void browser.runtime.sendMessage({ type: "wb_jobs_cancel", jobId: job.id }).then(refresh);
+          });
+          item.append(cancel);
+        }
+        return item;
+      }),
+    );
+  }
+
+  function refresh(): void {
+    const tabId = currentTabId();
+    if (tabId === undefined) {
+      section.hidden = true;
+      return;
+    }
+    void (
+      browser.runtime.sendMessage({ type: "wb_jobs_list", tabId }) as Promise<
+        Reply<ScheduledJob[]> | undefined
+      >
+    )
+      .then((reply) => {
+        if (reply?.ok && tabId === currentTabId()) render(reply.value);
+      })
+      .catch(() => undefined);
+  }
+
+  browser.storage.onChanged.addListener((changes, area) => {
+    if (area === "local" && changes[SCHEDULED_JOBS_KEY]) refresh();
+  });
+  refresh();
+  return { refresh };
+}
