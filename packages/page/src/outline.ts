@@ -171,7 +171,7 @@ export function foldTree(lines: readonly TreeLine[], budget: number, foldLine: F
   }
   const closing =
     folded > 0
-      ? `… ${folded} part${folded === 1 ? "" : "s"} folded to fit ${budget} chars: pass a folded line's ref as ref_id to print that part.`
+      ? `… truncated to fit ${budget} chars: ${folded} part${folded === 1 ? "" : "s"} folded; pass a folded line's ref as ref_id to print that part.`
       : "";
   let text = out.join("\n");
   let cut = false;

@@ -656,7 +656,8 @@ function assemble(
       tree: outline.text,
       lines: outline.lines,
       chars: outline.text.length,
-      truncated: outline.cut,
+      // A folded tree is a cut view of the page too (callers that only read the flag still know).
+      truncated: outline.cut || outline.folded > 0,
       folded: outline.folded,
       fullLines: lines,
       ...base,
