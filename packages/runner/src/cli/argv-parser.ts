@@ -32,6 +32,8 @@ export type ParsedOptions<S extends OptionSpecs> = { [K in keyof S]?: ValueOf<S[
 export interface PositionalSpec {
   name: string;
   required: boolean;
+  /** Not required when this flag is given (`run <task>` or `run --tasks FILE`). */
+  unlessOption?: string;
 }
 
 export interface CommandSpec<S extends OptionSpecs = OptionSpecs> {
@@ -105,7 +107,9 @@ export function parseCommandArgs<S extends OptionSpecs>(
     else options[name] = value;
   }
   const maxPositionals = spec.positionals.length;
-  const required = spec.positionals.filter((p) => p.required);
+  const required = spec.positionals.filter(
+    (p) => p.required && !(p.unlessOption !== undefined && p.unlessOption in options),
+  );
   if (positionals.length < required.length) {
     const missing = required[positionals.length]!;
     throw new UsageError(`Missing <${missing.name}> for \`webbrain ${spec.name}\`. ${hint}`);

@@ -121,7 +121,7 @@ const runOptions = {
 export const runCommand: CommandSpec<typeof runOptions> = {
   name: "run",
   summary: "Let the agent do a task in Firefox; the answer goes to stdout, progress to stderr.",
-  positionals: [{ name: "task", required: false }],
+  positionals: [{ name: "task", required: true, unlessOption: "tasks" }],
   options: runOptions,
   description: [
     "Exit codes: 0 the task is done, 1 it did not finish (step limit, blocked, model gave up),",
