@@ -9,18 +9,30 @@ import { build } from "esbuild";
 /** Browsers the script must run in: the Firefox ESR this project targets. */
 const TARGET = "firefox128";
 const ENTRY = fileURLToPath(new URL("./install.ts", import.meta.url));
+/** The runner's second bundle: the page call door, closed-root probe, roots shim, element tools. */
+const RUNNER_REALM_ENTRY = fileURLToPath(new URL("./runner-realm/install-runner-realm.ts", import.meta.url));
 
 let cached: Promise<string> | undefined;
+let cachedRunnerRealm: Promise<string> | undefined;
 
 /** The whole page layer as one script. Built once per process. */
 export function buildPageScript(): Promise<string> {
-  cached ??= buildOnce();
+  cached ??= buildOnce(ENTRY, "the page layer");
   return cached;
 }
 
-async function buildOnce(): Promise<string> {
+/**
+ * The runner's sandbox code that runs before the page layer (runner-realm/): install it first,
+ * then the page layer, in the same realm. Built once per process.
+ */
+export function buildRunnerRealmScript(): Promise<string> {
+  cachedRunnerRealm ??= buildOnce(RUNNER_REALM_ENTRY, "the runner realm");
+  return cachedRunnerRealm;
+}
+
+async function buildOnce(entry: string, what: string): Promise<string> {
   const result = await build({
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
     bundle: true,
     format: "iife",
     platform: "browser",
@@ -31,7 +43,7 @@ async function buildOnce(): Promise<string> {
     logLevel: "silent",
   });
   const file = result.outputFiles[0];
-  if (!file) throw new Error("buildPageScript: esbuild produced no output for the page layer");
+  if (!file) throw new Error(`bundle: esbuild produced no output for ${what}`);
   return file.text;
 }
 

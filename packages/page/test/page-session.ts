@@ -3,7 +3,7 @@
  * (as the runner does) and calls `handle(action, params)` there. Resolve plans are pressed with
  * trusted `input.performActions`, then their verify call is run, as the runner helper will.
  */
-import { type BidiClient, callFunction, evaluate, navigate, performActions } from "@webbrain/bidi";
+import { type BidiClient, evaluate, navigate, performActions } from "@webbrain/bidi";
 import {
   type FirefoxHarness,
   type FixtureServer,
@@ -12,9 +12,10 @@ import {
   useFirefox,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll } from "vitest";
-import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
+import { buildPageScript, buildRunnerRealmScript } from "../src/bundle.js";
 import type { PageResult, PlanStep } from "../src/index.js";
 import { pressPlan } from "../src/input-plan.js";
+import { NODE_MARKER, pageCallExpression } from "../src/runner-realm/realm-protocol.js";
 
 export const SANDBOX = "webbrain";
 
@@ -41,15 +42,38 @@ export class PageSession {
     await this.inject();
   }
 
+  /** Installs what the runner installs, in its order: the runner's realm code, then the page layer. */
   async inject(): Promise<void> {
-    await evaluate(this.client, this.target, await buildPageScript(), { awaitPromise: false });
+    const script = `${await buildRunnerRealmScript()}\n${await buildPageScript()}`;
+    await evaluate(this.client, this.target, script, { awaitPromise: false });
   }
 
+  /**
+   * Calls an action through the door production uses: `__webbrainCall`, the result as JSON text,
+   * DOM nodes it holds (the resolved `element`) cut out and sent after it as handles, as the
+   * runner's upload path asks for them.
+   */
   async call<T extends PageResult = PageResult>(
     action: string,
     params: Record<string, unknown> = {},
   ): Promise<T> {
-    return callFunction<T>(this.client, this.target, CALL_HANDLE_FUNCTION, [action, params]);
+    const result = await this.client.send("script.evaluate", {
+      expression: pageCallExpression(action, JSON.stringify(params), true, false),
+      target: this.target,
+      awaitPromise: true,
+      resultOwnership: "none",
+      serializationOptions: { maxDomDepth: 0, includeShadowTree: "all" },
+    });
+    if (result.type === "exception") throw new Error(`${action} threw: ${result.exceptionDetails.text}`);
+    const packed = result.result;
+    if (packed.type === "string") return JSON.parse(packed.value) as T;
+    const [json, ...nodes] = packed.type === "array" ? (packed.value ?? []) : [];
+    if (json?.type !== "string")
+      throw new Error(`${action}: the page call answered ${JSON.stringify(packed)}`);
+    return JSON.parse(json.value, (_key, value: unknown) => {
+      const index = (value as { [NODE_MARKER]?: unknown } | null)?.[NODE_MARKER];
+      return typeof index === "number" ? nodes[index] : value;
+    }) as T;
   }
 
   /** Evaluates in the page's own realm (for reading fixture state the page script keeps). */

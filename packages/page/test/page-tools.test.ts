@@ -5,7 +5,7 @@
  */
 import { callFunction, navigate } from "@webbrain/bidi";
 import { describe, expect, it } from "vitest";
-import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
+import { buildPageScript, buildRunnerRealmScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
 import { PageSession, SANDBOX, usePageFixtures } from "./page-session.js";
 
 const env = usePageFixtures();
@@ -310,7 +310,8 @@ describe("forms, frames, shadow DOM and reading", () => {
 describe("injection", () => {
   it("runs as a sandboxed preload script, hidden from the page, idempotent, refs unique across pages", async () => {
     const context = await env.firefox.newTab();
-    const script = await buildPageScript();
+    // What the runner preloads: its realm code (the call door), then the page layer.
+    const script = `${await buildRunnerRealmScript()}\n${await buildPageScript()}`;
     const { script: preload } = await env.firefox.client.send("script.addPreloadScript", {
       functionDeclaration: `() => { ${script} }`,
       sandbox: SANDBOX,

@@ -13,8 +13,8 @@
 import { access } from "node:fs/promises";
 import {
   type BrowserCapabilities,
-  browserCapabilities,
   type BrowserPort,
+  browserCapabilities,
   type DownloadContent,
   type DownloadInfo,
   type FetchRequest,
@@ -46,6 +46,7 @@ import { type FetchImpl, fetchText } from "./http-fetch.js";
 import { NETWORK_EVENTS, NetworkActivity } from "./network-activity.js";
 import { bidiCode, isFatal } from "./page-result.js";
 import { PAGE_SANDBOX, PageScriptChannel } from "./page-script-channel.js";
+import { loadRunnerRealmScript } from "./page-script-source.js";
 import { isElementHandle } from "./remote-value.js";
 import { captureScreenshot } from "./screenshots.js";
 import { sleepUnlessStopped, stoppedError, throwIfStopped, unlessStopped } from "./stop-signal.js";
@@ -116,9 +117,9 @@ export class BidiBrowserPort implements BrowserPort {
   readonly #fetch: FetchImpl;
   readonly #ownsBrowser: boolean;
 
-  private constructor(opts: BidiBrowserPortOptions) {
+  private constructor(opts: BidiBrowserPortOptions, realmScript: string) {
     this.client = opts.client;
-    this.channel = new PageScriptChannel(opts.client, opts.pageScript);
+    this.channel = new PageScriptChannel(opts.client, opts.pageScript, realmScript);
     this.tabs = new TabContexts(opts.client, opts.userContext);
     this.documents = new ContextDocuments(opts.client, PAGE_SANDBOX);
     this.dialogs = new DialogHandler(opts.client, opts.dialogPolicy ?? DEFAULT_DIALOG_POLICY);
@@ -133,7 +134,7 @@ export class BidiBrowserPort implements BrowserPort {
 
   /** Subscribes to events, installs the page script and opens the tab the agent works in. */
   static async open(opts: BidiBrowserPortOptions): Promise<BidiBrowserPort> {
-    const port = new BidiBrowserPort(opts);
+    const port = new BidiBrowserPort(opts, await loadRunnerRealmScript());
     port.dialogs.start();
     port.network.start();
     await port.client.subscribe(EVENTS);

@@ -5,6 +5,7 @@
  */
 import type { PageResult, UploadRequest } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+import { LOCATE_FUNCTION, RESOURCE_URL_FUNCTION } from "@webbrain/page/runner-realm";
 import type { PageCaller } from "./page-caller.js";
 import { isRecord, toPageResult } from "./page-result.js";
 import { fromRemoteValue, isElementHandle, type PlainValue } from "./remote-value.js";
@@ -64,7 +65,7 @@ export class DevActions {
     if (request.selector) {
       const found = await this.#caller.channel.callWith(
         tabId,
-        "(selector) => document.querySelector(selector)",
+        LOCATE_FUNCTION,
         [{ type: "string", value: request.selector }],
         signal ? { signal } : {},
       );
@@ -96,11 +97,7 @@ export class DevActions {
     }
     const url = await this.#caller.channel.callWith(
       tabId,
-      `(el) => {
-        const raw = el.currentSrc || el.src || el.href || el.getAttribute("data-href") || el.getAttribute("data-url") ||
-          el.closest("a[href]")?.href || "";
-        return raw ? new URL(raw, document.baseURI).href : "";
-      }`,
+      RESOURCE_URL_FUNCTION,
       [{ sharedId: located.element.sharedId }],
       signal ? { signal } : {},
     );

@@ -14,84 +14,17 @@
  *   is told and the run goes on. Only a broken context (closed tab, dead browser) throws.
  */
 import type { BidiClient } from "@webbrain/bidi";
-import type * as Bidi from "webdriver-bidi-protocol";
 import {
-  HOSTS_MARKER,
-  MAX_PROBE_ROUNDS,
-  PRIVILEGED_ROOTS_SHIM,
-  PROBE_GLOBAL,
-  PROBE_SHIM,
-  probedHosts,
-} from "./closed-shadow-roots.js";
+  MISSING_MARKER,
+  NODE_MARKER,
+  PROBING_CALL_FUNCTION,
+  pageCallExpression,
+} from "@webbrain/page/runner-realm";
+import type * as Bidi from "webdriver-bidi-protocol";
+import { MAX_PROBE_ROUNDS, probedHosts } from "./closed-shadow-roots.js";
 import { fromRemoteValue, type PlainValue } from "./remote-value.js";
 
 export const PAGE_SANDBOX = "webbrain";
-/** What the installed script answers instead of a result when `__webbrainPage` is missing. */
-const MISSING_MARKER = "__webbrainPageMissing";
-/** Stands for a DOM node inside a packed page result (PAGE_CALL_SHIM). */
-const NODE_MARKER = "__webbrainNode";
-
-/**
- * Installed in the sandbox with the page script (same installer, so both are there or neither):
- * runs one action and packs its result. Calls only name it, because Firefox compiles a call's
- * source text on every call (the packing code inline cost ~0.2 ms a call, paid twice per click).
- * A probing call (actions that search) passes `hosts`, `roots` and `probe`: the installed probe
- * records the roots and looks for custom elements not yet probed first (closed-shadow-roots.ts),
- * and when there are some, they are the answer instead of the action's result.
- *
- * A page result travels back as JSON text (an array costs Firefox more to serialize than a
- * string, and a tree of BiDi remote values far more), made by the page layer's `handleJson` when
- * the caller wants no nodes (one serialization, no copy, and a plain string rather than a
- * promise when the action does not wait: a resolve or verify step). DOM nodes in it (the page layer's
- * `element`; any node, to be safe) are dropped unless the caller keeps them: then they are cut
- * out and sent after the text, `[json, ...nodes]`, each node's place in the JSON marked
- * `{"${NODE_MARKER}": index}`. Only callers that act on a node (an upload's file input) keep
- * them: serializing a node costs Firefox ~0.35 ms, on every click it would be waste.
- */
-const PAGE_CALL_GLOBAL = "__webbrainCall";
-const PAGE_CALL_SHIM = `globalThis.${PAGE_CALL_GLOBAL} = (action, paramsJson, keepNodes, hosts, roots, probe) => {
-  const page = globalThis.__webbrainPage;
-  if (!page || typeof page.handle !== "function") return { ${MISSING_MARKER}: true };
-  if (hosts) {
-    const found = globalThis.${PROBE_GLOBAL}(hosts, roots, probe);
-    if (found) return { ${HOSTS_MARKER}: found };
-  }
-  if (!keepNodes && typeof page.handleJson === "function") return page.handleJson(action, paramsJson);
-  return page.handle(action, JSON.parse(paramsJson)).then((result) => {
-    const nodes = [];
-    const json = JSON.stringify(result, (key, value) => {
-      if (value === null || typeof value !== "object" || typeof value.nodeType !== "number" || typeof value.nodeName !== "string") return value;
-      if (!keepNodes) return undefined;
-      nodes.push(value);
-      return { ${NODE_MARKER}: nodes.length - 1 };
-    });
-    return nodes.length === 0 ? json : [json, ...nodes];
-  });
-};`;
-
-/**
- * The expression that runs one action in the sandbox: a `script.evaluate` with the arguments
- * written in as string literals. Firefox answers an evaluate ~0.3 ms sooner than the same call
- * as `script.callFunction` with arguments (it compiles and calls one script instead of a
- * function it then applies). JSON.stringify of a string is a valid JS string literal, so the
- * text is never code. With `probe`, the call first has the installed probe
- * (closed-shadow-roots.ts) look for custom elements not yet probed, and answers them instead
- * when there are some.
- */
-function pageCallExpression(action: string, paramsJson: string, keepNodes: boolean, probe: boolean): string {
-  const args = `${JSON.stringify(action)}, ${JSON.stringify(paramsJson)}, ${keepNodes}${probe ? ", [], [], true" : ""}`;
-  return `globalThis.${PAGE_CALL_GLOBAL} ? globalThis.${PAGE_CALL_GLOBAL}(${args}) : { ${MISSING_MARKER}: true }`;
-}
-
-/**
- * The later rounds of a probing call, which hand the sandbox the hosts and roots the previous
- * round found (as handles, so a call with arguments).
- */
-const PROBING_CALL_FUNCTION = `function (action, paramsJson, keepNodes, hosts, roots, probe) {
-  const call = globalThis.${PAGE_CALL_GLOBAL};
-  return call ? call(action, paramsJson, keepNodes, hosts, roots, probe) : { ${MISSING_MARKER}: true };
-}`;
-
 /** Ends the page layer's pending waits in a sandbox (the page layer's `cancelWaits`). */
 const CANCEL_WAITS_EXPRESSION =
   'typeof globalThis.__webbrainPage?.cancelWaits === "function" ? globalThis.__webbrainPage.cancelWaits() : 0';
@@ -119,16 +52,23 @@ export class PageScriptError extends Error {
 export class PageScriptChannel {
   readonly #client: BidiClient;
   readonly #script: string;
+  readonly #realmScript: string;
   #preloadId: string | undefined;
 
-  constructor(client: BidiClient, pageScript: string) {
+  /**
+   * `pageScript` is the page layer's bundle; `realmScript` the runner's second in-page bundle
+   * (@webbrain/page `buildRunnerRealmScript`: the call door, the closed-root probe, the roots
+   * shim), installed first in the same sandbox.
+   */
+  constructor(client: BidiClient, pageScript: string, realmScript: string) {
     this.#client = client;
     this.#script = pageScript;
+    this.#realmScript = realmScript;
   }
 
-  /** The function that installs the page script in a sandbox: shims first, then the layer. */
+  /** The function that installs both bundles in a sandbox: the runner's realm code, then the layer. */
   #installer(): string {
-    return `() => {\n${PRIVILEGED_ROOTS_SHIM}\n${PROBE_SHIM}\n${PAGE_CALL_SHIM}\n${this.#script}\n}`;
+    return `() => {\n${this.#realmScript}\n${this.#script}\n}`;
   }
 
   /** Registers the preload script for every future document (all contexts, the sandbox). */
@@ -289,7 +229,7 @@ export function unwrapEvaluateResult(result: Bidi.Script.EvaluateResult): PlainV
   return fromRemoteValue(result.result);
 }
 
-/** A packed page result (PAGE_CALL_SHIM) as the plain result, its nodes back in place as handles. */
+/** A packed page result (the page call door, runner-realm/page-call.ts) as the plain result, its nodes back in place as handles. */
 function unpackPageResult(result: Bidi.Script.EvaluateResult): PlainValue {
   if (result.type === "success" && result.result.type === "string")
     return JSON.parse(result.result.value) as PlainValue;
