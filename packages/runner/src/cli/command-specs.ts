@@ -90,6 +90,12 @@ const runOptions = {
     help: "--provider bedrock: the AWS region (default $AWS_REGION); the key is $AWS_BEARER_TOKEN_BEDROCK.",
   },
   "max-steps": { kind: "integer", valueName: "N", min: 1, help: "Stop after N model turns (default 130)." },
+  skill: {
+    kind: "string",
+    valueName: "FILE",
+    repeatable: true,
+    help: "Load a skill (Markdown with an optional webbrain-tools block, as the add-on imports); repeatable.",
+  },
   plan: { kind: "boolean", help: "Plan before Act: show the plan and ask before acting (needs a terminal)." },
   confirm: {
     kind: "boolean",

@@ -28,6 +28,7 @@ import { loadPageScript } from "../page-script-source.js";
 import { ProgressReporter } from "../progress-reporter.js";
 import { ensureModelReachable, modelUnavailableMessage, providerFromFlags } from "../provider-options.js";
 import { withRunnerSession } from "../runner-session.js";
+import { loadSkillFiles } from "../skill-files.js";
 import { terminalApprovals } from "../terminal-approvals.js";
 import { TraceWriter } from "../trace-writer.js";
 import type { ParsedOptions } from "./argv-parser.js";
@@ -60,6 +61,8 @@ export async function runCommandHandler(
   if (!task)
     throw new UsageError('The task is empty; say what to do, e.g. webbrain run "find the cheapest lamp".');
   const mode = options.mode ?? "act";
+  // Skills are checked before any browser starts: a malformed one is a usage error.
+  const skills = await loadSkillFiles(options.skill ?? []);
   const provider = providerFromFlags(
     {
       ...(options.provider ? { provider: options.provider } : {}),
@@ -128,6 +131,7 @@ export async function runCommandHandler(
             provider,
             llm,
             ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
+            ...(skills.length > 0 ? { skills } : {}),
             ...(observer ? { apiShortcuts: (id: string) => observer.guidance(id) } : {}),
             ...(options.plan && approvals ? { planBeforeAct: true, planApprover: approvals.plan } : {}),
             ...(options.confirm && approvals ? { approver: approvals.permission } : {}),

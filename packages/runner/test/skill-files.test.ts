@@ -1,0 +1,54 @@
+// --skill FILE: skills load from Markdown files as the add-on imports them; a malformed one stops
+// the command with the file named; two files' tools stay unique.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseSkills } from "@webbrain/agent";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { UsageError } from "../src/errors.js";
+import { loadSkillFiles } from "../src/skill-files.js";
+
+let dir = "";
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "webbrain-skills-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function skill(name: string, tool: string, endpoint = "https://api.example/lookup"): string {
+  const manifest = {
+    tools: [
+      { name: tool, kind: "http", method: "GET", endpoint, parameters: { type: "object", properties: {} } },
+    ],
+  };
+  return `# ${name}\nUse ${tool}.\n\`\`\`webbrain-tools\n${JSON.stringify(manifest)}\n\`\`\`\n`;
+}
+
+describe("--skill files", () => {
+  it("loads each file as an enabled skill with its tools", async () => {
+    await writeFile(join(dir, "a.md"), skill("Books", "search_books"));
+    await writeFile(join(dir, "b.md"), skill("Rates", "get_rates"));
+    const skills = await loadSkillFiles([join(dir, "a.md"), join(dir, "b.md")]);
+    expect(skills.map((s) => [s.id, s.enabled])).toEqual([
+      ["books", true],
+      ["rates", true],
+    ]);
+    expect(parseSkills(skills).flatMap((p) => p.tools.map((t) => t.name))).toEqual([
+      "search_books",
+      "get_rates",
+    ]);
+  });
+
+  it("stops with the file named when a manifest is malformed or a tool name is taken twice", async () => {
+    await writeFile(join(dir, "bad.md"), skill("Bad", "lookup", "http://example.com/x"));
+    await expect(loadSkillFiles([join(dir, "bad.md")])).rejects.toThrow(UsageError);
+    await expect(loadSkillFiles([join(dir, "bad.md")])).rejects.toThrow(/--skill .*bad\.md: .*https:\/\//);
+    await writeFile(join(dir, "a.md"), skill("One", "same_tool"));
+    await writeFile(join(dir, "b.md"), skill("Two", "same_tool"));
+    await expect(loadSkillFiles([join(dir, "a.md"), join(dir, "b.md")])).rejects.toThrow(/already taken/);
+    await expect(loadSkillFiles([join(dir, "missing.md")])).rejects.toThrow(
+      /cannot read the file \(ENOENT\)/,
+    );
+  });
+});
