@@ -70,11 +70,18 @@ async function scripted(dialect: Dialect, script: ScriptStep[], eventDelayMs = 0
   return llm;
 }
 
-/** Choose an option of a <select> as a person does: open it, type the start of its label, Enter. */
+/**
+ * Choose an option of a <select> with the keyboard, as a person who tabbed to it: Home, then
+ * Down to the option (a closed select changes its value on arrow keys).
+ */
 async function choose(context: string, selector: string, label: string): Promise<void> {
-  await click(firefox.client, context, selector);
-  await typeKeys(firefox.client, context, label);
-  await pressEnter(firefox.client, context);
+  const index = await evaluate<number>(
+    firefox.client,
+    context,
+    `(() => { const s = document.querySelector(${JSON.stringify(selector)}); s.focus(); return [...s.options].findIndex((o) => o.text.startsWith(${JSON.stringify(label)})); })()`,
+  );
+  if (index < 0) throw new Error(`${selector} has no option starting with "${label}"`);
+  await typeKeys(firefox.client, context, `\uE011${"\uE015".repeat(index)}`); // Home, ArrowDown × index
   await waitFor(
     () =>
       evaluate<boolean>(
