@@ -97,8 +97,9 @@ export interface Screenshot {
 export interface PortCallOptions {
   /**
    * Stop: when it fires, the call ends the work it started in the browser (BiDi commands
-   * abandoned, page waits and input plans cut short, nothing more pressed) and rejects with an
-   * error whose `name` is "AbortError".
+   * abandoned, page waits and input plans cut short, nothing more pressed) and rejects at once
+   * (the runner: BidiAbortError, `code` "aborted"; the add-on: an error named "AbortError"). The
+   * agent does not read the error: its own race on the signal ends the step.
    */
   signal?: AbortSignal;
 }
