@@ -9,7 +9,9 @@ import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testk
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "./run-cli.js";
 
-const PROCESS_TEST_TIMEOUT_MS = 120_000;
+const PROCESS_TEST_TIMEOUT_MS = 300_000;
+/** The SDK's 60 s default is too short for a Firefox launch on a loaded two-core machine. */
+const MCP_REQUEST = { timeout: 150_000 };
 
 let server: FixtureServer;
 
@@ -27,6 +29,7 @@ async function connect(args: string[]): Promise<Client> {
   const client = new Client({ name: "webbrain-test", version: "0.0.0" });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env, stderr: "pipe" }),
+    MCP_REQUEST,
   );
   return client;
 }
@@ -47,7 +50,9 @@ describe("webbrain mcp never refuses a call its client chose to repeat", () => {
         const url = server.url("/runner/trusted-only.html");
         const navigations: Awaited<ReturnType<Client["callTool"]>>[] = [];
         for (let i = 0; i < 6; i++) {
-          navigations.push(await client.callTool({ name: "navigate", arguments: { url } }));
+          navigations.push(
+            await client.callTool({ name: "navigate", arguments: { url } }, undefined, MCP_REQUEST),
+          );
         }
         for (const result of navigations) expect(result.isError, textOf(result)).toBe(false);
         const fifth = textOf(navigations[4]!);
@@ -56,16 +61,26 @@ describe("webbrain mcp never refuses a call its client chose to repeat", () => {
         expect(fifth).toContain("It ran anyway");
 
         // The duplicate-submit guard: a second "Confirm order" click within its window.
-        const tree = textOf(await client.callTool({ name: "get_accessibility_tree", arguments: {} }));
+        const tree = textOf(
+          await client.callTool({ name: "get_accessibility_tree", arguments: {} }, undefined, MCP_REQUEST),
+        );
         const confirm = findRef(tree, "button", "Confirm order");
-        const first = await client.callTool({ name: "click_ax", arguments: { ref_id: confirm } });
+        const first = await client.callTool(
+          { name: "click_ax", arguments: { ref_id: confirm } },
+          undefined,
+          MCP_REQUEST,
+        );
         expect(first.isError, textOf(first)).toBe(false);
-        const again = await client.callTool({ name: "click_ax", arguments: { ref_id: confirm } });
+        const again = await client.callTool(
+          { name: "click_ax", arguments: { ref_id: confirm } },
+          undefined,
+          MCP_REQUEST,
+        );
         expect(again.isError, textOf(again)).toBe(false);
         expect(textOf(again)).toMatch(/Duplicate-submit warning: "Confirm order" was already clicked/);
 
         // Still alive and answering after all of that.
-        const page = await client.callTool({ name: "read_page", arguments: {} });
+        const page = await client.callTool({ name: "read_page", arguments: {} }, undefined, MCP_REQUEST);
         expect(textOf(page)).toContain("Order confirmed");
       } finally {
         await client.close();
@@ -79,7 +94,11 @@ describe("webbrain mcp never refuses a call its client chose to repeat", () => {
     async () => {
       const client = await connect(["--mode", "ask", "--url", server.url("/runner/trusted-only.html")]);
       try {
-        const refused = await client.callTool({ name: "click_ax", arguments: { ref_id: 1 } });
+        const refused = await client.callTool(
+          { name: "click_ax", arguments: { ref_id: 1 } },
+          undefined,
+          MCP_REQUEST,
+        );
         expect(refused.isError).toBe(true);
         expect(textOf(refused)).toMatch(/ask/i);
       } finally {
