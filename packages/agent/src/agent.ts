@@ -51,6 +51,7 @@ import {
 } from "./planner.js";
 import { type LlmClient, PiAiClient } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
+import { type AgentScheduler, scheduleModelTools } from "./scheduler/schedule-tools.js";
 import { adapterFor, SITE_ADAPTERS, type SiteAdapter } from "./site-adapters.js";
 import { type ParsedSkill, parseSkills, type SkillDefinition, type SkillTool } from "./skills.js";
 import type { SkillHttp } from "./skills-http.js";
@@ -88,6 +89,8 @@ export interface AgentOptions {
   skills?: readonly SkillDefinition[];
   /** The network skill tools use; default: fetch with credentials omitted (tests swap it). */
   skillHttp?: SkillHttp;
+  /** Scheduling (schedule_task, schedule_resume) is offered only when this is given. */
+  scheduler?: AgentScheduler;
   now?: () => number;
 }
 
@@ -133,6 +136,7 @@ export class Agent {
       blockedDone: new BlockedDone(),
       skillTools: this.skillTools,
       ...(options.skillHttp ? { skillHttp: options.skillHttp } : {}),
+      ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     });
   }
 
@@ -449,12 +453,15 @@ export class Agent {
             this.skills,
           ),
           messages: conversation.messages,
-          tools: modelTools(
-            conversation.mode,
-            this.options.provider,
-            this.skillTools.values(),
-            this.options.port.capabilities,
-          ),
+          tools: [
+            ...modelTools(
+              conversation.mode,
+              this.options.provider,
+              this.skillTools.values(),
+              this.options.port.capabilities,
+            ),
+            ...scheduleModelTools(this.options.scheduler, conversation.mode),
+          ],
         },
         {
           ...(options.signal ? { signal: options.signal } : {}),
