@@ -1,10 +1,12 @@
 /**
  * Entry of the injected script (bundled as one IIFE): installs `globalThis.__webbrainPage`
- * (`handle`, `handleJson`, `version`) once per realm. A second injection into the same realm keeps the first instance, so refs and
- * pending verifications survive re-injection.
+ * (`handle`, `handleJson`, `cancelWaits`, `version`) once per realm. A second injection into
+ * the same realm keeps the first instance, so refs and pending verifications survive
+ * re-injection.
  */
 import { cancelWaits } from "./actions/wait-actions.js";
 import { createPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./handle.js";
+import { installListenerHook } from "./listeners.js";
 
 interface InstalledPageLayer extends PageLayer {
   /** Ends the waits in progress (the caller stopped); answers how many. */
@@ -13,6 +15,8 @@ interface InstalledPageLayer extends PageLayer {
 }
 
 const scope = globalThis as typeof globalThis & { __webbrainPage?: InstalledPageLayer };
+// First, before page scripts run (preload / document_start): record the listeners they add.
+installListenerHook(window);
 if (!scope.__webbrainPage) {
   scope.__webbrainPage = { ...createPageLayer(document), cancelWaits, version: PAGE_LAYER_VERSION };
 }
