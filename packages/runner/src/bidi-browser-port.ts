@@ -32,6 +32,7 @@ import {
   type UploadRequest,
 } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+import { ActionSideEffects, SIDE_EFFECT_EVENTS } from "./action-side-effects.js";
 import { ContextDocuments, DOCUMENT_EVENTS } from "./context-documents.js";
 import {
   DEFAULT_DIALOG_POLICY,
@@ -39,7 +40,6 @@ import {
   type DialogPolicy,
   describeDialogs,
 } from "./dialog-handler.js";
-import { ActionSideEffects, SIDE_EFFECT_EVENTS } from "./action-side-effects.js";
 import { DownloadFolder } from "./download-folder.js";
 import { ElementActions } from "./element-actions.js";
 import { type FetchImpl, fetchText } from "./http-fetch.js";

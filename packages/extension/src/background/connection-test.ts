@@ -100,17 +100,13 @@ export async function testProviderConnection(
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === "TimeoutError";
     throw new ConnectionTestError(
-      timedOut
-        ? t("testTimedOut", url, CONNECTION_TEST_TIMEOUT_MS / 1000)
-        : t("testUnreachable", url),
+      timedOut ? t("testTimedOut", url, CONNECTION_TEST_TIMEOUT_MS / 1000) : t("testUnreachable", url),
     );
   }
   const latencyMs = Math.round(now() - started);
   const text = await response.text();
   if (response.status === 401 || response.status === 403) {
-    throw new ConnectionTestError(
-      t("testKeyRefused", url, response.status),
-    );
+    throw new ConnectionTestError(t("testKeyRefused", url, response.status));
   }
   if (!response.ok) {
     const preview = text.slice(0, MAX_BODY_PREVIEW_CHARS).trim();
@@ -122,9 +118,7 @@ export async function testProviderConnection(
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ConnectionTestError(
-      t("testNotJson", url, provider.api),
-    );
+    throw new ConnectionTestError(t("testNotJson", url, provider.api));
   }
   const models = modelIds(body);
   return {

@@ -78,7 +78,9 @@ export async function readAttachment(file: File, vision: boolean): Promise<Attac
   if (isImage(file)) {
     if (!vision) throw new AttachmentError(t("attachImageNeedsVision", file.name));
     if (file.size > MAX_IMAGE_BYTES)
-      throw new AttachmentError(t("attachTooLarge", file.name, megabytes(file.size), megabytes(MAX_IMAGE_BYTES)));
+      throw new AttachmentError(
+        t("attachTooLarge", file.name, megabytes(file.size), megabytes(MAX_IMAGE_BYTES)),
+      );
     return {
       kind: "image",
       name: file.name,
@@ -88,7 +90,9 @@ export async function readAttachment(file: File, vision: boolean): Promise<Attac
   }
   if (isPdf(file)) {
     if (file.size > MAX_PDF_BYTES)
-      throw new AttachmentError(t("attachTooLarge", file.name, megabytes(file.size), megabytes(MAX_PDF_BYTES)));
+      throw new AttachmentError(
+        t("attachTooLarge", file.name, megabytes(file.size), megabytes(MAX_PDF_BYTES)),
+      );
     let text: string;
     try {
       text = await pdfText(file);

@@ -6,6 +6,8 @@
  * occlusion); dispatch acts here with synthetic events, resolve returns the element, the point
  * and a plan of trusted input steps, and names the follow-up call that verifies the effect.
  */
+
+import { diffTrees, swapLastTree } from "../diff.js";
 import { isSelect, sleep } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { type Actionable, elementForRef, makeActionable, summarize } from "../element-target.js";
@@ -15,7 +17,6 @@ import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, PlanStep, VerifyCall } from "../protocol.js";
 import { clickElement, dragAndDrop, hoverAt } from "../synthetic-input.js";
 import { writeText } from "../text-entry.js";
-import { diffTrees, swapLastTree } from "../diff.js";
 import { buildTree } from "../tree-builder.js";
 
 /** Pause after a synthetic click so handlers and framework re-renders run before we look. */
@@ -45,7 +46,9 @@ export function getAccessibilityTree(state: PageState, p: Params): PageResult {
   const buildMs = performance.now() - started;
   // A find answers a question; it is not a view of the page to diff against.
   const previous =
-    findText || findRole ? undefined : swapLastTree(state.doc, `${filter}|${scopeRef ?? ""}`, result.fullLines);
+    findText || findRole
+      ? undefined
+      : swapLastTree(state.doc, `${filter}|${scopeRef ?? ""}`, result.fullLines);
   const changes = diff && previous ? diffTrees(previous, result.fullLines) : undefined;
   return {
     success: true,
@@ -60,7 +63,9 @@ export function getAccessibilityTree(state: PageState, p: Params): PageResult {
       full_chars: result.fullChars,
       truncated: result.truncated,
       ...(result.folded > 0 ? { folded: result.folded } : {}),
-      ...(changes ? { diff: { added: changes.added, removed: changes.removed, changed: changes.changed } } : {}),
+      ...(changes
+        ? { diff: { added: changes.added, removed: changes.removed, changed: changes.changed } }
+        : {}),
       refs: result.refs,
       ref_names: result.refNames,
       overlays: result.overlays,
