@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { navigate } from "@webbrain/bidi";
 import type { FixtureServerOptions } from "@webbrain/testkit";
-import { buildPageScript } from "../src/bundle.js";
+import { buildPageScript, buildRunnerRealmScript } from "../src/bundle.js";
 import { PageSession, SANDBOX, usePageFixtures } from "./page-session.js";
 
 const require = createRequire(import.meta.url);
@@ -32,7 +32,8 @@ export function useWiredFixtures() {
     env,
     async open(path: string): Promise<PageSession> {
       const context = await env.firefox.newTab();
-      const script = await buildPageScript();
+      // What the runner preloads, in its order: the runner's realm code (the call door), then the page layer.
+      const script = `${await buildRunnerRealmScript()}\n${await buildPageScript()}`;
       await env.firefox.client.send("script.addPreloadScript", {
         functionDeclaration: `() => { ${script} }`,
         sandbox: SANDBOX,
