@@ -66,6 +66,19 @@ export async function waitForContext(client: BidiClient, match: (url: string) =>
   });
 }
 
+/**
+ * Installs the add-on and answers the settings tab it opens on first install: every add-on test
+ * drives the extension from that page (storage, `browser.tabs`), so they all start here.
+ */
+export async function installAndOpenSettings(client: BidiClient, dir: string): Promise<string> {
+  await installAddon(client, dir);
+  return waitForContext(
+    client,
+    (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
+    "the settings page after install",
+  );
+}
+
 /** Runs `browser.tabs.create` from an add-on page; returns the new tab's BiDi context. */
 export async function openAddonPage(client: BidiClient, fromContext: string, path: string): Promise<string> {
   const url = `${ADDON_ORIGIN}/${path}`;

@@ -19,19 +19,17 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EN_MESSAGES } from "../src/shared/ui-strings.js";
 import {
-  ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
   click,
   fill,
   firefoxTabId,
-  installAddon,
+  installAndOpenSettings,
   openAddonPage,
   pressEnter,
   screenshot,
   scriptedProviderConfig,
   setViewport,
-  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -128,12 +126,7 @@ describe("German UI in Firefox", () => {
   let settings = "";
 
   beforeAll(async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settings = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settings = await installAndOpenSettings(firefox.client, addon!.dir);
     await setViewport(firefox.client, settings, 360, 900);
   });
 

@@ -21,13 +21,11 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
   firefoxTabId,
-  installAddon,
+  installAndOpenSettings,
   scriptedProviderConfig,
-  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -69,12 +67,7 @@ async function chooseFile(context: string, selector: string, path: string): Prom
 
 describe("offline Wikipedia", () => {
   beforeAll(async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settingsPage = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
   });
 
   it("nothing is installed until the user picks an archive", async () => {

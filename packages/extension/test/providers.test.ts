@@ -20,21 +20,19 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
   click,
   count,
   fill,
   firefoxTabId,
-  installAddon,
+  installAndOpenSettings,
   openAddonPage,
   pressEnter,
   screenshot,
   setViewport,
   text,
   typeKeys,
-  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -176,12 +174,7 @@ async function waitForRunEnd(sidebar: string): Promise<void> {
 
 describe("providers", () => {
   beforeAll(async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settingsPage = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
     await setViewport(firefox.client, settingsPage, NARROW_PX, 900);
   });
 

@@ -20,19 +20,17 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
   fill,
   firefoxTabId,
-  installAddon,
+  installAndOpenSettings,
   openAddonPage,
   pressEnter,
   screenshot,
   scriptedProviderConfig,
   setViewport,
   text,
-  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -152,12 +150,7 @@ function atBottom(): Promise<boolean> {
 
 describe("long replies", () => {
   beforeAll(async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settingsPage = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
     await evaluate(
       firefox.client,
       settingsPage,

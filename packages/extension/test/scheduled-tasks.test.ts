@@ -19,15 +19,13 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
   click,
   firefoxTabId,
-  installAddon,
+  installAndOpenSettings,
   openAddonPage,
   scriptedProviderConfig,
-  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -108,12 +106,7 @@ function lastUserText(body: unknown): string {
 
 describe("scheduled tasks", () => {
   beforeAll(async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settingsPage = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
     const limits = { minDelayMs: 1_000, minIntervalMs: 2_000, queueRetryMs: 1_000 };
     await bg(
       `browser.storage.local.set({ wb_scheduler_dev_limits: ${JSON.stringify(limits)} }).then(() => true)`,

@@ -7,17 +7,15 @@ import { evaluate } from "@webbrain/bidi";
 import { type ScriptedLlm, setupFirefox, startScriptedLlm } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
   click,
   count,
   fill,
-  installAddon,
+  installAndOpenSettings,
   screenshot,
   setViewport,
   text,
-  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -38,12 +36,7 @@ describe("settings page", () => {
   let settings = "";
 
   it("opens by itself on first install, with a welcome and llama.cpp as the first preset", async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settings = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settings = await installAndOpenSettings(firefox.client, addon!.dir);
     // The page shows the welcome only when opened for a first install (settings.html?welcome=1).
     await waitForText(firefox.client, settings, "#welcome:not([hidden])", "Welcome");
     expect(await text(firefox.client, settings, "#preset option:first-child")).toBe("llama.cpp (local)");

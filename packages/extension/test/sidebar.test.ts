@@ -28,7 +28,7 @@ import {
   count,
   fill,
   firefoxTabId,
-  installAddon,
+  installAndOpenSettings,
   openAddonPage,
   pressEnter,
   screenshot,
@@ -157,12 +157,7 @@ async function waitForRunEnd(sidebar: string): Promise<void> {
 
 describe("sidebar", () => {
   beforeAll(async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settingsPage = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
   });
 
   it("before any provider is set up, says where to add one", async () => {

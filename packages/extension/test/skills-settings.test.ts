@@ -20,14 +20,12 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
   click,
   firefoxTabId,
-  installAddon,
+  installAndOpenSettings,
   scriptedProviderConfig,
-  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -108,12 +106,7 @@ async function paste(markdown: string): Promise<void> {
 
 describe("Settings -> Skills", () => {
   beforeAll(async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settingsPage = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
   });
 
   it("lists the packaged Wikipedia skill, seeded on first run", async () => {

@@ -25,20 +25,18 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_ORIGIN,
   ADDON_PREFS,
   buildAddon,
   click,
   count,
   fill,
   firefoxTabId,
-  installAddon,
+  installAndOpenSettings,
   openAddonPage,
   pressEnter,
   screenshot,
   scriptedProviderConfig,
   text,
-  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -135,12 +133,7 @@ async function openTracesPage(): Promise<string> {
 
 describe("traces page", () => {
   beforeAll(async () => {
-    await installAddon(firefox.client, addon!.dir);
-    settingsPage = await waitForContext(
-      firefox.client,
-      (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
-      "the settings page after install",
-    );
+    settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
   });
 
   it("records a sidebar run and shows it with its timeline; the run saves as a workflow", async () => {
