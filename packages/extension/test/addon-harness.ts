@@ -119,26 +119,58 @@ interface Box {
 }
 
 /** The element's box in viewport pixels after scrolling it into view; throws if missing. */
+/**
+ * The element's box once it is settled: scrolled into view, measured on two animation frames
+ * in a row with the same result, and the element (or a descendant) is what a pointer at its
+ * centre would hit (or an ancestor of it). A page that is still rendering (a list filled after load, a longer German
+ * label wrapping) moves its controls; a click measured before that lands on something else.
+ */
 export async function boxOf(client: BidiClient, context: string, selector: string): Promise<Box> {
-  const box = await callFunction<Box | null>(
+  const box = await callFunction<Box | null | "moving" | "covered">(
     client,
     context,
-    `(selector) => {
+    `async (selector) => {
       const el = document.querySelector(selector);
       if (!el) return null;
       el.scrollIntoView({ block: "center" });
+      // A tab in the background gets no animation frames; a timer stands in for them there.
+      const frame = () =>
+        new Promise((resolve) => {
+          requestAnimationFrame(() => resolve(undefined));
+          setTimeout(resolve, 50);
+        });
+      await frame();
+      const a = el.getBoundingClientRect();
+      await frame();
       const r = el.getBoundingClientRect();
+      if (a.x !== r.x || a.y !== r.y || a.width !== r.width || a.height !== r.height) return "moving";
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      // An ancestor counts, and so does anything in the same label (a styled radio is a
+      // transparent input laid over its span); an unrelated element on top (an overlay, a
+      // menu) does not.
+      const label = el.closest("label");
+      const same = hit && (el.contains(hit) || hit.contains(el) || (label && label.contains(hit)));
+      if (!same) return "covered";
       return { x: r.x, y: r.y, width: r.width, height: r.height };
     }`,
     [selector],
   );
-  if (!box) throw new Error(`no element matches ${selector}`);
+  if (box === null) throw new Error(`no element matches ${selector}`);
+  if (box === "moving" || box === "covered") throw new Error(`${selector} is ${box}`);
   return box;
 }
 
 export async function click(client: BidiClient, context: string, selector: string): Promise<void> {
-  const box = await until(() => boxOf(client, context, selector).catch(() => undefined), {
-    message: `nothing to click at ${selector}`,
+  let why = "";
+  const box = await until(
+    () =>
+      boxOf(client, context, selector).catch((error: unknown) => {
+        why = (error as Error).message;
+        return undefined;
+      }),
+    { message: `nothing to click at ${selector}` },
+  ).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message} (${why})`);
   });
   await performActions(client, context, [
     {
@@ -156,7 +188,9 @@ export async function click(client: BidiClient, context: string, selector: strin
 
 /** Shift+click, as a person opening "the details behind" something. */
 export async function shiftClick(client: BidiClient, context: string, selector: string): Promise<void> {
-  const box = await boxOf(client, context, selector);
+  const box = await until(() => boxOf(client, context, selector).catch(() => undefined), {
+    message: `nothing to shift-click at ${selector}`,
+  });
   const x = Math.round(box.x + box.width / 2);
   const y = Math.round(box.y + box.height / 2);
   await performActions(client, context, [

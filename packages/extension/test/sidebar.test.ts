@@ -504,11 +504,17 @@ describe("sidebar", () => {
   it("closing the sidebar mid-run and reopening it restores the transcript and the live run, without duplicates", async () => {
     const reply =
       "Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar.";
-    // Spec 000: only an Ask on the OpenAI Responses route streams live.
+    // Spec 000: only an Ask on the OpenAI Responses route streams live. The stream's end waits
+    // until the test has seen the reopened sidebar mid-run.
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
     const llm = await startScriptedLlm({
       dialect: "openai-responses",
       script: [{ text: reply }],
-      eventDelayMs: 700,
+      eventDelayMs: 100,
+      finishWhen: finished,
     });
     llms.push(llm);
     await useProviderAt(llm.baseUrl, false, { api: "openai-responses", apiKey: "sk-test" });
@@ -524,6 +530,7 @@ describe("sidebar", () => {
     expect(await text(firefox.client, second, "#transcript .msg.user")).toContain("Spell the alphabet.");
     expect(await evaluate(firefox.client, second, "document.getElementById('stop').hidden")).toBe(false);
     await screenshot(firefox.client, second, "sidebar-6-reopened-mid-run");
+    finish();
     await waitForRunEnd(second);
     const shown = await text(firefox.client, second, "#transcript .msg.assistant");
     expect(shown.trim()).toBe(reply);

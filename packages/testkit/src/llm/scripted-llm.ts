@@ -33,6 +33,11 @@ export interface ScriptedLlmOptions {
   models?: string[];
   /** Milliseconds between SSE events (default 0), so abort tests can land mid-stream. */
   eventDelayMs?: number;
+  /**
+   * The last event of every stream waits for this, so a test can look at a run mid-stream at its
+   * own pace instead of racing a delay (a loaded machine is slower than any delay one picks).
+   */
+  finishWhen?: Promise<unknown>;
 }
 
 export interface ScriptedLlm {
@@ -205,8 +210,9 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
       }
       return; // hang mid-stream: close() ends it
     }
-    for (const event of events) {
+    for (const [index, event] of events.entries()) {
       if (options.eventDelayMs) await sleep(options.eventDelayMs);
+      if (index === events.length - 1 && options.finishWhen) await options.finishWhen;
       if (response.destroyed) return;
       response.write(event);
     }
