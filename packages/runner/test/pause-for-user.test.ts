@@ -16,8 +16,8 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BIN, runCli } from "./run-cli.js";
 
-/** Each test starts the CLI and Firefox (seconds each on a loaded two-core machine). */
-const PROCESS_TEST_TIMEOUT_MS = 120_000;
+/** Each test starts the CLI and Firefox: a minute or two on a loaded two-core machine. */
+const PROCESS_TEST_TIMEOUT_MS = 240_000;
 /** How long the test watches a paused run for a model call it must not make. */
 const PAUSED_WATCH_MS = 1_500;
 const MESSAGE = "Solve the captcha / log in, then press Enter.";
