@@ -9,6 +9,10 @@
  *
  * Some capabilities change no tool list and only say how a tool behaves (`trusted_input`,
  * `closed_shadow_roots`, `full_page_screenshot`); they are here so a port says it once.
+ *
+ * `person_at_hand` is about the host, not the browser: a port declares it only when it was
+ * given a way to reach a person who can answer now (the runner with `--allow-pause`, or
+ * `--headed` on a terminal). An unattended run must never wait for nobody.
  */
 
 export const BROWSER_CAPABILITIES = {
@@ -29,6 +33,8 @@ export const BROWSER_CAPABILITIES = {
   download: "starts downloads",
   resource_url: "finds the URL of the file behind an element",
   file_upload: "puts a file into a file input",
+  person_at_hand:
+    "has a person at the browser who can take over (log in, solve a captcha) and hand the run back",
 } as const;
 
 export type BrowserCapability = keyof typeof BROWSER_CAPABILITIES;

@@ -180,6 +180,14 @@ export interface UploadRequest {
   path?: string;
 }
 
+/** How a pause_for_user ended (an abort rejects instead, like any port call on Stop). */
+export interface PersonAnswer {
+  /** true: the person handed back (pressed Enter); false: nobody can answer (input closed). */
+  resumed: boolean;
+  /** What they typed before Enter, trimmed; empty when they only pressed Enter. */
+  said: string;
+}
+
 export interface BrowserPort {
   /**
    * What this port can run. The agent offers a tool only when every capability it needs is
@@ -221,4 +229,9 @@ export interface BrowserPort {
   download?(url: string, filename?: string, options?: PortCallOptions): Promise<DownloadInfo>;
   /** Put a file into a file input (upload_file). */
   uploadFile?(tabId: TabId, request: UploadRequest, options?: PortCallOptions): Promise<PageResult>;
+  /**
+   * Show the person at hand `message` and wait until they hand back (pause_for_user). Only a
+   * port that declares `person_at_hand` has it; it may wait as long as the person takes.
+   */
+  pauseForUser?(message: string, options?: PortCallOptions): Promise<PersonAnswer>;
 }

@@ -17,7 +17,7 @@
  * Kinds drive the guards: `observe` tools read and never change the page ("looking is not
  * looping": the loop detector ignores them); `act` tools change the page; `navigate` changes
  * the URL; `network` reaches other origins; `download` saves files; `dev` only exists in Dev
- * mode; `control` ends or pauses the turn.
+ * mode; `control` ends or pauses the turn (`pause_for_user` waits for a person, then goes on).
  */
 import { type TSchema, Type } from "typebox";
 import type { BrowserCapability } from "./browser-capabilities.js";
@@ -486,6 +486,16 @@ const DECLARATIONS = [
     runs: PORT_ACTION,
   }),
   // Control.
+  tool("pause_for_user", {
+    kind: "control",
+    description:
+      "Hand the browser to the person at hand for what only they can do (log in, captcha, 2FA); waits until they resume.",
+    parameters: Type.Object({ message: str("what to do, e.g. Solve the captcha, then press Enter") }),
+    offer: ACTING,
+    needs: ["person_at_hand"],
+    runs: PORT,
+    result: "agent",
+  }),
   tool("clarify", {
     kind: "control",
     description: "Ask the user one question and wait.",

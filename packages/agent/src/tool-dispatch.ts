@@ -140,6 +140,31 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
       navigatedTo: tab.url,
     };
   },
+  pause_for_user: async (port, args, ctx, call) => {
+    if (!port.pauseForUser)
+      return agentResult("pause_for_user", false, "Nobody is at hand to take over this browser.");
+    const answer = await port.pauseForUser(str(args.message), call);
+    if (!answer.resumed) {
+      return agentResult(
+        "pause_for_user",
+        false,
+        "Nobody answered: the person's input closed. Go on without them, or call done saying what blocks you.",
+      );
+    }
+    // The person may have logged in or moved on: report where the tab is now, so the
+    // executor drops refs of a page that is gone.
+    const tab = await port.getTab(ctx.tabId, call).catch(() => undefined);
+    const said = answer.said ? ` They said: ${JSON.stringify(answer.said)}.` : "";
+    return {
+      ...agentResult(
+        "pause_for_user",
+        true,
+        `The person handed the browser back.${said} The page may have changed: read it again.`,
+        { resumed: true, said: answer.said, url: tab?.url },
+      ),
+      ...(tab ? { navigatedTo: tab.url } : {}),
+    };
+  },
   promote_iframe: async (port, args, ctx, call) => {
     const frame = await port.pageAction(ctx.tabId, "promote_iframe", args, call);
     const url = str(frame.url);

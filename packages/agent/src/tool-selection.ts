@@ -89,6 +89,11 @@ export function allowedTool(input: ToolSelectionInput, name: string): ToolPermit
   if (offered && (input.vision || !spec.vision)) {
     const missing = missingCapabilities(spec.needs, input.capabilities);
     if (missing.length === 0) return { allowed: true };
+    if (missing.includes("person_at_hand"))
+      return {
+        allowed: false,
+        reason: `${name} is refused: nobody is at hand to take over this run. Go on without a person, or call done saying what blocks you.`,
+      };
     const cannot = missing.map((capability) => BROWSER_CAPABILITIES[capability]).join("; ");
     return {
       allowed: false,

@@ -137,6 +137,7 @@ describe("tool declarations and port capabilities", () => {
       "download_files",
       "upload_file",
       "execute_js",
+      "pause_for_user",
     ]);
     expect(toolsNotOffered(ALL)).toEqual([]);
   });
@@ -147,6 +148,13 @@ describe("tool declarations and port capabilities", () => {
     expect(permit).toEqual({
       allowed: false,
       reason: expect.stringContaining("execute_js is not supported by this browser"),
+    });
+    // Nobody at hand is said as such: the run is unattended, not the browser lacking something.
+    expect(
+      allowedTool({ mode: "act", tier: "full", vision: true, capabilities: noJs }, "pause_for_user"),
+    ).toEqual({
+      allowed: false,
+      reason: expect.stringContaining("pause_for_user is refused: nobody is at hand"),
     });
   });
 });

@@ -8,7 +8,10 @@
  * Invariants:
  * - If the WebSocket cannot be opened after the session was created, the session is deleted
  *   before the error propagates, so a Grid slot is never leaked by a failed connect.
- * - HTTP failures become WebDriverHttpError with the WebDriver error code and message.
+ * - HTTP failures become WebDriverHttpError with the WebDriver error code and the first line of
+ *   its message (Selenium appends host and build info on further lines). When no session was
+ *   created, the Grid's own `/status` (ready, nodes, Firefox slots) is added, so "no Firefox
+ *   node" reads as such instead of as a bare queue timeout.
  */
 import type * as Bidi from "webdriver-bidi-protocol";
 import { BidiClient, type BidiClientOptions } from "./client.js";
@@ -28,6 +31,8 @@ export interface ConnectWebDriverOptions extends BidiClientOptions {
 export const DEFAULT_WEBDRIVER_HTTP_TIMEOUT_MS = 120_000;
 /** DELETE /session should be quick; do not let close hang on a dead Grid. */
 const DELETE_SESSION_TIMEOUT_MS = 15_000;
+/** GET /status after a failed POST /session: a hint only, never a long wait. */
+const STATUS_TIMEOUT_MS = 5_000;
 
 interface NewSessionBody {
   value?: {
@@ -54,6 +59,13 @@ async function webDriverRequest(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
+    if (err instanceof Error && err.name === "TimeoutError") {
+      throw new WebDriverHttpError(
+        `${method} ${url} got no answer within ${timeoutMs / 1000} s. A Grid queues a new session while no Firefox slot is free: add Firefox nodes, or wait for running sessions to end.`,
+        0,
+        "timeout",
+      );
+    }
     const cause = err instanceof Error ? err.message : String(err);
     throw new WebDriverHttpError(
       `${method} ${url} failed: ${cause}. Check that the WebDriver/Grid URL is right and reachable.`,
@@ -70,7 +82,7 @@ async function webDriverRequest(
   }
   if (!res.ok) {
     const code = parsed.value?.error;
-    const message = parsed.value?.message ?? text.slice(0, 500);
+    const message = (parsed.value?.message ?? text.slice(0, 500)).split("\n")[0]!.trim();
     throw new WebDriverHttpError(
       `${method} ${url} answered HTTP ${res.status}${code ? ` (${code})` : ""}: ${message}`,
       res.status,
@@ -87,13 +99,26 @@ export async function connectWebDriver(
   const base = httpUrl.replace(/\/+$/, "");
   const headers = opts.headers ?? {};
   const timeoutMs = opts.httpTimeoutMs ?? DEFAULT_WEBDRIVER_HTTP_TIMEOUT_MS;
-  const created = await webDriverRequest(
-    "POST",
-    `${base}/session`,
-    { capabilities: { alwaysMatch: { browserName: "firefox", ...opts.capabilities, webSocketUrl: true } } },
-    headers,
-    timeoutMs,
-  );
+  let created: NewSessionBody;
+  try {
+    created = await webDriverRequest(
+      "POST",
+      `${base}/session`,
+      { capabilities: { alwaysMatch: { browserName: "firefox", ...opts.capabilities, webSocketUrl: true } } },
+      headers,
+      timeoutMs,
+    );
+  } catch (err) {
+    const status =
+      err instanceof WebDriverHttpError && err.status !== 0 ? await gridStatus(base, headers) : "";
+    if (!status) throw err;
+    const failed = err as WebDriverHttpError;
+    throw new WebDriverHttpError(
+      `${failed.message.replace(/\.?\s*$/, ".")} ${status}`,
+      failed.status,
+      failed.code,
+    );
+  }
   const sessionId = created.value?.sessionId;
   const capabilities = created.value?.capabilities ?? {};
   const deleteSession = async () => {
@@ -127,4 +152,34 @@ export async function connectWebDriver(
     await client.close();
     await deleteSession();
   });
+}
+
+interface GridStatusBody {
+  value?: {
+    ready?: boolean;
+    message?: string;
+    nodes?: { slots?: { stereotype?: { browserName?: string } }[] }[];
+  };
+}
+
+/**
+ * What the Grid's `GET /status` says, as one sentence ("" when the endpoint is not a Grid or
+ * does not answer): whether it is ready, and how many nodes and Firefox slots it has.
+ */
+export async function gridStatus(base: string, headers: Record<string, string> = {}): Promise<string> {
+  let body: GridStatusBody;
+  try {
+    const res = await fetch(`${base}/status`, { headers, signal: AbortSignal.timeout(STATUS_TIMEOUT_MS) });
+    body = (await res.json()) as GridStatusBody;
+  } catch {
+    return "";
+  }
+  const value = body.value;
+  if (!value || typeof value.ready !== "boolean" || !Array.isArray(value.nodes)) return "";
+  const firefoxSlots = value.nodes
+    .flatMap((node) => node.slots ?? [])
+    .filter((slot) => slot.stereotype?.browserName === "firefox").length;
+  const nodes = value.nodes.length;
+  const advice = firefoxSlots === 0 ? " Register Firefox nodes with the Grid, then try again." : "";
+  return `The Grid's /status: ${value.ready ? "ready" : "not ready"} ("${value.message ?? ""}"), ${nodes} node${nodes === 1 ? "" : "s"}, ${firefoxSlots} Firefox slot${firefoxSlots === 1 ? "" : "s"}.${advice}`;
 }

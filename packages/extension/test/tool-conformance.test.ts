@@ -32,8 +32,11 @@ import {
   waitForContext,
 } from "./addon-harness.js";
 
-/** What the add-on's port does not offer, in catalog order (README says why). */
-const ADDON_NOT_OFFERED: string[] = [];
+/**
+ * What the add-on's port does not offer, in catalog order (README says why): pause_for_user
+ * needs a person at hand that waits for the run, and the sidebar has no such prompt yet.
+ */
+const ADDON_NOT_OFFERED: string[] = ["pause_for_user"];
 
 const PROBE_ENTRY = join(dirname(fileURLToPath(import.meta.url)), "tool-probe", "tool-probe-page.ts");
 const PROBE_PAGE = "tool-probe.html";

@@ -13,6 +13,7 @@
 import { access } from "node:fs/promises";
 import {
   type BrowserCapabilities,
+  type BrowserCapability,
   type BrowserPort,
   browserCapabilities,
   type DownloadContent,
@@ -22,6 +23,7 @@ import {
   type NewTabOptions,
   type PageActionName,
   type PageResult,
+  type PersonAnswer,
   type PortCallOptions,
   type ResearchOptions,
   type ResearchResult,
@@ -51,6 +53,7 @@ import { isElementHandle } from "./remote-value.js";
 import { captureScreenshot } from "./screenshots.js";
 import { sleepUnlessStopped, stoppedError, throwIfStopped, unlessStopped } from "./stop-signal.js";
 import { TabContexts, TabGoneError } from "./tab-contexts.js";
+import type { PersonAtHand } from "./wait-for-person.js";
 
 export interface BidiBrowserPortOptions {
   client: BidiClient;
@@ -65,6 +68,8 @@ export interface BidiBrowserPortOptions {
   ownsBrowser?: boolean;
   navigationTimeoutMs?: number;
   fetchImpl?: FetchImpl;
+  /** A person who can take over now (pause_for_user); without one the tool is not offered. */
+  person?: PersonAtHand;
 }
 
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -83,26 +88,29 @@ const EVENTS = [
   ]),
 ];
 
+/** Over BiDi the runner runs every declared tool (tool-conformance.test.ts calls each one). */
+const BIDI_CAPABILITIES = [
+  "page_layer",
+  "navigation",
+  "tabs",
+  "screenshot",
+  "full_page_screenshot",
+  "trusted_input",
+  "closed_shadow_roots",
+  "frame_input",
+  "frame_promotion",
+  "execute_js",
+  "http_fetch",
+  "research",
+  "downloads",
+  "download",
+  "resource_url",
+  "file_upload",
+] as const satisfies readonly BrowserCapability[];
+
 export class BidiBrowserPort implements BrowserPort {
-  /** Over BiDi the runner runs every declared tool (tool-conformance.test.ts calls each one). */
-  readonly capabilities: BrowserCapabilities = browserCapabilities(
-    "page_layer",
-    "navigation",
-    "tabs",
-    "screenshot",
-    "full_page_screenshot",
-    "trusted_input",
-    "closed_shadow_roots",
-    "frame_input",
-    "frame_promotion",
-    "execute_js",
-    "http_fetch",
-    "research",
-    "downloads",
-    "download",
-    "resource_url",
-    "file_upload",
-  );
+  /** Everything BiDi can run, and pause_for_user when a person is at hand. */
+  readonly capabilities: BrowserCapabilities;
   readonly client: BidiClient;
   readonly channel: PageScriptChannel;
   readonly tabs: TabContexts;
@@ -116,8 +124,14 @@ export class BidiBrowserPort implements BrowserPort {
   readonly #navigationTimeoutMs: number;
   readonly #fetch: FetchImpl;
   readonly #ownsBrowser: boolean;
+  readonly #person: PersonAtHand | undefined;
 
   private constructor(opts: BidiBrowserPortOptions, realmScript: string) {
+    this.#person = opts.person;
+    this.capabilities = browserCapabilities(
+      ...BIDI_CAPABILITIES,
+      ...(opts.person ? (["person_at_hand"] as const) : []),
+    );
     this.client = opts.client;
     this.channel = new PageScriptChannel(opts.client, opts.pageScript, realmScript);
     this.tabs = new TabContexts(opts.client, opts.userContext);
@@ -325,6 +339,11 @@ export class BidiBrowserPort implements BrowserPort {
 
   download(url: string, filename?: string): Promise<DownloadInfo> {
     return this.downloads.download(url, filename);
+  }
+
+  async pauseForUser(message: string, options: PortCallOptions = {}): Promise<PersonAnswer> {
+    if (!this.#person) return { resumed: false, said: "" };
+    return this.#person.pause(message, options.signal);
   }
 
   async uploadFile(tabId: TabId, request: UploadRequest, options: PortCallOptions = {}): Promise<PageResult> {

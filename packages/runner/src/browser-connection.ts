@@ -20,7 +20,7 @@ import {
   launchFirefox,
   WebDriverHttpError,
 } from "@webbrain/bidi";
-import { BrowserUnavailableError } from "./errors.js";
+import { BrowserUnavailableError, UsageError } from "./errors.js";
 
 export interface BrowserConnectionOptions {
   /** Show the window (launch only). */
@@ -62,6 +62,7 @@ export async function openBrowserConnection(opts: BrowserConnectionOptions): Pro
       "--profile applies to a Firefox webbrain launches; drop it with --connect / --webdriver (that Firefox has its own profile).",
     );
   }
+  if (opts.webdriver) checkWebDriverUrl(opts.webdriver);
   if (opts.connect) return connectToEndpoint(opts.connect);
   if (opts.webdriver) return connectToWebDriver(opts.webdriver);
   return launch(opts);
@@ -114,6 +115,21 @@ async function connectToEndpoint(url: string): Promise<BrowserConnection> {
     );
   }
   return remoteConnection(session, `Firefox ${session.browserVersion} (connected at ${url})`);
+}
+
+/** A WebDriver endpoint is an http(s) URL; anything else is a typo worth saying so. */
+function checkWebDriverUrl(url: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+    throw new UsageError(
+      `--webdriver needs the http(s) URL of a WebDriver server such as Selenium Grid, e.g. http://HOST:4444; got "${url}".`,
+    );
+  }
 }
 
 async function connectToWebDriver(url: string): Promise<BrowserConnection> {

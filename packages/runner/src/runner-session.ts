@@ -18,6 +18,7 @@ import { type BrowserConnectionOptions, openBrowserConnection } from "./browser-
 import type { DialogPolicy } from "./dialog-handler.js";
 import { BrowserUnavailableError, TaskFailedError } from "./errors.js";
 import { loadStorageState } from "./storage-state.js";
+import type { PersonAtHand } from "./wait-for-person.js";
 
 export interface RunnerSessionOptions extends BrowserConnectionOptions {
   /** The page layer script (IIFE); omitted by commands that never touch the page (screenshot). */
@@ -28,6 +29,8 @@ export interface RunnerSessionOptions extends BrowserConnectionOptions {
   signal?: AbortSignal;
   /** Load cookies and local storage from this file (storage-state.ts) before opening `url`. */
   storageState?: string;
+  /** Someone who can take over the browser now (offers pause_for_user). */
+  person?: PersonAtHand;
 }
 
 export interface RunnerSession {
@@ -67,6 +70,7 @@ export async function withRunnerSession<T>(
       downloadsDir,
       ownsBrowser: !opts.connect && !opts.webdriver,
       ...(opts.dialogPolicy ? { dialogPolicy: opts.dialogPolicy } : {}),
+      ...(opts.person ? { person: opts.person } : {}),
     });
     const tabId = port.tabs.activeId!;
     if (opts.storageState) await loadStorageState(connection.client, tabId, opts.storageState);

@@ -4,10 +4,14 @@
  * executor (ToolRunner, what `exec` and MCP use) and must succeed: no "unknown action", no "not
  * supported". The list of tools the port does not offer is asserted exactly (it is empty: over
  * BiDi the runner runs every declared tool), so a capability that drifts fails here.
+ * pause_for_user needs a person at hand: the port gets the terminal person `webbrain run`
+ * uses, over a stream where a line is typed whenever its message appears.
  */
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { MODES, type Mode, TIERS, type Tier, TOOL_CATALOG, toolsNotOffered } from "@webbrain/agent";
 import {
   CONFORMANCE_ORDER,
@@ -22,11 +26,25 @@ import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
 import { loadPageScript } from "../src/page-script-source.js";
 import { ToolRunner } from "../src/tool-runner.js";
+import { terminalPerson } from "../src/wait-for-person.js";
 
 let server: FixtureServer;
 let connection: BrowserConnection;
 let port: BidiBrowserPort;
 let workDir: string;
+/** What the person's terminal showed. */
+let terminal = "";
+
+/** A terminal whose person types "solved" each time the agent hands over. */
+function scriptedTerminal() {
+  const keyboard = new PassThrough();
+  const screen = new PassThrough();
+  screen.on("data", (chunk) => {
+    terminal += String(chunk);
+    if (String(chunk).includes("Press Enter")) setImmediate(() => keyboard.write("solved\n"));
+  });
+  return terminalPerson(keyboard, screen);
+}
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -37,6 +55,7 @@ beforeAll(async () => {
     pageScript: await loadPageScript(),
     downloadsDir: join(workDir, "downloads"),
     ownsBrowser: true,
+    person: scriptedTerminal(),
   });
   // Ask reads downloads but cannot start one: give every mode one to read.
   await port.download(server.url("/conformance/report.txt"));
@@ -99,6 +118,7 @@ describe("runner tool conformance", () => {
         }
         expect(failures).toEqual([]);
         expect(called).toBe(offered.size);
+        if (offered.has("pause_for_user")) expect(terminal).toContain("Solve the captcha, then press Enter.");
       } finally {
         for (const id of opened) await port.closeTab(id).catch(() => undefined);
       }

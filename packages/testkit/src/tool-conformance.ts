@@ -6,8 +6,9 @@
  * unknown or not supported.
  *
  * The order keeps the page usable: reading first, then typing and clicking, then frames,
- * network and downloads, and last the calls that leave the page (navigation, a new tab) and
- * end the turn (clarify, done).
+ * network and downloads, and last the calls that leave the page (navigation, a new tab), hand
+ * it to a person (pause_for_user: only ports given a person at hand offer it) and end the turn
+ * (clarify, done).
  */
 import { findRef } from "./llm/script.js";
 
@@ -50,6 +51,7 @@ export const CONFORMANCE_ORDER = [
   "go_forward",
   "promote_iframe",
   "new_tab",
+  "pause_for_user",
   "clarify",
   "done",
 ] as const;
@@ -150,6 +152,8 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
       return { url_filter: frame };
     case "new_tab":
       return { url: ctx.pageUrl };
+    case "pause_for_user":
+      return { message: "Solve the captcha, then press Enter." };
     case "clarify":
       return { question: "Which voucher?" };
     case "done":

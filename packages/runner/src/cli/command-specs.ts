@@ -101,6 +101,10 @@ const runOptions = {
     kind: "boolean",
     help: "Ask on the terminal before gated actions (permission prompts); off by default.",
   },
+  "allow-pause": {
+    kind: "boolean",
+    help: "Offer pause_for_user: the agent may hand you the browser (log in, captcha) and wait for Enter on stdin. On by default with --headed on a terminal.",
+  },
   json: {
     kind: "boolean",
     help: "Print a JSON summary (status, summary, steps, tool calls, tokens) on stdout.",
@@ -135,10 +139,13 @@ export const runCommand: CommandSpec<typeof runOptions> = {
     "The default model is a llama.cpp server at http://127.0.0.1:8080 (start one with",
     "`llama-server -m MODEL.gguf --jinja`), or pick another with --provider / --base-url / --model.",
     "Nobody is asked anything unless --plan or --confirm is given; the mode rules always hold.",
+    "A person can take over: with --headed on a terminal (or --allow-pause) the agent may call",
+    "pause_for_user; its message shows here, and Enter hands the browser back to the agent.",
   ].join("\n"),
   examples: [
     'webbrain run "create a product priced at 500 CNY billed every 2 months" --url http://localhost:3000/products/new',
     'webbrain run "what is the top story?" --url https://news.ycombinator.com --mode ask --json',
+    'webbrain run "open my latest invoice" --url https://example.com/login --headed --profile ~/.webbrain/example',
     'OPENAI_API_KEY=... webbrain run "..." --provider openai --model gpt-4.1 --api-key-env OPENAI_API_KEY',
   ],
 };

@@ -6,6 +6,8 @@
  * - The model endpoint is probed before Firefox starts, so "no model" costs no browser launch
  *   and is one message (exit 3).
  * - Nobody is asked anything unless --plan / --confirm; those need a terminal.
+ * - pause_for_user is offered only when a person is at hand: --allow-pause, or --headed with a
+ *   terminal. An unattended run never waits for nobody.
  * - Firefox is closed however the run ends (withRunnerSession); a trace file appears complete
  *   or not at all.
  */
@@ -31,6 +33,7 @@ import { withRunnerSession } from "../runner-session.js";
 import { loadSkillFiles } from "../skill-files.js";
 import { terminalApprovals } from "../terminal-approvals.js";
 import { TraceWriter } from "../trace-writer.js";
+import { terminalPerson } from "../wait-for-person.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";
@@ -55,6 +58,11 @@ export async function runCommandHandler(
   options: Options,
   io: CliIo,
 ): Promise<ExitCode> {
+  if (options.tasks && options["allow-pause"]) {
+    throw new UsageError(
+      "--allow-pause needs one task and one person at the terminal; drop it with --tasks, or run the task alone.",
+    );
+  }
   if (options.tasks)
     return (await import("./task-file-command.js")).runTaskFileCommand(positionals, options, io);
   const task = (positionals[0] ?? "").trim();
@@ -93,6 +101,7 @@ export async function runCommandHandler(
     model: provider.model,
   });
   const progress = new ProgressReporter(io.stderr, io.interactive);
+  const personAtHand = options["allow-pause"] || (options.headed === true && io.interactive);
   let outcome: { result: RunResult; toolCalls: number; usage: TokenUsage };
   let failure: string | undefined;
   try {
@@ -105,6 +114,7 @@ export async function runCommandHandler(
         pageScript: loadPageScript,
         signal: io.signal,
         ...(options.url ? { url: options.url } : {}),
+        ...(personAtHand ? { person: terminalPerson(io.stdin, io.stderr, () => progress.stop()) } : {}),
       },
       async ({ port, tabId, description }) => {
         progress.line(`webbrain: ${description}; ${provider.label} model ${provider.model}; mode ${mode}`);

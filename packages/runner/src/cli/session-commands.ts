@@ -47,7 +47,7 @@ export async function loginCommandHandler(
       signal: io.signal,
     },
     async (session) => {
-      const outcome = await waitForPerson(
+      const { outcome } = await waitForPerson(
         io.stdin,
         io.stderr,
         `webbrain: Firefox shows ${url}. Log in there (solve any captcha) and leave the page logged in.`,
