@@ -356,7 +356,11 @@ describe("traces page", () => {
         (req) => {
           const prompt = systemPromptText(req);
           expect(prompt).toContain("API shortcuts");
-          expect(prompt).toContain(`- POST ${cartUrl} body {"item":"string","qty":"number"} -> 201`);
+          // Request shape from webRequest's requestBody, response shape from filterResponseData.
+          expect(prompt).toContain(
+            `- POST ${cartUrl} body {"item":"string","qty":"number"} -> 201 {"count":"number"}`,
+          );
+          expect(prompt).not.toContain(`"Lamp"`);
           expect(prompt).not.toContain("page-secret-token");
           return {
             toolCalls: [
