@@ -58,8 +58,12 @@ const setWorkflowStatus = (text: string) => {
 };
 const workflowList = new WorkflowListView(byId<HTMLUListElement>("workflow-list"), setWorkflowStatus);
 
-/** "Save as workflow" is offered on a finished run of the tab (not while one runs). */
+/** The mode of the tab's current or last run (an Ask run acts on nothing, so it saves nothing). */
+let runMode: ChatMode | undefined;
+
+/** "Save as workflow" is offered on a finished Act or Dev run of the tab (not while one runs). */
 function offerSave(finished: boolean): void {
+  finished &&= runMode !== undefined && runMode !== "ask";
   ui.saveWorkflow.hidden = !finished;
   if (!finished) ui.workflowSave.replaceChildren();
 }
@@ -187,6 +191,7 @@ function applyState(state: TabState): void {
     run !== undefined && (run.status === "stopped" || run.status === "error"),
   );
   setStatus(run?.status === "running" ? t("statusWorking") : "");
+  runMode = run?.mode;
   offerSave(run?.status === "done");
   refreshEmpty();
 }
@@ -214,6 +219,7 @@ function connect(): browser.runtime.Port {
     const event = message.entry.event;
     if (!view.apply(message.entry)) return;
     if (event.kind === "run_start") {
+      runMode = event.mode;
       setRunning(true, false);
       offerSave(false);
     }
