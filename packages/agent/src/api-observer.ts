@@ -13,6 +13,12 @@
 export const OBSERVED_CALLS_PER_TAB = 30;
 /** Bodies larger than this are not parsed for a shape. */
 export const SHAPE_MAX_BODY_CHARS = 64 * 1024;
+/** Nesting levels a shape describes; deeper values are named by kind only ("object", "array"). */
+export const SHAPE_MAX_DEPTH = 4;
+/** Keys a shape keeps per object; the rest are counted, not listed. */
+export const SHAPE_MAX_KEYS = 30;
+/** A shape's text is cut past this many characters (the planner's prompt stays small). */
+export const SHAPE_MAX_CHARS = 1000;
 
 export interface ObservedApiCall {
   method: string;
@@ -40,16 +46,22 @@ export function keptHeaderNames(names: readonly string[]): string[] {
 /** The shape of a JSON value: keys and types, never values. */
 export function jsonShape(value: unknown, depth = 0): unknown {
   if (value === null) return "null";
-  if (Array.isArray(value)) return depth > 3 ? "array" : value.length ? [jsonShape(value[0], depth + 1)] : [];
+  if (Array.isArray(value))
+    return depth >= SHAPE_MAX_DEPTH ? "array" : value.length ? [jsonShape(value[0], depth + 1)] : [];
   if (typeof value === "object") {
-    if (depth > 3) return "object";
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .slice(0, 30)
-        .map(([k, v]) => [k, jsonShape(v, depth + 1)]),
+    if (depth >= SHAPE_MAX_DEPTH) return "object";
+    const entries = Object.entries(value as Record<string, unknown>);
+    const shape = Object.fromEntries(
+      entries.slice(0, SHAPE_MAX_KEYS).map(([k, v]) => [k, jsonShape(v, depth + 1)]),
     );
+    if (entries.length > SHAPE_MAX_KEYS) shape["…"] = `${entries.length - SHAPE_MAX_KEYS} more keys`;
+    return shape;
   }
   return typeof value;
+}
+
+function capShape(text: string): string {
+  return text.length <= SHAPE_MAX_CHARS ? text : `${text.slice(0, SHAPE_MAX_CHARS)}…`;
 }
 
 /** The shape of a body as text: JSON's shape, form fields' names, else undefined. */
@@ -57,14 +69,14 @@ export function bodyShape(body: string | undefined, contentType: string): string
   if (!body || body.length > SHAPE_MAX_BODY_CHARS) return undefined;
   if (/json/i.test(contentType) || /^[[{]/.test(body.trim())) {
     try {
-      return JSON.stringify(jsonShape(JSON.parse(body)));
+      return capShape(JSON.stringify(jsonShape(JSON.parse(body))));
     } catch {
       return undefined;
     }
   }
   if (/x-www-form-urlencoded/i.test(contentType)) {
     const names = [...new URLSearchParams(body).keys()];
-    return names.length ? `form fields: ${names.join(", ")}` : undefined;
+    return names.length ? capShape(`form fields: ${names.join(", ")}`) : undefined;
   }
   return undefined;
 }

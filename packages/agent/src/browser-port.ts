@@ -57,6 +57,7 @@ export type PageActionName =
   | PageToolName
   | PortActionToolName
   | "probe_completion"
+  | "conversation_header"
   | (typeof PORT_HELPER_ACTIONS)[number];
 
 export const PAGE_ACTIONS: readonly PageActionName[] = [
@@ -64,6 +65,7 @@ export const PAGE_ACTIONS: readonly PageActionName[] = [
     (spec) => spec.name as PageActionName,
   ),
   "probe_completion",
+  "conversation_header",
   ...PORT_HELPER_ACTIONS,
 ];
 

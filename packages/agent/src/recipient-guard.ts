@@ -7,9 +7,11 @@
  *    set_field with submit, Enter, upload_file. Enter in another editable (the recipient search
  *    box) is not a message and passes; Enter with an unknown focus does not.
  * 2. A read-only probe (the accessibility tree, read right before the action) finds the composer
- *    (the one editable of the conversation pane) and the conversation's identity: exactly one
- *    heading at the pane's own level above the composer. No composer, no heading or two
- *    different headings: refused.
+ *    (the one editable of the conversation pane); then the page reports where each heading is
+ *    drawn (conversation_header), and the identity is the one strong visible header: visible,
+ *    in the composer's pane and column, in the pane's top region above the message list, not
+ *    inside the composer or a list (a sidebar's rows). No composer, no such header or two
+ *    different ones: refused.
  * 3. The identity must equal the pinned recipient (from the trusted request, see
  *    `recipientFromPlan`). No pinned recipient: refused.
  * 4. A one-use binding of action target, composer, URL and identity is made, and consumed
@@ -134,6 +136,54 @@ export function recipientFromPlan(plan: Plan, task: string): string | undefined 
 
 export function normalizeIdentity(text: string): string {
   return text.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/** What the page's conversation_header probe reports (packages/page conversation-header.ts). */
+interface HeaderBox {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+interface HeaderProbe {
+  composer: HeaderBox;
+  pane: HeaderBox;
+  messageList?: HeaderBox;
+  headings: {
+    name: string;
+    box: HeaderBox;
+    visible: boolean;
+    inComposer: boolean;
+    inList: boolean;
+    inPane: boolean;
+  }[];
+}
+
+/** The top part of the conversation pane a header must start in: a quarter, at least this much. */
+const HEADER_REGION_MIN_PX = 160;
+
+/**
+ * The headings that prove the open conversation's identity, judged by where they are drawn:
+ * visible, in the composer's pane and its column (they overlap the composer horizontally), in
+ * the pane's top region, above the message list and the composer, and not inside the composer
+ * or a list (a sidebar's conversation rows carry names too; they never count).
+ */
+export function strongHeaders(probe: HeaderProbe): HeaderProbe["headings"] {
+  const { composer, pane, messageList } = probe;
+  const region = Math.max(HEADER_REGION_MIN_PX, (pane.bottom - pane.top) / 4);
+  return probe.headings.filter(
+    (h) =>
+      h.visible &&
+      h.name.trim() !== "" &&
+      h.inPane &&
+      !h.inComposer &&
+      !h.inList &&
+      h.box.right > composer.left &&
+      h.box.left < composer.right &&
+      h.box.top <= pane.top + region &&
+      h.box.bottom <= composer.top &&
+      (messageList === undefined || h.box.bottom <= messageList.top + 1),
+  );
 }
 
 interface Binding {
@@ -265,13 +315,10 @@ export class RecipientGuard {
         return refuse("one Enter per recipient check on a messaging page; press Enter once.");
       }
     }
-    const composerIndex = nodes.indexOf(composer);
-    const paneDepth = composer.within.length;
-    const headers = nodes
-      .slice(0, composerIndex)
-      .filter(
-        (n) => n.role === "heading" && !inRail(n) && n.within.length <= paneDepth && n.name.trim() !== "",
-      );
+    const probed = await inner.pageAction(tabId, "conversation_header", { composer: Number(composer.ref) });
+    if (probed.success === false)
+      return refuse(`could not read the conversation header (${String(probed.error)}); nothing was sent.`);
+    const headers = strongHeaders(probed as unknown as HeaderProbe);
     const identities = [...new Set(headers.map((h) => normalizeIdentity(h.name)))];
     if (identities.length !== 1) {
       return refuse(

@@ -530,7 +530,8 @@ export type PortToolName = Extract<Declared, { runs: { in: "port" } }>["name"];
 export const TOOL_CATALOG: readonly ToolDeclaration[] = DECLARATIONS;
 
 /**
- * Page actions that are not tools: the agent's read-only probe behind blockedDone, and the
+ * Page actions that are not tools: the agent's read-only probes (behind blockedDone, and the
+ * recipient guard's conversation_header: where each heading is drawn), and the
  * follow-up calls the runner makes after pressing a plan (verify the effect, the keys, a
  * field's value) or to map refs to elements. The page layer implements all of them.
  */
@@ -540,6 +541,7 @@ export const PAGE_LAYER_HELPER_ACTIONS = [
   "verify_keys",
   "refs_of",
   "check_value",
+  "conversation_header",
 ] as const;
 
 /** Every action name the page layer implements: page tools and their helpers. */

@@ -133,7 +133,8 @@ export function workflowFromTrace(
   }
   return {
     webbrainWorkflow: WORKFLOW_FORMAT_VERSION,
-    name: options.name ?? summary.task.slice(0, 80),
+    name: options.name?.trim() || summary.task.slice(0, 80),
+    goal: summary.task,
     createdAt: new Date((options.now ?? Date.now)()).toISOString(),
     fromRun: summary.runId,
     startUrl: calls[0]?.url || summary.url,

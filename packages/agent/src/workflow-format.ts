@@ -3,7 +3,7 @@
  * file in the add-on and the runner.
  *
  * Format, version 1 (JSON, `webbrainWorkflow: 1`):
- *   { webbrainWorkflow: 1, name, createdAt, fromRun, startUrl,
+ *   { webbrainWorkflow: 1, name, goal?, createdAt, fromRun, startUrl,
  *     params: [{name, default, field}],            inputs; values typed in the run
  *     steps: [{tool, args, target?, url, expect?}] }
  * A step that acted on a ref has no ref in `args`: `target` (role, name, the areas around it)
@@ -41,6 +41,8 @@ export interface WorkflowStep {
 export interface Workflow {
   webbrainWorkflow: number;
   name: string;
+  /** The task the recorded run was given (an agent finishing a stopped replay is told it). */
+  goal?: string;
   createdAt: string;
   fromRun: string;
   startUrl: string;
@@ -91,6 +93,7 @@ export function parseWorkflow(text: string): Workflow {
   return {
     webbrainWorkflow: value.webbrainWorkflow,
     name: typeof value.name === "string" ? value.name : "workflow",
+    ...(typeof value.goal === "string" && value.goal ? { goal: value.goal } : {}),
     createdAt: typeof value.createdAt === "string" ? value.createdAt : "",
     fromRun: typeof value.fromRun === "string" ? value.fromRun : "",
     startUrl: typeof value.startUrl === "string" ? value.startUrl : "",

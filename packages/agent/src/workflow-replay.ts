@@ -190,20 +190,36 @@ async function verify(
   return undefined;
 }
 
-/** What an agent asked to finish a stopped replay is told (only when the user allows it). */
+function describeStep(step: WorkflowStep, number: number, values: Record<string, string>): string {
+  const where = step.target ? ` on ${formatTarget(step.target)}` : "";
+  return `${number}. ${step.tool}${where} ${JSON.stringify(fill(step.args, values))}`;
+}
+
+/**
+ * What an agent asked to finish a stopped replay is told (only when the user allows it): the
+ * workflow's goal (the recorded run's task), the steps replay already did on this page (so the
+ * agent does not do them twice), where and why it stopped, and the steps that remained with the
+ * values to use. The runner (`workflow run --handover`) and the add-on both start the agent with it.
+ */
 export function handoverTask(
   workflow: Workflow,
   stopped: Extract<ReplayResult, { status: "stopped" }>,
   params: Record<string, string> = {},
 ): string {
   const values = resolveParams(workflow, params);
-  const rest = workflow.steps.slice(Math.max(0, stopped.step - 1)).map((step, i) => {
-    const where = step.target ? ` on ${formatTarget(step.target)}` : "";
-    return `${stopped.step + i}. ${step.tool}${where} ${JSON.stringify(fill(step.args, values))}`;
-  });
+  const first = Math.max(1, stopped.step);
+  const done = workflow.steps
+    .slice(0, Math.min(stopped.completed, first - 1))
+    .map((step, i) => describeStep(step, i + 1, values));
+  const rest = workflow.steps.slice(first - 1).map((step, i) => describeStep(step, first + i, values));
   return [
-    `Finish the saved workflow "${workflow.name}". Its replay stopped at step ${stopped.step}: ${stopped.reason}.`,
-    "The remaining recorded steps were:",
+    `Finish the saved workflow "${workflow.name}".`,
+    ...(workflow.goal ? [`Its goal (the task it was recorded from): ${workflow.goal}`] : []),
+    `Its replay stopped at step ${stopped.step}: ${stopped.reason}.`,
+    ...(done.length
+      ? ["Already done on this page by the replay (do not repeat these):", ...done]
+      : ["The replay did no step on this page yet."]),
+    "The remaining recorded steps were (the page changed, so find their targets again):",
     ...rest,
   ].join("\n");
 }

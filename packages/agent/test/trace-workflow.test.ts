@@ -10,6 +10,7 @@ import {
   apiReplayGuidance,
   bodyShape,
   findTarget,
+  handoverTask,
   matchMessagingRoute,
   parseMessagingRoutes,
   parseTrace,
@@ -131,5 +132,58 @@ describe("API shortcut log", () => {
     expect(apiReplayGuidance(calls)).toContain("- POST https://shop.example/api/cart?token=REDACTED body {");
     log.disable();
     expect(log.calls("t")).toEqual([]);
+  });
+});
+
+describe("body shapes are bounded", () => {
+  it("names deep values by kind, counts keys past the limit and cuts long shapes", () => {
+    const deep = { a: { b: { c: { d: { e: { f: 1 } } } } }, list: [{ id: 1, tags: ["x"] }] };
+    expect(bodyShape(JSON.stringify(deep), "application/json")).toBe(
+      '{"a":{"b":{"c":{"d":"object"}}},"list":[{"id":"number","tags":["string"]}]}',
+    );
+    const wide = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, i]));
+    const shape = JSON.parse(bodyShape(JSON.stringify(wide), "application/json")!) as Record<string, string>;
+    expect(Object.keys(shape)).toHaveLength(31);
+    expect(shape["…"]).toBe("10 more keys");
+    const long = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${"k".repeat(60)}${i}`, "v"]));
+    const cut = bodyShape(JSON.stringify(long), "application/json")!;
+    expect(cut.length).toBe(1001);
+    expect(cut.endsWith("…")).toBe(true);
+  });
+});
+
+describe("handing a stopped replay over", () => {
+  it("tells the agent the goal, the steps the replay did and the steps left, with the values", () => {
+    const target = (name: string) => ({ role: "textbox", name, within: [{ role: "form", name: "Order" }] });
+    const workflow = {
+      webbrainWorkflow: 1,
+      name: "Order for a customer",
+      goal: "order 3 for Ada Lovelace",
+      createdAt: "",
+      fromRun: "r",
+      startUrl: "",
+      params: [
+        { name: "customer", default: "Ada Lovelace", field: "Name" },
+        { name: "email", default: "ada@example.com", field: "Email" },
+      ],
+      steps: [
+        { tool: "type_ax", args: { value: "{{customer}}" }, target: target("Name"), url: "" },
+        { tool: "type_ax", args: { value: "{{email}}" }, target: target("Email"), url: "" },
+      ],
+    };
+    const task = handoverTask(
+      workflow,
+      { status: "stopped", step: 2, reason: "no textbox named Email", completed: 1 },
+      { customer: "Grace Hopper" },
+    );
+    expect(task.split("\n")).toEqual([
+      'Finish the saved workflow "Order for a customer".',
+      "Its goal (the task it was recorded from): order 3 for Ada Lovelace",
+      "Its replay stopped at step 2: no textbox named Email.",
+      "Already done on this page by the replay (do not repeat these):",
+      '1. type_ax on textbox "Name" in form "Order" {"value":"Grace Hopper"}',
+      "The remaining recorded steps were (the page changed, so find their targets again):",
+      '2. type_ax on textbox "Email" in form "Order" {"value":"ada@example.com"}',
+    ]);
   });
 });

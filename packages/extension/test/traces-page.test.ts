@@ -246,7 +246,9 @@ describe("traces page", () => {
     expect(detail).toContain('"value": "Ada Lovelace"');
     await screenshot(firefox.client, list, "traces-1-timeline");
 
+    // The save form (shared with the sidebar) names the inputs; the defaults are kept here.
     await click(firefox.client, list, "#save-workflow");
+    await click(firefox.client, list, "#workflow-save button[type=submit]");
     await waitForText(firefox.client, list, "#workflow-status", "Saved workflow");
     expect(await text(firefox.client, list, "#workflow-list")).toContain("order 3 for Ada Lovelace");
   }, 240_000);
@@ -356,7 +358,11 @@ describe("traces page", () => {
         (req) => {
           const prompt = systemPromptText(req);
           expect(prompt).toContain("API shortcuts");
-          expect(prompt).toContain(`- POST ${cartUrl} body {"item":"string","qty":"number"} -> 201`);
+          // Request shape from webRequest's requestBody, response shape from filterResponseData.
+          expect(prompt).toContain(
+            `- POST ${cartUrl} body {"item":"string","qty":"number"} -> 201 {"count":"number"}`,
+          );
+          expect(prompt).not.toContain(`"Lamp"`);
           expect(prompt).not.toContain("page-secret-token");
           return {
             toolCalls: [

@@ -10,6 +10,7 @@
  */
 import { clickAx, dragDrop, getAccessibilityTree, hover, verifyEffect } from "./actions/ax-actions.js";
 import { click } from "./actions/click-action.js";
+import { conversationHeader } from "./actions/conversation-header.js";
 import { probeCompletion, verifyForm } from "./actions/form-actions.js";
 import { getFrames, getShadowDom, iframeRead } from "./actions/frame-actions.js";
 import { pressKeys, typeText, verifyKeys } from "./actions/keyboard-actions.js";
@@ -70,6 +71,7 @@ export const ACTIONS = {
   verify_keys: verifyKeys,
   refs_of: refsOf,
   check_value: checkValue,
+  conversation_header: conversationHeader,
 } as const satisfies Readonly<Record<string, ActionFn>>;
 
 export type ActionName = keyof typeof ACTIONS;

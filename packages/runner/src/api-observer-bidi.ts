@@ -2,10 +2,14 @@
  * The API shortcut observer in the runner: BiDi network events (the same ones NetworkActivity
  * reads, already subscribed by the port) feed the agent's bounded in-memory ApiCallLog with the
  * page's own fetch/XHR calls, per browsing context (the runner's tab id). Off unless a command
- * turns it on. BiDi events carry no request body, so runner records have no request shape;
- * header names are kept without cookies or credentials (ApiCallLog drops them), values never.
+ * turns it on. Bodies: Firefox 153 keeps request and response bodies for BiDi clients that ask
+ * (`network.addDataCollector`, then `network.getData` per request; checked on 153, see
+ * test/api-observer.test.ts), so each call's request and response body is read once, turned
+ * into its shape (keys and value types, bounded: agent's bodyShape) and dropped; values are
+ * never kept. Header names are kept without cookies or credentials (ApiCallLog drops them),
+ * values never.
  */
-import { ApiCallLog, apiReplayGuidance } from "@webbrain/agent";
+import { ApiCallLog, apiReplayGuidance, bodyShape, SHAPE_MAX_BODY_CHARS } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 
 const SCRIPT_INITIATED = new Set(["fetch", "xmlhttprequest"]);
@@ -32,6 +36,7 @@ export class BidiApiObserver {
   readonly #client: BidiClient;
   readonly #started = new Map<string, Started>();
   #removers: (() => void)[] = [];
+  #collector: Promise<string | undefined> | undefined;
 
   constructor(client: BidiClient) {
     this.#client = client;
@@ -40,6 +45,16 @@ export class BidiApiObserver {
   start(): void {
     if (this.#removers.length > 0) return;
     this.log.enabled = true;
+    // Bodies are collected only while observing, and only up to the size a shape is read from.
+    this.#collector = this.#client
+      .send("network.addDataCollector", {
+        dataTypes: ["request", "response"],
+        maxEncodedDataSize: SHAPE_MAX_BODY_CHARS,
+      })
+      .then(
+        (added) => added.collector,
+        () => undefined, // an older Firefox: calls are recorded without body shapes
+      );
     this.#removers.push(
       this.#client.on("network.beforeRequestSent", (event) => {
         const request = event.request as typeof event.request & { initiatorType?: string | null };
@@ -57,16 +72,20 @@ export class BidiApiObserver {
         this.#started.delete(event.request.request);
         if (!started) return;
         const headers = event.response.headers as BidiHeader[];
-        this.log.record(started.context, {
-          method: started.method,
-          url: started.url,
-          status: event.response.status,
-          contentType: header(headers, "content-type") || event.response.mimeType,
-          requestBytes: started.requestBytes,
-          responseBytes: Number(header(headers, "content-length")) || (event.response.bodySize ?? 0),
-          headers: started.headers,
-          at: Date.now(),
-        });
+        const contentType = header(headers, "content-type") || event.response.mimeType;
+        void this.#shapes(event.request.request, started, contentType).then((shapes) =>
+          this.log.record(started.context, {
+            method: started.method,
+            url: started.url,
+            status: event.response.status,
+            contentType,
+            ...shapes,
+            requestBytes: started.requestBytes,
+            responseBytes: Number(header(headers, "content-length")) || (event.response.bodySize ?? 0),
+            headers: started.headers,
+            at: Date.now(),
+          }),
+        );
       }),
       this.#client.on("network.fetchError", (event) => {
         this.#started.delete(event.request.request);
@@ -74,7 +93,37 @@ export class BidiApiObserver {
     );
   }
 
+  /** The request's and response's body shapes, read from Firefox's collected data. */
+  async #shapes(
+    request: string,
+    started: Started,
+    contentType: string,
+  ): Promise<{ requestShape?: string; responseShape?: string }> {
+    if (!(await this.#collector)) return {};
+    const body = async (dataType: "request" | "response") => {
+      try {
+        const data = await this.#client.send("network.getData", { dataType, request });
+        const bytes = data.bytes;
+        return bytes.type === "string" ? bytes.value : Buffer.from(bytes.value, "base64").toString("utf8");
+      } catch {
+        return undefined; // no body, or larger than the collector keeps
+      }
+    };
+    const requestBody = started.requestBytes > 0 ? await body("request") : undefined;
+    const responseBody = await body("response");
+    const requestShape = bodyShape(requestBody, "");
+    const responseShape = bodyShape(responseBody, contentType);
+    return { ...(requestShape ? { requestShape } : {}), ...(responseShape ? { responseShape } : {}) };
+  }
+
   stop(): void {
+    const collector = this.#collector;
+    this.#collector = undefined;
+    void collector?.then((id) =>
+      id
+        ? this.#client.send("network.removeDataCollector", { collector: id }).catch(() => undefined)
+        : undefined,
+    );
     for (const remove of this.#removers) remove();
     this.#removers = [];
     this.#started.clear();

@@ -1,6 +1,7 @@
 /**
  * The API shortcut observer in the runner, in real headless Firefox: BiDi network events record
- * the page's own fetch (method, URL, status, content type; never its Authorization header), the
+ * the page's own fetch (method, URL, status, content type, the request and response body shapes
+ * through network.addDataCollector/getData; never its Authorization header or a value), the
  * planner sees the call as API-replay guidance only once the conversation has /allow-api, and
  * the agent then repeats the call with fetch_url instead of clicking. Before /allow-api the
  * guidance is absent and a POST is refused.
@@ -104,6 +105,10 @@ describe("API shortcut observer", () => {
     expect(call!.headers).toContain("content-type");
     expect(call!.headers).not.toContain("authorization");
     expect(JSON.stringify(call)).not.toContain("page-secret-token");
+    // Bodies through BiDi's network data collector (Firefox 153): shapes only, no values.
+    expect(call!.requestShape).toBe('{"item":"string","qty":"number"}');
+    expect(call!.responseShape).toBe('{"count":"number"}');
+    expect(JSON.stringify(call)).not.toContain("Lamp");
     expect(carts).toEqual([{ body: { item: "Lamp", qty: 1 }, authorization: "Bearer page-secret-token" }]);
 
     const cartUrl = server.url("/api/cart");
@@ -137,7 +142,9 @@ describe("API shortcut observer", () => {
         (req) => {
           const prompt = systemPromptText(req);
           expect(prompt).toContain("API shortcuts");
-          expect(prompt).toContain(`- POST ${cartUrl} -> 201`);
+          expect(prompt).toContain(
+            `- POST ${cartUrl} body {"item":"string","qty":"number"} -> 201 {"count":"number"}`,
+          );
           return {
             toolCalls: [
               {

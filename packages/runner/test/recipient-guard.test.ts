@@ -4,7 +4,8 @@
  * The calls are the ones a model would send through the executor; the guard sees each one
  * before it reaches the page. The right recipient sends; a wrong recipient, an ambiguous header,
  * a conversation that changed between the check and the send, and a task that named nobody do
- * not; Enter in the recipient search box is not a message and passes; a saved workflow with a
+ * not; a decoy name in a sidebar conversation list is not taken for the header (the header is
+ * judged by where it is drawn); Enter in the recipient search box is not a message and passes; a saved workflow with a
  * send step on the route never replays.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -125,6 +126,26 @@ describe("recipient guard", () => {
     const enter = await guarded.pageAction(tab, "press_keys", { keys: "Enter" });
     expect(enter.success).toBe(false);
     expect(await settledMessages()).toEqual([]);
+  });
+
+  it("takes the header by where it is drawn: a name in the sidebar's conversation list never counts", async () => {
+    guard.pin(tab, "Alice Martin");
+    // Alice's conversation is open; the decoy list beside it titles rows with both names.
+    let ref = await openChat("?decoy=1");
+    await guarded.pageAction(tab, "type_ax", { ref_id: ref("textbox", "Message"), value: "Hi Alice" });
+    const sendToAlice = await guarded.pageAction(tab, "click_ax", { ref_id: ref("button", "Send") });
+    expect(sendToAlice.success, String(sendToAlice.error)).toBe(true);
+    await waitFor(async () => sent.length === 1, { message: "the message to Alice" });
+    expect(sent).toEqual([{ to: "Alice Martin", text: "Hi Alice" }]);
+
+    // Bob's conversation is open: the decoy heading "Alice Martin" in the list does not make it
+    // Alice's; the header says Bob, and nothing is sent.
+    ref = await openChat("?decoy=1&peer=bob");
+    await guarded.pageAction(tab, "type_ax", { ref_id: ref("textbox", "Message"), value: "Hi Alice" });
+    const sendToBob = await guarded.pageAction(tab, "click_ax", { ref_id: ref("button", "Send") });
+    expect(sendToBob.success).toBe(false);
+    expect(sendToBob.error).toMatch(/the open conversation is with "Bob Stone", not "Alice Martin"/);
+    expect(await settledMessages()).toEqual([{ to: "Alice Martin", text: "Hi Alice" }]);
   });
 
   it("refuses when the header names more than one conversation", async () => {

@@ -1,12 +1,21 @@
 /**
  * The API shortcut observer in the add-on (spec 000): off by default; when the user turns it on
  * (traces page), `webRequest` reports every page XHR/fetch call and the bounded in-memory
- * ApiCallLog (@webbrain/agent) keeps its method, URL, status, content type, body shape and
- * sizes. Cookies and authorization headers are never kept; nothing is stored. While it is on,
- * the toolbar button carries an "API" badge, and the planner gets the tab's calls as replay
- * guidance only in conversations with /allow-api.
+ * ApiCallLog (@webbrain/agent) keeps its method, URL, status, content type, request and
+ * response body shapes (keys and value types, bounded) and sizes. Cookies and authorization
+ * headers are never kept, nor any body value; nothing is stored. While it is on, the toolbar
+ * button carries an "API" badge, and the planner gets the tab's calls as replay guidance only
+ * in conversations with /allow-api.
+ *
+ * Response bodies come from `webRequest.filterResponseData` (Firefox's stream filter), not a
+ * fetch/XHR wrapper injected into the page: the filter sees the bytes the page receives without
+ * running code in the page's own world (where the page could see, replace or bypass a wrapper,
+ * or keep fetch from before the content script ran), and it covers fetch and XHR alike. Every
+ * chunk is passed on unchanged at once; at most SHAPE_MAX_BODY_CHARS are copied for the shape.
+ * The filter needs a blocking onBeforeRequest listener (webRequestBlocking), installed only
+ * while the observer is on.
  */
-import { ApiCallLog, apiReplayGuidance, bodyShape } from "@webbrain/agent";
+import { ApiCallLog, apiReplayGuidance, bodyShape, SHAPE_MAX_BODY_CHARS } from "@webbrain/agent";
 
 /** The webRequest events and details this observer uses (bodies and headers included). */
 interface RequestFilter {
@@ -38,8 +47,18 @@ interface RequestEvent<D> {
   addListener(listener: (details: D) => void, filter: RequestFilter, extraInfo?: string[]): void;
   removeListener(listener: (details: D) => void): void;
 }
+/** Firefox's StreamFilter (MDN webRequest.StreamFilter), the parts used here. */
+interface StreamFilter {
+  ondata: ((event: { data: ArrayBuffer }) => void) | null;
+  onstop: (() => void) | null;
+  onerror: (() => void) | null;
+  write(data: ArrayBuffer): void;
+  close(): void;
+  disconnect(): void;
+}
 interface ObserverWebRequest {
   onBeforeRequest: RequestEvent<BeforeRequestDetails>;
+  filterResponseData(requestId: string): StreamFilter;
   onSendHeaders: RequestEvent<SendHeadersDetails>;
   onCompleted: RequestEvent<CompletedDetails>;
   onErrorOccurred: RequestEvent<RequestDetails>;
@@ -65,6 +84,58 @@ interface Pending {
   requestShape?: string;
   requestBytes: number;
   headers: string[];
+  /** The response body's text (up to the shape bound), once the stream filter has seen it all. */
+  responseBody: Promise<string | undefined>;
+}
+
+/** How long a completed request waits for its stream filter to finish (it usually has). */
+const BODY_WAIT_MS = 2000;
+
+/**
+ * Copies a response's bytes (up to SHAPE_MAX_BODY_CHARS) while passing every chunk on at once;
+ * answers the text, or undefined when the body was too large or the filter failed.
+ */
+function readResponse(requestId: string): Promise<string | undefined> {
+  let filter: StreamFilter;
+  try {
+    filter = webRequest().filterResponseData(requestId);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let tooLarge = false;
+    filter.ondata = (event) => {
+      filter.write(event.data);
+      if (tooLarge) return;
+      size += event.data.byteLength;
+      if (size > SHAPE_MAX_BODY_CHARS) {
+        tooLarge = true;
+        chunks.length = 0;
+        // Nothing more to copy: hand the rest of the stream straight to the page.
+        filter.disconnect();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(new Uint8Array(event.data.slice(0)));
+    };
+    filter.onstop = () => {
+      filter.close();
+      resolve(tooLarge ? undefined : new TextDecoder().decode(join(chunks, size)));
+    };
+    filter.onerror = () => resolve(undefined);
+  });
+}
+
+function join(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, at);
+    at += chunk.length;
+  }
+  return joined;
 }
 
 function headerValue(headers: HttpHeader[] | undefined, name: string): string {
@@ -116,7 +187,7 @@ export class WebRequestApiObserver {
     if (enabled === this.log.enabled) return;
     if (enabled) {
       this.log.enabled = true;
-      webRequest().onBeforeRequest.addListener(this.onBefore, FILTER, ["requestBody"]);
+      webRequest().onBeforeRequest.addListener(this.onBefore, FILTER, ["blocking", "requestBody"]);
       webRequest().onSendHeaders.addListener(this.onHeaders, FILTER, ["requestHeaders"]);
       webRequest().onCompleted.addListener(this.onCompleted, FILTER, ["responseHeaders"]);
       webRequest().onErrorOccurred.addListener(this.onError, FILTER);
@@ -135,13 +206,15 @@ export class WebRequestApiObserver {
   private readonly onBefore = (details: BeforeRequestDetails): void => {
     if (details.tabId < 0) return; // the add-on's own requests (models, fetch_url)
     const body = decodeBody(details);
+    const requestShape = body.text ? bodyShape(body.text, "") : undefined;
     this.pending.set(details.requestId, {
       tabId: details.tabId,
       method: details.method,
       url: details.url,
       requestBytes: body.bytes,
       headers: [],
-      ...(body.text ? { requestShape: bodyShape(body.text, "") ?? undefined } : {}),
+      ...(requestShape ? { requestShape } : {}),
+      responseBody: readResponse(details.requestId),
     });
   };
 
@@ -158,16 +231,21 @@ export class WebRequestApiObserver {
     this.pending.delete(details.requestId);
     if (!pending) return;
     const contentType = headerValue(details.responseHeaders, "content-type");
-    this.log.record(String(pending.tabId), {
-      method: pending.method,
-      url: pending.url,
-      status: details.statusCode,
-      contentType,
-      ...(pending.requestShape ? { requestShape: pending.requestShape } : {}),
-      requestBytes: pending.requestBytes,
-      responseBytes: Number(headerValue(details.responseHeaders, "content-length")) || 0,
-      headers: pending.headers,
-      at: details.timeStamp,
+    const timeout = new Promise<undefined>((resolve) => setTimeout(resolve, BODY_WAIT_MS));
+    void Promise.race([pending.responseBody, timeout]).then((text) => {
+      const responseShape = bodyShape(text, contentType);
+      this.log.record(String(pending.tabId), {
+        method: pending.method,
+        url: pending.url,
+        status: details.statusCode,
+        contentType,
+        ...(pending.requestShape ? { requestShape: pending.requestShape } : {}),
+        ...(responseShape ? { responseShape } : {}),
+        requestBytes: pending.requestBytes,
+        responseBytes: Number(headerValue(details.responseHeaders, "content-length")) || 0,
+        headers: pending.headers,
+        at: details.timeStamp,
+      });
     });
   };
 

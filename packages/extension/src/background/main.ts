@@ -80,6 +80,7 @@ const router = new Router({
   payloads,
   grants: new AlwaysGrants(store),
   clearAgentConversation: (tabId) => conversations.remove(tabId),
+  lastRunTrace: (tabId) => hooks.lastTrace(tabId),
 });
 
 browser.runtime.onMessage.addListener(
@@ -91,6 +92,7 @@ browser.tabs.onRemoved.addListener((tabId) => {
   const key = String(tabId);
   runs.stop(key);
   payloads.forget(key);
+  hooks.forgetTab(key);
   void sessions
     .forget(key)
     .catch((error: unknown) => console.error("WebBrain: forgetting tab failed", error));

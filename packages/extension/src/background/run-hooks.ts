@@ -3,8 +3,9 @@
  * `begin` once per run and plugs in what it answers):
  * - the recipient guard (spec 000), always: the run's port goes through it, and an approved
  *   plan's messaging target (when the user's own request names the recipient) is pinned;
- * - the trace recorder, when the user turned recording on (traces page): it watches the model,
- *   the port and the events, and the finished trace goes to the TraceStore;
+ * - the trace recorder, on every run: it watches the model, the port and the events; the tab's
+ *   last finished trace stays in memory (the sidebar's "Save as workflow" reads it), and goes
+ *   to the TraceStore only when the user turned recording on (traces page);
  * - the API shortcut observer's guidance for the planner (used only with /allow-api).
  */
 import {
@@ -16,6 +17,7 @@ import {
   parseMessagingRoutes,
   RecipientGuard,
   recipientFromPlan,
+  type TraceRecord,
   TraceRecorder,
   type TraceVerbosity,
 } from "@webbrain/agent";
@@ -49,6 +51,9 @@ export interface RunTrace {
 }
 
 export class RunHooks {
+  /** Each tab's last finished run, in memory only (one per tab; forgotten with the tab). */
+  private readonly lastRuns = new Map<string, TraceRecord[]>();
+
   constructor(
     private readonly store: TraceStore,
     private readonly loadSettings: () => Promise<TraceSettings>,
@@ -57,6 +62,15 @@ export class RunHooks {
       (await browser.storage.local.get(MESSAGING_ROUTES_KEY))[MESSAGING_ROUTES_KEY],
     private readonly guard: RecipientGuard = new RecipientGuard(),
   ) {}
+
+  /** The tab's last finished run's records (undefined: none since the background page started). */
+  lastTrace(tabId: string): TraceRecord[] | undefined {
+    return this.lastRuns.get(tabId);
+  }
+
+  forgetTab(tabId: string): void {
+    this.lastRuns.delete(tabId);
+  }
 
   /** The built-in protected messaging routes plus the user's own lines (same format). */
   private async routes(): Promise<MessagingRoute[]> {
@@ -77,32 +91,28 @@ export class RunHooks {
   async begin(start: RunTraceStart): Promise<RunTrace> {
     const settings = await this.loadSettings().catch(() => traceSettingsFrom(undefined));
     this.guard.useRoutes(await this.routes());
-    const recorder = settings.enabled
-      ? new TraceRecorder({
-          task: start.task,
-          mode: start.mode,
-          url: start.url,
-          provider: start.provider,
-          model: start.model,
-          verbose: start.verbose,
-        })
-      : undefined;
+    const recorder = new TraceRecorder({
+      task: start.task,
+      mode: start.mode,
+      url: start.url,
+      provider: start.provider,
+      model: start.model,
+      verbose: start.verbose,
+    });
     // A new task names its recipient afresh; a continued one keeps the pinned one.
     if (start.task !== "(continue)") this.guard.pin(start.tabId, undefined);
     return {
-      llm: (inner) => (recorder ? recorder.llm(inner) : inner),
-      port: (inner) => {
-        const guarded = this.guard.wrap(inner);
-        return recorder ? recorder.port(guarded) : guarded;
-      },
+      llm: (inner) => recorder.llm(inner),
+      port: (inner) => recorder.port(this.guard.wrap(inner)),
       apiShortcuts: (tabId) => this.apiGuidance(tabId),
       onEvent: (event) => {
         if (event.type === "plan") this.guard.pin(start.tabId, recipientFromPlan(event.plan, start.task));
-        recorder?.onEvent(event);
+        recorder.onEvent(event);
       },
       end: async (failure) => {
-        if (!recorder) return;
         if (failure !== undefined) recorder.fail(failure);
+        this.lastRuns.set(start.tabId, recorder.records);
+        if (!settings.enabled) return;
         await this.store.put(recorder.records, settings.maxBytes).catch((error: unknown) => {
           console.error("WebBrain: storing the trace failed", error);
         });

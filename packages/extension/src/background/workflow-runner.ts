@@ -24,7 +24,8 @@ export interface WorkflowRunMessage {
   url: string;
 }
 
-export type WorkflowRunAnswer = ReplayResult | { status: "error"; reason: string };
+/** The replay's result, with the tab it ran in (where a handover to the agent continues). */
+export type WorkflowRunAnswer = (ReplayResult & { tabId?: number }) | { status: "error"; reason: string };
 
 function isRunMessage(value: unknown): value is WorkflowRunMessage {
   const record = value as Partial<WorkflowRunMessage> | null;
@@ -40,7 +41,8 @@ export async function runWorkflow(
     const url = message.url || workflow.startUrl;
     if (!url) return { status: "error", reason: "Give a start page: the workflow does not name one." };
     const tab = await port.newTab(url, { active: true });
-    return await replayWorkflow(port, tab.id, workflow, { params: message.params, startUrl: "" });
+    const result = await replayWorkflow(port, tab.id, workflow, { params: message.params, startUrl: "" });
+    return { ...result, tabId: Number(tab.id) };
   } catch (error) {
     const reason = error instanceof WorkflowError || error instanceof Error ? error.message : String(error);
     return { status: "error", reason };

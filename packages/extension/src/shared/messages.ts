@@ -7,6 +7,7 @@
  * one `subscribe` and gets a `snapshot` followed by every later event in order, so it can
  * never miss or repeat one.
  */
+import type { TraceRecord } from "@webbrain/agent";
 import type { Attachment } from "./attachments.js";
 import type { JournalEntry, RunSnapshot } from "./run-events.js";
 import type { ProviderConfig, Settings } from "./settings.js";
@@ -25,7 +26,18 @@ export type Request =
   | { type: "prompt_answer"; tabId: number; promptId: string; choiceId: string }
   | { type: "get_payloads"; tabId: number }
   | { type: "list_grants" }
-  | { type: "revoke_grant"; capability: string; origin: string };
+  | { type: "revoke_grant"; capability: string; origin: string }
+  /** The tab's last finished run as trace records (to save it as a workflow). */
+  | { type: "get_run_trace"; tabId: number }
+  /** The user allowed the agent to finish a replay that stopped (run in the replay's tab). */
+  | {
+      type: "workflow_handover";
+      tabId: number;
+      /** The workflow file's text. */
+      workflow: string;
+      params: Record<string, string>;
+      stopped: { step: number; reason: string; completed: number };
+    };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -52,6 +64,8 @@ export interface ReplyValues {
   get_payloads: unknown[];
   list_grants: AlwaysGrant[];
   revoke_grant: { revoked: boolean };
+  get_run_trace: TraceRecord[];
+  workflow_handover: { runId: string };
 }
 
 /** An "always allow" answer the agent remembers: this capability on this site. */

@@ -178,6 +178,27 @@ export const EN_MESSAGES = {
   errorClearWhileRunning: "Stop the running task before clearing the conversation.",
   errorBackgroundSilent: "WebBrain's background page did not answer ($1). Reload the add-on and retry.",
   errorBackgroundNoAnswer: "WebBrain's background page gave no answer to $1.",
+  // Saved workflows (sidebar and traces page)
+  saveWorkflowButton: "Save as workflow",
+  workflowNameLabel: "Workflow name",
+  workflowParamsHint: "Every value typed in the run becomes an input. Name each input:",
+  workflowParamLabel: 'Input for "$1" (typed: "$2")',
+  workflowParamTwice: 'Two inputs are named "$1"; give each its own name.',
+  workflowSaveButton: "Save workflow",
+  workflowSaved: 'Saved workflow "$1" (inputs: $2).',
+  workflowNoInputs: "none",
+  workflowNoRun: "This tab has no finished run to save; run a task in Act mode first.",
+  workflowsHeading: "Saved workflows",
+  workflowStartPage: "Start page",
+  workflowRun: "Run",
+  workflowDownload: "Download",
+  workflowRemove: "Remove",
+  workflowRunning: 'Replaying "$1"…',
+  workflowReplayDone: 'Replayed $1 steps of "$2".',
+  workflowReplayStopped: "The replay stopped at step $1: $2",
+  workflowHandoverButton: "Let the agent finish",
+  workflowHandoverStarted: 'The agent is finishing "$1" in the replay\'s tab.',
+  workflowHandoverShownAs: 'Finish the workflow "$1" (its replay stopped at step $2)',
 } as const;
 
 export type UiKey = keyof typeof EN_MESSAGES;

@@ -14,6 +14,8 @@ import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/mess
 import { request } from "../shared/request.js";
 import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
 import { type ChatMode, isChatMode } from "../shared/transcript.js";
+import { WORKFLOWS_KEY } from "../workflows/workflow-library.js";
+import { showSaveForm, WorkflowListView } from "../workflows/workflow-panel.js";
 import { AttachmentError, readAttachment } from "./attachment-reader.js";
 import { TranscriptView } from "./transcript-view.js";
 
@@ -45,7 +47,26 @@ const ui = {
   openSetup: byId<HTMLButtonElement>("open-setup"),
   attachInput: byId<HTMLInputElement>("attach-input"),
   attachments: byId<HTMLUListElement>("attachments"),
+  saveWorkflow: byId<HTMLButtonElement>("save-workflow"),
+  workflowSave: byId<HTMLDivElement>("workflow-save"),
+  workflowStatus: byId<HTMLParagraphElement>("workflow-status"),
 };
+
+// Saved workflows (workflows/workflow-panel.ts, shared with the traces page).
+const setWorkflowStatus = (text: string) => {
+  ui.workflowStatus.textContent = text;
+};
+const workflowList = new WorkflowListView(byId<HTMLUListElement>("workflow-list"), setWorkflowStatus);
+
+/** The mode of the tab's current or last run (an Ask run acts on nothing, so it saves nothing). */
+let runMode: ChatMode | undefined;
+
+/** "Save as workflow" is offered on a finished Act or Dev run of the tab (not while one runs). */
+function offerSave(finished: boolean): void {
+  finished &&= runMode !== undefined && runMode !== "ask";
+  ui.saveWorkflow.hidden = !finished;
+  if (!finished) ui.workflowSave.replaceChildren();
+}
 
 /** Files attached to the next message. */
 let pending: Attachment[] = [];
@@ -170,6 +191,8 @@ function applyState(state: TabState): void {
     run !== undefined && (run.status === "stopped" || run.status === "error"),
   );
   setStatus(run?.status === "running" ? t("statusWorking") : "");
+  runMode = run?.mode;
+  offerSave(run?.status === "done");
   refreshEmpty();
 }
 
@@ -195,13 +218,18 @@ function connect(): browser.runtime.Port {
     if (message.tabId !== currentTabId) return;
     const event = message.entry.event;
     if (!view.apply(message.entry)) return;
-    if (event.kind === "run_start") setRunning(true, false);
+    if (event.kind === "run_start") {
+      runMode = event.mode;
+      setRunning(true, false);
+      offerSave(false);
+    }
     if (event.kind === "status") setStatus(event.text);
     if (event.kind === "tool_start") setStatus(t("statusRunningTool", event.call.name));
     if (event.kind === "prompt") setStatus(t("statusWaitingForAnswer"));
     if (event.kind === "prompt_closed") setStatus(t("statusWorking"));
     if (event.kind === "run_end") {
       setRunning(false, event.status === "stopped" || event.status === "error");
+      offerSave(event.status === "done");
       // The transcript already says how it ended; the status line only reports live work.
       setStatus("");
     }
@@ -332,6 +360,24 @@ ui.chat.addEventListener("click", (event) => {
     .catch(showError);
 });
 
+ui.saveWorkflow.addEventListener("click", () => {
+  if (currentTabId === undefined) return;
+  setWorkflowStatus("");
+  request({ type: "get_run_trace", tabId: currentTabId })
+    .then((records) =>
+      // The list re-renders from storage.onChanged below; here only show it.
+      showSaveForm(ui.workflowSave, records, setWorkflowStatus, () => {
+        ui.saveWorkflow.hidden = true;
+        byId<HTMLDetailsElement>("workflows").open = true;
+      }),
+    )
+    .catch((error: unknown) => setWorkflowStatus(error instanceof Error ? error.message : String(error)));
+});
+
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area === "local" && WORKFLOWS_KEY in changes) void workflowList.render();
+});
+
 ui.openSetup.addEventListener("click", () => void browser.runtime.openOptionsPage());
 
 ui.settingsLink.addEventListener("click", (event) => {
@@ -357,6 +403,7 @@ async function start(): Promise<void> {
     showTabTitle(tab.title ?? "", tab.url ?? "", tabId);
   });
   await settingsLoaded;
+  await workflowList.render();
   if (Number.isInteger(pinnedTab)) {
     subscribe(pinnedTab);
   } else {

@@ -5,27 +5,13 @@
  * saved workflows with their parameters and a Run button (replayed by the background page).
  * Also the recording settings and the API shortcut observer switch. Strings: strings.ts.
  */
-import {
-  parseTrace,
-  parseWorkflow,
-  serializeTrace,
-  serializeWorkflow,
-  type TraceSummary,
-  traceTimeline,
-  type Workflow,
-  workflowFromTrace,
-} from "@webbrain/agent";
+import { parseTrace, parseWorkflow, serializeTrace, type TraceSummary, traceTimeline } from "@webbrain/agent";
 import { API_OBSERVER_KEY, apiObserverEnabled } from "../background/api-observer-webrequest.js";
 import { TRACE_SETTINGS_KEY, TraceStore, traceSettingsFrom } from "../background/trace-store.js";
-import {
-  WORKFLOW_PORT_NAME,
-  WORKFLOW_RUN_MESSAGE,
-  type WorkflowRunAnswer,
-  type WorkflowRunMessage,
-} from "../background/workflow-runner.js";
+import { addWorkflow } from "../workflows/workflow-library.js";
+import { downloadText, showSaveForm, WorkflowListView } from "../workflows/workflow-panel.js";
 import { TRACES_STRINGS as T } from "./strings.js";
 
-const WORKFLOWS_KEY = "workflows";
 const MB = 1024 * 1024;
 
 const store = new TraceStore();
@@ -101,6 +87,7 @@ async function showTrace(runId: string): Promise<void> {
   const trace = await store.get(runId);
   if (!trace) return;
   selected = runId;
+  $("workflow-save").replaceChildren();
   const s = trace.summary;
   $("detail").hidden = false;
   $("detail-title").textContent = s.task;
@@ -137,15 +124,6 @@ async function showTrace(runId: string): Promise<void> {
   );
 }
 
-function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 async function readFile(el: HTMLInputElement): Promise<string | undefined> {
   const file = el.files?.[0];
   el.value = "";
@@ -157,103 +135,12 @@ async function limitBytes(): Promise<number> {
   return traceSettingsFrom(stored[TRACE_SETTINGS_KEY]).maxBytes;
 }
 
-async function loadWorkflows(): Promise<Workflow[]> {
-  const stored = (await browser.storage.local.get(WORKFLOWS_KEY))[WORKFLOWS_KEY];
-  if (!Array.isArray(stored)) return [];
-  return stored.flatMap((text) => {
-    try {
-      return [parseWorkflow(String(text))];
-    } catch {
-      return [];
-    }
-  });
-}
-
-async function saveWorkflows(list: Workflow[]): Promise<void> {
-  await browser.storage.local.set({ [WORKFLOWS_KEY]: list.map((w) => serializeWorkflow(w)) });
-  await renderWorkflows();
-}
-
 function status(text: string): void {
   $("workflow-status").textContent = text;
 }
 
-function runOnBackground(message: WorkflowRunMessage): Promise<WorkflowRunAnswer> {
-  return new Promise((resolve) => {
-    const port = browser.runtime.connect({ name: WORKFLOW_PORT_NAME });
-    port.onMessage.addListener((answer) => {
-      resolve(answer as WorkflowRunAnswer);
-      port.disconnect();
-    });
-    port.postMessage(message);
-  });
-}
-
-async function renderWorkflows(): Promise<void> {
-  const list = await loadWorkflows();
-  $("workflow-list").replaceChildren(
-    ...list.map((workflow, index) => {
-      const li = document.createElement("li");
-      li.className = "workflow";
-      const name = document.createElement("strong");
-      name.textContent = workflow.name;
-      li.append(name);
-      const fields = new Map<string, HTMLInputElement>();
-      for (const param of workflow.params) {
-        const label = document.createElement("label");
-        const field = document.createElement("input");
-        field.name = param.name;
-        field.value = param.default;
-        label.append(`${param.name} (${param.field}) `, field);
-        fields.set(param.name, field);
-        li.append(label);
-      }
-      const startLabel = document.createElement("label");
-      const start = document.createElement("input");
-      start.name = "start-url";
-      start.value = workflow.startUrl;
-      startLabel.append(`${T.startPage} `, start);
-      li.append(startLabel);
-      const run = document.createElement("button");
-      run.type = "button";
-      run.className = "run";
-      run.textContent = T.run;
-      run.addEventListener("click", async () => {
-        status(T.running(workflow.name));
-        const params = Object.fromEntries([...fields].map(([key, field]) => [key, field.value]));
-        const answer = await runOnBackground({
-          type: WORKFLOW_RUN_MESSAGE,
-          workflow: serializeWorkflow(workflow),
-          params,
-          url: start.value.trim(),
-        });
-        status(
-          answer.status === "done"
-            ? T.replayDone(workflow.name, answer.steps)
-            : answer.status === "stopped"
-              ? T.replayStopped(answer.step, answer.reason)
-              : answer.reason,
-        );
-      });
-      const save = document.createElement("button");
-      save.type = "button";
-      save.textContent = T.download;
-      save.addEventListener("click", () =>
-        download(
-          `${workflow.name.replace(/[^\w-]+/g, "-")}.workflow.json`,
-          serializeWorkflow(workflow),
-          "application/json",
-        ),
-      );
-      const remove = document.createElement("button");
-      remove.type = "button";
-      remove.textContent = T.remove;
-      remove.addEventListener("click", async () => saveWorkflows(list.filter((_, i) => i !== index)));
-      li.append(run, save, remove);
-      return li;
-    }),
-  );
-}
+// Saved workflows: the same list, save form and Run as the sidebar's (workflows/workflow-panel.ts).
+const workflows = new WorkflowListView($("workflow-list"), status);
 
 async function initSettings(): Promise<void> {
   const stored = await browser.storage.local.get([TRACE_SETTINGS_KEY, API_OBSERVER_KEY]);
@@ -284,7 +171,11 @@ function wire(): void {
   $("export").addEventListener("click", async () => {
     const trace = selected ? await store.get(selected) : undefined;
     if (trace)
-      download(`webbrain-trace-${trace.runId}.jsonl`, serializeTrace(trace.records), "application/x-ndjson");
+      downloadText(
+        `webbrain-trace-${trace.runId}.jsonl`,
+        serializeTrace(trace.records),
+        "application/x-ndjson",
+      );
   });
   $("delete").addEventListener("click", async () => {
     if (!selected) return;
@@ -296,13 +187,7 @@ function wire(): void {
   $("save-workflow").addEventListener("click", async () => {
     const trace = selected ? await store.get(selected) : undefined;
     if (!trace) return;
-    try {
-      const workflow = workflowFromTrace(trace.records);
-      await saveWorkflows([...(await loadWorkflows()), workflow]);
-      status(T.savedWorkflow(workflow.name, workflow.params.map((p) => p.name).join(", ")));
-    } catch (error) {
-      status((error as Error).message);
-    }
+    showSaveForm($("workflow-save"), trace.records, status, () => workflows.render());
   });
   input("import").addEventListener("change", async () => {
     const text = await readFile(input("import"));
@@ -321,7 +206,8 @@ function wire(): void {
     const text = await readFile(input("import-workflow"));
     if (text === undefined) return;
     try {
-      await saveWorkflows([...(await loadWorkflows()), parseWorkflow(text)]);
+      await addWorkflow(parseWorkflow(text));
+      await workflows.render();
     } catch (error) {
       status(T.importFailed((error as Error).message));
     }
@@ -330,6 +216,6 @@ function wire(): void {
 
 wire();
 // data-ready tells a test (and a person's script) the page has its data and listeners.
-void Promise.all([initSettings(), refreshList(), renderWorkflows()]).then(() => {
+void Promise.all([initSettings(), refreshList(), workflows.render()]).then(() => {
   document.body.dataset.ready = "1";
 });

@@ -6,15 +6,6 @@
 export const TRACES_STRINGS = {
   anySite: "All sites",
   anyOutcome: "All outcomes",
-  startPage: "Start page",
-  run: "Run",
-  download: "Download",
-  remove: "Remove",
-  running: (name: string) => `Replaying "${name}"…`,
-  replayDone: (name: string, steps: number) => `Replayed ${steps} steps of "${name}".`,
-  replayStopped: (step: number, reason: string) => `The replay stopped at step ${step}: ${reason}`,
-  savedWorkflow: (name: string, params: string) =>
-    `Saved workflow "${name}" (parameters: ${params || "none"}).`,
   imported: (task: string) => `Imported the run "${task}".`,
   importFailed: (why: string) => `That file could not be imported: ${why}`,
   meta: (site: string, when: string, outcome: string, tools: number, tokensIn: number, tokensOut: number) =>

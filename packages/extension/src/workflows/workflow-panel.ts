@@ -1,0 +1,224 @@
+/**
+ * The saved-workflow UI that the sidebar and the traces page share (one implementation):
+ * - the save form: a finished run's trace turned into a workflow (@webbrain/agent
+ *   workflowFromTrace), where the user names the workflow and each input (every value typed in
+ *   the run becomes one);
+ * - the list: each saved workflow with its inputs, a start page, Run (replayed by the
+ *   background page in a new tab), Download and Remove; when a replay stops on a step it cannot
+ *   match or verify, a button lets the user allow the agent to finish the task from there.
+ */
+import {
+  serializeWorkflow,
+  type TraceRecord,
+  type Workflow,
+  WorkflowError,
+  workflowFromTrace,
+} from "@webbrain/agent";
+import {
+  WORKFLOW_PORT_NAME,
+  WORKFLOW_RUN_MESSAGE,
+  type WorkflowRunAnswer,
+  type WorkflowRunMessage,
+} from "../background/workflow-runner.js";
+import { t } from "../shared/i18n.js";
+import { request } from "../shared/request.js";
+import { addWorkflow, loadWorkflows, removeWorkflow } from "./workflow-library.js";
+
+export type StatusLine = (text: string) => void;
+
+/** Offers `text` as a file download named `name` (export buttons). */
+export function downloadText(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+): HTMLElementTagNameMap[K] {
+  return Object.assign(document.createElement(tag), props);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof WorkflowError || error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Shows the save form for a run in `container`: the workflow's name, then one name field per
+ * value the run typed. Save stores the workflow and calls `onSaved`. A run that cannot become a
+ * workflow (not finished, nothing done on the page) says why on the status line instead.
+ */
+export function showSaveForm(
+  container: HTMLElement,
+  records: readonly TraceRecord[],
+  status: StatusLine,
+  onSaved: (workflow: Workflow) => void | Promise<void>,
+): void {
+  let draft: Workflow;
+  try {
+    draft = workflowFromTrace(records);
+  } catch (error) {
+    container.replaceChildren();
+    status(messageOf(error));
+    return;
+  }
+  const form = element("form", { className: "workflow-save" });
+  const name = element("input", { name: "workflow-name", value: draft.name });
+  form.append(element("label", { textContent: `${t("workflowNameLabel")} ` }));
+  form.lastElementChild?.append(name);
+  form.append(element("p", { className: "hint", textContent: t("workflowParamsHint") }));
+  const fields = draft.params.map((param) => {
+    const field = element("input", { name: "param", value: param.name });
+    field.dataset.value = param.default;
+    const label = element("label", {
+      textContent: `${t("workflowParamLabel", param.field, param.default)} `,
+    });
+    label.append(field);
+    form.append(label);
+    return field;
+  });
+  const save = element("button", {
+    type: "submit",
+    className: "primary",
+    textContent: t("workflowSaveButton"),
+  });
+  form.append(save);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const names = fields.map((field) => field.value.trim());
+    const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+    if (duplicate !== undefined) {
+      status(t("workflowParamTwice", duplicate));
+      return;
+    }
+    const paramNames = Object.fromEntries(fields.map((field, i) => [names[i], field.dataset.value ?? ""]));
+    void (async () => {
+      try {
+        const workflow = workflowFromTrace(records, { name: name.value, paramNames });
+        await addWorkflow(workflow);
+        container.replaceChildren();
+        status(
+          t(
+            "workflowSaved",
+            workflow.name,
+            workflow.params.map((p) => p.name).join(", ") || t("workflowNoInputs"),
+          ),
+        );
+        await onSaved(workflow);
+      } catch (error) {
+        status(messageOf(error));
+      }
+    })();
+  });
+  container.replaceChildren(form);
+  name.focus();
+}
+
+function runOnBackground(message: WorkflowRunMessage): Promise<WorkflowRunAnswer> {
+  return new Promise((resolve) => {
+    const port = browser.runtime.connect({ name: WORKFLOW_PORT_NAME });
+    port.onMessage.addListener((answer) => {
+      resolve(answer as WorkflowRunAnswer);
+      port.disconnect();
+    });
+    port.postMessage(message);
+  });
+}
+
+/** The saved workflows as a list with their inputs and Run / Download / Remove buttons. */
+export class WorkflowListView {
+  constructor(
+    private readonly list: HTMLElement,
+    private readonly status: StatusLine,
+  ) {}
+
+  async render(): Promise<void> {
+    const workflows = await loadWorkflows();
+    this.list.replaceChildren(...workflows.map((workflow, index) => this.item(workflow, index)));
+  }
+
+  private item(workflow: Workflow, index: number): HTMLLIElement {
+    const li = element("li", { className: "workflow" });
+    li.append(element("strong", { textContent: workflow.name }));
+    const fields = new Map<string, HTMLInputElement>();
+    for (const param of workflow.params) {
+      const field = element("input", { name: param.name, value: param.default });
+      const label = element("label", { textContent: `${param.name} (${param.field}) ` });
+      label.append(field);
+      fields.set(param.name, field);
+      li.append(label);
+    }
+    const start = element("input", { name: "start-url", value: workflow.startUrl });
+    const startLabel = element("label", { textContent: `${t("workflowStartPage")} ` });
+    startLabel.append(start);
+    li.append(startLabel);
+    const run = element("button", { type: "button", className: "run", textContent: t("workflowRun") });
+    run.addEventListener("click", () => {
+      const params = Object.fromEntries([...fields].map(([key, field]) => [key, field.value]));
+      void this.run(li, workflow, params, start.value.trim());
+    });
+    const download = element("button", { type: "button", textContent: t("workflowDownload") });
+    download.addEventListener("click", () =>
+      downloadText(
+        `${workflow.name.replace(/[^\w-]+/g, "-")}.workflow.json`,
+        serializeWorkflow(workflow),
+        "application/json",
+      ),
+    );
+    const remove = element("button", { type: "button", textContent: t("workflowRemove") });
+    remove.addEventListener("click", () => void removeWorkflow(index).then(() => this.render()));
+    li.append(run, download, remove);
+    return li;
+  }
+
+  private async run(
+    li: HTMLLIElement,
+    workflow: Workflow,
+    params: Record<string, string>,
+    url: string,
+  ): Promise<void> {
+    li.querySelector("button.handover")?.remove();
+    this.status(t("workflowRunning", workflow.name));
+    const answer = await runOnBackground({
+      type: WORKFLOW_RUN_MESSAGE,
+      workflow: serializeWorkflow(workflow),
+      params,
+      url,
+    });
+    if (answer.status === "done") {
+      this.status(t("workflowReplayDone", answer.steps, workflow.name));
+      return;
+    }
+    if (answer.status === "error") {
+      this.status(answer.reason);
+      return;
+    }
+    this.status(t("workflowReplayStopped", answer.step, answer.reason));
+    // A step could not be matched or verified: the user may let the agent finish from there.
+    if (answer.step === 0 || answer.tabId === undefined) return;
+    const tabId = answer.tabId;
+    const handover = element("button", {
+      type: "button",
+      className: "handover",
+      textContent: t("workflowHandoverButton"),
+    });
+    handover.addEventListener("click", () => {
+      handover.remove();
+      request({
+        type: "workflow_handover",
+        tabId,
+        workflow: serializeWorkflow(workflow),
+        params,
+        stopped: { step: answer.step, reason: answer.reason, completed: answer.completed },
+      }).then(
+        () => this.status(t("workflowHandoverStarted", workflow.name)),
+        (error: unknown) => this.status(messageOf(error)),
+      );
+    });
+    li.append(handover);
+  }
+}
