@@ -29,6 +29,7 @@ export const BROWSER_CAPABILITIES = {
   download: "starts downloads",
   resource_url: "finds the URL of the file behind an element",
   file_upload: "puts a file into a file input",
+  history: "searches the user's browsing history and lists a page's visits",
 } as const;
 
 export type BrowserCapability = keyof typeof BROWSER_CAPABILITIES;
