@@ -19,6 +19,7 @@ import { admitsFailure, type BlockedDone } from "./blocked-done.js";
 import type { BrowserPort, CompletionProbe } from "./browser-port.js";
 import type { Conversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
+import type { RunImageCounter } from "./image-budget.js";
 import type { LoopDetector, LoopVerdict } from "./loop-detector.js";
 import { type Capability, originOf, type PermissionGate } from "./permission-gate.js";
 import { type AgentScheduler, runScheduleTool, SCHEDULE_TOOL_NAMES } from "./scheduler/schedule-tools.js";
@@ -27,7 +28,6 @@ import type { SkillTool } from "./skills.js";
 import { platformSkillHttp, type SkillHttp } from "./skills-http.js";
 import type { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type ToolSpec, toolSpec } from "./tool-catalog.js";
-import type { RunImageCounter } from "./image-budget.js";
 import { dispatchTool } from "./tool-dispatch.js";
 import { agentResult, isValidationRejection, refNamesOf, type ToolContent, withNote } from "./tool-result.js";
 import { allowedTool, type Tier } from "./tool-selection.js";
@@ -192,7 +192,8 @@ export class ToolExecutor {
       }
     }
 
-    if (name === "screenshot" && run.images?.spent) return agentResult(name, false, run.images.spentMessage());
+    if (name === "screenshot" && run.images?.spent)
+      return agentResult(name, false, run.images.spentMessage());
     const outcome = await dispatchTool(this.deps.port, name, args, { tabId, url: pageUrl, ...portCall });
     if (name === "screenshot" && !outcome.isError) run.images?.take();
     if (outcome.newTabId) conversation.workingTabId = outcome.newTabId;

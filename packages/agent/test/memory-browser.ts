@@ -94,7 +94,12 @@ export class MemoryBrowser implements BrowserPort {
         .filter((v) => v.time >= (query.startTime ?? 0) && v.time <= (query.endTime ?? Number.MAX_VALUE))
         .reverse()
         .slice(0, query.maxResults ?? 20)
-        .map((v) => ({ url: v.url, title: v.title, lastVisit: new Date(v.time).toISOString(), visitCount: 1 }));
+        .map((v) => ({
+          url: v.url,
+          title: v.title,
+          lastVisit: new Date(v.time).toISOString(),
+          visitCount: 1,
+        }));
       return { success: true, pages };
     },
     historyVisits: async (tabId, url) => {

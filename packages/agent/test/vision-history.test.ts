@@ -154,7 +154,12 @@ describe("image byte budget", () => {
 describe("history tools", () => {
   it("are offered from Mid in every mode, only by a port that reads history", () => {
     for (const mode of ["ask", "act", "dev"] as const) {
-      const names = toolNamesFor({ mode, tier: "mid", vision: false, capabilities: ALL_BROWSER_CAPABILITIES });
+      const names = toolNamesFor({
+        mode,
+        tier: "mid",
+        vision: false,
+        capabilities: ALL_BROWSER_CAPABILITIES,
+      });
       expect(names).toEqual(expect.arrayContaining(["search_history", "get_history_visits"]));
     }
     const compact = toolNamesFor({
