@@ -25,7 +25,9 @@ export type Request =
   | { type: "prompt_answer"; tabId: number; promptId: string; choiceId: string }
   | { type: "get_payloads"; tabId: number }
   | { type: "list_grants" }
-  | { type: "revoke_grant"; capability: string; origin: string };
+  | { type: "revoke_grant"; capability: string; origin: string }
+  /** What "Ask WebBrain about this" attached for the tab (context-menu.ts); taken once. */
+  | { type: "take_context_attachments"; tabId: number };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -52,6 +54,7 @@ export interface ReplyValues {
   get_payloads: unknown[];
   list_grants: AlwaysGrant[];
   revoke_grant: { revoked: boolean };
+  take_context_attachments: Attachment[];
 }
 
 /** An "always allow" answer the agent remembers: this capability on this site. */
@@ -80,7 +83,9 @@ export type PortToSidebar =
   /** The transcript changed outside a run (cleared): re-render from this. */
   | { type: "tab_state"; state: TabState }
   /** After a run: whether `/allow-api` now holds in the tab's conversation (the badge). */
-  | { type: "allow_api"; tabId: number; allowApi: boolean };
+  | { type: "allow_api"; tabId: number; allowApi: boolean }
+  /** The context menu attached something for the tab: take it (take_context_attachments). */
+  | { type: "context_attached"; tabId: number };
 
 export function isRequest(value: unknown): value is Request {
   return (
