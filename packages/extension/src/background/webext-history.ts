@@ -28,8 +28,6 @@ const iso = (time: number | undefined) => (time === undefined ? null : new Date(
 
 export class WebExtHistory implements HistoryAccess {
   #ask: PermissionAsker | undefined;
-  /** Tabs whose person refused in this session: asked once, not at every call. */
-  readonly #refused = new Set<TabId>();
 
   /** Who asks the person (the run manager, through the sidebar). */
   setPermissionAsker(ask: PermissionAsker): void {
@@ -39,13 +37,11 @@ export class WebExtHistory implements HistoryAccess {
   async #granted(tabId: TabId): Promise<typeof browser.history | undefined> {
     const has = () => browser.permissions.contains({ permissions: [HISTORY_PERMISSION] });
     if (await has()) return historyApi();
-    if (!this.#ask || this.#refused.has(tabId)) return undefined;
+    // Asked at every call without the permission: the refusal tells the model not to retry, and
+    // a person who changes their mind and asks again gets the question again.
+    if (!this.#ask) return undefined;
     const allowed = (await this.#ask(tabId, HISTORY_PERMISSION)) && (await has());
-    if (!allowed) {
-      this.#refused.add(tabId);
-      return undefined;
-    }
-    return historyApi();
+    return allowed ? historyApi() : undefined;
   }
 
   async searchHistory(tabId: TabId, query: HistoryQuery): Promise<PageResult> {
@@ -76,10 +72,5 @@ export class WebExtHistory implements HistoryAccess {
       .slice(0, 50)
       .map((visit) => ({ time: iso(visit.visitTime), transition: visit.transition }));
     return { success: true, url, visits };
-  }
-
-  /** The person changed their mind (Clear): ask again next time. */
-  forgetRefusal(tabId: TabId): void {
-    this.#refused.delete(tabId);
   }
 }
