@@ -31,6 +31,7 @@ import {
 } from "./context-manager.js";
 import { type Conversation, ConversationStore, newConversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
+import { DEFAULT_IMAGE_BUDGET, type ImageBudget, RunImageCounter } from "./image-budget.js";
 import { LoopDetector } from "./loop-detector.js";
 import {
   assistantNote,
@@ -89,6 +90,10 @@ export interface AgentOptions {
   skills?: readonly SkillDefinition[];
   /** The network skill tools use; default: fetch with credentials omitted (tests swap it). */
   skillHttp?: SkillHttp;
+  /** Bounds on the images a conversation carries (image-budget.ts; default DEFAULT_IMAGE_BUDGET). */
+  imageBudget?: Partial<ImageBudget>;
+  /** A vision model gets a viewport screenshot after each action that worked (default off). */
+  screenshotAfterActions?: boolean;
   /** Scheduling (schedule_task, schedule_resume) is offered only when this is given. */
   scheduler?: AgentScheduler;
   now?: () => number;
@@ -110,6 +115,7 @@ export class Agent {
   private readonly executor: ToolExecutor;
   private readonly now: () => number;
   readonly maxSteps: number;
+  private readonly imageBudget: ImageBudget;
   /** Enabled skills as parsed; `errors` lists dropped tool declarations for a settings UI. */
   readonly skills: readonly ParsedSkill[];
   private readonly skillTools: ReadonlyMap<string, SkillTool>;
@@ -124,6 +130,7 @@ export class Agent {
     this.llm = options.llm ?? new PiAiClient(options.provider);
     this.now = options.now ?? Date.now;
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
+    this.imageBudget = { ...DEFAULT_IMAGE_BUDGET, ...options.imageBudget };
     this.convStore = new ConversationStore(options.store);
     this.skills = parseSkills(options.skills ?? []);
     this.skillTools = new Map(
@@ -287,6 +294,8 @@ export class Agent {
       loop: new LoopDetector(),
       malformedStreak: 0,
       unverifiedFrames: new Set(),
+      images: new RunImageCounter(this.imageBudget.maxImagesPerRun),
+      screenshotAfterActions: this.options.screenshotAfterActions === true,
       ...(options.signal ? { signal: options.signal } : {}),
       onNudge: (detector, message) => options.onEvent?.({ type: "nudge", detector, message }),
     };
@@ -483,7 +492,7 @@ export class Agent {
     emergency: boolean,
     options: MessageOptions,
   ): Promise<void> {
-    conversation.messages = pruneImages(conversation.messages);
+    conversation.messages = pruneImages(conversation.messages, this.imageBudget);
     if (!emergency && !needsTrim(conversation.messages)) return;
     const summarize = modelSummarizer(this.llm, options.signal ? { signal: options.signal } : {}, this.now);
     const keep = emergency ? EMERGENCY_KEEP_TAIL_MESSAGES : KEEP_TAIL_MESSAGES;

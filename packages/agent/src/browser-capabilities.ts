@@ -35,6 +35,7 @@ export const BROWSER_CAPABILITIES = {
   file_upload: "puts a file into a file input",
   person_at_hand:
     "has a person at the browser who can take over (log in, solve a captcha) and hand the run back",
+  history: "searches the user's browsing history and lists a page's visits",
 } as const;
 
 export type BrowserCapability = keyof typeof BROWSER_CAPABILITIES;

@@ -190,6 +190,28 @@ export interface PersonAnswer {
   said: string;
 }
 
+/** A search of the user's browsing history (search_history). */
+export interface HistoryQuery {
+  /** Words matched against URLs and titles; empty: every page in the time range. */
+  text: string;
+  /** Only visits after this time (ms since the epoch). */
+  startTime?: number;
+  endTime?: number;
+  maxResults?: number;
+}
+
+/**
+ * History access (search_history, get_history_visits). Results are `PageResult`s: a person who
+ * refuses the browser's history permission is an answer (`success: false` with what to do), not
+ * a broken port. `tabId` is the run's tab, where the port may ask the person for the permission.
+ */
+export interface HistoryAccess {
+  /** `{ success, pages: [{url, title, lastVisit, visitCount}] }`, newest visit first. */
+  searchHistory(tabId: TabId, query: HistoryQuery, options?: PortCallOptions): Promise<PageResult>;
+  /** `{ success, url, visits: [{time, transition}] }`, newest first. */
+  historyVisits(tabId: TabId, url: string, options?: PortCallOptions): Promise<PageResult>;
+}
+
 export interface BrowserPort {
   /**
    * What this port can run. The agent offers a tool only when every capability it needs is
@@ -236,4 +258,6 @@ export interface BrowserPort {
    * port that declares `person_at_hand` has it; it may wait as long as the person takes.
    */
   pauseForUser?(message: string, options?: PortCallOptions): Promise<PersonAnswer>;
+  /** The user's browsing history (ports that declare the `history` capability). */
+  history?: HistoryAccess;
 }

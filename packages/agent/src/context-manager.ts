@@ -5,18 +5,20 @@
  *   the middle of the history is replaced by an LLM-written summary, folded into the first
  *   user message (the task), and the newest steps are kept verbatim.
  * - Emergency trim after a context-overflow error keeps far less, then the call is retried.
- * - Only the newest KEEP_IMAGES images stay; older ones become a one-line placeholder.
+ * - Only the newest KEEP_IMAGES images, within a byte budget, stay; older ones become a
+ *   one-line placeholder (image-budget.ts).
  *
  * Invariants: the task (first user message) is never dropped; the kept tail starts at an
  * assistant message, so no tool result loses the tool call it answers and roles alternate;
  * if the summary call fails, a mechanical summary (the tools called and their outcomes) is
  * used instead, so trimming never fails a run.
  */
-import type { Message, TextContent, ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
+import type { Message, ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
+import { DEFAULT_IMAGE_BUDGET, type ImageBudget, pruneImagesToBudget } from "./image-budget.js";
 
 export const TRIM_AT_MESSAGES = 50;
 export const TRIM_AT_CHARS = 80_000;
-export const KEEP_IMAGES = 4;
+export const KEEP_IMAGES = DEFAULT_IMAGE_BUDGET.keepImages;
 /** Messages kept verbatim after a normal trim, and after an emergency trim. */
 export const KEEP_TAIL_MESSAGES = 16;
 export const EMERGENCY_KEEP_TAIL_MESSAGES = 4;
@@ -53,24 +55,16 @@ export function needsTrim(messages: Message[]): boolean {
   return messages.length > TRIM_AT_MESSAGES || historyChars(messages) > TRIM_AT_CHARS;
 }
 
-/** Replace all but the newest `keep` images with a placeholder. Returns new messages. */
-export function pruneImages(messages: Message[], keep = KEEP_IMAGES): Message[] {
-  let seen = 0;
-  const out: Message[] = [];
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index] as Message;
-    if (message.role === "assistant" || typeof message.content === "string") {
-      out.push(message);
-      continue;
-    }
-    const content = message.content.map((block) => {
-      if (block.type !== "image") return block;
-      seen++;
-      return seen <= keep ? block : ({ type: "text", text: "[older screenshot removed]" } as TextContent);
-    });
-    out.push({ ...message, content } as Message);
-  }
-  return out.reverse();
+/**
+ * Replace images outside the budget with a placeholder (image-budget.ts): all but the newest
+ * `keep`, and past the byte budget. Returns new messages.
+ */
+export function pruneImages(
+  messages: Message[],
+  keep: number | Pick<ImageBudget, "keepImages" | "maxImageBytes"> = DEFAULT_IMAGE_BUDGET,
+): Message[] {
+  const budget = typeof keep === "number" ? { ...DEFAULT_IMAGE_BUDGET, keepImages: keep } : keep;
+  return pruneImagesToBudget(messages, budget);
 }
 
 /** The history as plain text for the summarizer (tool results shortened). */

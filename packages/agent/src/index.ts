@@ -11,6 +11,7 @@ export * from "./context-manager.js";
 export * from "./conversation.js";
 export * from "./errors.js";
 export * from "./http-fetch.js";
+export * from "./image-budget.js";
 export * from "./loop-detector.js";
 export * from "./model-inputs.js";
 export * from "./permission-gate.js";

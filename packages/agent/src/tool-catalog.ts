@@ -345,7 +345,7 @@ const DECLARATIONS = [
   }),
   tool("verify_form", {
     kind: "observe",
-    description: "Read form field values before submitting (urlFilter: in a frame).",
+    description: "Read form field values (and see the viewport) before submitting (urlFilter: in a frame).",
     parameters: Type.Object({ selector: optStr(), urlFilter: optStr() }),
     offer: ACTING_MID,
     needs: PAGE_LAYER,
@@ -458,6 +458,27 @@ const DECLARATIONS = [
     parameters: Type.Object({ ref_id: optRef, selector: optStr(), downloadId: optStr(), path: optStr() }),
     offer: ACTING_MID,
     needs: ["file_upload"],
+    runs: PORT,
+  }),
+  // The user's browsing history (spec 000: "browser-history tools"). Read-only, so Ask has them.
+  tool("search_history", {
+    kind: "observe",
+    description: "Search the user's browsing history by words in URL or title (empty: recent pages).",
+    parameters: Type.Object({
+      text: optStr(),
+      days: optNum("only the last N days (default 7)"),
+      max_results: optNum(),
+    }),
+    offer: READING_MID,
+    needs: ["history"],
+    runs: PORT,
+  }),
+  tool("get_history_visits", {
+    kind: "observe",
+    description: "When and how the user visited one URL (from search_history).",
+    parameters: Type.Object({ url: str() }),
+    offer: READING_MID,
+    needs: ["history"],
     runs: PORT,
   }),
   // Dev.

@@ -9,7 +9,13 @@
  * Invariant: a port failure (thrown error) becomes a failed tool result the model can read,
  * never an exception out of the loop: the run goes on and the model can adapt.
  */
-import type { BrowserPort, PageActionName, PageResult, PortCallOptions } from "./browser-port.js";
+import type {
+  BrowserPort,
+  HistoryQuery,
+  PageActionName,
+  PageResult,
+  PortCallOptions,
+} from "./browser-port.js";
 import { fetchRequestFor } from "./http-fetch.js";
 import { type PortActionToolName, type PortToolName, toolSpec } from "./tool-catalog.js";
 import { agentResult, plainResult, type ToolContent, untrustedResult } from "./tool-result.js";
@@ -92,6 +98,39 @@ type ToolHandler = (
   ctx: DispatchContext,
   call: PortCallOptions,
 ) => Promise<DispatchOutcome>;
+
+/** search_history looks this many days back when the model names no range. */
+export const HISTORY_DEFAULT_DAYS = 7;
+/** At most this many pages per search_history answer (the result cap would cut more anyway). */
+export const HISTORY_MAX_RESULTS = 50;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** search_history's arguments as a HistoryQuery: bounded count, a range ending now. */
+export function historyQueryFor(args: Record<string, unknown>, now: number): HistoryQuery {
+  const days = typeof args.days === "number" && args.days > 0 ? args.days : HISTORY_DEFAULT_DAYS;
+  const wanted = typeof args.max_results === "number" && args.max_results > 0 ? args.max_results : 20;
+  return {
+    text: str(args.text),
+    startTime: now - days * DAY_MS,
+    endTime: now,
+    maxResults: Math.min(Math.floor(wanted), HISTORY_MAX_RESULTS),
+  };
+}
+
+const HISTORY_HANDLERS: Record<"search_history" | "get_history_visits", ToolHandler> = {
+  search_history: async (port, args, ctx, call) => {
+    if (!port.history) return agentResult("search_history", false, "This browser cannot read history.");
+    const result = await port.history.searchHistory(ctx.tabId, historyQueryFor(args, Date.now()), call);
+    return untrustedResult("search_history", "browsing history", result);
+  },
+  get_history_visits: async (port, args, ctx, call) => {
+    if (!port.history) return agentResult("get_history_visits", false, "This browser cannot read history.");
+    const url = str(args.url);
+    if (!url) return agentResult("get_history_visits", false, "Pass the page's url (from search_history).");
+    const result = await port.history.historyVisits(ctx.tabId, url, call);
+    return untrustedResult("get_history_visits", "browsing history", result);
+  },
+};
 
 /** How each `port` tool runs (and `port_action` tools that do more than the port call). */
 const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
@@ -224,6 +263,7 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
     for (const url of urls) started.push({ ...(await download(url, undefined, call)) });
     return untrustedResult("download_files", "downloads", { success: true, downloads: started });
   },
+  ...HISTORY_HANDLERS,
   upload_file: async (port, args, ctx, call) => {
     if (!port.uploadFile) return agentResult("upload_file", false, "This browser cannot upload files.");
     const request: Record<string, unknown> = {};

@@ -8,7 +8,9 @@
  *   5. loop detector (actions and navigations; observations never count);
  *   6. duplicate-submit guard;
  *   7. permission gate (capability x origin);
- *   8. dispatch to the BrowserPort; then blockedDone for `done`.
+ *   8. dispatch to the BrowserPort; then blockedDone for `done`;
+ *   9. for a vision model: verify_form's viewport screenshot (spec 000), and a screenshot after
+ *      each action that worked when screenshotAfterActions is on, within the image budget.
  * A refusal at any stage is a failed tool result the model reads, with the reason and what to
  * do instead. Only a loop stop or repeated malformed calls end the run from here.
  */
@@ -17,6 +19,7 @@ import { admitsFailure, type BlockedDone } from "./blocked-done.js";
 import type { BrowserPort, CompletionProbe } from "./browser-port.js";
 import type { Conversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
+import type { RunImageCounter } from "./image-budget.js";
 import type { LoopDetector, LoopVerdict } from "./loop-detector.js";
 import { type Capability, originOf, type PermissionGate } from "./permission-gate.js";
 import { type AgentScheduler, runScheduleTool, SCHEDULE_TOOL_NAMES } from "./scheduler/schedule-tools.js";
@@ -56,6 +59,10 @@ export interface RunContext {
   unverifiedFrames: Set<string>;
   /** The run's Stop: passed to every BrowserPort call, so Stop ends the work in the browser. */
   signal?: AbortSignal;
+  /** Screenshots this task has taken, against the image budget's per-run count. */
+  images?: RunImageCounter;
+  /** A vision model gets a viewport screenshot after each action that worked (a setting). */
+  screenshotAfterActions?: boolean;
   onNudge?: (detector: string, message: string) => void;
 }
 
@@ -185,7 +192,10 @@ export class ToolExecutor {
       }
     }
 
+    if (name === "screenshot" && run.images?.spent)
+      return agentResult(name, false, run.images.spentMessage());
     const outcome = await dispatchTool(this.deps.port, name, args, { tabId, url: pageUrl, ...portCall });
+    if (name === "screenshot" && !outcome.isError) run.images?.take();
     if (outcome.newTabId) conversation.workingTabId = outcome.newTabId;
     if (name === "iframe_type" && !outcome.isError) run.unverifiedFrames.add(str(args.urlFilter));
     if (name === "verify_form" && !outcome.isError) run.unverifiedFrames.delete(str(args.urlFilter));
@@ -205,7 +215,34 @@ export class ToolExecutor {
       this.deps.submitGuard.rejected(submitKey);
     }
     await this.afterAction(spec, tabId, pageUrl, outcome.navigatedTo, resultText, run);
-    return notes.reduce<ToolOutcome>((acc, note) => withNote(acc, note), outcome);
+    const viewed = await this.withViewport(spec, outcome, run);
+    return notes.reduce<ToolOutcome>((acc, note) => withNote(acc, note), viewed);
+  }
+
+  /**
+   * A vision model sees the viewport after verify_form (spec 000: field values + a screenshot)
+   * and, with screenshotAfterActions, after every action or navigation that worked. Skipped
+   * once the run's image budget is spent, or if the capture fails (the result stands alone).
+   */
+  private async withViewport(spec: ToolSpec, outcome: ToolOutcome, run: RunContext): Promise<ToolOutcome> {
+    const port = this.deps.port;
+    if (!run.vision || outcome.isError || !port.capabilities.has("screenshot") || run.images?.spent)
+      return outcome;
+    const acted = spec.kind === "act" || spec.kind === "navigate";
+    if (spec.name !== "verify_form" && !(run.screenshotAfterActions && acted)) return outcome;
+    const shot = await port
+      .screenshot(run.conversation.workingTabId, run.signal ? { signal: run.signal } : {})
+      .catch(() => undefined);
+    if (!shot) return outcome;
+    run.images?.take();
+    return {
+      ...outcome,
+      content: [
+        ...outcome.content,
+        { type: "text", text: `[viewport after ${spec.name}]` },
+        { type: "image", data: shot.dataBase64, mimeType: shot.mimeType },
+      ],
+    };
   }
 
   /** A skill's tool: its declared endpoint only, cookieless; no prompt (the skill is trusted). */

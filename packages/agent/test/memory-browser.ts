@@ -12,6 +12,7 @@ import {
   type DownloadInfo,
   type FetchRequest,
   type FetchResponse,
+  type HistoryAccess,
   type PageActionName,
   type PageResult,
   type ResearchResult,
@@ -69,12 +70,46 @@ export class MemoryBrowser implements BrowserPort {
     truncated: false,
   });
 
+  /** The browsing history the history tools read: every page opened, oldest first. */
+  readonly visited: { url: string; title: string; time: number }[] = [];
+
   constructor(
     readonly pages: Record<string, PageScript>,
     startUrl: string,
   ) {
     this.tabs.set("1", { url: startUrl, history: [startUrl], index: 0 });
+    this.visit(startUrl);
   }
+
+  private visit(url: string): void {
+    this.visited.push({ url, title: this.pages[url]?.title ?? "", time: Date.now() });
+  }
+
+  readonly history: HistoryAccess = {
+    searchHistory: async (tabId, query) => {
+      this.calls.push({ method: "searchHistory", tabId, params: query });
+      const words = query.text.toLowerCase();
+      const pages = this.visited
+        .filter((v) => `${v.url} ${v.title}`.toLowerCase().includes(words))
+        .filter((v) => v.time >= (query.startTime ?? 0) && v.time <= (query.endTime ?? Number.MAX_VALUE))
+        .reverse()
+        .slice(0, query.maxResults ?? 20)
+        .map((v) => ({
+          url: v.url,
+          title: v.title,
+          lastVisit: new Date(v.time).toISOString(),
+          visitCount: 1,
+        }));
+      return { success: true, pages };
+    },
+    historyVisits: async (tabId, url) => {
+      this.calls.push({ method: "historyVisits", tabId, params: { url } });
+      const visits = this.visited
+        .filter((v) => v.url === url)
+        .map((v) => ({ time: new Date(v.time).toISOString(), transition: "link" }));
+      return { success: true, url, visits };
+    },
+  };
 
   /** Calls of one kind (page action name or port method). */
   named(name: string): RecordedCall[] {
@@ -98,6 +133,7 @@ export class MemoryBrowser implements BrowserPort {
     const tab = this.tab(tabId);
     tab.history = tab.history.slice(0, tab.index + 1);
     tab.history.push(url);
+    this.visit(url);
     tab.index = tab.history.length - 1;
     tab.url = url;
   }

@@ -136,6 +136,8 @@ describe("tool declarations and port capabilities", () => {
       "download_resource_from_page",
       "download_files",
       "upload_file",
+      "search_history",
+      "get_history_visits",
       "execute_js",
       "pause_for_user",
     ]);

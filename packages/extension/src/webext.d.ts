@@ -127,6 +127,68 @@ declare namespace browser {
   namespace sidebarAction {
     function open(): Promise<void>;
   }
+
+  /** Optional permissions (manifest `optional_permissions`), asked for from a user action. */
+  namespace permissions {
+    interface Permissions {
+      permissions?: string[];
+      origins?: string[];
+    }
+    function contains(permissions: Permissions): Promise<boolean>;
+    function request(permissions: Permissions): Promise<boolean>;
+    function remove(permissions: Permissions): Promise<boolean>;
+  }
+
+  /** Present only once the optional `history` permission is granted (see webext-history.ts). */
+  namespace history {
+    interface HistoryItem {
+      id: string;
+      url?: string;
+      title?: string;
+      lastVisitTime?: number;
+      visitCount?: number;
+      typedCount?: number;
+    }
+    interface VisitItem {
+      id: string;
+      visitId: string;
+      visitTime?: number;
+      referringVisitId: string;
+      transition: string;
+    }
+    function search(query: {
+      text: string;
+      startTime?: number;
+      endTime?: number;
+      maxResults?: number;
+    }): Promise<HistoryItem[]>;
+    function getVisits(details: { url: string }): Promise<VisitItem[]>;
+  }
+
+  namespace menus {
+    type ContextType = "all" | "page" | "selection" | "link" | "image" | "editable" | "frame";
+    interface CreateProperties {
+      id: string;
+      title: string;
+      contexts: ContextType[];
+    }
+    /** What was right-clicked (the fields this add-on reads). */
+    interface OnClickData {
+      menuItemId: string | number;
+      selectionText?: string;
+      linkUrl?: string;
+      linkText?: string;
+      srcUrl?: string;
+      mediaType?: string;
+      pageUrl?: string;
+      frameId?: number;
+      targetElementId?: number;
+    }
+    function create(properties: CreateProperties, callback?: () => void): string | number;
+    function update(id: string | number, properties: Partial<Omit<CreateProperties, "id">>): Promise<void>;
+    function removeAll(): Promise<void>;
+    const onClicked: WebExtEvent<(info: OnClickData, tab?: tabs.Tab) => void>;
+  }
 }
 
 interface WebExtEvent<Listener> {

@@ -29,9 +29,14 @@ export const ADDON_ORIGIN = `moz-extension://${ADDON_UUID}`;
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const ARTIFACTS_DIR = join(PACKAGE_DIR, ".artifacts");
 
-/** Prefs: the fixed UUID, and add-on page errors/console on Firefox's stdout/stderr. */
+/**
+ * Prefs: the fixed UUID, and add-on page errors/console on Firefox's stdout/stderr. Optional
+ * permissions asked for from a person's click are granted without Firefox's doorhanger (which
+ * WebDriver cannot press); the request itself still needs a trusted click in an add-on page.
+ */
 export const ADDON_PREFS = {
   "extensions.webextensions.uuids": JSON.stringify({ [ADDON_ID]: ADDON_UUID }),
+  "extensions.webextOptionalPermissionPrompts": false,
   "browser.dom.window.dump.enabled": true,
   "devtools.console.stdout.content": true,
 };
@@ -300,6 +305,41 @@ export async function waitForText(
 
 export async function setViewport(client: BidiClient, context: string, width: number, height: number) {
   await client.send("browsingContext.setViewport", { context, viewport: { width, height } });
+}
+
+/**
+ * Grants an optional permission as a person would: a trusted click on a button in an add-on
+ * page whose handler calls `permissions.request` (Firefox refuses it outside a click).
+ */
+export async function grantOptionalPermission(
+  client: BidiClient,
+  addonContext: string,
+  permission: string,
+): Promise<void> {
+  await evaluate(
+    client,
+    addonContext,
+    `(() => {
+      const button = document.createElement("button");
+      button.id = "grant-permission";
+      button.textContent = "Grant";
+      button.style = "position:fixed;top:0;left:0;z-index:99999";
+      button.onclick = () => {
+        browser.permissions.request({ permissions: [${JSON.stringify(permission)}] })
+          .then((granted) => { window.permissionGranted = granted; },
+                (error) => { window.permissionGranted = String(error); });
+      };
+      document.body.append(button);
+      return true;
+    })()`,
+  );
+  await click(client, addonContext, "#grant-permission");
+  const granted = await until(
+    () => evaluate<boolean | string | null>(client, addonContext, "window.permissionGranted ?? null"),
+    { message: `the ${permission} permission request did not answer` },
+  );
+  if (granted !== true) throw new Error(`Firefox did not grant ${permission}: ${String(granted)}`);
+  await evaluate(client, addonContext, "document.getElementById('grant-permission').remove()");
 }
 
 /** Save a PNG of the context's viewport under .artifacts/ for a person to look at. */

@@ -16,6 +16,7 @@ import {
   conformanceArgs,
   conformancePageUrl,
   type FixtureServer,
+  NOT_OFFERED,
   setupFirefox,
   startFixtureServer,
   UNSUPPORTED_ANSWER,
@@ -26,17 +27,15 @@ import {
   ADDON_PREFS,
   buildAddon,
   firefoxTabId,
+  grantOptionalPermission,
   installAddon,
   openAddonPage,
   until,
   waitForContext,
 } from "./addon-harness.js";
 
-/**
- * What the add-on's port does not offer, in catalog order (README says why): pause_for_user
- * needs a person at hand that waits for the run, and the sidebar has no such prompt yet.
- */
-const ADDON_NOT_OFFERED: string[] = ["pause_for_user"];
+/** What the add-on's port does not offer, in catalog order (testkit's NOT_OFFERED.addon says why). */
+const ADDON_NOT_OFFERED: string[] = Object.keys(NOT_OFFERED.addon);
 
 const PROBE_ENTRY = join(dirname(fileURLToPath(import.meta.url)), "tool-probe", "tool-probe-page.ts");
 const PROBE_PAGE = "tool-probe.html";
@@ -105,6 +104,8 @@ beforeAll(async () => {
   await until(() => evaluate<boolean>(firefox.client, probe, "typeof webbrainTools === 'object'"), {
     message: "the tool probe page did not start",
   });
+  // The history tools need the optional permission a person grants when first asked.
+  await grantOptionalPermission(firefox.client, probe, "history");
   // Ask reads downloads but cannot start one: give every mode one to read.
   await inProbe(`webbrainTools.download(${JSON.stringify(fixtures.url("/conformance/report.txt"))})`);
 });

@@ -46,6 +46,8 @@ export const CONFORMANCE_ORDER = [
   "list_downloads",
   "read_downloaded_file",
   "upload_file",
+  "search_history",
+  "get_history_visits",
   "navigate",
   "go_back",
   "go_forward",
@@ -55,6 +57,22 @@ export const CONFORMANCE_ORDER = [
   "clarify",
   "done",
 ] as const;
+
+/**
+ * Tools a port does not offer, with the reason (each port's conformance test asserts its list
+ * exactly, so a capability that drifts fails there).
+ */
+export const NOT_OFFERED: Record<"runner" | "addon", Record<string, string>> = {
+  runner: {
+    search_history:
+      "The runner drives a Firefox it launched (a temporary profile) over WebDriver BiDi, which has no command to read a profile's history; the user's own history lives in their Firefox, where the add-on reads it.",
+    get_history_visits: "As search_history: WebDriver BiDi cannot read a profile's history.",
+  },
+  addon: {
+    pause_for_user:
+      "It needs a person at hand who hands the run back; the sidebar has no such prompt yet (the runner offers it on a terminal with --allow-pause or --headed).",
+  },
+};
 
 /** Answers that mean the port or the page layer does not have the tool: never acceptable. */
 export const UNSUPPORTED_ANSWER = /unknown (page )?action|unknown tool|not supported|not implemented/i;
@@ -145,6 +163,11 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
       return { id: ctx.downloadId ?? "" };
     case "upload_file":
       return { selector: "#attachment", downloadId: ctx.downloadId ?? "" };
+    case "search_history":
+      // The fixture page is open in this very tab, so the history has it.
+      return { text: "conformance", days: 1 };
+    case "get_history_visits":
+      return { url: ctx.pageUrl };
     case "navigate":
       // Another URL than the one open, so go_back and go_forward have somewhere to go.
       return { url: `${ctx.pageUrl}&visit=2` };

@@ -13,6 +13,7 @@ import { listArchives, openArchive } from "../zim/archive-store.js";
 import { OfflineWikipediaHttp } from "../zim/offline-wikipedia-http.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { WebRequestApiObserver } from "./api-observer-webrequest.js";
+import { askAboutHandler, ContextInbox, firefoxContextSources, installContextMenu } from "./context-menu.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
 import { RunHooks } from "./run-hooks.js";
@@ -72,6 +73,22 @@ void skills
 void scheduler
   .start()
   .catch((error: unknown) => console.error("WebBrain: restoring scheduled jobs failed", error));
+// "Ask WebBrain about this" (context-menu.ts): what was clicked waits here for the sidebar.
+const contextInbox = new ContextInbox();
+const askAbout = askAboutHandler(
+  contextInbox,
+  firefoxContextSources(async () => {
+    const current = await settings.load();
+    return current.providers.find((p) => p.id === current.activeProviderId)?.vision === true;
+  }),
+);
+installContextMenu(askAbout);
+// The tests' door to the same handler: WebDriver cannot open Firefox's native context menu, so
+// the add-on tests call this from an add-on page (extension.getBackgroundPage()).
+(globalThis as { webbrainAskAbout?: typeof askAbout }).webbrainAskAbout = askAbout;
+// History is asked for when first needed, at the sidebar of the run that needs it.
+port.history.setPermissionAsker((tabId, permission) => runs.askBrowserPermission(tabId, permission));
+
 const router = new Router({
   settings,
   sessions,
@@ -79,6 +96,7 @@ const router = new Router({
   port,
   payloads,
   grants: new AlwaysGrants(store),
+  contextInbox,
   clearAgentConversation: (tabId) => conversations.remove(tabId),
   lastRunTrace: (tabId) => hooks.lastTrace(tabId),
 });
@@ -93,6 +111,7 @@ browser.tabs.onRemoved.addListener((tabId) => {
   runs.stop(key);
   payloads.forget(key);
   hooks.forgetTab(key);
+  contextInbox.forget(tabId);
   void sessions
     .forget(key)
     .catch((error: unknown) => console.error("WebBrain: forgetting tab failed", error));

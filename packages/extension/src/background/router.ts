@@ -14,6 +14,7 @@ import type { PortToSidebar, Reply, ReplyValues, Request, TabState } from "../sh
 import { isRequest, RUN_PORT_NAME } from "../shared/messages.js";
 import type { AlwaysGrants } from "./always-grants.js";
 import { testProviderConnection } from "./connection-test.js";
+import type { ContextInbox } from "./context-menu.js";
 import type { PayloadRecorder } from "./payload-recorder.js";
 import type { RunManager } from "./run-manager.js";
 import type { SettingsStore } from "./settings-store.js";
@@ -26,6 +27,8 @@ export interface RouterDeps {
   port: BrowserPort;
   payloads: PayloadRecorder;
   grants: AlwaysGrants;
+  /** What the context menu attached per tab, until the tab's sidebar takes it. */
+  contextInbox: ContextInbox;
   /** Reset the agent's memory of a tab (its conversation and guards). */
   clearAgentConversation(tabId: string): Promise<void>;
   /** The tab's last finished run as trace records (RunHooks keeps one per tab in memory). */
@@ -81,7 +84,14 @@ export class Router {
           shownAs: t("workflowHandoverShownAs", workflow.name, r.stopped.step),
         });
       },
+      take_context_attachments: async (r) => deps.contextInbox.take(r.tabId),
     };
+    deps.contextInbox.onPut((tabId) => {
+      for (const [port, subscribed] of this.subscribers) {
+        if (subscribed === tabId)
+          port.postMessage({ type: "context_attached", tabId } satisfies PortToSidebar);
+      }
+    });
     deps.runs.onEvent((tabId, entry) => {
       const message: PortToSidebar = { type: "event", tabId: Number(tabId), entry };
       for (const [port, subscribed] of this.subscribers) {

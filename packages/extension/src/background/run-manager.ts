@@ -255,6 +255,7 @@ export class RunManager {
         ...(trace ? { llm: trace.llm(llm), apiShortcuts: trace.apiShortcuts } : {}),
         maxSteps: settings.maxSteps,
         planBeforeAct: settings.planBeforeAct,
+        screenshotAfterActions: settings.screenshotAfterActions,
         planApprover: (plan) => this.askPlan(tabId, run, plan),
         approver: (request) => this.askPermission(tabId, run, request),
       });
@@ -455,6 +456,31 @@ export class RunManager {
       "reject",
     );
     return choice === "approve" ? { approved: true } : { approved: false };
+  }
+
+  /**
+   * Asks the person at the tab's sidebar for a Firefox optional permission (webext-history.ts):
+   * true once they allowed it. Without a run in the tab there is nobody to ask: false.
+   */
+  async askBrowserPermission(tabId: string, permission: string): Promise<boolean> {
+    const run = this.active.get(tabId);
+    if (!run) return false;
+    const choice = await this.ask(
+      tabId,
+      run,
+      {
+        kind: "browser_permission",
+        browserPermission: permission,
+        title: t("browserPermissionTitle"),
+        body: t("browserPermissionHistoryBody"),
+        choices: [
+          { id: "allow", label: t("browserPermissionAllow") },
+          { id: "deny", label: t("deny") },
+        ],
+      },
+      "deny",
+    );
+    return choice === "allow";
   }
 
   private async askPermission(

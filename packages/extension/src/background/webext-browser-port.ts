@@ -14,6 +14,7 @@
  * - `fetchUrl` sends the user's cookies (the background page's fetch with credentials), which is
  *   why spec 000 guards mutating methods behind /allow-api before this is called.
  * - `researchUrl` always closes the tab it opened, also on failure.
+ * - History is read only after the person allowed the optional `history` permission.
  */
 import type {
   BrowserCapabilities,
@@ -45,6 +46,7 @@ import { isStopped, stoppedError, throwIfStopped } from "./abort.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
 import { NetworkActivity } from "./network-activity.js";
 import { WebExtPageActions } from "./page-actions.js";
+import { WebExtHistory } from "./webext-history.js";
 
 export const NAVIGATION_TIMEOUT_MS = 30_000;
 export const FETCH_TIMEOUT_MS = 30_000;
@@ -169,7 +171,10 @@ export class WebExtBrowserPort implements BrowserPort {
     "download",
     "resource_url",
     "file_upload",
+    "history",
   ]);
+  /** The user's history, behind the optional `history` permission (webext-history.ts). */
+  readonly history = new WebExtHistory();
   readonly #network: NetworkActivity;
   readonly #pageActions: WebExtPageActions;
 

@@ -47,6 +47,7 @@ const ui = {
   planBeforeAct: byId<HTMLInputElement>("plan-before-act"),
   agentSaved: byId<HTMLParagraphElement>("agent-saved"),
   streamResponses: byId<HTMLInputElement>("stream-responses"),
+  screenshotAfterActions: byId<HTMLInputElement>("screenshot-after-actions"),
   azureFields: byId<HTMLDivElement>("azure-fields"),
   bedrockFields: byId<HTMLDivElement>("bedrock-fields"),
   baseUrlLabel: byId<HTMLLabelElement>("p-baseUrl-label"),
@@ -218,6 +219,7 @@ function renderAgent(): void {
   ui.maxSteps.value = String(settings.maxSteps);
   ui.planBeforeAct.checked = settings.planBeforeAct;
   ui.streamResponses.checked = settings.streamResponses;
+  ui.screenshotAfterActions.checked = settings.screenshotAfterActions;
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
     radio.checked = radio.value === settings.verbose;
   }
@@ -330,6 +332,11 @@ ui.maxSteps.addEventListener("change", () => {
 ui.planBeforeAct.addEventListener("change", () => {
   const checked = ui.planBeforeAct.checked;
   void update((s) => ({ ...s, planBeforeAct: checked })).then((ok) => ok && flashSaved());
+});
+
+ui.screenshotAfterActions.addEventListener("change", () => {
+  const checked = ui.screenshotAfterActions.checked;
+  void update((s) => ({ ...s, screenshotAfterActions: checked })).then((ok) => ok && flashSaved());
 });
 
 ui.streamResponses.addEventListener("change", () => {

@@ -42,3 +42,13 @@ export function isAttachment(value: unknown): value is Attachment {
     v.dataBase64.length <= Math.ceil((MAX_IMAGE_BYTES * 4) / 3) + 4
   );
 }
+
+/** Bytes as base64, in chunks (a spread of a whole large file overflows the call stack). */
+export function base64Of(bytes: Uint8Array): string {
+  let binary = "";
+  const chunk = 0x8000;
+  for (let at = 0; at < bytes.length; at += chunk) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + chunk));
+  }
+  return btoa(binary);
+}

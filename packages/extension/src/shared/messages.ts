@@ -37,7 +37,9 @@ export type Request =
       workflow: string;
       params: Record<string, string>;
       stopped: { step: number; reason: string; completed: number };
-    };
+    }
+  /** What "Ask WebBrain about this" attached for the tab (context-menu.ts); taken once. */
+  | { type: "take_context_attachments"; tabId: number };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -66,6 +68,7 @@ export interface ReplyValues {
   revoke_grant: { revoked: boolean };
   get_run_trace: TraceRecord[];
   workflow_handover: { runId: string };
+  take_context_attachments: Attachment[];
 }
 
 /** An "always allow" answer the agent remembers: this capability on this site. */
@@ -94,7 +97,9 @@ export type PortToSidebar =
   /** The transcript changed outside a run (cleared): re-render from this. */
   | { type: "tab_state"; state: TabState }
   /** After a run: whether `/allow-api` now holds in the tab's conversation (the badge). */
-  | { type: "allow_api"; tabId: number; allowApi: boolean };
+  | { type: "allow_api"; tabId: number; allowApi: boolean }
+  /** The context menu attached something for the tab: take it (take_context_attachments). */
+  | { type: "context_attached"; tabId: number };
 
 export function isRequest(value: unknown): value is Request {
   return (

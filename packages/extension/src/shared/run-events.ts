@@ -10,7 +10,10 @@ export type RunStatus = "running" | "done" | "stopped" | "error";
 /** A question the run waits on: plan approval or a permission prompt, answered in the panel. */
 export interface PendingPrompt {
   promptId: string;
-  kind: "plan" | "permission";
+  /** `browser_permission`: a Firefox optional permission the sidebar requests on Allow. */
+  kind: "plan" | "permission" | "browser_permission";
+  /** The optional permission asked for (kind `browser_permission`), e.g. "history". */
+  browserPermission?: string;
   title: string;
   /** Plain text (plan steps, the capability and origin asked for). */
   body: string;

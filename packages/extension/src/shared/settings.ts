@@ -78,6 +78,8 @@ export interface Settings {
    * Off sends new chats back to whole answers at once.
    */
   streamResponses: boolean;
+  /** A vision model gets a viewport screenshot after each action (spec 000; default on). */
+  screenshotAfterActions: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 130;
@@ -98,6 +100,7 @@ export const DEFAULT_SETTINGS: Settings = {
   planBeforeAct: false,
   verbose: "normal",
   streamResponses: true,
+  screenshotAfterActions: true,
 };
 
 export interface ProviderPreset {
@@ -352,6 +355,7 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
         ? (raw.verbose as VerboseLevel)
         : "normal",
       streamResponses: raw.streamResponses !== false,
+      screenshotAfterActions: raw.screenshotAfterActions !== false,
     },
     problems,
   };

@@ -199,6 +199,17 @@ export const EN_MESSAGES = {
   workflowHandoverButton: "Let the agent finish",
   workflowHandoverStarted: 'The agent is finishing "$1" in the replay\'s tab.',
   workflowHandoverShownAs: 'Finish the workflow "$1" (its replay stopped at step $2)',
+  // Context menu, history permission, vision (issue 15)
+  screenshotAfterActions: "Vision models: send a screenshot after each action",
+  browserPermissionTitle: "Allow WebBrain to read your browsing history?",
+  browserPermissionHistoryBody:
+    "To answer, the agent wants to search the pages you have visited. Firefox asks you to confirm; you can take the permission back in Firefox's add-on settings.",
+  browserPermissionAllow: "Allow history access",
+  menuAskAbout: "Ask WebBrain about this",
+  contextSelectionName: "Selection: “$1”",
+  contextLinkName: "Link: $1",
+  contextImageName: "Image: $1",
+  contextAttached: "Attached from the page: $1. Type your question.",
 } as const;
 
 export type UiKey = keyof typeof EN_MESSAGES;

@@ -7,6 +7,7 @@
 import { GlobalWorkerOptions, getDocument } from "pdfjs-dist";
 import {
   type Attachment,
+  base64Of,
   IMAGE_TYPES,
   MAX_ATTACHMENT_CHARS,
   MAX_IMAGE_BYTES,
@@ -63,15 +64,6 @@ async function pdfText(file: File): Promise<string> {
     // Ends the document and its worker.
     await task.destroy();
   }
-}
-
-function base64Of(bytes: Uint8Array): string {
-  let binary = "";
-  const chunk = 0x8000;
-  for (let at = 0; at < bytes.length; at += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(at, at + chunk));
-  }
-  return btoa(binary);
 }
 
 export async function readAttachment(file: File, vision: boolean): Promise<Attachment> {

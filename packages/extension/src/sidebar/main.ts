@@ -111,6 +111,21 @@ async function attachFiles(files: readonly File[]): Promise<void> {
   setStatus(problems.join(" "));
 }
 
+/** Moves what "Ask WebBrain about this" attached for the tab into the Ask input's attachments. */
+function takeContextAttachments(tabId: number): void {
+  request({ type: "take_context_attachments", tabId })
+    .then((taken) => {
+      if (taken.length === 0 || tabId !== currentTabId) return;
+      pending = [...pending, ...taken].slice(-MAX_ATTACHMENTS);
+      renderAttachments();
+      // Context questions are questions about the page: Ask, with the cursor in the input.
+      if (!running) showMode("ask");
+      setStatus(t("contextAttached", taken.map((a) => a.name).join(", ")));
+      ui.input.focus();
+    })
+    .catch(showError);
+}
+
 const pinnedTab = Number(new URLSearchParams(location.search).get("tab") ?? Number.NaN);
 let currentTabId: number | undefined;
 // The tab's scheduled jobs, above the composer (scheduling/jobs-view.ts).
@@ -124,9 +139,22 @@ const view = new TranscriptView(
   ui.live,
   ui.chat,
   {
-    answerPrompt(promptId, choiceId) {
+    answerPrompt(promptId, choiceId, prompt) {
       if (currentTabId === undefined) return;
-      request({ type: "prompt_answer", tabId: currentTabId, promptId, choiceId }).catch(showError);
+      const tabId = currentTabId;
+      const permission = prompt.browserPermission;
+      if (prompt.kind === "browser_permission" && permission && choiceId === "allow") {
+        // Firefox grants an optional permission only from a person's click: ask here, first.
+        browser.permissions
+          .request({ permissions: [permission] })
+          .catch(() => false)
+          .then((granted) =>
+            request({ type: "prompt_answer", tabId, promptId, choiceId: granted ? "allow" : "deny" }),
+          )
+          .catch(showError);
+        return;
+      }
+      request({ type: "prompt_answer", tabId, promptId, choiceId }).catch(showError);
     },
   },
   byId<HTMLElement>("reply-nav"),
@@ -209,10 +237,16 @@ function connect(): browser.runtime.Port {
       // updates leave the switch alone: it is the person's choice for the next message.
       if (message.type === "snapshot" && message.state.run) showMode(message.state.run.mode);
       applyState(message.state);
+      // Something the person asked about from the page's context menu before this panel opened.
+      if (message.type === "snapshot") takeContextAttachments(message.state.tabId);
       return;
     }
     if (message.type === "allow_api") {
       if (message.tabId === currentTabId) ui.badge.hidden = !message.allowApi;
+      return;
+    }
+    if (message.type === "context_attached") {
+      if (message.tabId === currentTabId) takeContextAttachments(message.tabId);
       return;
     }
     if (message.tabId !== currentTabId) return;

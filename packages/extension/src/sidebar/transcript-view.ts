@@ -20,7 +20,8 @@ const STREAM_RENDER_INTERVAL_MS = 50;
 const ARGS_PREVIEW_CHARS = 80;
 
 export interface ViewCallbacks {
-  answerPrompt(promptId: string, choiceId: string): void;
+  /** Called inside the click handler (a browser permission may only be requested there). */
+  answerPrompt(promptId: string, choiceId: string, prompt: PendingPrompt): void;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) {
@@ -202,7 +203,7 @@ export class TranscriptView {
       button.type = "button";
       button.addEventListener("click", () => {
         for (const b of choices.querySelectorAll("button")) b.disabled = true;
-        this.callbacks.answerPrompt(prompt.promptId, choice.id);
+        this.callbacks.answerPrompt(prompt.promptId, choice.id, prompt);
       });
       choices.append(button);
     });
