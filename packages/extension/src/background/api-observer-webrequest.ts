@@ -7,6 +7,7 @@
  * guidance only in conversations with /allow-api.
  */
 import { ApiCallLog, apiReplayGuidance, bodyShape } from "@webbrain/agent";
+import { t } from "../shared/i18n.js";
 
 /** The webRequest events and details this observer uses (bodies and headers included). */
 interface RequestFilter {
@@ -51,7 +52,6 @@ function webRequest(): ObserverWebRequest {
 
 export const API_OBSERVER_KEY = "apiObserver";
 const BADGE_TEXT = "API";
-const BADGE_TITLE = "WebBrain: API shortcut observer is on";
 const FILTER: RequestFilter = { urls: ["<all_urls>"], types: ["xmlhttprequest"] };
 
 export function apiObserverEnabled(value: unknown): boolean {
@@ -129,7 +129,7 @@ export class WebRequestApiObserver {
       webRequest().onErrorOccurred.removeListener(this.onError);
     }
     void browser.browserAction.setBadgeText({ text: enabled ? BADGE_TEXT : "" });
-    void browser.browserAction.setTitle({ title: enabled ? BADGE_TITLE : "Open WebBrain" });
+    void browser.browserAction.setTitle({ title: t(enabled ? "apiObserverBadgeTitle" : "openWebBrain") });
   }
 
   private readonly onBefore = (details: BeforeRequestDetails): void => {

@@ -3,7 +3,8 @@
  * outcome, date), a run's timeline with expandable steps, export/import of trace files
  * (versioned JSON lines, the runner's `--trace` format), delete; saving a run as a workflow;
  * saved workflows with their parameters and a Run button (replayed by the background page).
- * Also the recording settings and the API shortcut observer switch. Strings: strings.ts.
+ * Also the recording settings and the API shortcut observer switch. Strings: the i18n table
+ * (shared/ui-strings.ts); the page's fixed labels carry data-i18n keys.
  */
 import {
   parseTrace,
@@ -23,10 +24,28 @@ import {
   type WorkflowRunAnswer,
   type WorkflowRunMessage,
 } from "../background/workflow-runner.js";
-import { TRACES_STRINGS as T } from "./strings.js";
+import { localizeDocument, t, type UiKey } from "../shared/i18n.js";
 
 const WORKFLOWS_KEY = "workflows";
 const MB = 1024 * 1024;
+
+/** A run's outcome (the agent's RunStatus, or "unfinished") in the user's language. */
+const OUTCOME_LABELS: Record<string, UiKey> = {
+  done: "outcomeDone",
+  answered: "outcomeAnswered",
+  clarify: "outcomeClarify",
+  step_limit: "outcomeStepLimit",
+  stopped: "outcomeStopped",
+  aborted: "outcomeAborted",
+  plan_rejected: "outcomePlanRejected",
+  error: "outcomeError",
+  unfinished: "outcomeUnfinished",
+};
+
+function outcomeLabel(outcome: string): string {
+  const key = OUTCOME_LABELS[outcome];
+  return key ? t(key) : outcome;
+}
 
 const store = new TraceStore();
 let summaries: (TraceSummary & { bytes: number })[] = [];
@@ -51,20 +70,21 @@ function option(value: string, label: string): HTMLOptionElement {
   return el;
 }
 
-function refillSelect(id: string, anyLabel: string, values: string[]): void {
+function refillSelect(id: string, anyLabel: string, values: string[], label = (v: string) => v): void {
   const el = select(id);
   const current = el.value;
-  el.replaceChildren(option("", anyLabel), ...[...new Set(values)].sort().map((v) => option(v, v)));
+  el.replaceChildren(option("", anyLabel), ...[...new Set(values)].sort().map((v) => option(v, label(v))));
   el.value = values.includes(current) ? current : "";
 }
 
 async function refreshList(): Promise<void> {
   summaries = await store.list();
-  refillSelect("site", T.anySite, summaries.map((s) => s.site).filter(Boolean));
+  refillSelect("site", t("tracesAnySite"), summaries.map((s) => s.site).filter(Boolean));
   refillSelect(
     "outcome",
-    T.anyOutcome,
+    t("tracesAnyOutcome"),
     summaries.map((s) => s.outcome),
+    outcomeLabel,
   );
   renderList();
 }
@@ -89,7 +109,13 @@ function renderList(): void {
       li.dataset.runId = s.runId;
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = T.row(s.task, s.site, when(s.startedAt), s.outcome);
+      button.textContent = t(
+        "tracesRow",
+        s.task,
+        s.site || t("tracesNoSite"),
+        when(s.startedAt),
+        outcomeLabel(s.outcome),
+      );
       button.addEventListener("click", () => void showTrace(s.runId));
       li.append(button);
       return li;
@@ -104,10 +130,11 @@ async function showTrace(runId: string): Promise<void> {
   const s = trace.summary;
   $("detail").hidden = false;
   $("detail-title").textContent = s.task;
-  $("detail-meta").textContent = T.meta(
-    s.site,
+  $("detail-meta").textContent = t(
+    "tracesMeta",
+    s.site || t("tracesNoSite"),
     when(s.startedAt),
-    s.outcome,
+    outcomeLabel(s.outcome),
     s.toolCalls,
     s.tokens.input,
     s.tokens.output,
@@ -212,14 +239,14 @@ async function renderWorkflows(): Promise<void> {
       const start = document.createElement("input");
       start.name = "start-url";
       start.value = workflow.startUrl;
-      startLabel.append(`${T.startPage} `, start);
+      startLabel.append(`${t("workflowStartPage")} `, start);
       li.append(startLabel);
       const run = document.createElement("button");
       run.type = "button";
       run.className = "run";
-      run.textContent = T.run;
+      run.textContent = t("workflowRun");
       run.addEventListener("click", async () => {
-        status(T.running(workflow.name));
+        status(t("workflowReplaying", workflow.name));
         const params = Object.fromEntries([...fields].map(([key, field]) => [key, field.value]));
         const answer = await runOnBackground({
           type: WORKFLOW_RUN_MESSAGE,
@@ -229,15 +256,15 @@ async function renderWorkflows(): Promise<void> {
         });
         status(
           answer.status === "done"
-            ? T.replayDone(workflow.name, answer.steps)
+            ? t("workflowReplayed", workflow.name, answer.steps)
             : answer.status === "stopped"
-              ? T.replayStopped(answer.step, answer.reason)
+              ? t("workflowStopped", answer.step, answer.reason)
               : answer.reason,
         );
       });
       const save = document.createElement("button");
       save.type = "button";
-      save.textContent = T.download;
+      save.textContent = t("workflowDownload");
       save.addEventListener("click", () =>
         download(
           `${workflow.name.replace(/[^\w-]+/g, "-")}.workflow.json`,
@@ -247,7 +274,7 @@ async function renderWorkflows(): Promise<void> {
       );
       const remove = document.createElement("button");
       remove.type = "button";
-      remove.textContent = T.remove;
+      remove.textContent = t("removeButton");
       remove.addEventListener("click", async () => saveWorkflows(list.filter((_, i) => i !== index)));
       li.append(run, save, remove);
       return li;
@@ -299,7 +326,13 @@ function wire(): void {
     try {
       const workflow = workflowFromTrace(trace.records);
       await saveWorkflows([...(await loadWorkflows()), workflow]);
-      status(T.savedWorkflow(workflow.name, workflow.params.map((p) => p.name).join(", ")));
+      status(
+        t(
+          "workflowSaved",
+          workflow.name,
+          workflow.params.map((p) => p.name).join(", ") || t("workflowNoParams"),
+        ),
+      );
     } catch (error) {
       status((error as Error).message);
     }
@@ -312,9 +345,9 @@ function wire(): void {
       const trace = await store.put(records, await limitBytes());
       await refreshList();
       await showTrace(trace.runId);
-      status(T.imported(trace.summary.task));
+      status(t("traceImported", trace.summary.task));
     } catch (error) {
-      status(T.importFailed((error as Error).message));
+      status(t("traceImportFailed", (error as Error).message));
     }
   });
   input("import-workflow").addEventListener("change", async () => {
@@ -323,11 +356,12 @@ function wire(): void {
     try {
       await saveWorkflows([...(await loadWorkflows()), parseWorkflow(text)]);
     } catch (error) {
-      status(T.importFailed((error as Error).message));
+      status(t("traceImportFailed", (error as Error).message));
     }
   });
 }
 
+localizeDocument(document);
 wire();
 // data-ready tells a test (and a person's script) the page has its data and listeners.
 void Promise.all([initSettings(), refreshList(), renderWorkflows()]).then(() => {
