@@ -151,6 +151,7 @@ export const EN_MESSAGES = {
   offlineNone: "No offline archive installed.",
   offlineArchive: "$1 ($2, $3, $4 MB)",
   offlineUndated: "undated",
+  offlineNotZim: "$1 is not a ZIM archive WebBrain can read: $2",
   // Traces page, workflows, API shortcut observer
   tracesLink: "Traces",
   tracesTitle: "WebBrain traces",

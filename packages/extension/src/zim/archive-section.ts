@@ -6,6 +6,7 @@
 
 import { t } from "../shared/i18n.js";
 import { installArchive, listArchives, removeArchive } from "./archive-store.js";
+import { ZimFormatError } from "./zim-reader.js";
 
 export function mountArchiveSection(parent: HTMLElement): void {
   const section = document.createElement("section");
@@ -70,7 +71,12 @@ export function mountArchiveSection(parent: HTMLElement): void {
         await refresh();
       })
       .catch((error: unknown) => {
-        status.textContent = error instanceof Error ? error.message : String(error);
+        status.textContent =
+          error instanceof ZimFormatError
+            ? t("offlineNotZim", file.name, error.message)
+            : error instanceof Error
+              ? error.message
+              : String(error);
       })
       .finally(() => {
         input.value = "";
