@@ -276,6 +276,54 @@ export async function screenshot(client: BidiClient, context: string, name: stri
   return path;
 }
 
+/**
+ * Save a PNG of the band of the page one element (a settings section, a list) occupies, under
+ * .artifacts/: the element's rows in document pixels across the viewport's whole width, so a
+ * section below the fold is captured whole and the image is as wide as the page is shown.
+ */
+export async function screenshotOf(
+  client: BidiClient,
+  context: string,
+  selector: string,
+  name: string,
+): Promise<string> {
+  const box = await callFunction<Box | null>(
+    client,
+    context,
+    `(selector) => {
+      const el = document.querySelector(selector);
+      if (!el) return null;
+      const r = el.getBoundingClientRect();
+      return { x: 0, y: r.y + window.scrollY, width: window.innerWidth, height: r.height };
+    }`,
+    [selector],
+  );
+  if (!box) throw new Error(`no element matches ${selector}`);
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const path = join(ARTIFACTS_DIR, `${name}.png`);
+  const clip = { type: "box" as const, ...box };
+  await writeFile(path, await captureScreenshot(client, context, { full: true, clip }));
+  return path;
+}
+
+/** Puts a file into an `<input type=file>` of a page, as the file picker would. */
+export async function chooseFile(client: BidiClient, context: string, selector: string, path: string) {
+  const found = await client.send("script.evaluate", {
+    expression: `document.querySelector(${JSON.stringify(selector)})`,
+    target: { context },
+    awaitPromise: false,
+    resultOwnership: "root",
+  });
+  if (found.type !== "success" || !("sharedId" in found.result) || !found.result.sharedId) {
+    throw new Error(`no element ${selector}`);
+  }
+  await client.send("input.setFiles", {
+    context,
+    element: { sharedId: found.result.sharedId },
+    files: [path],
+  });
+}
+
 /** A provider entry for a scripted OpenAI-compatible model at `baseUrl` (settings shape). */
 export function scriptedProviderConfig(
   baseUrl: string,
