@@ -278,8 +278,9 @@ export async function screenshot(client: BidiClient, context: string, name: stri
 
 /**
  * Save a PNG of the band of the page one element (a settings section, a list) occupies, under
- * .artifacts/: the element's rows in document pixels across the viewport's whole width, so a
- * section below the fold is captured whole and the image is as wide as the page is shown.
+ * .artifacts/: the element is scrolled to the top of the viewport and its rows are captured
+ * across the viewport's whole width, scrollbar included, so the image is as wide as the page is
+ * shown (an element taller than the viewport is cut at its bottom edge).
  */
 export async function screenshotOf(
   client: BidiClient,
@@ -293,8 +294,10 @@ export async function screenshotOf(
     `(selector) => {
       const el = document.querySelector(selector);
       if (!el) return null;
+      el.scrollIntoView({ block: "start" });
       const r = el.getBoundingClientRect();
-      return { x: 0, y: r.y + window.scrollY, width: window.innerWidth, height: r.height };
+      const top = Math.max(0, r.y);
+      return { x: 0, y: top, width: window.innerWidth, height: Math.min(r.bottom, window.innerHeight) - top };
     }`,
     [selector],
   );
@@ -302,7 +305,7 @@ export async function screenshotOf(
   await mkdir(ARTIFACTS_DIR, { recursive: true });
   const path = join(ARTIFACTS_DIR, `${name}.png`);
   const clip = { type: "box" as const, ...box };
-  await writeFile(path, await captureScreenshot(client, context, { full: true, clip }));
+  await writeFile(path, await captureScreenshot(client, context, { clip }));
   return path;
 }
 
