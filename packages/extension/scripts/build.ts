@@ -97,6 +97,34 @@ const omitNodeOnlyBedrockImports: Plugin = {
   },
 };
 
+/**
+ * pi-ai reaches Node-only modules through `(specifier) => import(specifier)`: env-api-keys.js
+ * (node:fs/os/path, only when `process.versions.node` is set) and register-builtins.js (the
+ * Bedrock provider, only when no module was handed to setBedrockProviderModule, which the
+ * background page always does). Neither path runs in the add-on, and an import of a computed
+ * specifier is what `web-ext lint` flags as unsafe, so those helpers are built as a rejection
+ * that says why. A pi-ai update that changes the line fails the build here, not silently.
+ */
+const PI_NODE_ONLY_IMPORTERS = /pi-ai[\\/]dist[\\/](env-api-keys|providers[\\/]register-builtins)\.js$/;
+const COMPUTED_IMPORT = /\(specifier\) => import\(specifier\)/g;
+
+const noComputedImportsInPiAi: Plugin = {
+  name: "no-computed-imports-in-pi-ai",
+  setup(builder) {
+    builder.onLoad({ filter: PI_NODE_ONLY_IMPORTERS }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const found = source.match(COMPUTED_IMPORT)?.length ?? 0;
+      if (found !== 1) {
+        throw new Error(
+          `${args.path}: expected one "(specifier) => import(specifier)", found ${found}; update scripts/build.ts for this pi-ai version`,
+        );
+      }
+      const rejection = `(specifier) => Promise.reject(new Error(\`\${specifier} is Node-only and not part of the WebBrain add-on.\`))`;
+      return { loader: "js", contents: source.replace(COMPUTED_IMPORT, rejection) };
+    });
+  },
+};
+
 async function loadPageScript(): Promise<string> {
   const page: Record<string, unknown> = await import("@webbrain/page/bundle");
   const buildPageScript = page.buildPageScript;
@@ -136,7 +164,7 @@ async function main(): Promise<void> {
       format: "iife",
       platform: "browser",
       target: ["firefox140"],
-      plugins: [omitUnusedProviders, omitNodeOnlyBedrockImports],
+      plugins: [omitUnusedProviders, omitNodeOnlyBedrockImports, noComputedImportsInPiAi],
       sourcemap: false,
       legalComments: "linked",
       logLevel: "warning",

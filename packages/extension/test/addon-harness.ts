@@ -350,6 +350,57 @@ export async function screenshot(client: BidiClient, context: string, name: stri
   return path;
 }
 
+/**
+ * Save a PNG of the band of the page one element (a settings section, a list) occupies, under
+ * .artifacts/: the element is scrolled to the top of the viewport and its rows are captured
+ * across the viewport's whole width, scrollbar included, so the image is as wide as the page is
+ * shown (an element taller than the viewport is cut at its bottom edge).
+ */
+export async function screenshotOf(
+  client: BidiClient,
+  context: string,
+  selector: string,
+  name: string,
+): Promise<string> {
+  const box = await callFunction<Box | null>(
+    client,
+    context,
+    `(selector) => {
+      const el = document.querySelector(selector);
+      if (!el) return null;
+      el.scrollIntoView({ block: "start" });
+      const r = el.getBoundingClientRect();
+      const top = Math.max(0, r.y);
+      return { x: 0, y: top, width: window.innerWidth, height: Math.min(r.bottom, window.innerHeight) - top };
+    }`,
+    [selector],
+  );
+  if (!box) throw new Error(`no element matches ${selector}`);
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const path = join(ARTIFACTS_DIR, `${name}.png`);
+  const clip = { type: "box" as const, ...box };
+  await writeFile(path, await captureScreenshot(client, context, { clip }));
+  return path;
+}
+
+/** Puts a file into an `<input type=file>` of a page, as the file picker would. */
+export async function chooseFile(client: BidiClient, context: string, selector: string, path: string) {
+  const found = await client.send("script.evaluate", {
+    expression: `document.querySelector(${JSON.stringify(selector)})`,
+    target: { context },
+    awaitPromise: false,
+    resultOwnership: "root",
+  });
+  if (found.type !== "success" || !("sharedId" in found.result) || !found.result.sharedId) {
+    throw new Error(`no element ${selector}`);
+  }
+  await client.send("input.setFiles", {
+    context,
+    element: { sharedId: found.result.sharedId },
+    files: [path],
+  });
+}
+
 /** A provider entry for a scripted OpenAI-compatible model at `baseUrl` (settings shape). */
 export function scriptedProviderConfig(
   baseUrl: string,

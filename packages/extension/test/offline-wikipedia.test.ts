@@ -23,9 +23,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADDON_PREFS,
   buildAddon,
+  chooseFile,
   firefoxTabId,
   installAndOpenSettings,
+  screenshotOf,
   scriptedProviderConfig,
+  setViewport,
   waitForText,
 } from "./addon-harness.js";
 
@@ -48,26 +51,10 @@ afterAll(async () => {
 const firefox = setupFirefox({ prefs: { ...ADDON_PREFS, "network.dns.localDomains": "en.wikipedia.org" } });
 let settingsPage = "";
 
-async function chooseFile(context: string, selector: string, path: string): Promise<void> {
-  const found = await firefox.client.send("script.evaluate", {
-    expression: `document.querySelector(${JSON.stringify(selector)})`,
-    target: { context },
-    awaitPromise: false,
-    resultOwnership: "root",
-  });
-  if (found.type !== "success" || !("sharedId" in found.result) || !found.result.sharedId) {
-    throw new Error(`no element ${selector}`);
-  }
-  await firefox.client.send("input.setFiles", {
-    context,
-    element: { sharedId: found.result.sharedId },
-    files: [path],
-  });
-}
-
 describe("offline Wikipedia", () => {
   beforeAll(async () => {
     settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
+    await setViewport(firefox.client, settingsPage, 360, 900);
   });
 
   it("nothing is installed until the user picks an archive", async () => {
@@ -75,7 +62,7 @@ describe("offline Wikipedia", () => {
   });
 
   it("answers a title lookup from an installed ZIM while the live endpoint is down", async () => {
-    await chooseFile(settingsPage, "#zim-file", ZIM);
+    await chooseFile(firefox.client, settingsPage, "#zim-file", ZIM);
     await waitForText(firefox.client, settingsPage, "#zim-status", "Installed “Test Wikipedia”", 30_000);
     await waitForText(
       firefox.client,
@@ -83,6 +70,7 @@ describe("offline Wikipedia", () => {
       "#zim-archives",
       /Test Wikipedia \(eng, \d{4}-\d{2}-\d{2}/,
     );
+    await screenshotOf(firefox.client, settingsPage, "#offline-archives", "zim-1-archive-installed");
 
     llm = await startScriptedLlm({
       dialect: "openai-chat",

@@ -25,9 +25,15 @@ import {
   firefoxTabId,
   installAndOpenSettings,
   openAddonPage,
+  screenshot,
   scriptedProviderConfig,
+  setViewport,
   waitForText,
 } from "./addon-harness.js";
+
+/** The sidebar size in the screenshots: the 360 px the sidebar must read well at. */
+const SIDEBAR_WIDTH_PX = 360;
+const SIDEBAR_HEIGHT_PX = 760;
 
 /** A scheduled alarm must fire within this much of its time in Firefox. */
 const ALARM_SLACK_MS = 1_500;
@@ -194,8 +200,10 @@ describe("scheduled tasks", () => {
 
     // That tab's chat shows the run, its opening marked as scheduled.
     const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${runTab?.id}`);
+    await setViewport(firefox.client, sidebar, SIDEBAR_WIDTH_PX, SIDEBAR_HEIGHT_PX);
     await waitForText(firefox.client, sidebar, "#transcript .msg.user", "Scheduled task “Headline check”");
     await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "Lighthouse of Alexandria");
+    await screenshot(firefox.client, sidebar, "scheduled-1-run-in-chat");
     await firefox.client.send("browsingContext.close", { context: sidebar });
   });
 
@@ -228,11 +236,14 @@ describe("scheduled tasks", () => {
     expect(twice[0]?.lastResult?.text).toMatch(/Run (two|three)/);
     // The owner tab's sidebar lists the job (kind, schedule, last result); Cancel there stops it.
     const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${owner.tabId}`);
+    await setViewport(firefox.client, sidebar, SIDEBAR_WIDTH_PX, SIDEBAR_HEIGHT_PX);
     await waitForText(firefox.client, sidebar, "#scheduled-jobs", "Task: Count the headings.");
     await waitForText(firefox.client, sidebar, "#scheduled-jobs", "every 0.05 min");
     await waitForText(firefox.client, sidebar, "#scheduled-jobs .job-last", /Last: completed \(Run/);
+    await screenshot(firefox.client, sidebar, "scheduled-2-recurring-listed");
     await click(firefox.client, sidebar, "#scheduled-jobs .job-cancel");
     await waitForText(firefox.client, sidebar, "#scheduled-jobs .job-state", "cancelled");
+    await screenshot(firefox.client, sidebar, "scheduled-3-cancelled");
     await firefox.client.send("browsingContext.close", { context: sidebar });
     const after = llm.requests.length;
     await new Promise((resolve) => setTimeout(resolve, 4_000));

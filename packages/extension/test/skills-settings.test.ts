@@ -25,7 +25,9 @@ import {
   click,
   firefoxTabId,
   installAndOpenSettings,
+  screenshotOf,
   scriptedProviderConfig,
+  setViewport,
   waitForText,
 } from "./addon-harness.js";
 
@@ -107,6 +109,7 @@ async function paste(markdown: string): Promise<void> {
 describe("Settings -> Skills", () => {
   beforeAll(async () => {
     settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);
+    await setViewport(firefox.client, settingsPage, 360, 900);
   });
 
   it("lists the packaged Wikipedia skill, seeded on first run", async () => {
@@ -123,6 +126,7 @@ describe("Settings -> Skills", () => {
       "#skill-import-error",
       "endpoint must be an https:// URL",
     );
+    await screenshotOf(firefox.client, settingsPage, "#skills", "skills-1-import-refused");
     expect(await storedSkillIds()).toEqual(["wikipedia"]);
   });
 
@@ -132,6 +136,7 @@ describe("Settings -> Skills", () => {
     await click(firefox.client, settingsPage, "#skill-import");
     await waitForText(firefox.client, settingsPage, "#skill-status", "Imported “Fact lookup”");
     await waitForText(firefox.client, settingsPage, "#skill-list", "lookup_fact");
+    await screenshotOf(firefox.client, settingsPage, "#skills", "skills-2-imported");
     expect(await storedSkillIds()).toEqual(["wikipedia", "fact-lookup"]);
 
     // The user is "logged in" to the skill's server: the browser holds its cookie...

@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADDON_PREFS,
   buildAddon,
+  chooseFile,
   click,
   count,
   fill,
@@ -35,7 +36,9 @@ import {
   openAddonPage,
   pressEnter,
   screenshot,
+  screenshotOf,
   scriptedProviderConfig,
+  setViewport,
   text,
   waitForText,
 } from "./addon-harness.js";
@@ -99,24 +102,6 @@ afterAll(async () => {
 const firefox = setupFirefox({ prefs: ADDON_PREFS });
 let settingsPage = "";
 
-/** Puts a file into an `<input type=file>` of an add-on page, as the file picker would. */
-async function chooseFile(context: string, selector: string, path: string): Promise<void> {
-  const found = await firefox.client.send("script.evaluate", {
-    expression: `document.querySelector(${JSON.stringify(selector)})`,
-    target: { context },
-    awaitPromise: false,
-    resultOwnership: "root",
-  });
-  if (found.type !== "success" || !("sharedId" in found.result) || !found.result.sharedId) {
-    throw new Error(`no element ${selector}`);
-  }
-  await firefox.client.send("input.setFiles", {
-    context,
-    element: { sharedId: found.result.sharedId },
-    files: [path],
-  });
-}
-
 /** The page's script is large and parses slowly on a loaded machine: wait until it is wired. */
 async function waitForReady(context: string): Promise<void> {
   await waitFor(() => evaluate<boolean>(firefox.client, context, "document.body.dataset.ready === '1'"), {
@@ -125,8 +110,10 @@ async function waitForReady(context: string): Promise<void> {
   });
 }
 
+/** The traces page at the sidebar's width: it must read well as narrow as 360 px. */
 async function openTracesPage(): Promise<string> {
   const context = await openAddonPage(firefox.client, settingsPage, "traces.html");
+  await setViewport(firefox.client, context, 360, 900);
   await waitForReady(context);
   return context;
 }
@@ -256,6 +243,7 @@ describe("traces page", () => {
   it("runs the runner's workflow file with the Run button on a page whose refs all changed", async () => {
     const traces = await openTracesPage();
     await chooseFile(
+      firefox.client,
       traces,
       "#import-workflow",
       join(DEFAULT_FIXTURES_ROOT, "workflow", "order.workflow.json"),
@@ -272,6 +260,7 @@ describe("traces page", () => {
     const before = orders.length;
     await click(firefox.client, traces, `${item} button.run`);
     await waitForText(firefox.client, traces, "#workflow-status", "Replayed 4 steps", 60_000);
+    await screenshotOf(firefox.client, traces, ".workflows", "traces-2-workflow-replayed");
     await waitFor(async () => orders.length === before + 1, { message: "the replayed order" });
     expect(orders.at(-1)).toMatchObject({ name: "Grace Hopper", email: "ada@example.com", quantity: "3" });
 
@@ -318,16 +307,16 @@ describe("traces page", () => {
         { awaitPromise: true },
       );
       const traces = await openTracesPage();
-      await chooseFile(traces, "#import", join(dir, "first.jsonl"));
+      await chooseFile(firefox.client, traces, "#import", join(dir, "first.jsonl"));
       await waitForText(firefox.client, traces, "#workflow-status", 'Imported the run "first imported run"');
-      await chooseFile(traces, "#import", join(dir, "second.jsonl"));
+      await chooseFile(firefox.client, traces, "#import", join(dir, "second.jsonl"));
       await waitForText(firefox.client, traces, "#workflow-status", 'Imported the run "second imported run"');
       // 3500 bytes hold one of these traces: the older ones (the recorded run, then the first
       // import) were dropped.
       await waitForText(firefox.client, traces, "#list", "second imported run");
       expect(await count(firefox.client, traces, "#list li")).toBe(1);
       expect(await text(firefox.client, traces, "#list")).not.toContain("first imported run");
-      await chooseFile(traces, "#import", join(dir, "broken.jsonl"));
+      await chooseFile(firefox.client, traces, "#import", join(dir, "broken.jsonl"));
       await waitForText(firefox.client, traces, "#workflow-status", "could not be imported");
       expect(await text(firefox.client, traces, "#workflow-status")).toContain('no "v" (format version)');
       await click(firefox.client, traces, "#delete");
@@ -342,6 +331,7 @@ describe("traces page", () => {
     const traces = await openTracesPage();
     await click(firefox.client, traces, "#observer");
     await waitForText(firefox.client, traces, "#observer-on", "API shortcut observer is ON");
+    await screenshotOf(firefox.client, traces, "#recording", "traces-3-api-observer-on");
     await waitFor(
       () =>
         evaluate<string>(firefox.client, traces, "browser.browserAction.getBadgeText({})", {

@@ -16,6 +16,7 @@
  * while the observer is on.
  */
 import { ApiCallLog, apiReplayGuidance, bodyShape, SHAPE_MAX_BODY_CHARS } from "@webbrain/agent";
+import { t } from "../shared/i18n.js";
 
 /** The webRequest events and details this observer uses (bodies and headers included). */
 interface RequestFilter {
@@ -70,7 +71,6 @@ function webRequest(): ObserverWebRequest {
 
 export const API_OBSERVER_KEY = "apiObserver";
 const BADGE_TEXT = "API";
-const BADGE_TITLE = "WebBrain: API shortcut observer is on";
 const FILTER: RequestFilter = { urls: ["<all_urls>"], types: ["xmlhttprequest"] };
 
 export function apiObserverEnabled(value: unknown): boolean {
@@ -200,7 +200,7 @@ export class WebRequestApiObserver {
       webRequest().onErrorOccurred.removeListener(this.onError);
     }
     void browser.browserAction.setBadgeText({ text: enabled ? BADGE_TEXT : "" });
-    void browser.browserAction.setTitle({ title: enabled ? BADGE_TITLE : "Open WebBrain" });
+    void browser.browserAction.setTitle({ title: t(enabled ? "apiObserverBadgeTitle" : "openWebBrain") });
   }
 
   private readonly onBefore = (details: BeforeRequestDetails): void => {

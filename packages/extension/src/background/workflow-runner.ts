@@ -11,6 +11,7 @@ import {
   replayWorkflow,
   WorkflowError,
 } from "@webbrain/agent";
+import { t } from "../shared/i18n.js";
 
 export const WORKFLOW_RUN_MESSAGE = "webbrain_workflow_run";
 export const WORKFLOW_PORT_NAME = "webbrain-workflow";
@@ -39,7 +40,7 @@ export async function runWorkflow(
   try {
     const workflow = parseWorkflow(message.workflow);
     const url = message.url || workflow.startUrl;
-    if (!url) return { status: "error", reason: "Give a start page: the workflow does not name one." };
+    if (!url) return { status: "error", reason: t("workflowNeedsStartPage") };
     const tab = await port.newTab(url, { active: true });
     const result = await replayWorkflow(port, tab.id, workflow, { params: message.params, startUrl: "" });
     return { ...result, tabId: Number(tab.id) };

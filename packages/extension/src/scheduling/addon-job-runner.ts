@@ -10,9 +10,9 @@
  * - `run` resolves when the run has ended (its `run_end`), with the run's last words.
  */
 import type { JobRunner, JobRunOutcome, ScheduledJob } from "@webbrain/agent";
+import { t } from "../shared/i18n.js";
 import type { JournalEntry } from "../shared/run-events.js";
 import type { ChatMode } from "../shared/transcript.js";
-import { SCHEDULING_STRINGS as S } from "./ui-strings.js";
 
 /** The part of RunManager a scheduled run needs. */
 export interface RunStarter {
@@ -75,13 +75,11 @@ export class AddonJobRunner implements JobRunner {
     });
     try {
       const shownAs =
-        job.kind === "resume"
-          ? S.scheduledResumeOpening(job.title)
-          : S.scheduledRunOpening(job.title, job.prompt);
+        job.kind === "resume" ? t("jobResumeOpening", job.title) : t("jobRunOpening", job.title, job.prompt);
       await this.runs.start(tabId, job.prompt, job.mode, { shownAs });
     } catch (error) {
       unsubscribe();
-      throw new Error(S.runDidNotStart(error instanceof Error ? error.message : String(error)));
+      throw new Error(t("jobRunDidNotStart", error instanceof Error ? error.message : String(error)));
     }
     try {
       return await ended;
@@ -93,7 +91,7 @@ export class AddonJobRunner implements JobRunner {
   private async targetTab(job: ScheduledJob): Promise<string> {
     if (job.target.type === "current_tab") {
       const tab = await this.tabs.get(Number(job.ownerTabId)).catch(() => undefined);
-      if (!tab) throw new Error(S.ownerTabClosed);
+      if (!tab) throw new Error(t("jobOwnerTabClosed"));
       return job.ownerTabId;
     }
     const url = job.target.url;
@@ -101,7 +99,7 @@ export class AddonJobRunner implements JobRunner {
     // An existing tab is used as it is: not activated, not reloaded.
     if (existing?.id !== undefined) return String(existing.id);
     const created = await this.tabs.create({ url, active: false });
-    if (created.id === undefined) throw new Error(S.targetTabDidNotLoad(url));
+    if (created.id === undefined) throw new Error(t("jobPageDidNotLoad", url));
     await this.loaded(created.id, url);
     return String(created.id);
   }
@@ -114,6 +112,6 @@ export class AddonJobRunner implements JobRunner {
       if (tab.status === "complete" && tab.url !== "about:blank") return;
       await new Promise((resolve) => setTimeout(resolve, TAB_LOAD_POLL_MS));
     }
-    throw new Error(S.targetTabDidNotLoad(url));
+    throw new Error(t("jobPageDidNotLoad", url));
   }
 }

@@ -4,12 +4,28 @@
  * job. It refreshes when the tab changes and whenever `wb_scheduled_jobs` changes in storage,
  * so a job that fires or finishes shows at once.
  */
-import { SCHEDULED_JOBS_KEY, type ScheduledJob } from "@webbrain/agent";
-import { SCHEDULING_STRINGS as S } from "./ui-strings.js";
+import { type JobState, SCHEDULED_JOBS_KEY, type ScheduledJob } from "@webbrain/agent";
+import { t, type UiKey } from "../shared/i18n.js";
 
 type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const RECENT_FINISHED = 3;
+
+const STATE_LABELS: Record<JobState, UiKey> = {
+  pending: "jobStatePending",
+  queued: "jobStateQueued",
+  running: "jobStateRunning",
+  needs_user_input: "jobStateNeedsUserInput",
+  paused: "jobStatePaused",
+  completed: "jobStateCompleted",
+  failed: "jobStateFailed",
+  cancelled: "jobStateCancelled",
+};
+
+/** A job state (or a last result's status, which uses the same words) in the user's language. */
+function stateLabel(state: string): string {
+  return state in STATE_LABELS ? t(STATE_LABELS[state as JobState]) : state.replace(/_/g, " ");
+}
 
 function when(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
@@ -24,7 +40,7 @@ export function mountJobsView(
   section.className = "scheduled-jobs";
   section.hidden = true;
   const heading = document.createElement("h2");
-  heading.textContent = S.jobsHeading;
+  heading.textContent = t("jobsHeading");
   const list = document.createElement("ul");
   section.append(heading, list);
   before.before(section);
@@ -39,28 +55,32 @@ export function mountJobsView(
         const item = document.createElement("li");
         item.className = `job job-${job.state}`;
         item.dataset.jobId = job.id;
-        const kind = job.kind === "task" ? S.kindTask : S.kindResume;
-        const repeat =
-          job.schedule.type === "recurring" ? `, ${S.everyMinutes(job.schedule.intervalMinutes)}` : "";
         const title = document.createElement("strong");
-        title.textContent = `${kind}: ${job.title}`;
+        title.textContent = job.kind === "task" ? t("jobTask", job.title) : t("jobResume", job.title);
         const state = document.createElement("span");
         state.className = "job-state";
-        state.textContent = ` ${S.state(job.state)}${repeat}`;
+        state.textContent = stateLabel(job.state);
+        const repeat = document.createElement("span");
+        repeat.className = "job-repeat";
+        if (job.schedule.type === "recurring")
+          repeat.textContent = t("jobEveryMinutes", job.schedule.intervalMinutes);
         const next = document.createElement("p");
         next.className = "job-next";
-        next.textContent = live.includes(job) ? S.nextRun(when(job.nextRunAt)) : "";
+        next.textContent = live.includes(job) ? t("jobNextRun", when(job.nextRunAt)) : "";
         const last = document.createElement("p");
         last.className = "job-last";
-        last.textContent = job.lastResult
-          ? S.lastResult(job.lastResult.status, job.lastResult.text.slice(0, 120))
-          : S.notRunYet;
-        item.append(title, state, next, last);
+        const result = job.lastResult;
+        last.textContent = !result
+          ? t("jobNotRunYet")
+          : result.text
+            ? t("jobLastResultText", stateLabel(result.status), result.text.slice(0, 120))
+            : t("jobLastResult", stateLabel(result.status));
+        item.append(title, " ", state, repeat, next, last);
         if (live.includes(job)) {
           const cancel = document.createElement("button");
           cancel.type = "button";
           cancel.className = "quiet job-cancel";
-          cancel.textContent = S.cancel;
+          cancel.textContent = t("cancel");
           cancel.addEventListener("click", () => {
             void browser.runtime.sendMessage({ type: "wb_jobs_cancel", jobId: job.id }).then(refresh);
           });

@@ -3,16 +3,35 @@
  * outcome, date), a run's timeline with expandable steps, export/import of trace files
  * (versioned JSON lines, the runner's `--trace` format), delete; saving a run as a workflow;
  * saved workflows with their parameters and a Run button (replayed by the background page).
- * Also the recording settings and the API shortcut observer switch. Strings: strings.ts.
+ * Also the recording settings and the API shortcut observer switch. Strings: the i18n table
+ * (shared/ui-strings.ts); the page's fixed labels carry data-i18n keys.
  */
 import { parseTrace, parseWorkflow, serializeTrace, type TraceSummary, traceTimeline } from "@webbrain/agent";
 import { API_OBSERVER_KEY, apiObserverEnabled } from "../background/api-observer-webrequest.js";
 import { TRACE_SETTINGS_KEY, TraceStore, traceSettingsFrom } from "../background/trace-store.js";
+import { localizeDocument, t, type UiKey } from "../shared/i18n.js";
 import { addWorkflow } from "../workflows/workflow-library.js";
 import { downloadText, showSaveForm, WorkflowListView } from "../workflows/workflow-panel.js";
-import { TRACES_STRINGS as T } from "./strings.js";
 
 const MB = 1024 * 1024;
+
+/** A run's outcome (the agent's RunStatus, or "unfinished") in the user's language. */
+const OUTCOME_LABELS: Record<string, UiKey> = {
+  done: "outcomeDone",
+  answered: "outcomeAnswered",
+  clarify: "outcomeClarify",
+  step_limit: "outcomeStepLimit",
+  stopped: "outcomeStopped",
+  aborted: "outcomeAborted",
+  plan_rejected: "outcomePlanRejected",
+  error: "outcomeError",
+  unfinished: "outcomeUnfinished",
+};
+
+function outcomeLabel(outcome: string): string {
+  const key = OUTCOME_LABELS[outcome];
+  return key ? t(key) : outcome;
+}
 
 const store = new TraceStore();
 let summaries: (TraceSummary & { bytes: number })[] = [];
@@ -37,20 +56,21 @@ function option(value: string, label: string): HTMLOptionElement {
   return el;
 }
 
-function refillSelect(id: string, anyLabel: string, values: string[]): void {
+function refillSelect(id: string, anyLabel: string, values: string[], label = (v: string) => v): void {
   const el = select(id);
   const current = el.value;
-  el.replaceChildren(option("", anyLabel), ...[...new Set(values)].sort().map((v) => option(v, v)));
+  el.replaceChildren(option("", anyLabel), ...[...new Set(values)].sort().map((v) => option(v, label(v))));
   el.value = values.includes(current) ? current : "";
 }
 
 async function refreshList(): Promise<void> {
   summaries = await store.list();
-  refillSelect("site", T.anySite, summaries.map((s) => s.site).filter(Boolean));
+  refillSelect("site", t("tracesAnySite"), summaries.map((s) => s.site).filter(Boolean));
   refillSelect(
     "outcome",
-    T.anyOutcome,
+    t("tracesAnyOutcome"),
     summaries.map((s) => s.outcome),
+    outcomeLabel,
   );
   renderList();
 }
@@ -75,7 +95,13 @@ function renderList(): void {
       li.dataset.runId = s.runId;
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = T.row(s.task, s.site, when(s.startedAt), s.outcome);
+      button.textContent = t(
+        "tracesRow",
+        s.task,
+        s.site || t("tracesNoSite"),
+        when(s.startedAt),
+        outcomeLabel(s.outcome),
+      );
       button.addEventListener("click", () => void showTrace(s.runId));
       li.append(button);
       return li;
@@ -91,10 +117,11 @@ async function showTrace(runId: string): Promise<void> {
   const s = trace.summary;
   $("detail").hidden = false;
   $("detail-title").textContent = s.task;
-  $("detail-meta").textContent = T.meta(
-    s.site,
+  $("detail-meta").textContent = t(
+    "tracesMeta",
+    s.site || t("tracesNoSite"),
     when(s.startedAt),
-    s.outcome,
+    outcomeLabel(s.outcome),
     s.toolCalls,
     s.tokens.input,
     s.tokens.output,
@@ -197,9 +224,9 @@ function wire(): void {
       const trace = await store.put(records, await limitBytes());
       await refreshList();
       await showTrace(trace.runId);
-      status(T.imported(trace.summary.task));
+      status(t("traceImported", trace.summary.task));
     } catch (error) {
-      status(T.importFailed((error as Error).message));
+      status(t("traceImportFailed", (error as Error).message));
     }
   });
   input("import-workflow").addEventListener("change", async () => {
@@ -209,11 +236,12 @@ function wire(): void {
       await addWorkflow(parseWorkflow(text));
       await workflows.render();
     } catch (error) {
-      status(T.importFailed((error as Error).message));
+      status(t("traceImportFailed", (error as Error).message));
     }
   });
 }
 
+localizeDocument(document);
 wire();
 // data-ready tells a test (and a person's script) the page has its data and listeners.
 void Promise.all([initSettings(), refreshList(), workflows.render()]).then(() => {

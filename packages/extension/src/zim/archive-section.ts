@@ -3,22 +3,24 @@
  * it is copied into the add-on's private file system (OPFS) and recorded in IndexedDB
  * (archive-store.ts). Listing and removal as well.
  */
+
+import { t } from "../shared/i18n.js";
 import { installArchive, listArchives, removeArchive } from "./archive-store.js";
-import { OFFLINE_STRINGS as S } from "./ui-strings.js";
+import { ZimFormatError } from "./zim-reader.js";
 
 export function mountArchiveSection(parent: HTMLElement): void {
   const section = document.createElement("section");
   section.id = "offline-archives";
   const heading = document.createElement("h2");
-  heading.textContent = S.heading;
+  heading.textContent = t("offlineHeading");
   const intro = document.createElement("p");
   intro.className = "hint";
-  intro.textContent = S.intro;
+  intro.textContent = t("offlineIntro");
   const list = document.createElement("ul");
   list.id = "zim-archives";
   const label = document.createElement("label");
   label.htmlFor = "zim-file";
-  label.textContent = S.pick;
+  label.textContent = t("offlinePick");
   const input = document.createElement("input");
   input.type = "file";
   input.id = "zim-file";
@@ -35,16 +37,17 @@ export function mountArchiveSection(parent: HTMLElement): void {
       ...archives.map((archive) => {
         const item = document.createElement("li");
         item.dataset.archiveId = archive.id;
-        item.textContent = S.describe(
+        item.textContent = t(
+          "offlineArchive",
           archive.title,
-          archive.language,
-          archive.date,
+          archive.language || "?",
+          archive.date || t("offlineUndated"),
           (archive.size / 1e6).toFixed(1),
         );
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "secondary";
-        remove.textContent = S.remove;
+        remove.textContent = t("removeButton");
         remove.addEventListener("click", () => void removeArchive(archive.id).then(refresh));
         item.append(" ", remove);
         return item;
@@ -53,7 +56,7 @@ export function mountArchiveSection(parent: HTMLElement): void {
     if (archives.length === 0) {
       const empty = document.createElement("li");
       empty.className = "hint";
-      empty.textContent = S.none;
+      empty.textContent = t("offlineNone");
       list.append(empty);
     }
   }
@@ -61,14 +64,19 @@ export function mountArchiveSection(parent: HTMLElement): void {
   input.addEventListener("change", () => {
     const file = input.files?.[0];
     if (!file) return;
-    status.textContent = S.installing(file.name);
+    status.textContent = t("offlineInstalling", file.name);
     void installArchive(file)
       .then(async (record) => {
-        status.textContent = S.installed(record.title);
+        status.textContent = t("offlineInstalled", record.title);
         await refresh();
       })
       .catch((error: unknown) => {
-        status.textContent = error instanceof Error ? error.message : String(error);
+        status.textContent =
+          error instanceof ZimFormatError
+            ? t("offlineNotZim", file.name, error.message)
+            : error instanceof Error
+              ? error.message
+              : String(error);
       })
       .finally(() => {
         input.value = "";
