@@ -13,4 +13,16 @@ export const OFFLINE_STRINGS = {
   describe: (title: string, language: string, date: string, megabytes: string) =>
     `${title} (${language || "?"}, ${date || "undated"}, ${megabytes} MB)`,
   remove: "Remove",
+  downloadHeading: "Or download a .zim from a URL",
+  downloadUrl: "Archive URL",
+  downloadSha256: "SHA-256 (optional, as listed next to the download)",
+  downloadStart: "Download",
+  downloadResume: "Resume",
+  downloadCancel: "Cancel",
+  downloading: (received: string, total: string) => `Downloading… ${received} of ${total} MB`,
+  downloadResumed: (count: number) => ` (the connection dropped; resumed ${count}×)`,
+  downloadVerifying: "Checking the archive's checksum…",
+  downloadInterrupted: (name: string, received: string, why: string) =>
+    `${name}: stopped at ${received} MB (${why}). Press Resume to continue.`,
+  downloadInstalled: (title: string) => `Downloaded, verified and installed “${title}”.`,
 } as const;
