@@ -12,6 +12,9 @@ export const SCHEDULING_STRINGS = {
   lastResult: (status: string, text: string) => `Last: ${status}${text ? ` (${text})` : ""}`,
   notRunYet: "Not run yet",
   cancel: "Cancel",
+  exportJob: "Export",
+  exportJobTitle:
+    "Save this task as a job file that `webbrain run --job FILE` runs (e.g. from cron on a server)",
   cancelled: "Cancelled",
   state: (state: string) => state.replace(/_/g, " "),
   /** How a scheduled run's opening message shows in the chat. */
