@@ -4,7 +4,8 @@
  * once mid-file, so the download resumes with a Range request, verifies the archive's MD5 and
  * the SHA-256 the user gave, installs it, and the Wikipedia skill answers a title lookup from it
  * with the live endpoint down. A corrupted copy is refused with a clear message and leaves
- * nothing installed. Enabling the skill (it is enabled from the start) downloads nothing.
+ * nothing installed. Enabling the skill (it is enabled from the start) downloads nothing. An
+ * archive with xz clusters (testkit's zim-writer) is read in the add-on as well.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -20,6 +21,7 @@ import {
   startFixtureServer,
   startScriptedLlm,
   waitFor,
+  writeXzZim,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -42,6 +44,18 @@ let fixtures: FixtureServer | undefined;
 let llm: ScriptedLlm | undefined;
 let archive = new Uint8Array();
 let corrupt = new Uint8Array();
+const xzArchive = writeXzZim([
+  {
+    namespace: "C",
+    url: "Grace_Hopper",
+    title: "Grace Hopper",
+    mimeType: "text/html",
+    body: "<html><body><h1>Grace Hopper</h1><p>Grace Brewster Hopper (1906–1992) was an American computer scientist and United States Navy rear admiral.</p></body></html>",
+  },
+  { namespace: "M", url: "Date", mimeType: "text/plain", body: "2026-12-01" },
+  { namespace: "M", url: "Language", mimeType: "text/plain", body: "eng" },
+  { namespace: "M", url: "Title", mimeType: "text/plain", body: "Test Wikipedia xz" },
+]);
 /** Each archive request: its path and Range header ("" when none). */
 const requests: { path: string; range: string }[] = [];
 let dropped = false;
@@ -95,6 +109,7 @@ beforeAll(async () => {
     routes: {
       "/zim/dropping.zim": serveArchive(() => archive, true),
       "/zim/corrupt.zim": serveArchive(() => corrupt, false),
+      "/zim/xz.zim": serveArchive(() => xzArchive, false),
     },
   });
 });
@@ -220,5 +235,50 @@ describe("downloading an offline archive", () => {
     expect(result).toContain("https://en.wikipedia.org/wiki/Lighthouse_of_Alexandria");
     expect(result).toContain("built by the Ptolemaic Kingdom");
     expect(result).toContain("offline Kiwix archive");
+  });
+
+  it("reads an archive whose clusters are xz-compressed", async () => {
+    await startDownload(fixtures!.url("/zim/xz.zim"), "");
+    await waitForText(firefox.client, settingsPage, "#zim-status", "installed “Test Wikipedia xz”", 30_000);
+    await llm?.close();
+    llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        { toolCalls: [{ name: "wikipedia_summary", arguments: { title: "Grace Hopper" } }] },
+        (request) => ({ text: lastToolResultText(request).slice(0, 200) }),
+      ],
+    });
+    const settings = {
+      providers: [scriptedProviderConfig(llm.baseUrl)],
+      activeProviderId: "scripted",
+      maxSteps: 5,
+      planBeforeAct: false,
+      verbose: "normal",
+    };
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
+      { awaitPromise: true },
+    );
+    const context = await firefox.newTab();
+    const url = `${fixtures!.url("/extension/article.html")}?xz=1`;
+    await navigate(firefox.client, context, url);
+    const tabId = await firefoxTabId(firefox.client, settingsPage, url);
+    await evaluate(
+      firefox.client,
+      settingsPage,
+      `browser.runtime.sendMessage({ type: "chat_start", tabId: ${tabId}, text: "Who was Grace Hopper?", mode: "ask" })`,
+      { awaitPromise: true },
+    );
+    await waitFor(async () => (llm?.requests.length ?? 0) >= 2, {
+      timeoutMs: 30_000,
+      message: "the model did not get the tool's result",
+    });
+    const result = lastToolResultText(llm.requests[1]!);
+    expect(result).toMatch(/^\[wikipedia_summary ok\]/);
+    expect(result).toContain("https://en.wikipedia.org/wiki/Grace_Hopper");
+    expect(result).toContain("American computer scientist");
+    expect(result).toContain("Test Wikipedia xz");
   });
 });
