@@ -1,12 +1,16 @@
 /**
  * Scheduled tasks in real Firefox: a scripted model calls schedule_task, browser.alarms fires,
  * the task runs in a tab opened inactive and reports in that tab's chat (marked as scheduled);
- * a recurring job fires twice; a job scheduled before an add-on reload still runs after it.
+ * a recurring job fires twice; a job scheduled before an add-on reload still runs after it; a
+ * task's Export in the sidebar saves a job file for `webbrain run --job`.
  *
  * Short delays: the product's minimum delay is a minute; tests lower the scheduler's limits
  * through `storage.local.wb_scheduler_dev_limits` (scheduling/scheduler-service.ts). Firefox
  * itself fires a temporary add-on's alarm as early as asked: the first test measures it.
  */
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
@@ -41,6 +45,7 @@ const ALARM_SLACK_MS = 1_500;
 let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
 let fixtures: FixtureServer | undefined;
 const llms: ScriptedLlm[] = [];
+const downloadsDir = await mkdtemp(join(tmpdir(), "webbrain-jobs-downloads-"));
 
 beforeAll(async () => {
   addon = await buildAddon();
@@ -50,9 +55,19 @@ afterAll(async () => {
   await Promise.all(llms.map((llm) => llm.close()));
   await fixtures?.close();
   await addon?.remove();
+  await rm(downloadsDir, { recursive: true, force: true });
 });
 
-const firefox = setupFirefox({ prefs: ADDON_PREFS });
+const firefox = setupFirefox({
+  prefs: {
+    ...ADDON_PREFS,
+    // Exported job files go to this test's temp folder, without asking.
+    "browser.download.dir": downloadsDir,
+    "browser.download.folderList": 2,
+    "browser.download.useDownloadDir": true,
+    "browser.download.always_ask_before_handling_new_types": false,
+  },
+});
 let settingsPage = "";
 
 async function bg<T>(expression: string): Promise<T> {
@@ -250,6 +265,66 @@ describe("scheduled tasks", () => {
     // A run already under way may finish; no new one starts after the cancel.
     expect(llm.requests.length - after).toBeLessThanOrEqual(1);
     expect((await jobsOf(owner.tabId))[0]?.state).toBe("cancelled");
+  });
+
+  it("Export in the sidebar saves a task as a versioned job file for webbrain run --job", async () => {
+    const owner = await openPage("/extension/signup.html");
+    const target = fixtures!.url("/extension/article.html");
+    await useScriptedModel([
+      {
+        toolCalls: [
+          {
+            name: "schedule_task",
+            arguments: {
+              title: "Morning headline",
+              prompt: "Tell me the page's headline.",
+              schedule: { type: "recurring", interval_minutes: 60 },
+              target: { type: "url", url: target },
+              mode: "ask",
+            },
+          },
+        ],
+      },
+      { text: "Every hour, then." },
+    ]);
+    await chat(owner.tabId, "Every hour, read the headline of the article page.");
+    const [job] = await until(
+      () => jobsOf(owner.tabId),
+      (jobs) => jobs.length === 1,
+      "the job to be listed",
+    );
+    const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${owner.tabId}`);
+    await waitForText(firefox.client, sidebar, "#scheduled-jobs", "Task: Morning headline");
+    await click(firefox.client, sidebar, "#scheduled-jobs .job-export");
+    const name = "webbrain-job-morning-headline.json";
+    // Firefox creates the file before it writes it: wait until it holds the whole JSON.
+    let file: Record<string, unknown> | undefined;
+    await waitFor(
+      async () => {
+        if (!(await readdir(downloadsDir)).includes(name)) return false;
+        file = await readFile(join(downloadsDir, name), "utf8")
+          .then((text) => JSON.parse(text) as Record<string, unknown>)
+          .catch(() => undefined);
+        return file !== undefined;
+      },
+      { timeoutMs: 15_000, message: `no complete ${name} in the downloads folder` },
+    );
+    expect(file).toEqual({
+      format: "webbrain-job",
+      version: 1,
+      exportedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      job: {
+        kind: "task",
+        title: "Morning headline",
+        prompt: "Tell me the page's headline.",
+        mode: "ask",
+        url: target,
+        schedule: { type: "recurring", intervalMinutes: 60, firstRunAt: expect.stringMatching(/^\d{4}-/) },
+      },
+    });
+    await click(firefox.client, sidebar, "#scheduled-jobs .job-cancel");
+    await firefox.client.send("browsingContext.close", { context: sidebar });
+    expect(job?.state).toBe("pending");
   });
 
   it("a job scheduled before an add-on reload runs after it", async () => {

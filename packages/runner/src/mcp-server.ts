@@ -7,6 +7,8 @@
  *   is called anyway (the refusal is a tool result with isError, not a protocol error).
  * - Results are the text the model would read (the tree and page text inside the untrusted
  *   wrapper) plus screenshots as MCP image content.
+ * - Skills given with `--skill` add their declared tools to the list; their calls go to the
+ *   skill's endpoint only, without cookies, and their results come back wrapped as untrusted.
  * - Permission prompts only with `confirm`, asked through MCP elicitation; a client that cannot
  *   answer them gets the action denied, with the reason.
  */
@@ -56,7 +58,7 @@ export function createMcpServer(
   const runner = makeRunner(approver);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: runner.tools().map((spec) => ({
+    tools: [...runner.tools(), ...runner.skillTools()].map((spec) => ({
       name: spec.name,
       description: spec.description,
       // TypeBox schemas are JSON Schema; the JSON round trip drops TypeBox's symbol keys.

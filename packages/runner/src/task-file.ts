@@ -3,8 +3,10 @@
  * own BiDi user context of one Firefox (isolated-sessions.ts), so they share a browser process
  * but no cookies, storage or tabs.
  *
- * File format: JSON lines, one task per line, `{"task": "...", "url": "https://..."}` (`url`
- * optional); blank lines and lines starting with `#` are skipped.
+ * File format: JSON lines, one task per line,
+ * `{"task": "...", "url": "https://...", "skills": ["lookup.md"]}` (`url` and `skills` optional;
+ * skill paths are relative to the task file's folder and add to `--skill`); blank lines and
+ * lines starting with `#` are skipped.
  *
  * Invariants:
  * - A bad line is a UsageError naming the line, before any browser starts.
@@ -13,6 +15,7 @@
  * - Results come back in file order whatever order the tasks finish in.
  */
 import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import {
   Agent,
   type LlmClient,
@@ -20,6 +23,7 @@ import {
   type Mode,
   type ProviderConfig,
   type RunStatus,
+  type SkillDefinition,
 } from "@webbrain/agent";
 import { UsageError } from "./errors.js";
 import type { SessionBrowser } from "./isolated-sessions.js";
@@ -27,6 +31,8 @@ import type { SessionBrowser } from "./isolated-sessions.js";
 export interface TaskLine {
   task: string;
   url?: string;
+  /** Skill files for this task only (absolute paths once read). */
+  skills?: string[];
 }
 
 export interface TaskOutcome {
@@ -67,7 +73,18 @@ export async function readTaskFile(file: string): Promise<TaskLine[]> {
     if (record.url !== undefined && typeof record.url !== "string") {
       throw new UsageError(`${where}: "url" must be a string.`);
     }
-    tasks.push({ task: record.task.trim(), ...(record.url ? { url: record.url } : {}) });
+    const skills = record.skills;
+    if (
+      skills !== undefined &&
+      !(Array.isArray(skills) && skills.every((path) => typeof path === "string"))
+    ) {
+      throw new UsageError(`${where}: "skills" must be a list of skill file paths, e.g. ["lookup.md"].`);
+    }
+    tasks.push({
+      task: record.task.trim(),
+      ...(record.url ? { url: record.url } : {}),
+      ...(skills && skills.length > 0 ? { skills: skills.map((path) => resolve(dirname(file), path)) } : {}),
+    });
   });
   if (tasks.length === 0) throw new UsageError(`The task file ${file} has no tasks.`);
   return tasks;
@@ -83,6 +100,8 @@ export interface TaskPoolOptions {
   llm: () => LlmClient;
   maxSteps?: number;
   signal: AbortSignal;
+  /** Each task's skills, by its position in `tasks` (`--skill` files plus the line's own). */
+  skills?: readonly (readonly SkillDefinition[])[];
   /** Called as each task finishes (progress, streaming output). */
   onOutcome?: (outcome: TaskOutcome) => void;
 }
@@ -116,6 +135,7 @@ async function runOne(options: TaskPoolOptions, index: number): Promise<TaskOutc
         provider: options.provider,
         llm: options.llm(),
         ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+        ...(options.skills?.[index]?.length ? { skills: options.skills[index] } : {}),
       });
       const result = await agent.processMessage(session.tabId, line.task, {
         mode: options.mode,

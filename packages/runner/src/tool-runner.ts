@@ -23,7 +23,11 @@ import {
   type PageResult,
   type PermissionApprover,
   PermissionGate,
+  parseSkills,
   type RunContext,
+  type SkillDefinition,
+  type SkillTool,
+  skillToolsForMode,
   type Tier,
   ToolExecutor,
   type ToolOutcome,
@@ -43,6 +47,15 @@ export interface ToolRunnerOptions {
   approver?: PermissionApprover;
   /** The caller is the agent (MCP): loop and duplicate-submit guards warn, never refuse. */
   advisoryGuards?: boolean;
+  /** Skills (`--skill FILE`): their declared tools are offered beside the browser tools. */
+  skills?: readonly SkillDefinition[];
+}
+
+/** A skill's tool as a tool list shows it (plain JSON Schema parameters). */
+export interface SkillToolListing {
+  name: string;
+  description: string;
+  parameters: SkillTool["parameters"];
 }
 
 /** One call's answer as `exec` prints it and MCP returns it. */
@@ -61,6 +74,7 @@ export class ToolRunner {
   readonly #run: RunContext;
   readonly #options: ToolRunnerOptions;
   readonly #advisorySubmit: AdvisorySubmitGuard | undefined;
+  readonly #skillTools: ReadonlyMap<string, SkillTool>;
   #calls = 0;
 
   constructor(options: ToolRunnerOptions) {
@@ -68,7 +82,14 @@ export class ToolRunner {
     // Fail at start for Compact Dev, as `run` does, rather than refusing every call.
     this.tools();
     this.#advisorySubmit = options.advisoryGuards ? new AdvisorySubmitGuard() : undefined;
+    this.#skillTools = new Map(
+      parseSkills(options.skills ?? []).flatMap((skill) =>
+        skill.tools.map((tool) => [tool.name, tool] as const),
+      ),
+    );
     this.#executor = new ToolExecutor({
+      // Skill tools go out through the agent's cookieless fetch (no cookie jar on Node either).
+      skillTools: this.#skillTools,
       port: options.port,
       gate: new PermissionGate(new MemoryStore(), options.approver),
       submitGuard: this.#advisorySubmit ?? new DuplicateSubmitGuard(),
@@ -90,6 +111,13 @@ export class ToolRunner {
   tools(): ToolSpec[] {
     const { mode, tier, vision, port } = this.#options;
     return offeredTools(mode, tier, vision, port.capabilities);
+  }
+
+  /** The skills' tools this mode offers (download jobs only in action modes). */
+  skillTools(): SkillToolListing[] {
+    return skillToolsForMode(this.#skillTools.values(), this.#options.mode).map(
+      ({ name, description, parameters }) => ({ name, description, parameters }),
+    );
   }
 
   /**

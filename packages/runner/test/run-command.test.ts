@@ -4,7 +4,7 @@
  * refs by name, as a real model would.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -208,6 +208,56 @@ describe("webbrain run", () => {
       expect(llm.requests).toHaveLength(3);
       expect(toolNames(llm.requests[0]!)).not.toContain("click_ax");
       expect(deleteCalls).toBe(0);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "--job runs a job file exported from the add-on once: its task, its mode and its URL",
+    async () => {
+      llm = await startScriptedLlm({
+        dialect: "openai-chat",
+        script: [
+          { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
+          (req) => {
+            const tree = lastToolResultText(req);
+            expect(tree).toContain("Account settings");
+            return { text: tree.includes("Plan: Pro") ? "You are on the Pro plan." : "No plan shown." };
+          },
+        ],
+      });
+      // The documented format (agent/src/scheduler/job-file.ts), as the sidebar's Export writes it.
+      const jobPath = join(workDir, "webbrain-job-plan-check.json");
+      const jobFile = {
+        format: "webbrain-job",
+        version: 1,
+        exportedAt: "2026-12-02T08:00:00.000Z",
+        job: {
+          kind: "task",
+          title: "Plan check",
+          prompt: "What plan am I on?",
+          mode: "ask",
+          url: server.url("/runner/delete-account.html"),
+          schedule: { type: "recurring", intervalMinutes: 1440, firstRunAt: "2026-12-03T07:00:00.000Z" },
+        },
+      };
+      await writeFile(jobPath, JSON.stringify(jobFile, null, 2));
+      const run = await runCli(["run", "--job", jobPath, "--base-url", llm.baseUrl, "--json"]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        status: "answered",
+        summary: "You are on the Pro plan.",
+      });
+      expect(JSON.stringify(llm.requests[0]!.body)).toContain("What plan am I on?");
+      // Ask mode from the file: no clicking tool is offered.
+      expect(toolNames(llm.requests[0]!)).not.toContain("click_ax");
+      expect(deleteCalls).toBe(0);
+
+      // A file of an unknown version is refused before anything starts (usage error, exit 2).
+      await writeFile(jobPath, JSON.stringify({ ...jobFile, version: 9 }));
+      const refused = await runCli(["run", "--job", jobPath, "--base-url", llm.baseUrl]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/--job .*: Job file version 9 is not supported .*export the job again/);
     },
     PROCESS_TEST_TIMEOUT_MS,
   );

@@ -7,6 +7,7 @@ import { parseSkills } from "@webbrain/agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UsageError } from "../src/errors.js";
 import { loadSkillFiles } from "../src/skill-files.js";
+import { readTaskFile } from "../src/task-file.js";
 
 let dir = "";
 beforeEach(async () => {
@@ -50,5 +51,23 @@ describe("--skill files", () => {
     await expect(loadSkillFiles([join(dir, "missing.md")])).rejects.toThrow(
       /cannot read the file \(ENOENT\)/,
     );
+  });
+
+  it("a task file line may name its own skills, relative to the file; a bad list names the line", async () => {
+    const file = join(dir, "tasks.jsonl");
+    await writeFile(
+      file,
+      [
+        JSON.stringify({ task: "look up a book", skills: ["a.md"] }),
+        JSON.stringify({ task: "no skills here", url: "https://example.com/" }),
+      ].join("\n"),
+    );
+    const tasks = await readTaskFile(file);
+    expect(tasks).toEqual([
+      { task: "look up a book", skills: [join(dir, "a.md")] },
+      { task: "no skills here", url: "https://example.com/" },
+    ]);
+    await writeFile(file, JSON.stringify({ task: "x", skills: "a.md" }));
+    await expect(readTaskFile(file)).rejects.toThrow(/line 1: "skills" must be a list of skill file paths/);
   });
 });

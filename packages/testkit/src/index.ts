@@ -5,3 +5,4 @@ export * from "./fixture-server.js";
 export * from "./llm/index.js";
 export * from "./tool-conformance.js";
 export * from "./wait-for.js";
+export * from "./zim-writer.js";

@@ -1,10 +1,10 @@
 /**
  * The sidebar's list of the current tab's scheduled jobs: kind, title, next run, last result,
- * and Cancel. It sits above the composer and hides itself when the tab has no live or recent
+ * Cancel, and Export (a task as a job file for `webbrain run --job`). It sits above the composer and hides itself when the tab has no live or recent
  * job. It refreshes when the tab changes and whenever `wb_scheduled_jobs` changes in storage,
  * so a job that fires or finishes shows at once.
  */
-import { type JobState, SCHEDULED_JOBS_KEY, type ScheduledJob } from "@webbrain/agent";
+import { type JobState, jobFileFromJob, SCHEDULED_JOBS_KEY, type ScheduledJob } from "@webbrain/agent";
 import { t, type UiKey } from "../shared/i18n.js";
 
 type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -76,6 +76,15 @@ export function mountJobsView(
             ? t("jobLastResultText", stateLabel(result.status), result.text.slice(0, 120))
             : t("jobLastResult", stateLabel(result.status));
         item.append(title, " ", state, repeat, next, last);
+        if (job.kind === "task") {
+          const exportButton = document.createElement("button");
+          exportButton.type = "button";
+          exportButton.className = "quiet job-export";
+          exportButton.textContent = t("jobExport");
+          exportButton.title = t("jobExportTitle");
+          exportButton.addEventListener("click", () => void exportJob(job));
+          item.append(exportButton);
+        }
         if (live.includes(job)) {
           const cancel = document.createElement("button");
           cancel.type = "button";
@@ -89,6 +98,28 @@ export function mountJobsView(
         return item;
       }),
     );
+  }
+
+  /** Saves the job file through Downloads (the user's download folder, or a Save dialog). */
+  async function exportJob(job: ScheduledJob): Promise<void> {
+    const tabId = currentTabId();
+    const ownerUrl =
+      tabId === undefined ? undefined : (await browser.tabs.get(tabId).catch(() => undefined))?.url;
+    const file = jobFileFromJob(job, ownerUrl);
+    const blob = new Blob([`${JSON.stringify(file, null, 2)}\n`], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const slug =
+      job.title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, "")
+        .slice(0, 40) || "task";
+    try {
+      await browser.downloads.download({ url, filename: `webbrain-job-${slug}.json` });
+    } finally {
+      // Downloads has copied the blob's URL by the time download() resolves; a minute is generous.
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    }
   }
 
   function refresh(): void {

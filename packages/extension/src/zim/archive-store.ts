@@ -28,26 +28,35 @@ export interface ArchiveRecord {
 }
 
 const DB_NAME = "webbrain-offline";
+const DB_VERSION = 2;
 const STORE = "archives";
+/** Unfinished downloads (archive-download.ts), keyed by the archive id they will become. */
+export const DOWNLOADS_STORE = "downloads";
 const DEFAULT_LICENSE = "CC BY-SA 4.0 (Wikipedia text); see the archive's metadata";
 
 function database(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: "id" });
+    const request = indexedDB.open(DB_NAME, DB_VERSION);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      if (!db.objectStoreNames.contains(STORE)) db.createObjectStore(STORE, { keyPath: "id" });
+      if (!db.objectStoreNames.contains(DOWNLOADS_STORE))
+        db.createObjectStore(DOWNLOADS_STORE, { keyPath: "id" });
+    };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error ?? new Error("IndexedDB did not open"));
   });
 }
 
-async function transact<T>(
+export async function transact<T>(
   mode: IDBTransactionMode,
   work: (store: IDBObjectStore) => IDBRequest<T>,
+  storeName = STORE,
 ): Promise<T> {
   const db = await database();
   try {
     return await new Promise<T>((resolve, reject) => {
-      const request = work(db.transaction(STORE, mode).objectStore(STORE));
+      const request = work(db.transaction(storeName, mode).objectStore(storeName));
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error ?? new Error("IndexedDB request failed"));
     });
@@ -63,7 +72,7 @@ function fileSource(file: Blob): ZimByteSource {
   };
 }
 
-function opfsName(id: string): string {
+export function opfsName(id: string): string {
   return `zim-${id}.zim`;
 }
 
@@ -71,21 +80,38 @@ export async function listArchives(): Promise<ArchiveRecord[]> {
   return transact("readonly", (store) => store.getAll() as IDBRequest<ArchiveRecord[]>);
 }
 
+export function newArchiveId(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
 /** Install a user-picked .zim: copy into OPFS, check it opens, record it. */
 export async function installArchive(file: File): Promise<ArchiveRecord> {
-  const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const id = newArchiveId();
   const root = await navigator.storage.getDirectory();
   const handle = await root.getFileHandle(opfsName(id), { create: true });
   try {
-    const writable = await handle.createWritable();
-    await file.stream().pipeTo(writable);
-    const stored = await handle.getFile();
+    await file.stream().pipeTo(await handle.createWritable());
+  } catch (error) {
+    await root.removeEntry(opfsName(id)).catch(() => undefined);
+    throw error;
+  }
+  return recordStoredArchive(id, file.name);
+}
+
+/**
+ * Records the archive whose bytes are already in OPFS under `id` once it opens as a ZIM; on any
+ * failure the bytes are deleted, so there is never a file without a record.
+ */
+export async function recordStoredArchive(id: string, fileName: string): Promise<ArchiveRecord> {
+  const root = await navigator.storage.getDirectory();
+  try {
+    const stored = await (await root.getFileHandle(opfsName(id))).getFile();
     const zim = await ZimReader.open(fileSource(stored));
     const record: ArchiveRecord = {
       id,
-      fileName: file.name,
+      fileName,
       size: stored.size,
-      title: (await zim.metadata("Title")) ?? file.name,
+      title: (await zim.metadata("Title")) ?? fileName,
       language: (await zim.metadata("Language")) ?? "",
       date: (await zim.metadata("Date")) ?? "",
       source: (await zim.metadata("Source")) ?? "",

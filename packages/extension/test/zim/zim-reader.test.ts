@@ -3,13 +3,19 @@
  * from the pages in packages/testkit/fixtures/zim/source (regenerate: see that folder's
  * README). Reads through a file-backed ZimByteSource, as the add-on reads OPFS.
  */
-import { open } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeXzZim } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
 import { articleText, type ZimByteSource, ZimFormatError, ZimReader } from "../../src/zim/zim-reader.js";
 
-const ZIM = join(dirname(fileURLToPath(import.meta.url)), "../../../testkit/fixtures/zim/test-wikipedia.zim");
+const ZIM_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../../testkit/fixtures/zim");
+const ZIM = join(ZIM_DIR, "test-wikipedia.zim");
+
+function bytesSource(bytes: Uint8Array): ZimByteSource {
+  return { size: bytes.length, read: async (offset, length) => bytes.slice(offset, offset + length) };
+}
 
 async function fileSource(path: string): Promise<ZimByteSource & { close(): Promise<void> }> {
   const handle = await open(path, "r");
@@ -46,6 +52,49 @@ describe("ZimReader", () => {
     } finally {
       await source.close();
     }
+  });
+
+  it("reads an article out of an xz-compressed cluster, following a redirect", async () => {
+    const page = (name: string) => readFile(join(ZIM_DIR, "source", name));
+    const archive = writeXzZim(
+      [
+        {
+          namespace: "C",
+          url: "Ada_Lovelace",
+          title: "Ada Lovelace",
+          mimeType: "text/html",
+          body: await page("Ada_Lovelace"),
+        },
+        {
+          namespace: "C",
+          url: "Lighthouse_of_Alexandria",
+          title: "Lighthouse of Alexandria",
+          mimeType: "text/html",
+          body: await page("Lighthouse_of_Alexandria"),
+        },
+        { namespace: "C", url: "Lovelace", title: "Lovelace", redirectTo: "Ada_Lovelace" },
+        { namespace: "M", url: "Language", mimeType: "text/plain", body: "eng" },
+        { namespace: "M", url: "Title", mimeType: "text/plain", body: "Test Wikipedia (xz)" },
+      ],
+      "Ada_Lovelace",
+    );
+    const zim = await ZimReader.open(bytesSource(archive));
+    // The one cluster really is xz (compression 4 in its info byte): the path under test.
+    const clusterPos = Number(Buffer.from(archive).readBigUInt64LE(zim.header.clusterPtrPos));
+    expect(archive[clusterPos]! & 0x0f).toBe(4);
+
+    const entry = await zim.findByTitle("Lighthouse of Alexandria");
+    const text = articleText(new TextDecoder().decode((await zim.content(entry!)).bytes));
+    expect(text).toContain("Lighthouse of Alexandria");
+    const redirect = await zim.findByTitle("Lovelace");
+    expect(redirect?.redirectIndex).toBeDefined();
+    const followed = await zim.content(redirect!);
+    expect(followed.entry.url).toBe("Ada_Lovelace");
+    expect(articleText(new TextDecoder().decode(followed.bytes))).toContain(
+      "Augusta Ada King, Countess of Lovelace",
+    );
+    expect(await zim.metadata("Title")).toBe("Test Wikipedia (xz)");
+    expect(await zim.metadata("Language")).toBe("eng");
   });
 
   it("refuses a file that is not a ZIM archive, saying what to pick", async () => {

@@ -32,8 +32,8 @@ export type ParsedOptions<S extends OptionSpecs> = { [K in keyof S]?: ValueOf<S[
 export interface PositionalSpec {
   name: string;
   required: boolean;
-  /** Not required when this flag is given (`run <task>` or `run --tasks FILE`). */
-  unlessOption?: string;
+  /** Not required when one of these flags is given (`run <task>`, `run --tasks FILE`, `run --job FILE`). */
+  unlessOption?: string | readonly string[];
 }
 
 export interface CommandSpec<S extends OptionSpecs = OptionSpecs> {
@@ -108,7 +108,7 @@ export function parseCommandArgs<S extends OptionSpecs>(
   }
   const maxPositionals = spec.positionals.length;
   const required = spec.positionals.filter(
-    (p) => p.required && !(p.unlessOption !== undefined && p.unlessOption in options),
+    (p) => p.required && ![p.unlessOption ?? []].flat().some((flag) => flag in options),
   );
   if (positionals.length < required.length) {
     const missing = required[positionals.length]!;

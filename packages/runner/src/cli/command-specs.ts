@@ -50,6 +50,13 @@ const modeTierOptions = {
   tier: { kind: "enum", values: TIERS, help: "Model tier: compact, mid or full (default) tools." },
 } as const satisfies OptionSpecs;
 
+const skillOption = {
+  kind: "string",
+  valueName: "FILE",
+  repeatable: true,
+  help: "Load a skill (Markdown with an optional webbrain-tools block, as the add-on imports); repeatable. Its tools call out without cookies.",
+} as const;
+
 const runOptions = {
   url: { kind: "string", valueName: "URL", help: "Open this page before the task starts." },
   mode: modeTierOptions.mode,
@@ -90,12 +97,7 @@ const runOptions = {
     help: "--provider bedrock: the AWS region (default $AWS_REGION); the key is $AWS_BEARER_TOKEN_BEDROCK.",
   },
   "max-steps": { kind: "integer", valueName: "N", min: 1, help: "Stop after N model turns (default 130)." },
-  skill: {
-    kind: "string",
-    valueName: "FILE",
-    repeatable: true,
-    help: "Load a skill (Markdown with an optional webbrain-tools block, as the add-on imports); repeatable.",
-  },
+  skill: skillOption,
   plan: { kind: "boolean", help: "Plan before Act: show the plan and ask before acting (needs a terminal)." },
   confirm: {
     kind: "boolean",
@@ -115,6 +117,11 @@ const runOptions = {
     valueName: "FILE",
     help: 'Run every task of FILE instead of one: JSON lines {"task": "...", "url": "..."}; one JSON result line each on stdout.',
   },
+  job: {
+    kind: "string",
+    valueName: "FILE",
+    help: "Run a job file exported from the add-on's sidebar (Export on a scheduled task) once: its task, mode and URL (--mode / --url override them). For cron.",
+  },
   parallel: {
     kind: "integer",
     valueName: "N",
@@ -131,7 +138,7 @@ const runOptions = {
 export const runCommand: CommandSpec<typeof runOptions> = {
   name: "run",
   summary: "Let the agent do a task in Firefox; the answer goes to stdout, progress to stderr.",
-  positionals: [{ name: "task", required: true, unlessOption: "tasks" }],
+  positionals: [{ name: "task", required: true, unlessOption: ["tasks", "job"] }],
   options: runOptions,
   description: [
     "Exit codes: 0 the task is done, 1 it did not finish (step limit, blocked, model gave up),",
@@ -146,6 +153,7 @@ export const runCommand: CommandSpec<typeof runOptions> = {
     'webbrain run "create a product priced at 500 CNY billed every 2 months" --url http://localhost:3000/products/new',
     'webbrain run "what is the top story?" --url https://news.ycombinator.com --mode ask --json',
     'webbrain run "open my latest invoice" --url https://example.com/login --headed --profile ~/.webbrain/example',
+    "webbrain run --job webbrain-job-morning-headline.json --json   # e.g. from cron",
     'OPENAI_API_KEY=... webbrain run "..." --provider openai --model gpt-4.1 --api-key-env OPENAI_API_KEY',
   ],
 };
@@ -220,6 +228,7 @@ export const screenshotCommand: CommandSpec<typeof screenshotOptions> = {
 
 const mcpOptions = {
   ...modeTierOptions,
+  skill: skillOption,
   url: { kind: "string", valueName: "URL", help: "Open this page when the server starts." },
   confirm: {
     kind: "boolean",

@@ -5,12 +5,14 @@
 
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { SkillDefinition } from "@webbrain/agent";
 import { EXIT_DONE, type ExitCode } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
 import { startMcpHttpServer } from "../mcp-http-server.js";
 import { createMcpServer } from "../mcp-server.js";
 import { loadPageScript } from "../page-script-source.js";
 import { withRunnerSession } from "../runner-session.js";
+import { loadSkillFiles } from "../skill-files.js";
 import { offeredTools, ToolRunner } from "../tool-runner.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
@@ -26,9 +28,10 @@ export async function mcpCommandHandler(
 ): Promise<ExitCode> {
   const mode = options.mode ?? "act";
   const tier = options.tier ?? "full";
-  // Refuse Compact Dev before starting Firefox.
+  // Refuse Compact Dev, and malformed skills, before starting Firefox.
   offeredTools(mode, tier, true);
-  if (options.port !== undefined) return serveHttp(options, io);
+  const skills = await loadSkillFiles(options.skill ?? []);
+  if (options.port !== undefined) return serveHttp(options, skills, io);
   return withRunnerSession<ExitCode>(
     {
       ...browserOptionsFrom(options),
@@ -46,6 +49,7 @@ export async function mcpCommandHandler(
             tier,
             vision: true,
             advisoryGuards: true,
+            skills,
             ...(approver ? { approver } : {}),
           }),
         options.confirm === true,
@@ -56,7 +60,8 @@ export async function mcpCommandHandler(
         io.signal.addEventListener("abort", () => resolve(), { once: true });
       });
       await server.connect(new StdioServerTransport(io.stdin as Readable, io.stdout as Writable));
-      io.stderr.write(`webbrain mcp: serving ${mode}/${tier} tools on stdio; ${description}\n`);
+      const skillNote = skills.length > 0 ? ` and ${skills.length} skill(s)` : "";
+      io.stderr.write(`webbrain mcp: serving ${mode}/${tier} tools${skillNote} on stdio; ${description}\n`);
       await closed;
       await server.close().catch(() => {});
       return EXIT_DONE;
@@ -65,7 +70,7 @@ export async function mcpCommandHandler(
 }
 
 /** `--port`: many MCP sessions over Streamable HTTP, each in its own user context of one Firefox. */
-async function serveHttp(options: Options, io: CliIo): Promise<ExitCode> {
+async function serveHttp(options: Options, skills: readonly SkillDefinition[], io: CliIo): Promise<ExitCode> {
   const mode = options.mode ?? "act";
   const tier = options.tier ?? "full";
   const browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
@@ -84,6 +89,7 @@ async function serveHttp(options: Options, io: CliIo): Promise<ExitCode> {
           tier,
           vision: true,
           advisoryGuards: true,
+          skills,
           ...(approver ? { approver } : {}),
         }),
       log: (line) => io.stderr.write(`${line}\n`),

@@ -11,13 +11,16 @@
  * - Firefox is closed however the run ends (withRunnerSession); a trace file appears complete
  *   or not at all.
  */
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
   Agent,
   type AgentEvent,
   devOnCompact,
+  JobFileError,
   MemoryStore,
   PiAiClient,
+  parseJobFile,
   RecipientGuard,
   type RunResult,
   type RunStatus,
@@ -53,11 +56,50 @@ export interface RunSummary {
 
 const FINISHED: ReadonlySet<RunStatus> = new Set(["done", "answered"]);
 
-export async function runCommandHandler(
+/**
+ * `--job FILE`: the exported job's task, with its mode and URL unless --mode / --url say
+ * otherwise. A bad file is a usage error before anything starts.
+ */
+async function fromJobFile(
+  path: string,
   positionals: string[],
   options: Options,
+): Promise<{ positionals: string[]; options: Options }> {
+  if (positionals.length > 0 || options.tasks) {
+    throw new UsageError("--job runs the job file's task: give no task text and no --tasks with it.");
+  }
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `--job ${path}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? error}).`,
+    );
+  }
+  try {
+    const { job } = parseJobFile(text);
+    return {
+      positionals: [job.prompt],
+      options: {
+        ...options,
+        mode: options.mode ?? job.mode,
+        ...(options.url || !job.url ? {} : { url: job.url }),
+      },
+    };
+  } catch (error) {
+    if (error instanceof JobFileError) throw new UsageError(`--job ${path}: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function runCommandHandler(
+  givenPositionals: string[],
+  givenOptions: Options,
   io: CliIo,
 ): Promise<ExitCode> {
+  const { positionals, options } = givenOptions.job
+    ? await fromJobFile(givenOptions.job, givenPositionals, givenOptions)
+    : { positionals: givenPositionals, options: givenOptions };
   if (options.tasks && options["allow-pause"]) {
     throw new UsageError(
       "--allow-pause needs one task and one person at the terminal; drop it with --tasks, or run the task alone.",

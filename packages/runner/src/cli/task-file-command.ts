@@ -13,6 +13,7 @@ import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../erro
 import { SessionBrowser } from "../isolated-sessions.js";
 import { loadPageScript } from "../page-script-source.js";
 import { ensureModelReachable, providerFromFlags } from "../provider-options.js";
+import { loadSkillFiles } from "../skill-files.js";
 import { readTaskFile, runTaskPool } from "../task-file.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
@@ -37,6 +38,10 @@ export async function runTaskFileCommand(
     );
   }
   const tasks = await readTaskFile(resolve(options.tasks!));
+  // Every task's skills are read and checked before Firefox starts: a bad one is a usage error.
+  const skills = await Promise.all(
+    tasks.map((task) => loadSkillFiles([...(options.skill ?? []), ...(task.skills ?? [])])),
+  );
   const mode = options.mode ?? "act";
   const provider = providerFromFlags(
     {
@@ -61,6 +66,7 @@ export async function runTaskFileCommand(
       parallel,
       mode,
       provider,
+      skills,
       llm: () => new PiAiClient(provider),
       ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
       signal: io.signal,
