@@ -9,7 +9,7 @@
  * - Each match line is printed as the tree prints it, without its indentation; lines of the same
  *   part are grouped under one `in ...:` line. At most MAX_MATCHES lines, then a count.
  */
-import { lineText, type TreeLine } from "./outline.js";
+import { isPartHead, lineText, type TreeLine } from "./outline.js";
 
 export interface TreeQuery {
   text?: string;
@@ -46,7 +46,7 @@ export function findInTree(lines: readonly TreeLine[], query: TreeQuery): FindRe
     while (open.length > 0) {
       const top = open[open.length - 1]!;
       const sameRankHeading =
-        typeof line !== "string" &&
+        isPartHead(line) &&
         level !== undefined &&
         top.level !== undefined &&
         indent === top.indent &&
@@ -70,7 +70,7 @@ export function findInTree(lines: readonly TreeLine[], query: TreeQuery): FindRe
         out.push(`  ${body}`);
       }
     }
-    if (typeof line !== "string") open.push({ indent, level, label: body.replace(/^\[\d+\]\s+/, "") });
+    if (isPartHead(line)) open.push({ indent, level, label: body.replace(/^\[\d+\]\s+/, "") });
   }
   if (matches === 0) {
     const what = [needle ? `text ${JSON.stringify(query.text)}` : "", role ? `role ${role}` : ""]

@@ -8,26 +8,41 @@
  * same or a higher level (or until the indentation leaves its container), and a structure line's
  * indented block (a landmark, a form, a dialog...). Sections nest.
  *
+ * A part with no parts of its own that is over the budget (a table of contents of 300 links, a
+ * long list of method entries under one heading), and any long run of lines between parts, is
+ * cut into chunks: consecutive lines that start at a control's line (an anchor), each within
+ * the budget. A chunk folds like a part: `[ref] link "X" … folded: 40 controls (to link "Y")`.
+ *
  * Invariants:
- * - A folded part is never larger than the budget when it has no parts of its own, so opening
- *   it fits: a part over the budget is opened into its own lines and folded children instead.
+ * - A folded part is never larger than the budget, so opening it fits: a part over the budget
+ *   is opened into its own lines and folded children (its parts, or its chunks) instead.
  * - With what is left of the budget, the smallest folded parts are opened first (most controls
  *   shown for the characters spent). Lines outside every part are always printed.
  * - Output is plain tree lines plus one closing line that says how to open a folded part.
  */
 
-/** A printed line that starts a part: its element gets a ref when the part is folded. */
+/**
+ * A printed line with its element: a structure line that starts a part (its element gets a ref
+ * when the part is folded), or, with `anchor`, a control's line, which never starts a part of
+ * its own but can start a chunk of a part too big to open at once.
+ */
 export interface HeadLine {
   text: string;
   el: Element;
   role: string;
   name: string;
+  anchor?: boolean;
 }
 
 export type TreeLine = string | HeadLine;
 
 export function lineText(line: TreeLine): string {
   return typeof line === "string" ? line : line.text;
+}
+
+/** Whether the line starts a part (a structure line with its element), not a control's line. */
+export function isPartHead(line: TreeLine | undefined): line is HeadLine {
+  return line !== undefined && typeof line !== "string" && line.anchor !== true;
 }
 
 export interface Section {
@@ -39,6 +54,8 @@ export interface Section {
   children: Section[];
   chars: number;
   controls: number;
+  /** A chunk of a part (consecutive lines from an anchor), not a part of the page's own. */
+  chunk?: boolean;
 }
 
 const HEADING_LEVEL = /^\s*heading\b.*\blevel=(\d)/;
@@ -81,7 +98,7 @@ export function sectionsOf(lines: readonly TreeLine[], from: number, to: number)
   let i = from;
   while (i < to) {
     const line = lines[i];
-    if (line === undefined || typeof line === "string") {
+    if (!isPartHead(line)) {
       i++;
       continue;
     }
@@ -101,6 +118,76 @@ export function sectionsOf(lines: readonly TreeLine[], from: number, to: number)
     i = end;
   }
   return sections;
+}
+
+function measure(lines: readonly TreeLine[], from: number, to: number): { chars: number; controls: number } {
+  let chars = 0;
+  let controls = 0;
+  for (let j = from; j < to; j++) {
+    const text = lineText(lines[j] ?? "");
+    chars += text.length + 1;
+    if (REF_LINE.test(text)) controls++;
+  }
+  return { chars, controls };
+}
+
+/**
+ * Chunks of `lines[from, to)`, each starting at an anchor and at most `size` characters (a
+ * single line over it stays one chunk). Lines before the first anchor belong to no chunk.
+ */
+function chunksOf(lines: readonly TreeLine[], from: number, to: number, size: number): Section[] {
+  const chunks: Section[] = [];
+  let start = -1;
+  let chars = 0;
+  const close = (end: number) => {
+    const head = lines[start];
+    if (start < 0 || head === undefined || typeof head === "string") return;
+    chunks.push({ start, end, head, children: [], ...measure(lines, start, end), chunk: true });
+  };
+  for (let j = from; j < to; j++) {
+    const line = lines[j];
+    const length = lineText(line ?? "").length + 1;
+    const anchored = line !== undefined && typeof line !== "string";
+    if (anchored && (start < 0 || chars + length > size)) {
+      close(j);
+      start = j;
+      chars = 0;
+    }
+    chars += length;
+  }
+  close(to);
+  return chunks;
+}
+
+/**
+ * Gives every part over the budget with no parts of its own chunks as its parts, and cuts every
+ * long run of lines between parts (over a quarter of the budget) into chunks beside them.
+ */
+function withChunks(
+  lines: readonly TreeLine[],
+  from: number,
+  to: number,
+  sections: Section[],
+  budget: number,
+): Section[] {
+  // Room for the closing line a folded answer ends with.
+  const size = Math.max(200, budget - 150);
+  const gapLimit = budget / 4;
+  const out: Section[] = [];
+  const gap = (a: number, b: number) => {
+    if (b > a && measure(lines, a, b).chars > gapLimit)
+      for (const c of chunksOf(lines, a, b, size)) out.push(c);
+  };
+  let i = from;
+  for (const s of sections) {
+    gap(i, s.start);
+    if (s.children.length === 0 && s.chars > budget) s.children = chunksOf(lines, s.start + 1, s.end, size);
+    else s.children = withChunks(lines, s.start + 1, s.end, s.children, budget);
+    out.push(s);
+    i = s.end;
+  }
+  gap(i, to);
+  return out;
 }
 
 export interface FoldResult {
@@ -124,7 +211,10 @@ type Plan = Map<Section, "open" | "folded">;
  * Folds `lines` into at most `budget` characters (see header). `foldLine` prints one folded part.
  */
 export function foldTree(lines: readonly TreeLine[], budget: number, foldLine: FoldLine): FoldResult {
-  const top = sectionsOf(lines, 0, lines.length);
+  // A folded part is opened by a later call, when the page may have grown (a script adding copy
+  // buttons after load): parts are sized with a tenth of the budget to spare.
+  const partBudget = Math.floor(budget * 0.9);
+  const top = withChunks(lines, 0, lines.length, sectionsOf(lines, 0, lines.length), partBudget);
   const plan: Plan = new Map();
   const foldedLines = new Map<Section, string>();
   const foldCost = (s: Section): number => {
@@ -138,8 +228,12 @@ export function foldTree(lines: readonly TreeLine[], budget: number, foldLine: F
   // Mandatory: open every part too big to fold whole (when it has parts of its own to fold),
   // and the part that is the whole scope (a scoped call asked to see it).
   const whole = top.length === 1 && top[0]?.start === 0 && top[0].end === lines.length ? top[0] : undefined;
+  // A scoped call for a chunk that grew past the budget since it was folded: its first chunk
+  // starts at the very control that was asked for, and folding it again would answer the same
+  // fold line forever.
+  const asked = top[0]?.start === 0 && top[0].chunk ? top[0] : undefined;
   const force = (s: Section): void => {
-    if (s === whole || (s.chars > budget && s.children.length > 0)) {
+    if (s === whole || s === asked || (s.chars > partBudget && s.children.length > 0)) {
       plan.set(s, "open");
       for (const child of s.children) force(child);
     } else {
@@ -166,7 +260,7 @@ export function foldTree(lines: readonly TreeLine[], budget: number, foldLine: F
     // Too many small parts (500 sections of 3 controls): fold runs of folded siblings into one
     // line each, every run no larger than the budget, so each still opens in one call.
     const runs: string[] = [];
-    folded = emitRuns(lines, 0, lines.length, top, plan, foldText, foldLine, budget, runs);
+    folded = emitRuns(lines, 0, lines.length, top, plan, foldText, foldLine, partBudget, runs);
     out = runs;
   }
   const closing =

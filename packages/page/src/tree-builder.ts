@@ -376,7 +376,8 @@ class TreeWalk {
         line += classHint(dom.getAttribute(el, "class") ?? "");
       if (frame && !sameOriginDocument(el as HTMLIFrameElement))
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
-      this.#emit(inh.depth, line);
+      // An anchor: a chunk of a part too big to open at once can start here (see outline.ts).
+      this.#emit(inh.depth, line, { el, role, name, anchor: true });
       printed = true;
       nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
       // A custom combobox shows its text as value="...": printing it again below says nothing.
@@ -544,6 +545,9 @@ function frameOrigin(frame: HTMLIFrameElement): string {
 }
 
 export function buildTree(doc: Document, registry: RefRegistry, options: TreeOptions): TreeResult {
+  // A whole-page call folds afresh: what earlier folded lines stood for is forgotten, so a
+  // control's ref that once started a chunk means only that control again.
+  if (!options.root && !options.find) foldedSpans = new WeakMap();
   const view = doc.defaultView ?? window;
   const walk = new TreeWalk(options.filter, registry, doc);
   const inh: Inherited = {
@@ -560,8 +564,10 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
     viewHeight: view.innerHeight,
     itemRole: "",
   };
-  // A heading's part of the page is its section: the whole page is walked, then cut to it.
-  const section = options.root && isHeading(options.root) ? options.root : undefined;
+  // A heading's part of the page is its section, and a folded line's ref prints what it folded:
+  // the whole page is walked, then cut to it.
+  const section =
+    options.root && (isHeading(options.root) || foldedSpans.has(options.root)) ? options.root : undefined;
   if (options.root && !section) {
     const rootView = options.root.ownerDocument.defaultView ?? view;
     walk.visitElement(options.root, {
@@ -583,10 +589,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   for (const line of walk.mainLines) all.push(line);
   if (section) {
     const start = all.findIndex((line) => typeof line !== "string" && line.el === section);
-    // A run of sections folded as one (see outline.ts) prints to the end of its last section.
-    const runEnd = foldedRuns.get(section);
-    const last = runEnd ? all.findIndex((line) => typeof line !== "string" && line.el === runEnd) : -1;
-    all = start < 0 ? [] : all.slice(start, sectionEnd(all, last > start ? last : start));
+    all = start < 0 ? [] : all.slice(start, foldedEnd(all, start, foldedSpans.get(section)));
   }
   if (options.find) {
     const found = findInTree(all, options.find);
@@ -644,12 +647,22 @@ function assemble(
     const indent = part.head.text.length - part.head.text.trimStart().length;
     const controls = runControls ?? part.controls;
     const what = controls === 1 ? "1 control" : `${controls} controls`;
-    if (last) {
-      foldedRuns.set(part.head.el, last.head.el);
-      return `${" ".repeat(indent)}[${ref}] ${part.head.text.trimStart()} … folded: ${what} (to ${last.head.text.trimStart()})`;
-    }
-    foldedRuns.delete(part.head.el);
-    return `${" ".repeat(indent)}[${ref}] ${part.head.text.trimStart()} … folded: ${what}`;
+    // A chunk starts at a control's line, which carries its ref already.
+    const head = part.head.anchor ? part.head.text.trimStart() : `[${ref}] ${part.head.text.trimStart()}`;
+    const end = last ?? part;
+    // A chunk ends where the next line's element stands (the page may have grown lines since),
+    // or, when that line has none, after as many lines as it had.
+    const next = treeLines[end.end];
+    foldedSpans.set(
+      part.head.el,
+      part.chunk
+        ? { lines: end.end - part.start, before: typeof next === "string" ? undefined : next?.el }
+        : last
+          ? { through: last.head.el }
+          : {},
+    );
+    const to = last ? ` (to ${last.head.text.trimStart()})` : "";
+    return `${" ".repeat(indent)}${head} … folded: ${what}${to}`;
   });
   if (outline.folded > 0 || !outline.cut) {
     return {
@@ -706,8 +719,30 @@ function classHint(className: string): string {
   return hint ? ` class=${JSON.stringify(hint)}` : "";
 }
 
-/** Runs of sections folded as one line: the first head's element -> the last one's. */
-const foldedRuns = new WeakMap<Element, Element>();
+/**
+ * What a folded line's ref prints when passed back as ref_id: its part, a run of sibling parts
+ * through the last one's, or a chunk (or run of chunks) of so many lines.
+ */
+interface FoldedSpan {
+  through?: Element;
+  lines?: number;
+  before?: Element;
+}
+let foldedSpans = new WeakMap<Element, FoldedSpan>();
+
+/** End (exclusive) of what the folded line at `start` stands for. */
+function foldedEnd(all: readonly TreeLine[], start: number, span: FoldedSpan | undefined): number {
+  if (span?.lines !== undefined) {
+    const before = span.before
+      ? all.findIndex((line, i) => i > start && typeof line !== "string" && line.el === span.before)
+      : -1;
+    return before > start ? before : Math.min(all.length, start + span.lines);
+  }
+  const last = span?.through
+    ? all.findIndex((line) => typeof line !== "string" && line.el === span.through)
+    : -1;
+  return sectionEnd(all, last > start ? last : start);
+}
 
 function isHeading(el: Element): boolean {
   return /^h[1-6]$/.test(el.localName) || el.getAttribute("role") === "heading";

@@ -58,6 +58,59 @@ describe("outline, find and diff", () => {
     expect(result.missing).toEqual([]);
   });
 
+  it("cuts a part with no parts of its own into chunks, each one call away", async () => {
+    const page = await env.open("/page/big-toc.html");
+    const all = refsOf(await page.tree());
+    expect(all.size).toBe(40 * 8 + 2); // 320 links, the field, the button
+    const outline = await page.tree({ max_chars: 3000 });
+    expect(outline.length).toBeLessThanOrEqual(3000 + 200);
+    // The table of contents is one heading's part with no headings inside: it folds as chunks
+    // that start at a link, each saying how many controls it holds and where it ends.
+    const chunks = outline.split("\n").filter((l) => /^\s*\[\d+\] link ".*" … folded: \d+ controls/.test(l));
+    expect(chunks.length).toBeGreaterThan(2);
+    const reached = refsOf(
+      outline
+        .split("\n")
+        .filter((l) => !l.includes("… folded:"))
+        .join("\n"),
+    );
+    for (const fold of outline.split("\n").filter((l) => l.includes("… folded:"))) {
+      const count = Number(/folded: (\d+)/.exec(fold)?.[1]);
+      const part = await page.tree({ ref_id: Number(/\[(\d+)\]/.exec(fold)?.[1]), max_chars: 3000 });
+      expect(part).not.toContain("folded:");
+      expect(refsOf(part).size).toBe(count);
+      for (const r of refsOf(part)) reached.add(r);
+    }
+    expect([...all].filter((r) => !reached.has(r))).toEqual([]);
+    // A later whole-page call forgets the chunks: the first link's ref is that link again.
+    const first = Number(/\[(\d+)\]/.exec(chunks[0] ?? "")?.[1]);
+    await page.tree({ max_chars: 100_000 });
+    expect(await page.tree({ ref_id: first })).toMatch(/^\s*\[\d+\] link "[^"]+"$/);
+  });
+
+  it("a chunk that grew since it was folded opens its first lines instead of folding itself again", async () => {
+    const page = await env.open("/page/big-toc.html");
+    const outline = await page.tree({ max_chars: 3000 });
+    const fold = outline.split("\n").find((l) => /^\s*\[\d+\] link ".*" … folded:/.test(l)) ?? "";
+    const ref = Number(/\[(\d+)\]/.exec(fold)?.[1]);
+    // The page adds 200 links right after the chunk's first link (a script filling a list).
+    await page.page(`(() => {
+      const li = [...document.querySelectorAll("nav a")].find((a) => a.textContent.startsWith(${JSON.stringify(/link "([^"]+)"/.exec(fold)?.[1] ?? "")}))?.parentElement;
+      const list = document.createElement("ul");
+      for (let i = 0; i < 200; i++) {
+        const item = document.createElement("li");
+        item.innerHTML = '<a href="#grown' + i + '">A link the page added later, number ' + i + '</a>';
+        list.append(item);
+      }
+      li.append(list);
+    })()`);
+    const part = await page.tree({ ref_id: ref, max_chars: 3000 });
+    const lines = part.split("\n");
+    expect(lines[0]).toMatch(new RegExp(`^\\s*\\[${ref}\\] link "[^"]+"$`));
+    expect(part).toContain("A link the page added later, number 0");
+    expect(part).toMatch(/folded: \d+ controls/);
+  });
+
   it("prints a heading's section when its ref is the scope", async () => {
     const page = await env.open("/page/long-manual.html");
     const outline = await page.tree({ max_chars: 600 });
