@@ -50,6 +50,8 @@ export const CONFORMANCE_ORDER = [
   "go_forward",
   "promote_iframe",
   "new_tab",
+  "schedule_task",
+  "schedule_resume",
   "clarify",
   "done",
 ] as const;
@@ -150,6 +152,15 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
       return { url_filter: frame };
     case "new_tab":
       return { url: ctx.pageUrl };
+    case "schedule_task":
+      return {
+        title: "Conformance",
+        prompt: "Read the conformance page again",
+        schedule: { type: "once", after_seconds: 3_600 },
+        target: { type: "url", url: ctx.pageUrl },
+      };
+    case "schedule_resume":
+      return { reason: "waiting for the conformance report", after_seconds: 3_600 };
     case "clarify":
       return { question: "Which voucher?" };
     case "done":
