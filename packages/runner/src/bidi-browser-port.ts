@@ -166,6 +166,8 @@ export class BidiBrowserPort implements BrowserPort {
     this.network.stop();
     this.tabs.stop();
     this.documents.stop();
+    this.sideEffects.stop();
+    this.#elements.stop();
   }
 
   async listTabs(): Promise<TabInfo[]> {

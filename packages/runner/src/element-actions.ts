@@ -94,6 +94,11 @@ export class ElementActions {
       waitForStable(this.#caller, this.#tabs, this.#network, tabId, params, signal),
   };
 
+  /** Stops the client listeners the actions keep (the port is disposed). */
+  stop(): void {
+    this.#presser.stop();
+  }
+
   /** The element an upload targets: a ref from the tree (resolved by the page) or a selector. */
   locate(tabId: string, request: UploadRequest, signal?: AbortSignal): Promise<LocatedElement> {
     return this.#dev.locate(tabId, request, signal);
