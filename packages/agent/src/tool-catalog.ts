@@ -498,8 +498,9 @@ const DECLARATIONS = [
     parameters: Type.Object({
       title: optStr("Short name shown in the job list."),
       prompt: str("The full task, written as the user would ask it."),
+      // `type` may be left out: interval_minutes means recurring, else once (job-input.ts).
       schedule: Type.Object({
-        type: Type.Union([Type.Literal("once"), Type.Literal("recurring")]),
+        type: Type.Optional(Type.Union([Type.Literal("once"), Type.Literal("recurring")])),
         after_seconds: optNum(SCHEDULE_AFTER_SECONDS),
         run_at: optStr(SCHEDULE_RUN_AT),
         interval_minutes: optNum("For recurring: minutes between runs."),
