@@ -20,6 +20,7 @@
 import type { AssistantMessage, ToolCall, UserMessage } from "@mariozechner/pi-ai";
 import { raceAbort } from "./abort-race.js";
 import type { AgentEventListener, RunResult, RunStatus } from "./agent-events.js";
+import { agentFacilities } from "./agent-facilities.js";
 import { BlockedDone } from "./blocked-done.js";
 import type { BrowserPort } from "./browser-port.js";
 import {
@@ -52,7 +53,7 @@ import {
 } from "./planner.js";
 import { type LlmClient, PiAiClient } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
-import { type AgentScheduler, scheduleModelTools } from "./scheduler/schedule-tools.js";
+import type { AgentScheduler } from "./scheduler/schedule-tools.js";
 import { adapterFor, SITE_ADAPTERS, type SiteAdapter } from "./site-adapters.js";
 import { type ParsedSkill, parseSkills, type SkillDefinition, type SkillTool } from "./skills.js";
 import type { SkillHttp } from "./skills-http.js";
@@ -462,15 +463,13 @@ export class Agent {
             this.skills,
           ),
           messages: conversation.messages,
-          tools: [
-            ...modelTools(
-              conversation.mode,
-              this.options.provider,
-              this.skillTools.values(),
-              this.options.port.capabilities,
-            ),
-            ...scheduleModelTools(this.options.scheduler, conversation.mode),
-          ],
+          tools: modelTools(
+            conversation.mode,
+            this.options.provider,
+            this.skillTools.values(),
+            this.options.port.capabilities,
+            agentFacilities(this.options),
+          ),
         },
         {
           ...(options.signal ? { signal: options.signal } : {}),

@@ -60,6 +60,18 @@ export type PageActionName =
   | "conversation_header"
   | (typeof PORT_HELPER_ACTIONS)[number];
 
+/**
+ * Actions a port answers itself, not the page layer: the tools declared `port_action` and their
+ * helpers. Each port routes them through a `Record<PortActionName, ...>`, so a new declaration
+ * without a route in a port does not compile.
+ */
+export type PortActionName = PortActionToolName | (typeof PORT_HELPER_ACTIONS)[number];
+
+/** The route of `action` in a port's table, if the table has one (own keys only). */
+export function routeOf<Route>(table: Partial<Record<string, Route>>, action: string): Route | undefined {
+  return Object.hasOwn(table, action) ? table[action] : undefined;
+}
+
 export const PAGE_ACTIONS: readonly PageActionName[] = [
   ...TOOL_CATALOG.filter((spec) => spec.runs.in === "page" || spec.runs.in === "port_action").map(
     (spec) => spec.name as PageActionName,

@@ -3,6 +3,7 @@
 export * from "./abort-race.js";
 export * from "./agent.js";
 export * from "./agent-events.js";
+export * from "./agent-facilities.js";
 export * from "./api-observer.js";
 export * from "./blocked-done.js";
 export * from "./browser-capabilities.js";

@@ -6,6 +6,7 @@
  * tab through the BrowserPort.
  */
 import type { AssistantMessage, ImageContent, TextContent, Tool, UserMessage } from "@mariozechner/pi-ai";
+import type { AgentFacilities } from "./agent-facilities.js";
 import type { BrowserCapabilities } from "./browser-capabilities.js";
 import type { BrowserPort } from "./browser-port.js";
 import type { Summarizer } from "./context-manager.js";
@@ -46,8 +47,10 @@ export function modelTools(
   provider: ProviderConfig,
   skillTools: Iterable<SkillTool>,
   capabilities: BrowserCapabilities,
+  facilities?: AgentFacilities,
 ): Tool[] {
-  const builtin = toolsFor({ mode, tier: provider.tier, vision: provider.vision, capabilities }).map(
+  const selection = { mode, tier: provider.tier, vision: provider.vision, capabilities };
+  const builtin = toolsFor(facilities ? { ...selection, facilities } : selection).map(
     ({ name, description, parameters }) => ({ name, description, parameters }),
   );
   // Skill tools are plain JSON Schema; pi-ai sends parameters as JSON either way.

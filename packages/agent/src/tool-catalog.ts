@@ -17,9 +17,11 @@
  * Kinds drive the guards: `observe` tools read and never change the page ("looking is not
  * looping": the loop detector ignores them); `act` tools change the page; `navigate` changes
  * the URL; `network` reaches other origins; `download` saves files; `dev` only exists in Dev
- * mode; `control` ends or pauses the turn (`pause_for_user` waits for a person, then goes on).
+ * mode; `control` ends or pauses the turn (`pause_for_user` waits for a person, then goes on),
+ * or schedules work for later.
  */
 import { type TSchema, Type } from "typebox";
+import type { AgentFacility } from "./agent-facilities.js";
 import type { BrowserCapability } from "./browser-capabilities.js";
 import type { Mode, Tier } from "./tool-selection.js";
 
@@ -33,13 +35,14 @@ export type ToolKind = "observe" | "act" | "navigate" | "network" | "download" |
  * - `port_action`: `BrowserPort.pageAction(name)`, answered by the port itself (frames in other
  *   origins, the page's own realm): not in the page layer.
  * - `port`: a BrowserPort method, called by the agent's dispatch (navigate, screenshot, fetch...).
- * - `agent`: the agent answers it (done, clarify).
+ * - `agent`: the agent answers it (done, clarify, scheduling); `requires` names what the embedder
+ *   must give the agent for it (agent-facilities.ts), else it is not offered.
  */
 export type ToolRuns =
   | { in: "page"; trustedInput: boolean; searchesShadowRoots: boolean }
   | { in: "port_action" }
   | { in: "port" }
-  | { in: "agent" };
+  | { in: "agent"; requires: readonly AgentFacility[] };
 
 /**
  * Who wrote what the model reads. `page`: page or third-party text, wrapped as untrusted.
@@ -85,7 +88,8 @@ const PAGE_INPUT = { in: "page", trustedInput: true, searchesShadowRoots: false 
 const PAGE_INPUT_SEARCH = { in: "page", trustedInput: true, searchesShadowRoots: true } as const;
 const PORT_ACTION = { in: "port_action" } as const;
 const PORT = { in: "port" } as const;
-const AGENT = { in: "agent" } as const;
+const AGENT = { in: "agent", requires: [] } as const;
+const AGENT_SCHEDULER = { in: "agent", requires: ["scheduler"] } as const;
 
 // Who offers tools, named once (spec 000's tool lists by mode and tier).
 /** Every mode and tier: the AX tools and reading. */
@@ -102,6 +106,8 @@ const FULL_ACT: ToolOffer = { act: "full", dev: "full" };
 const INSPECTING: ToolOffer = { ask: "full", act: "full", dev: "mid" };
 const DEV_ONLY: ToolOffer = { dev: "mid" };
 const PAGE_LAYER = ["page_layer"] as const satisfies readonly BrowserCapability[];
+const SCHEDULE_AFTER_SECONDS = "Seconds from now. 0 starts a task now.";
+const SCHEDULE_RUN_AT = "ISO date-time, e.g. 2026-12-02T08:00:00Z.";
 
 interface DeclarationInput<Runs extends ToolRuns> {
   kind: ToolKind;
@@ -506,6 +512,59 @@ const DECLARATIONS = [
     needs: ["execute_js"],
     runs: PORT_ACTION,
   }),
+  // Scheduling (where the embedder gives the agent a scheduler: the add-on).
+  tool("schedule_task", {
+    kind: "control",
+    description:
+      "Schedule a standalone task to run later, once or every N minutes, in this tab or in a background tab on a URL. Only when the user explicitly asks for scheduled or recurring work.",
+    parameters: Type.Object({
+      title: optStr("Short name shown in the job list."),
+      prompt: str("The full task, written as the user would ask it."),
+      // `type` may be left out: interval_minutes means recurring, else once (job-input.ts).
+      schedule: Type.Object({
+        type: Type.Optional(Type.Union([Type.Literal("once"), Type.Literal("recurring")])),
+        after_seconds: optNum(SCHEDULE_AFTER_SECONDS),
+        run_at: optStr(SCHEDULE_RUN_AT),
+        interval_minutes: optNum("For recurring: minutes between runs."),
+      }),
+      target: Type.Optional(
+        Type.Object(
+          {
+            type: Type.Optional(Type.Union([Type.Literal("current_tab"), Type.Literal("url")])),
+            url: optStr(),
+          },
+          {
+            description:
+              'Where it runs: {"type":"current_tab"} (default) or {"type":"url","url":"https://..."}.',
+          },
+        ),
+      ),
+      mode: Type.Optional(
+        Type.Union([Type.Literal("ask"), Type.Literal("act"), Type.Literal("dev")], {
+          description: "Default act (never above this chat's).",
+        }),
+      ),
+    }),
+    offer: EVERYWHERE,
+    needs: [],
+    runs: AGENT_SCHEDULER,
+    result: "agent",
+  }),
+  tool("schedule_resume", {
+    kind: "control",
+    description:
+      "Pause this task and resume it later in this tab, when it waits on something external (a build, an email, a deploy). Ends the current run.",
+    parameters: Type.Object({
+      after_seconds: optNum(SCHEDULE_AFTER_SECONDS),
+      run_at: optStr(SCHEDULE_RUN_AT),
+      reason: str("What the task is waiting for."),
+      resume_instruction: optStr("What to do first when it resumes."),
+    }),
+    offer: ACTING,
+    needs: [],
+    runs: AGENT_SCHEDULER,
+    result: "agent",
+  }),
   // Control.
   tool("pause_for_user", {
     kind: "control",
@@ -547,6 +606,8 @@ export type PageToolName = Extract<Declared, { runs: { in: "page" } }>["name"];
 export type PortActionToolName = Extract<Declared, { runs: { in: "port_action" } }>["name"];
 /** Tools the agent's dispatch runs through a BrowserPort method. */
 export type PortToolName = Extract<Declared, { runs: { in: "port" } }>["name"];
+/** Tools the agent answers itself (the executor's table of them is keyed by these names). */
+export type AgentToolName = Extract<Declared, { runs: { in: "agent" } }>["name"];
 
 export const TOOL_CATALOG: readonly ToolDeclaration[] = DECLARATIONS;
 

@@ -8,13 +8,16 @@
  *   5. loop detector (actions and navigations; observations never count);
  *   6. duplicate-submit guard;
  *   7. permission gate (capability x origin);
- *   8. dispatch to the BrowserPort; then blockedDone for `done`;
+ *   8. dispatch: tools the agent runs (done, clarify, scheduling) by AGENT_TOOL_HANDLERS, keyed by
+ *      the declared names (a declared agent tool without a handler does not compile), right after
+ *      the plan check; every other tool to the BrowserPort. blockedDone decides `done`.
  *   9. for a vision model: verify_form's viewport screenshot (spec 000), and a screenshot after
  *      each action that worked when screenshotAfterActions is on, within the image budget.
  * A refusal at any stage is a failed tool result the model reads, with the reason and what to
  * do instead. Only a loop stop or repeated malformed calls end the run from here.
  */
 import { type ToolCall, validateToolCall } from "@mariozechner/pi-ai";
+import { agentFacilities } from "./agent-facilities.js";
 import { admitsFailure, type BlockedDone } from "./blocked-done.js";
 import type { BrowserPort, CompletionProbe } from "./browser-port.js";
 import type { Conversation } from "./conversation.js";
@@ -22,12 +25,12 @@ import { AgentError } from "./errors.js";
 import type { RunImageCounter } from "./image-budget.js";
 import type { LoopDetector, LoopVerdict } from "./loop-detector.js";
 import { type Capability, originOf, type PermissionGate } from "./permission-gate.js";
-import { type AgentScheduler, runScheduleTool, SCHEDULE_TOOL_NAMES } from "./scheduler/schedule-tools.js";
+import { type AgentScheduler, runScheduleTool, type ScheduleToolName } from "./scheduler/schedule-tools.js";
 import { runSkillTool } from "./skill-tool-runner.js";
 import type { SkillTool } from "./skills.js";
 import { platformSkillHttp, type SkillHttp } from "./skills-http.js";
 import type { DuplicateSubmitGuard } from "./submit-guard.js";
-import { type ToolSpec, toolSpec } from "./tool-catalog.js";
+import { type AgentToolName, type ToolSpec, toolSpec } from "./tool-catalog.js";
 import { dispatchTool } from "./tool-dispatch.js";
 import { agentResult, isValidationRejection, refNamesOf, type ToolContent, withNote } from "./tool-result.js";
 import { allowedTool, type Tier } from "./tool-selection.js";
@@ -79,6 +82,8 @@ export interface ExecutorDeps {
   scheduler?: AgentScheduler;
 }
 
+type AgentToolHandler = (args: Record<string, unknown>, run: RunContext) => Promise<ToolOutcome>;
+
 function str(value: unknown): string {
   return typeof value === "string" ? value : value === undefined || value === null ? "" : String(value);
 }
@@ -100,13 +105,12 @@ export class ToolExecutor {
     const name = call.name;
     const skill = this.deps.skillTools?.get(name);
     if (skill) return this.runSkill(skill, call, run);
-    if (this.deps.scheduler && SCHEDULE_TOOL_NAMES.has(name))
-      return this.runSchedule(this.deps.scheduler, call, run);
     const selection = {
       mode: conversation.mode,
       tier: run.tier,
       vision: run.vision,
       capabilities: this.deps.port.capabilities,
+      facilities: agentFacilities(this.deps),
     };
     const permit = allowedTool(selection, name);
     const spec = toolSpec(name);
@@ -134,13 +138,8 @@ export class ToolExecutor {
     ) {
       return agentResult(name, false, "Refused: the plan has not been approved, so no action may run yet.");
     }
+    if (spec.runs.in === "agent") return this.agentTools[spec.name as AgentToolName](args, run);
     const tabId = conversation.workingTabId;
-    if (name === "done") return this.done(tabId, str(args.summary), run);
-    if (name === "clarify")
-      return {
-        ...agentResult(name, true, "Asked the user."),
-        end: { kind: "clarify", text: str(args.question) },
-      };
 
     if (name === "fetch_url") {
       const method = str(args.method || "GET").toUpperCase();
@@ -260,18 +259,30 @@ export class ToolExecutor {
     });
   }
 
+  /** How each tool the agent runs is answered, by its declared name (tool-catalog.ts `runs`). */
+  private readonly agentTools: Record<AgentToolName, AgentToolHandler> = {
+    done: (args, run) => this.done(run.conversation.workingTabId, str(args.summary), run),
+    clarify: async (args) => ({
+      ...agentResult("clarify", true, "Asked the user."),
+      end: { kind: "clarify", text: str(args.question) },
+    }),
+    schedule_task: (args, run) => this.runSchedule("schedule_task", args, run),
+    schedule_resume: (args, run) => this.runSchedule("schedule_resume", args, run),
+  };
+
   /** schedule_task / schedule_resume: a job for this conversation's tab; a resume ends the run. */
   private async runSchedule(
-    scheduler: AgentScheduler,
-    call: ToolCall,
+    name: ScheduleToolName,
+    args: Record<string, unknown>,
     run: RunContext,
   ): Promise<ToolOutcome> {
-    run.malformedStreak = 0;
-    const answer = await runScheduleTool(scheduler, call.name, call.arguments, {
+    // The gate allowed the call, so the embedder gave a scheduler (agentFacilities).
+    const scheduler = this.deps.scheduler as AgentScheduler;
+    const answer = await runScheduleTool(scheduler, name, args, {
       ownerTabId: run.conversation.tabId,
       mode: run.conversation.mode,
     });
-    const outcome = agentResult(call.name, answer.ok, answer.text);
+    const outcome = agentResult(name, answer.ok, answer.text);
     return answer.ok && answer.ends ? { ...outcome, end: { kind: "done", text: answer.text } } : outcome;
   }
 

@@ -4,15 +4,18 @@
  * execution-time re-check. Every fact comes from the tool declarations (tool-catalog.ts).
  *
  * Invariants:
- * - Ask is read-only: only `observe` tools plus the read-only network tools; never `clarify`,
- *   Dev tools, or anything that changes a page.
+ * - Ask is read-only: only `observe` tools plus the read-only network tools (and, where the
+ *   embedder has a scheduler, `schedule_task`, which schedules an Ask task at most); never
+ *   `clarify`, Dev tools, or anything that changes a page.
  * - hover and drag_drop exist only on Full (Act or Dev).
  * - Dev exists only on Mid/Full; asking for Dev on Compact is refused with a ModeTierError.
  * - `screenshot` is offered only to models that take images.
- * - A tool is offered only when the port declares every capability it needs.
+ * - A tool is offered only when the port declares every capability it needs, and a tool the agent
+ *   runs only when the embedder gives the agent what it requires (a scheduler).
  * - `allowedTool` is what the executor calls for every call, whatever the model sends: the
  *   tool list given to the model is a hint, this check is the rule.
  */
+import { AGENT_FACILITIES, type AgentFacilities, type AgentFacility } from "./agent-facilities.js";
 import {
   BROWSER_CAPABILITIES,
   type BrowserCapabilities,
@@ -34,6 +37,13 @@ export interface ToolSelectionInput {
   vision: boolean;
   /** What the browser port can run (BrowserPort.capabilities): a tool it cannot run is not offered. */
   capabilities: BrowserCapabilities;
+  /** What the embedder gives the agent (a scheduler); none when absent. */
+  facilities?: AgentFacilities;
+}
+
+/** What a tool the agent runs requires that the embedder did not give, in declared order. */
+function missingFacilities(spec: ToolDeclaration, have: AgentFacilities | undefined): AgentFacility[] {
+  return spec.runs.in === "agent" ? spec.runs.requires.filter((name) => have?.has(name) !== true) : [];
 }
 
 const TIER_RANK: Record<Tier, number> = { compact: 0, mid: 1, full: 2 };
@@ -63,13 +73,15 @@ export function toolsFor(input: ToolSelectionInput): ToolDeclaration[] {
     (spec) =>
       offeredIn(spec, input.mode, input.tier) &&
       (input.vision || !spec.vision) &&
-      missingCapabilities(spec.needs, input.capabilities).length === 0,
+      missingCapabilities(spec.needs, input.capabilities).length === 0 &&
+      missingFacilities(spec, input.facilities).length === 0,
   );
 }
 
 /**
  * Tools this port never offers, in any mode or tier, because it lacks a capability they need:
- * the list each port's conformance test asserts and its README explains.
+ * the list each port's conformance test asserts and its README explains. Tools the agent runs
+ * need no port capability, so they are never on it (the embedder decides those).
  */
 export function toolsNotOffered(capabilities: BrowserCapabilities): string[] {
   return TOOL_CATALOG.filter((spec) => missingCapabilities(spec.needs, capabilities).length > 0).map(
@@ -87,6 +99,14 @@ export function allowedTool(input: ToolSelectionInput, name: string): ToolPermit
     return { allowed: false, reason: devOnCompact().message };
   const offered = offeredIn(spec, input.mode, input.tier);
   if (offered && (input.vision || !spec.vision)) {
+    const lacking = missingFacilities(spec, input.facilities);
+    if (lacking.length > 0) {
+      const cannot = lacking.map((facility) => AGENT_FACILITIES[facility]).join("; ");
+      return {
+        allowed: false,
+        reason: `${name} is not available here (nothing here ${cannot}). Use the tools you were given.`,
+      };
+    }
     const missing = missingCapabilities(spec.needs, input.capabilities);
     if (missing.length === 0) return { allowed: true };
     if (missing.includes("person_at_hand"))

@@ -3,6 +3,7 @@ import { lastToolResultText, toolNames } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   ALL_BROWSER_CAPABILITIES,
+  agentFacilities,
   allowedTool,
   browserCapabilities,
   MODES,
@@ -158,6 +159,29 @@ describe("tool declarations and port capabilities", () => {
       allowed: false,
       reason: expect.stringContaining("pause_for_user is refused: nobody is at hand"),
     });
+  });
+
+  it("offers the scheduling tools only where the embedder gives the agent a scheduler", () => {
+    const withScheduler = { capabilities: ALL, facilities: agentFacilities({ scheduler: {} }) };
+    const without = { capabilities: ALL, facilities: agentFacilities({}) };
+    expect(toolNamesFor({ mode: "ask", tier: "compact", vision: false, ...withScheduler })).toContain(
+      "schedule_task",
+    );
+    expect(toolNamesFor({ mode: "ask", tier: "full", vision: false, ...withScheduler })).not.toContain(
+      "schedule_resume",
+    );
+    expect(toolNamesFor({ mode: "act", tier: "mid", vision: false, ...withScheduler })).toEqual(
+      expect.arrayContaining(["schedule_task", "schedule_resume"]),
+    );
+    const offeredWithout = toolNamesFor({ mode: "act", tier: "full", vision: false, ...without });
+    expect(offeredWithout).not.toContain("schedule_task");
+    expect(offeredWithout).not.toContain("schedule_resume");
+    expect(allowedTool({ mode: "act", tier: "full", vision: false, ...without }, "schedule_task")).toEqual({
+      allowed: false,
+      reason: expect.stringContaining("schedule_task is not available here (nothing here schedules tasks"),
+    });
+    // They need nothing of the port, so no port lists them as not offered.
+    expect(toolsNotOffered(browserCapabilities())).not.toContain("schedule_task");
   });
 });
 

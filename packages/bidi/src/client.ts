@@ -2,12 +2,12 @@
  * BidiClient: typed WebDriver BiDi commands and events over one `BidiTransport`.
  *
  * Invariants:
- * - Wire ids are allocated here, strictly increasing, never reused; `sendRaw` maps the answer back
- *   to the caller's own id so a batch engine can use any ids it likes.
+ * - Wire ids are allocated here, strictly increasing, never reused. A caller with ids of its own
+ *   (the batch engine) maps them itself; the client never sees them.
  * - Every pending command settles exactly once: answer, error, timeout, abort, or close. When the
  *   transport closes (or `destroy` is called because Firefox died) all pending commands reject
  *   at once with `BidiConnectionClosedError`; later sends reject immediately. Nothing hangs.
- * - The caller's stack is captured synchronously in `send` / `sendRaw`, once per command, into a
+ * - The caller's stack is captured synchronously in `send` / `sendUntyped`, once per command, into a
  *   plain holder (V8 formats it only if read), unless the caller opts out (`captureStack: false`);
  *   the typed error is built only when the command fails, with the captured frames under its own
  *   name and message, so its stack is the caller's.
@@ -16,15 +16,10 @@
  *   command with a timeout is pending), and each AbortSignal gets one listener however many
  *   commands use it, removed once none of them is pending and another signal comes along (or the
  *   client closes).
- * - `rawAnswerText(answer)` is the JSON text of a `sendRaw` answer exactly as Firefox sent it, the
- *   id swapped for the caller's, when that swap can be done on the text without parsing (Firefox
- *   writes `{"type":...,"id":N,...}`); otherwise undefined. Firefox writes its answers with
- *   JSON.stringify, so the text equals `JSON.stringify(answer)`: callers that need the answer's
- *   text take it here instead of serializing a large answer (a screenshot) a second time.
- *   `rawAnswerBytes(answer)` is that text's UTF-8 size, taken from the wire frame's length when
- *   the transport reported it, so nobody has to count a large text again. With `lazyResult` a
- *   success answer in Firefox's layout is matched by the id in its text and resolved unparsed;
- *   its `result` is parsed on first read.
+ * - One seam for layers that read answers off the wire themselves (`SendOptions.answerReader`):
+ *   the reader may name the answered command from the text without a parse, and builds what the
+ *   command resolves with, errors included. The client knows nothing of what the reader keeps
+ *   (the batch engine's wire text and lazy results live in `batch/`).
  * - Event listeners are local (`on`); what Firefox sends is controlled by `subscribe`, which wraps
  *   `session.subscribe` / `session.unsubscribe`.
  */
@@ -55,11 +50,36 @@ export interface BidiEventFrame {
   [key: string]: unknown;
 }
 
-/** A command frame for `sendRaw`. `id` is the caller's; the wire id is the client's. */
-export interface RawCommandFrame {
-  id?: number;
-  method: string;
-  params: unknown;
+/** An answer frame as parsed from the wire: `{type: "success", id, result}` or `{type: "error", ...}`. */
+export interface AnswerFrame {
+  type?: string;
+  id?: number | null;
+  result?: unknown;
+  error?: string;
+  message?: string;
+  stacktrace?: string;
+  method?: string;
+  params?: unknown;
+}
+
+/**
+ * The raw-frame seam: a layer that wants answers as Firefox wrote them (the batch engine passes
+ * them on as text and parses few results) reads them itself. The client still owns wire ids,
+ * timeouts, aborts and close; a command sent with a reader resolves with what the reader builds,
+ * success or error, and rejects only when no answer can come.
+ */
+export interface AnswerReader {
+  /**
+   * The wire id `text` answers, read from the text without parsing it, or undefined to have the
+   * client parse it. Asked only while commands sent with this reader are pending, and trusted
+   * only for those commands.
+   */
+  peekAnswerId(text: string): number | undefined;
+  /**
+   * What the command resolves with, from the answer's wire text and the transport's size of it;
+   * `frame` is the parsed answer unless `peekAnswerId` named it.
+   */
+  readAnswer(text: string, bytes: number | undefined, frame: AnswerFrame | undefined): unknown;
 }
 
 export interface SendOptions {
@@ -73,14 +93,8 @@ export interface SendOptions {
    * engine reports failures as data) turn it off. Without it the error's stack is its header only.
    */
   captureStack?: boolean;
-  /**
-   * sendRaw only: a success answer in Firefox's own layout (`{"type":"success","id":N,...}`) is
-   * matched by reading its id from the text, and its `result` is parsed from the text on first
-   * read instead of on arrival. For callers that pass answers on as text (`rawAnswerText`) and
-   * read few results, like the batch engine: a screenshot's megabytes are then never parsed.
-   * Answers in any other layout, errors and events are parsed as usual.
-   */
-  lazyResult?: boolean;
+  /** Resolve with what this reader builds from the answer's wire text (see AnswerReader). */
+  answerReader?: AnswerReader;
 }
 
 export interface BidiClientOptions {
@@ -101,47 +115,7 @@ export const ALL_EVENTS = "*";
 
 type EventHandler = (params: unknown, raw: BidiEventFrame) => void;
 
-/** The wire text of a sendRaw answer and, when the transport reported it, its UTF-8 size. */
-interface RawAnswerWire {
-  text: string;
-  bytes: number | undefined;
-}
-
-/**
- * Wire text of sendRaw answers, keyed by the answer object. Weak, so an answer nobody keeps does
- * not keep its text; kept off the object so it never shows in comparisons or serialization.
- */
-const rawAnswerWires = new WeakMap<object, RawAnswerWire>();
-
-/**
- * Keeps `answerText` (the wire `text` with the caller's id swapped in) as the answer's wire text.
- * The swap changes only ASCII digits, so the wire size moves by the difference in text length.
- */
-function keepWire(answer: object, text: string, answerText: string, bytes: number | undefined): void {
-  rawAnswerWires.set(answer, {
-    text: answerText,
-    bytes: bytes === undefined ? undefined : bytes + answerText.length - text.length,
-  });
-}
-
-/**
- * The JSON text of an answer `sendRaw` resolved with, as Firefox sent it (under the caller's id),
- * or undefined when the client could not take it from the wire as is. Equals
- * `JSON.stringify(answer)` for answers Firefox wrote, as long as nobody has mutated the answer.
- */
-export function rawAnswerText(answer: unknown): string | undefined {
-  return typeof answer === "object" && answer !== null ? rawAnswerWires.get(answer)?.text : undefined;
-}
-
-/**
- * The UTF-8 byte length of `rawAnswerText(answer)`, known from the wire frame's size when the
- * transport reported it; undefined otherwise (then count the text itself).
- */
-export function rawAnswerBytes(answer: unknown): number | undefined {
-  return typeof answer === "object" && answer !== null ? rawAnswerWires.get(answer)?.bytes : undefined;
-}
-
-/** Holds the caller's stack, captured in send/sendRaw; read only when a command fails. */
+/** Holds the caller's stack, captured in send/sendUntyped; read only when a command fails. */
 interface StackSite {
   stack?: string;
 }
@@ -155,11 +129,8 @@ class PendingCommand {
     readonly method: string,
     /** The caller's stack, captured before any await. */
     readonly site: StackSite,
-    /** sendRaw: resolve with the whole answer frame, success or error. */
-    readonly raw: boolean,
-    /** sendRaw with `lazyResult`: a success answer may resolve unparsed (see SendOptions). */
-    readonly lazy: boolean,
-    readonly callerId: number | undefined,
+    /** Builds what the command resolves with from its answer; undefined: the result, or a BidiError. */
+    readonly reader: AnswerReader | undefined,
     /** performance.now() after which the command times out; Infinity for none. */
     readonly deadline: number,
     readonly timeoutMs: number,
@@ -178,17 +149,6 @@ interface SignalWatch {
 /** Node fires a timer no earlier than asked; this covers rounding between the two clocks. */
 const TIMER_SLACK_MS = 1;
 
-interface ResponseFrame {
-  type?: string;
-  id?: number | null;
-  result?: unknown;
-  error?: string;
-  message?: string;
-  stacktrace?: string;
-  method?: string;
-  params?: unknown;
-}
-
 export class BidiClient {
   #transport: BidiTransport;
   #nextId = 1;
@@ -205,6 +165,8 @@ export class BidiClient {
   #signals = new Map<AbortSignal, SignalWatch>();
   /** Observers of sent commands (tests and benches count them); empty on the hot path. */
   #sentListeners = new Set<(method: string) => void>();
+  /** Answer readers of pending commands, with how many pending commands use each. */
+  #readers = new Map<AnswerReader, number>();
   readonly #onTimer = (): void => this.#expire();
 
   constructor(transport: BidiTransport, opts: BidiClientOptions = {}) {
@@ -244,29 +206,27 @@ export class BidiClient {
       site = {};
       Error.captureStackTrace(site, this.send);
     }
-    return this.#dispatch(method, params, site, false, undefined, opts) as Promise<ResultOf<M>>;
+    return this.#dispatch(method, params, site, opts) as Promise<ResultOf<M>>;
   }
 
   /**
-   * Sends an untyped frame and resolves with Firefox's answer object verbatim (success or error),
-   * its `id` replaced by the caller's `frame.id` when given. Rejects only when no answer can come:
-   * timeout, abort, or closed connection.
+   * Sends a command whose method the typed table does not know (a module of Firefox's own, or a
+   * frame a model wrote for the batch engine). Resolves with its result (or, with an
+   * `answerReader`, with what the reader builds); rejects like `send`.
    */
-  sendRaw(frame: RawCommandFrame, opts?: SendOptions): Promise<unknown> {
+  sendUntyped(method: string, params: unknown, opts?: SendOptions): Promise<unknown> {
     let site = NO_STACK_SITE;
     if (opts?.captureStack !== false) {
       site = {};
-      Error.captureStackTrace(site, this.sendRaw);
+      Error.captureStackTrace(site, this.sendUntyped);
     }
-    return this.#dispatch(frame.method, frame.params, site, true, frame.id, opts);
+    return this.#dispatch(method, params, site, opts);
   }
 
   #dispatch(
     method: string,
     params: unknown,
     site: StackSite,
-    raw: boolean,
-    callerId: number | undefined,
     opts: SendOptions | undefined,
   ): Promise<unknown> {
     if (this.#closedReason) {
@@ -292,19 +252,10 @@ export class BidiClient {
     const timeoutMs = opts?.timeoutMs ?? this.#defaultTimeoutMs;
     const deadline = timeoutMs > 0 ? performance.now() + timeoutMs : Number.POSITIVE_INFINITY;
     return new Promise((resolve, reject) => {
-      const pending = new PendingCommand(
-        method,
-        site,
-        raw,
-        raw && opts?.lazyResult === true,
-        callerId,
-        deadline,
-        timeoutMs,
-        signal,
-        resolve,
-        reject,
-      );
+      const reader = opts?.answerReader;
+      const pending = new PendingCommand(method, site, reader, deadline, timeoutMs, signal, resolve, reject);
       this.#pending.set(id, pending);
+      if (reader) this.#readers.set(reader, (this.#readers.get(reader) ?? 0) + 1);
       if (deadline !== Number.POSITIVE_INFINITY) this.#armTimer(deadline);
       if (signal) this.#watch(signal);
       try {
@@ -397,6 +348,11 @@ export class BidiClient {
       const watch = this.#signals.get(pending.signal);
       if (watch) watch.pending -= 1;
     }
+    if (pending.reader) {
+      const users = (this.#readers.get(pending.reader) ?? 1) - 1;
+      if (users === 0) this.#readers.delete(pending.reader);
+      else this.#readers.set(pending.reader, users);
+    }
     // Nothing pending: the timer may stay armed (re-arming per command costs more) but must not
     // keep the process alive.
     if (this.#pending.size === 0 && this.#timerRefed && this.#timer !== undefined) {
@@ -407,10 +363,10 @@ export class BidiClient {
   }
 
   #onMessage(text: string, bytes: number | undefined): void {
-    if (this.#resolveUnparsed(text, bytes)) return;
-    let frame: ResponseFrame;
+    if (this.#readers.size > 0 && this.#resolvePeeked(text, bytes)) return;
+    let frame: AnswerFrame;
     try {
-      frame = JSON.parse(text) as ResponseFrame;
+      frame = JSON.parse(text) as AnswerFrame;
     } catch {
       return; // Not JSON: nothing can be matched to it.
     }
@@ -421,13 +377,8 @@ export class BidiClient {
     if (typeof frame.id !== "number") return; // e.g. an error for an unparseable command
     const pending = this.#settle(frame.id);
     if (!pending) return; // answer to a command that already timed out or was aborted
-    if (pending.raw) {
-      const wireId = frame.id;
-      const answerText =
-        pending.callerId === undefined ? text : swapAnswerId(text, frame.type, wireId, pending.callerId);
-      if (pending.callerId !== undefined) frame.id = pending.callerId;
-      if (answerText !== undefined) keepWire(frame, text, answerText, bytes);
-      pending.resolve(frame);
+    if (pending.reader) {
+      this.#resolveRead(pending, text, bytes, frame);
       return;
     }
     if (frame.type === "error") {
@@ -445,25 +396,36 @@ export class BidiClient {
     pending.resolve(frame.result);
   }
 
-  /**
-   * Resolves a lazy sendRaw's success answer from its text alone (see SendOptions.lazyResult);
-   * false, having touched nothing, for any other message.
-   */
-  #resolveUnparsed(text: string, bytes: number | undefined): boolean {
-    if (!text.startsWith(SUCCESS_PREFIX) || text.charCodeAt(text.length - 1) !== CLOSING_BRACE) return false;
-    let end = SUCCESS_PREFIX.length;
-    while (end < text.length && isAsciiDigit(text.charCodeAt(end))) end += 1;
-    if (end === SUCCESS_PREFIX.length || end > SUCCESS_PREFIX.length + MAX_ID_DIGITS) return false;
-    if (text.charCodeAt(end) !== COMMA) return false;
-    const wireId = Number(text.slice(SUCCESS_PREFIX.length, end));
-    if (this.#pending.get(wireId)?.lazy !== true) return false;
-    const pending = this.#settle(wireId) as PendingCommand;
-    const id = pending.callerId ?? wireId;
-    const answerText = id === wireId ? text : `${SUCCESS_PREFIX}${id}${text.slice(end)}`;
-    const answer = unparsedSuccess(id, answerText);
-    keepWire(answer, text, answerText, bytes);
-    pending.resolve(answer);
-    return true;
+  /** Lets the readers of pending commands name the answer from its text; true when one did. */
+  #resolvePeeked(text: string, bytes: number | undefined): boolean {
+    for (const reader of this.#readers.keys()) {
+      const id = reader.peekAnswerId(text);
+      if (id === undefined || this.#pending.get(id)?.reader !== reader) continue;
+      this.#resolveRead(this.#settle(id) as PendingCommand, text, bytes, undefined);
+      return true;
+    }
+    return false;
+  }
+
+  /** Resolves a settled reader command with what its reader builds; a throwing reader fails it. */
+  #resolveRead(
+    pending: PendingCommand,
+    text: string,
+    bytes: number | undefined,
+    frame: AnswerFrame | undefined,
+  ) {
+    const reader = pending.reader as AnswerReader;
+    try {
+      pending.resolve(reader.readAnswer(text, bytes, frame));
+    } catch (cause) {
+      const error = new BidiError(
+        pending.method,
+        "unknown error",
+        `${pending.method}: the answer reader failed on the answer (${String(cause)})`,
+      );
+      error.stack = rewriteStackHeader(pending.site, error);
+      pending.reject(error);
+    }
   }
 
   #emit(frame: BidiEventFrame): void {
@@ -571,58 +533,6 @@ export class BidiClient {
     this.destroy(new Error("the BiDi connection was closed by this client"));
     await this.#transport.close();
   }
-}
-
-/** How Firefox starts every success answer (WebDriverBiDiConnection.sendResult). */
-const SUCCESS_PREFIX = '{"type":"success","id":';
-const CLOSING_BRACE = 0x7d;
-const COMMA = 0x2c;
-/** Ids are safe integers: at most 16 digits. */
-const MAX_ID_DIGITS = 16;
-
-function isAsciiDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
-
-/**
- * A success answer whose `result` is parsed from `text` on first read, then kept. The getter is
- * an own enumerable property (an object literal's accessor: cheap to make, unlike
- * defineProperty), so the answer serializes, compares and is walked (`Object.hasOwn`) like a
- * parsed one.
- */
-function unparsedSuccess(id: number, text: string): ResponseFrame {
-  let parsed: { result?: unknown } | undefined;
-  return {
-    type: "success",
-    id,
-    get result(): unknown {
-      if (parsed === undefined) {
-        try {
-          parsed = JSON.parse(text) as { result?: unknown };
-        } catch {
-          // Not JSON after all (never from Firefox): no result, so a reference to it says so.
-          parsed = {};
-        }
-      }
-      return parsed.result;
-    },
-  };
-}
-
-/**
- * The answer text with its top-level id replaced, when the text starts the way Firefox writes an
- * answer: `{"type":"<type>","id":<wire id>,` (no whitespace). Anything else: undefined.
- */
-function swapAnswerId(
-  text: string,
-  type: string | undefined,
-  wireId: number,
-  callerId: number,
-): string | undefined {
-  if (type !== "success" && type !== "error") return undefined;
-  const prefix = `{"type":"${type}","id":${wireId},`;
-  if (!text.startsWith(prefix)) return undefined;
-  return `{"type":"${type}","id":${callerId},${text.slice(prefix.length)}`;
 }
 
 function closedError(method: string, site: StackSite, reason: Error): BidiConnectionClosedError {

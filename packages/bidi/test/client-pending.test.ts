@@ -5,14 +5,8 @@ import { getEventListeners } from "node:events";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
-import {
-  BidiAbortError,
-  BidiClient,
-  BidiTimeoutError,
-  connectWebSocketTransport,
-  rawAnswerBytes,
-  rawAnswerText,
-} from "../src/index.js";
+import { answerWireBytes, answerWireText, sendAnswerFrame } from "../src/batch/index.js";
+import { BidiAbortError, BidiClient, BidiTimeoutError, connectWebSocketTransport } from "../src/index.js";
 
 const servers: WebSocketServer[] = [];
 const clients: BidiClient[] = [];
@@ -51,10 +45,8 @@ describe("BidiClient pending commands", () => {
   it("times out each command at its own deadline through one shared timer", async () => {
     const client = await connectedClient();
     const started = performance.now();
-    const long = client.sendRaw({ method: "never.answered", params: {} }, { timeoutMs: 400 }).catch((e) => e);
-    const short = client
-      .sendRaw({ method: "never.answered", params: {} }, { timeoutMs: 100 })
-      .catch((e) => e);
+    const long = client.sendUntyped("never.answered", {}, { timeoutMs: 400 }).catch((e) => e);
+    const short = client.sendUntyped("never.answered", {}, { timeoutMs: 100 }).catch((e) => e);
     const shortError = await short;
     const shortAt = performance.now() - started;
     expect(shortError).toBeInstanceOf(BidiTimeoutError);
@@ -73,12 +65,12 @@ describe("BidiClient pending commands", () => {
   it("holds the process open only while a command with a timeout is pending", async () => {
     const client = await connectedClient();
     const before = activeTimers();
-    const answered = client.sendRaw({ method: "echo.text", params: { text: "a" } }, { timeoutMs: 60_000 });
+    const answered = client.sendUntyped("echo.text", { text: "a" }, { timeoutMs: 60_000 });
     expect(activeTimers()).toBe(before + 1);
     await answered;
     expect(activeTimers()).toBe(before);
     // A later command with a later deadline re-uses the armed timer and holds the process again.
-    const pending = client.sendRaw({ method: "never.answered", params: {} }, { timeoutMs: 90_000 });
+    const pending = client.sendUntyped("never.answered", {}, { timeoutMs: 90_000 });
     expect(activeTimers()).toBe(before + 1);
     const failed = pending.catch((e: unknown) => e);
     await client.close();
@@ -90,9 +82,9 @@ describe("BidiClient pending commands", () => {
     const client = await connectedClient();
     const controller = new AbortController();
     const other = new AbortController();
-    const first = client.sendRaw({ method: "never.answered", params: {} }, { signal: controller.signal });
-    const second = client.sendRaw({ method: "never.answered", params: {} }, { signal: controller.signal });
-    const unrelated = client.sendRaw({ method: "never.answered", params: {} }, { signal: other.signal });
+    const first = client.sendUntyped("never.answered", {}, { signal: controller.signal });
+    const second = client.sendUntyped("never.answered", {}, { signal: controller.signal });
+    const unrelated = client.sendUntyped("never.answered", {}, { signal: other.signal });
     expect(getEventListeners(controller.signal, "abort")).toHaveLength(1);
     const settled = Promise.allSettled([first, second]);
     controller.abort(new Error("user pressed stop"));
@@ -112,27 +104,24 @@ describe("BidiClient pending commands", () => {
   it("drops the listener of a signal whose commands all settled once another signal comes", async () => {
     const client = await connectedClient();
     const first = new AbortController();
-    await client.sendRaw({ method: "echo.text", params: { text: "a" } }, { signal: first.signal });
-    await client.sendRaw({ method: "echo.text", params: { text: "b" } }, { signal: first.signal });
+    await client.sendUntyped("echo.text", { text: "a" }, { signal: first.signal });
+    await client.sendUntyped("echo.text", { text: "b" }, { signal: first.signal });
     expect(getEventListeners(first.signal, "abort")).toHaveLength(1);
     const second = new AbortController();
-    await client.sendRaw({ method: "echo.text", params: { text: "c" } }, { signal: second.signal });
+    await client.sendUntyped("echo.text", { text: "c" }, { signal: second.signal });
     expect(getEventListeners(first.signal, "abort")).toHaveLength(0);
     expect(getEventListeners(second.signal, "abort")).toHaveLength(1);
     // Aborting a signal nothing uses any more changes nothing.
     first.abort();
-    const answer = await client.sendRaw(
-      { method: "echo.text", params: { text: "d" } },
-      { signal: second.signal },
-    );
-    expect(answer).toMatchObject({ type: "success", result: { text: "d" } });
+    const answer = await client.sendUntyped("echo.text", { text: "d" }, { signal: second.signal });
+    expect(answer).toEqual({ text: "d" });
   });
 
   it("captures the caller's stack unless told not to", async () => {
     const client = await connectedClient();
     async function callerWithAName(captureStack: boolean): Promise<Error> {
       return (await client
-        .sendRaw({ method: "never.answered", params: {} }, { timeoutMs: 20, captureStack })
+        .sendUntyped("never.answered", {}, { timeoutMs: 20, captureStack })
         .catch((e: unknown) => e)) as Error;
     }
     const withStack = await callerWithAName(true);
@@ -149,26 +138,23 @@ describe("BidiClient pending commands", () => {
       [123_456_789, 'Grüße, 日本語, emoji 😀, quote " and backslash \\'],
       [0, "x".repeat(70_000)],
     ] as const) {
-      const answer = await client.sendRaw({ id: callerId, method: "echo.text", params: { text } });
-      const wire = rawAnswerText(answer);
+      const answer = await sendAnswerFrame(client, { id: callerId, method: "echo.text", params: { text } });
+      const wire = answerWireText(answer);
       expect(wire).toBe(JSON.stringify(answer));
-      expect(rawAnswerBytes(answer)).toBe(Buffer.byteLength(wire ?? "", "utf8"));
+      expect(answerWireBytes(answer)).toBe(Buffer.byteLength(wire ?? "", "utf8"));
     }
-    const withoutId = await client.sendRaw({ method: "echo.text", params: { text: "ü" } });
-    expect(rawAnswerBytes(withoutId)).toBe(Buffer.byteLength(rawAnswerText(withoutId) ?? "", "utf8"));
-    expect(rawAnswerBytes({})).toBeUndefined();
+    const withoutId = await sendAnswerFrame(client, { method: "echo.text", params: { text: "ü" } });
+    expect(answerWireBytes(withoutId)).toBe(Buffer.byteLength(answerWireText(withoutId) ?? "", "utf8"));
+    expect(answerWireBytes({})).toBeUndefined();
   });
 
-  it("with lazyResult resolves success answers unparsed, parses the result on first read, and swaps the id", async () => {
+  it("as an answer frame resolves success answers unparsed, parses the result on first read, and swaps the id", async () => {
     const client = await connectedClient();
     const text = 'Grüße "quoted" {{1.x}} \\ 😀';
-    const answer = await client.sendRaw(
-      { id: 42, method: "echo.text", params: { text } },
-      { lazyResult: true },
-    );
-    const wire = rawAnswerText(answer);
+    const answer = await sendAnswerFrame(client, { id: 42, method: "echo.text", params: { text } });
+    const wire = answerWireText(answer);
     expect(wire).toBe(`{"type":"success","id":42,"result":${JSON.stringify({ text })}}`);
-    expect(rawAnswerBytes(answer)).toBe(Buffer.byteLength(wire ?? "", "utf8"));
+    expect(answerWireBytes(answer)).toBe(Buffer.byteLength(wire ?? "", "utf8"));
     expect(typeof Object.getOwnPropertyDescriptor(answer as object, "result")?.get).toBe("function");
     // Read as a parsed answer would be: the result is there, own, enumerable, and stable.
     expect(Object.hasOwn(answer as object, "result")).toBe(true);
@@ -176,8 +162,8 @@ describe("BidiClient pending commands", () => {
     const result = (answer as { result: unknown }).result;
     expect((answer as { result: unknown }).result).toBe(result);
     expect(JSON.stringify(answer)).toBe(wire);
-    // A command without lazyResult still gets a parsed answer (a plain data property).
-    const parsed = await client.sendRaw({ id: 43, method: "echo.text", params: { text } });
-    expect(Object.getOwnPropertyDescriptor(parsed as object, "result")?.get).toBeUndefined();
+    // A plain command gets its result parsed (a plain value, no getter behind it).
+    const parsed = await client.sendUntyped("echo.text", { text });
+    expect(parsed).toEqual({ text });
   });
 });

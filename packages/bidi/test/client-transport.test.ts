@@ -33,7 +33,7 @@ describe("BidiClient over a socket that drops", () => {
     const { url, received, server } = await silentServer();
     const client = new BidiClient(await connectWebSocketTransport(url), { defaultTimeoutMs: 0 });
     const first = client.send("session.status", {});
-    const second = client.sendRaw({ id: 5, method: "session.status", params: {} });
+    const second = client.sendUntyped("session.status", {});
     const settled = Promise.allSettled([first, second]);
     await expect.poll(() => received.length).toBe(2);
     expect(received.map((f) => JSON.parse(f).id)).toEqual([1, 2]);
@@ -79,7 +79,7 @@ describe("BidiClient over a socket that drops", () => {
     try {
       const circular: Record<string, unknown> = {};
       circular.self = circular;
-      await expect(client.sendRaw({ method: "script.evaluate", params: circular })).rejects.toThrow(
+      await expect(client.sendUntyped("script.evaluate", circular)).rejects.toThrow(
         /cannot be serialized to JSON/,
       );
       await expect(client.send("session.status", { big: 1n } as never)).rejects.toThrow(

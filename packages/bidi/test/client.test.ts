@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerWireText, sendAnswerFrame } from "../src/batch/index.js";
 import {
   BidiAbortError,
   BidiConnectionClosedError,
@@ -14,7 +15,6 @@ import {
   type FirefoxBrowser,
   launchFirefox,
   navigate,
-  rawAnswerText,
   remoteRef,
 } from "../src/index.js";
 
@@ -90,18 +90,18 @@ describe("BidiClient", () => {
     expect((err as Error).message).toContain("TypeError: boom");
   });
 
-  it("sendRaw returns Firefox's answers verbatim under the caller's id", async () => {
-    const ok = await browser.client.sendRaw({ id: 7, method: "session.status", params: {} });
+  it("an answer frame is Firefox's answers verbatim under the caller's id", async () => {
+    const ok = await sendAnswerFrame(browser.client, { id: 7, method: "session.status", params: {} });
     expect(ok).toMatchObject({ type: "success", id: 7, result: { ready: false } });
-    const bad = await browser.client.sendRaw({ id: 8, method: "no.suchCommand", params: {} });
+    const bad = await sendAnswerFrame(browser.client, { id: 8, method: "no.suchCommand", params: {} });
     expect(bad).toMatchObject({ type: "error", id: 8, error: "unknown command" });
   });
 
-  it("keeps each sendRaw answer's wire text, under the caller's id, equal to its JSON", async () => {
+  it("keeps each answer frame's wire text, under the caller's id, equal to its JSON", async () => {
     const tab = await createTab(browser.client);
     const answers = [
-      await browser.client.sendRaw({ id: 17, method: "browsingContext.getTree", params: {} }),
-      await browser.client.sendRaw({
+      await sendAnswerFrame(browser.client, { id: 17, method: "browsingContext.getTree", params: {} }),
+      await sendAnswerFrame(browser.client, {
         id: 18,
         method: "script.evaluate",
         // Text that needs escaping, non-ASCII, a lone surrogate and numbers of every kind.
@@ -112,14 +112,14 @@ describe("BidiClient", () => {
           awaitPromise: false,
         },
       }),
-      await browser.client.sendRaw({ id: 19, method: "no.suchCommand", params: {} }),
-      await browser.client.sendRaw({ method: "session.status", params: {} }),
+      await sendAnswerFrame(browser.client, { id: 19, method: "no.suchCommand", params: {} }),
+      await sendAnswerFrame(browser.client, { method: "session.status", params: {} }),
     ];
     for (const answer of answers) {
-      expect(rawAnswerText(answer)).toBe(JSON.stringify(answer));
+      expect(answerWireText(answer)).toBe(JSON.stringify(answer));
     }
     expect(answers.map((answer) => (answer as { id: number }).id).slice(0, 3)).toEqual([17, 18, 19]);
-    expect(rawAnswerText({ type: "success", id: 1, result: {} })).toBeUndefined();
+    expect(answerWireText({ type: "success", id: 1, result: {} })).toBeUndefined();
   });
 
   it("times out a command that gets no answer, and stays usable", async () => {

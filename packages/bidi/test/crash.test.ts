@@ -24,7 +24,7 @@ describe("Firefox dying mid-command", () => {
     const pending = [
       browser.client.send("script.evaluate", never),
       browser.client.send("script.evaluate", never),
-      browser.client.sendRaw({ id: 99, method: "script.evaluate", params: never }),
+      browser.client.sendUntyped("script.evaluate", never),
     ];
     const settled = Promise.allSettled(pending);
     await expect.poll(() => browser.client.pendingCount).toBe(3);

@@ -55,7 +55,7 @@ type Way = (
 ) => Promise<void>;
 
 let idOffset = 0;
-/** Per tool batch: (batch time - time inside sendRaw) / time inside sendRaw. */
+/** Per tool batch: (batch time - time inside sendUntyped) / time inside sendUntyped. */
 const ownShares: number[] = [];
 function freshFrames(): BatchFrameInput[] {
   idOffset += 100;
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   const vsBare = tool.median / baseline.median;
   const own = stats(ownShares);
   console.log(
-    `  tool overhead over its own round trips (time outside sendRaw / time inside, per batch): median ${(own.median * 100).toFixed(2)}%  p90 ${(own.p90 * 100).toFixed(2)}%`,
+    `  tool overhead over its own round trips (time outside sendUntyped / time inside, per batch): median ${(own.median * 100).toFixed(2)}%  p90 ${(own.p90 * 100).toFixed(2)}%`,
   );
   console.log(
     `  tool vs bare ws: ${vsBare.toFixed(3)}x (target <= ${TARGET_VS_BARE}x): ${vsBare <= TARGET_VS_BARE ? "met" : "not met"}`,

@@ -1,9 +1,9 @@
 /**
  * Hot path against a fake socket: per-batch time of the firefox_bidi tool path
- * (executeBatchCall -> batch engine -> BidiClient.sendRaw) versus the raw
+ * (executeBatchCall -> batch engine -> sendAnswerFrame) versus the raw
  * socket round trips it makes: the same frames sent one by one, each after the
  * previous answered, over a bare `ws` client to the same fake BiDi server (in
- * another process). A third line, BidiClient.sendRaw alone, shows how the
+ * another process). A third line, sendAnswerFrame alone, shows how the
  * overhead splits between the client layer and the engine and tool.
  * Two scenarios: the server answers at once (pure client-side cost), and after
  * 1 ms (the floor of Firefox's own service time for a command here).
@@ -13,7 +13,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { connectBidi } from "@webbrain/bidi";
-import type { BatchFrameInput } from "@webbrain/bidi/batch";
+import { type BatchFrameInput, sendAnswerFrame } from "@webbrain/bidi/batch";
 import { BareWsClient, bareFrameBuilders, batchFrames, formatMs, type Stats, stats } from "./batch-shape.js";
 import { toolOverSession } from "./tool-runtime.js";
 
@@ -88,18 +88,20 @@ async function scenario(latencyMs: number, warmup: number, rounds: number): Prom
   let lastText = "";
   const ways: Record<string, Way> = {
     [BASELINE]: { prepare: () => () => bare.runPreparedBatch(builders) },
-    "BidiClient.sendRaw": {
+    "sendAnswerFrame (client + wire answers)": {
       // The client layer alone, called as the tool calls it: a signal, a timeout, no stack capture.
       prepare: () => {
         const options = rawOptions.pop()!;
         return async () => {
-          const tree = (await session.client.sendRaw(
+          const tree = (await sendAnswerFrame(
+            session.client,
             { method: "browsingContext.getTree", params: {} },
             options,
           )) as { result: { contexts: { context: string }[] } };
           const context = tree.result.contexts[0]!.context;
           for (const builder of builders) {
-            const answer = (await session.client.sendRaw(
+            const answer = (await sendAnswerFrame(
+              session.client,
               { method: builder.method, params: builder.params(context) },
               options,
             )) as { type: string };

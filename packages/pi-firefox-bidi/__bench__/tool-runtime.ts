@@ -16,14 +16,14 @@ import { executeBatchCall, type ToolParams, type ToolRuntime } from "../src/tool
 export interface BenchTool {
   /** One tool call; `signal` as Pi hands one to every tool call. */
   run(params: ToolParams, signal?: AbortSignal): Promise<{ text: string }>;
-  /** Milliseconds the last `run` spent inside BidiClient.sendRaw (only with `timeRoundTrips`). */
+  /** Milliseconds the last `run` spent inside BidiClient.sendUntyped (only with `timeRoundTrips`). */
   lastRoundTripMs(): number;
   dispose(): Promise<void>;
 }
 
 export interface BenchToolOptions {
   /**
-   * Wrap BidiClient.sendRaw to sum the time spent in it per run (lastRoundTripMs). The wrapper
+   * Wrap BidiClient.sendUntyped to sum the time spent in it per run (lastRoundTripMs). The wrapper
    * itself costs time inside the measured path, so the hot-path bench leaves it off.
    */
   timeRoundTrips?: boolean;
@@ -37,11 +37,11 @@ export async function toolOverSession(
   // Time spent waiting on the socket, summed per run, to split a batch into round trips and tool work.
   let roundTripMs = 0;
   if (options.timeRoundTrips) {
-    const sendRaw = session.client.sendRaw.bind(session.client);
-    session.client.sendRaw = async (frame, sendOptions) => {
+    const sendUntyped = session.client.sendUntyped.bind(session.client);
+    session.client.sendUntyped = async (method, params, sendOptions) => {
       const started = performance.now();
       try {
-        return await sendRaw(frame, sendOptions);
+        return await sendUntyped(method, params, sendOptions);
       } finally {
         roundTripMs += performance.now() - started;
       }

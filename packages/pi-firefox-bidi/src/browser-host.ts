@@ -13,8 +13,7 @@
  * - the spool store is not owned here: spool files survive `close`.
  */
 import type { FirefoxBrowser } from "@webbrain/bidi";
-import { BatchSession, type SpoolStore } from "@webbrain/bidi/batch";
-import { clientTransport } from "./client-transport.js";
+import { BatchSession, clientTransport, type SpoolStore } from "@webbrain/bidi/batch";
 import { type DebugLog, errorKind } from "./debug-log.js";
 
 export type Access = "standard" | "system";

@@ -9,10 +9,15 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FirefoxBrowser, launchFirefox } from "@webbrain/bidi";
-import { type BatchPayload, BatchSession, nodeSpoolFs, SpoolStore } from "@webbrain/bidi/batch";
+import {
+  type BatchPayload,
+  BatchSession,
+  clientTransport,
+  nodeSpoolFs,
+  SpoolStore,
+} from "@webbrain/bidi/batch";
 import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientTransport } from "../src/client-transport.js";
 import { type ToolParams, toolParameters } from "../src/tool.js";
 
 const SKILL = readFileSync(new URL("../skills/firefox-bidi/SKILL.md", import.meta.url), "utf8");
@@ -46,13 +51,7 @@ beforeAll(async () => {
   browser = await launchFirefox({ headless: true });
   spool = new SpoolStore({ fs: nodeSpoolFs, prefix: join(root, "spool-") });
   session = new BatchSession({ transport: clientTransport(browser.client), spool });
-  const created = (await browser.client.sendRaw({
-    method: "browsingContext.create",
-    params: { type: "tab" },
-  })) as {
-    result: { context: string };
-  };
-  context = created.result.context;
+  context = (await browser.client.send("browsingContext.create", { type: "tab" })).context;
 });
 
 afterAll(async () => {
@@ -107,9 +106,10 @@ describe("SKILL.md worked batches on Firefox 153", () => {
     });
     expect(payload.wait).toMatchObject({ status: "matched" });
     // Work on in the tab the example opened? The later examples use the test's own tab.
-    await browser.client.sendRaw({
-      method: "browsingContext.navigate",
-      params: { context, url: server.url("/shop"), wait: "complete" },
+    await browser.client.send("browsingContext.navigate", {
+      context,
+      url: server.url("/shop"),
+      wait: "complete",
     });
   });
 

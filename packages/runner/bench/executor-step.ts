@@ -4,6 +4,12 @@
  * same press, interleaved in the same run on the same page. Also prints the BiDi commands each
  * step sends (counted by the client), so a regression in round trips shows as a number.
  *
+ * Two more columns split the step: `port` is BidiBrowserPort.pageAction alone (the step less the
+ * executor), `floor` is the same three round trips with no page work (an empty sandbox evaluate,
+ * the press, another empty evaluate). step/floor is what the step costs beyond the round trips a
+ * verified trusted click needs; under load the floor alone moves far from 1x, since every round
+ * trip waits for Firefox's processes to be scheduled.
+ *
  * The step includes everything the agent adds around the port: the mode/tier gate, argument
  * validation, the loop detector and submit guard (advisory, so repeating a click is allowed), the
  * URL read before and after the action (from memory, context-documents.ts) and result shaping.
@@ -11,6 +17,7 @@
  *
  * Run: npm run bench -w packages/runner   (launches headless Firefox)
  */
+import type { PageActionName } from "@webbrain/agent";
 import { findRef, startFixtureServer } from "@webbrain/testkit";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { openBrowserConnection } from "../src/browser-connection.js";
@@ -80,6 +87,21 @@ try {
     const answer = await runner.call(name, args);
     if (answer.result.success !== true) throw new Error(`bench: ${name} failed: ${answer.text}`);
   };
+  const portOnly = (name: string, args: Record<string, unknown>) => async () => {
+    const result = await port.pageAction(tab, name as PageActionName, args);
+    if (result.success !== true) throw new Error(`bench: ${name} failed: ${String(result.error)}`);
+  };
+  const emptyCall = () =>
+    client.send("script.evaluate", {
+      expression: "1",
+      awaitPromise: false,
+      target: { context: tab, sandbox: PAGE_SANDBOX },
+    });
+  const floor = (steps: InputStep[]) => async () => {
+    await emptyCall();
+    await press(steps)();
+    await emptyCall();
+  };
   const commandsOf = async (run: () => Promise<unknown>): Promise<number> => {
     let sent = 0;
     const off = client.onCommandSent(() => sent++);
@@ -91,12 +113,27 @@ try {
     return sent;
   };
 
-  const rows: { name: string; step: number; bare: number; commands: number; pressCommands: number }[] = [];
+  const rows: {
+    name: string;
+    step: number;
+    port: number;
+    floor: number;
+    bare: number;
+    commands: number;
+    pressCommands: number;
+  }[] = [];
   const row = async (name: string, tool: string, args: Record<string, unknown>, plan: InputStep[]) => {
-    const [stepMs, bareMs] = await medianOfInterleaved([step(tool, args), press(plan)]);
+    const [stepMs, portMs, floorMs, bareMs] = await medianOfInterleaved([
+      step(tool, args),
+      portOnly(tool, args),
+      floor(plan),
+      press(plan),
+    ]);
     rows.push({
       name,
       step: stepMs!,
+      port: portMs!,
+      floor: floorMs!,
       bare: bareMs!,
       commands: await commandsOf(step(tool, args)),
       pressCommands: await commandsOf(press(plan)),
@@ -110,7 +147,13 @@ try {
     `webbrain executor-step bench: ${ITERATIONS} interleaved iterations after ${WARMUP} warm-up, ${connection.description}`,
   );
   console.log(
-    ["step".padEnd(18), "step med".padStart(11), "bare press".padStart(11), "ratio".padStart(8)]
+    ["step".padEnd(18), "step med".padStart(11), "port".padStart(11), "floor".padStart(11)]
+      .concat([
+        "bare press".padStart(11),
+        "ratio".padStart(8),
+        "floor x".padStart(9),
+        "step/floor".padStart(11),
+      ])
       .concat(["cmds/step".padStart(11), "cmds/press".padStart(11)])
       .join(""),
   );
@@ -119,8 +162,12 @@ try {
       [
         r.name.padEnd(18),
         `${r.step.toFixed(2)} ms`.padStart(11),
+        `${r.port.toFixed(2)} ms`.padStart(11),
+        `${r.floor.toFixed(2)} ms`.padStart(11),
         `${r.bare.toFixed(2)} ms`.padStart(11),
         `${(r.step / r.bare).toFixed(2)}x`.padStart(8),
+        `${(r.floor / r.bare).toFixed(2)}x`.padStart(9),
+        `${(r.step / r.floor).toFixed(2)}x`.padStart(11),
         String(r.commands).padStart(11),
         String(r.pressCommands).padStart(11),
       ].join(""),

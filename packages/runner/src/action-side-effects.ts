@@ -54,8 +54,18 @@ export interface SideEffectRecorder {
   collect(): Promise<{ downloads?: DownloadReport[]; new_tabs?: NewTabReport[] }>;
 }
 
+/** One action's events, gathered from its start until `collect`. */
+interface Recording {
+  tabId: string;
+  isOurs: (context: string) => boolean;
+  downloads: PendingDownload[];
+  tabs: string[];
+}
+
 export class ActionSideEffects {
   readonly #client: BidiClient;
+  readonly #active = new Set<Recording>();
+  #removers: (() => void)[] | undefined;
 
   constructor(client: BidiClient) {
     this.#client = client;
@@ -71,34 +81,57 @@ export class ActionSideEffects {
 
   /** Starts recording for an action in `tabId`; `isOurs` tells whether a context is this tab's. */
   begin(tabId: string, isOurs: (context: string) => boolean): SideEffectRecorder {
-    const downloads: PendingDownload[] = [];
-    const tabs: string[] = [];
-    const removers = [
-      this.#client.on("browsingContext.downloadWillBegin", (event) => {
-        if (!isOurs(event.context)) return;
-        downloads.push({ url: event.url, filename: event.suggestedFilename });
-      }),
-      this.#client.on("browsingContext.downloadEnd", (event) => {
-        const pending = downloads.find((download) => download.url === event.url && !download.end);
-        if (!pending) return;
-        pending.end = { status: event.status, filepath: "filepath" in event ? event.filepath : null };
-      }),
-      this.#client.on("browsingContext.contextCreated", (info) => {
-        if (!info.parent && info.originalOpener === tabId) tabs.push(info.context);
-      }),
-    ];
+    this.#listen();
+    const recording: Recording = { tabId, isOurs, downloads: [], tabs: [] };
+    this.#active.add(recording);
+    const { downloads, tabs } = recording;
     return {
       collect: async () => {
         // No fixed settle time: the click path's own verify round trips come after the press, so
         // events the press caused have arrived; only what has begun is waited for.
-        await waitUntil(() => downloads.every((download) => download.end), DOWNLOAD_WAIT_MS);
-        for (const remove of removers) remove();
+        if (downloads.length > 0)
+          await waitUntil(() => downloads.every((download) => download.end), DOWNLOAD_WAIT_MS);
+        this.#active.delete(recording);
         const out: { downloads?: DownloadReport[]; new_tabs?: NewTabReport[] } = {};
         if (downloads.length > 0) out.downloads = await Promise.all(downloads.map(reportDownload));
         if (tabs.length > 0) out.new_tabs = await Promise.all(tabs.map((tab) => this.#reportTab(tab)));
         return out;
       },
     };
+  }
+
+  /** Removes the client listeners (the port is disposed). */
+  stop(): void {
+    for (const remove of this.#removers ?? []) remove();
+    this.#removers = undefined;
+    this.#active.clear();
+  }
+
+  /**
+   * Listens once and hands events to the recordings in progress, so an action adds and removes
+   * no client listeners (it did three of each per action).
+   */
+  #listen(): void {
+    this.#removers ??= [
+      this.#client.on("browsingContext.downloadWillBegin", (event) => {
+        for (const recording of this.#active) {
+          if (recording.isOurs(event.context))
+            recording.downloads.push({ url: event.url, filename: event.suggestedFilename });
+        }
+      }),
+      this.#client.on("browsingContext.downloadEnd", (event) => {
+        for (const { downloads } of this.#active) {
+          const pending = downloads.find((download) => download.url === event.url && !download.end);
+          if (pending)
+            pending.end = { status: event.status, filepath: "filepath" in event ? event.filepath : null };
+        }
+      }),
+      this.#client.on("browsingContext.contextCreated", (info) => {
+        for (const recording of this.#active) {
+          if (!info.parent && info.originalOpener === recording.tabId) recording.tabs.push(info.context);
+        }
+      }),
+    ];
   }
 
   async #reportTab(context: string): Promise<NewTabReport> {

@@ -180,6 +180,8 @@ export class BidiBrowserPort implements BrowserPort {
     this.network.stop();
     this.tabs.stop();
     this.documents.stop();
+    this.sideEffects.stop();
+    this.#elements.stop();
   }
 
   async listTabs(): Promise<TabInfo[]> {

@@ -13,7 +13,13 @@
  * connection error, and Stop (the signal) rejects with the Stop error after ending the work in
  * the page.
  */
-import type { PageResult, UploadRequest } from "@webbrain/agent";
+import {
+  type PageResult,
+  type PageToolName,
+  type PortActionName,
+  routeOf,
+  type UploadRequest,
+} from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import { TRUSTED_ACTIONS } from "./action-sets.js";
 import { DevActions, type LocatedElement } from "./dev-actions.js";
@@ -29,6 +35,12 @@ import type { TabContexts } from "./tab-contexts.js";
 
 export type { LocatedElement } from "./dev-actions.js";
 export { toPageResult } from "./page-result.js";
+
+type ActionRoute = (
+  tabId: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+) => Promise<PageResult>;
 
 export class ElementActions {
   readonly #caller: PageCaller;
@@ -59,25 +71,32 @@ export class ElementActions {
     params: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<PageResult> {
-    switch (action) {
-      case "iframe_click":
-      case "iframe_type":
-        return this.#frames.press(tabId, action, params, signal);
-      case "iframe_read":
-        return this.#frames.read(tabId, params, signal);
-      case "promote_iframe":
-        return this.#frames.promote(tabId, params);
-      case "execute_js":
-        return this.#dev.executeJs(tabId, params, signal);
-      case "wait_for_stable":
-        return waitForStable(this.#caller, this.#tabs, this.#network, tabId, params, signal);
-      case "resolve_resource_url":
-        return this.#dev.resourceUrl(tabId, params, signal);
-      default:
-        if (TRUSTED_ACTIONS.has(action))
-          return this.#presser.pressAndVerify(tabId, tabId, action, params, signal);
-        return toPageResult(await this.#caller.call(tabId, tabId, action, params, signal ? { signal } : {}));
-    }
+    const route = routeOf(this.#portRoutes, action) ?? routeOf(this.#pageRoutes, action);
+    if (route) return route(tabId, params, signal);
+    if (TRUSTED_ACTIONS.has(action))
+      return this.#presser.pressAndVerify(tabId, tabId, action, params, signal);
+    return toPageResult(await this.#caller.call(tabId, tabId, action, params, signal ? { signal } : {}));
+  }
+
+  /** The actions this port answers itself, by their declared names (a missing one fails tsc). */
+  readonly #portRoutes: Record<PortActionName, ActionRoute> = {
+    iframe_click: (tabId, params, signal) => this.#frames.press(tabId, "iframe_click", params, signal),
+    iframe_type: (tabId, params, signal) => this.#frames.press(tabId, "iframe_type", params, signal),
+    promote_iframe: (tabId, params) => this.#frames.promote(tabId, params),
+    execute_js: (tabId, params, signal) => this.#dev.executeJs(tabId, params, signal),
+    resolve_resource_url: (tabId, params, signal) => this.#dev.resourceUrl(tabId, params, signal),
+  };
+
+  /** Page-layer tools this port runs with more than the page script (frames of other origins, the network). */
+  readonly #pageRoutes: Partial<Record<PageToolName, ActionRoute>> = {
+    iframe_read: (tabId, params, signal) => this.#frames.read(tabId, params, signal),
+    wait_for_stable: (tabId, params, signal) =>
+      waitForStable(this.#caller, this.#tabs, this.#network, tabId, params, signal),
+  };
+
+  /** Stops the client listeners the actions keep (the port is disposed). */
+  stop(): void {
+    this.#presser.stop();
   }
 
   /** The element an upload targets: a ref from the tree (resolved by the page) or a selector. */

@@ -17,52 +17,93 @@ export interface NavigationWatch {
   loaded(timeoutMs: number, signal?: AbortSignal): Promise<string>;
 }
 
-export function watchNavigation(client: BidiClient, tabId: string, context: string): NavigationWatch {
-  const ours = (id: string) => id === context || id === tabId;
-  let startedUrl: string | undefined;
-  let loadedUrl: string | undefined;
-  let onLoad: (() => void) | undefined;
-  const removers = [
-    client.on("browsingContext.navigationStarted", (info) => {
-      if (!ours(info.context)) return;
-      startedUrl = info.url;
-      loadedUrl = undefined;
-    }),
-    client.on("browsingContext.load", (info) => {
-      if (!ours(info.context) || startedUrl === undefined) return;
-      loadedUrl = info.url;
-      onLoad?.();
-    }),
-  ];
-  const stop = () => {
-    for (const remove of removers) remove();
-  };
-  return {
-    stop,
-    started: () => startedUrl !== undefined,
-    loaded: async (timeoutMs, signal) => {
-      try {
-        if (loadedUrl === undefined) {
-          await new Promise<void>((resolve, reject) => {
-            const finish = () => {
-              clearTimeout(timer);
-              signal?.removeEventListener("abort", onAbort);
-              resolve();
-            };
-            const onAbort = () => {
-              clearTimeout(timer);
-              reject(stoppedError("waiting for the page to load", signal as AbortSignal));
-            };
-            const timer = setTimeout(finish, timeoutMs);
-            onLoad = finish;
-            if (signal?.aborted) onAbort();
-            else signal?.addEventListener("abort", onAbort, { once: true });
-          });
+/** One watch's state, fed by the shared listeners of `NavigationEvents`. */
+interface ActiveWatch {
+  ours(context: string): boolean;
+  startedUrl: string | undefined;
+  loadedUrl: string | undefined;
+  onLoad: (() => void) | undefined;
+}
+
+/**
+ * The navigation events of one client, listened to once and handed to the watches in progress,
+ * so a press adds and removes no client listeners (it did two of each per click).
+ */
+export class NavigationEvents {
+  readonly #client: BidiClient;
+  readonly #active = new Set<ActiveWatch>();
+  #removers: (() => void)[] | undefined;
+
+  constructor(client: BidiClient) {
+    this.#client = client;
+  }
+
+  /** Watches the tab (and the frame acted in) until `stop` or `loaded`. */
+  watch(tabId: string, context: string): NavigationWatch {
+    this.#listen();
+    const state: ActiveWatch = {
+      ours: (id) => id === context || id === tabId,
+      startedUrl: undefined,
+      loadedUrl: undefined,
+      onLoad: undefined,
+    };
+    this.#active.add(state);
+    const stop = () => {
+      this.#active.delete(state);
+    };
+    return {
+      stop,
+      started: () => state.startedUrl !== undefined,
+      loaded: async (timeoutMs, signal) => {
+        try {
+          if (state.loadedUrl === undefined) {
+            await new Promise<void>((resolve, reject) => {
+              const finish = () => {
+                clearTimeout(timer);
+                signal?.removeEventListener("abort", onAbort);
+                resolve();
+              };
+              const onAbort = () => {
+                clearTimeout(timer);
+                reject(stoppedError("waiting for the page to load", signal as AbortSignal));
+              };
+              const timer = setTimeout(finish, timeoutMs);
+              state.onLoad = finish;
+              if (signal?.aborted) onAbort();
+              else signal?.addEventListener("abort", onAbort, { once: true });
+            });
+          }
+        } finally {
+          stop();
         }
-      } finally {
-        stop();
-      }
-      return loadedUrl ?? startedUrl ?? "";
-    },
-  };
+        return state.loadedUrl ?? state.startedUrl ?? "";
+      },
+    };
+  }
+
+  /** Removes the client listeners (the port is disposed). */
+  stop(): void {
+    for (const remove of this.#removers ?? []) remove();
+    this.#removers = undefined;
+    this.#active.clear();
+  }
+
+  #listen(): void {
+    this.#removers ??= [
+      this.#client.on("browsingContext.navigationStarted", (info) => {
+        for (const state of this.#active) {
+          if (!state.ours(info.context)) continue;
+          state.startedUrl = info.url;
+          state.loadedUrl = undefined;
+        }
+      }),
+      this.#client.on("browsingContext.load", (info) => {
+        for (const state of this.#active) {
+          if (!state.ours(info.context) || state.startedUrl === undefined) continue;
+          state.loadedUrl = info.url;
+          state.onLoad?.();
+        }
+      }),
+    ];
+  }
 }

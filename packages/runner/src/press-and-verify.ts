@@ -18,7 +18,7 @@
 import type { PageResult } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import type { DialogHandler } from "./dialog-handler.js";
-import { watchNavigation } from "./navigation-watch.js";
+import { NavigationEvents } from "./navigation-watch.js";
 import type { PageCaller } from "./page-caller.js";
 import { isFatal, isRecord, type Json, toPageResult } from "./page-result.js";
 import { throwIfStopped } from "./stop-signal.js";
@@ -34,11 +34,18 @@ export class PlanPresser {
   readonly #client: BidiClient;
   readonly #caller: PageCaller;
   readonly #dialogs: DialogHandler;
+  readonly #navigations: NavigationEvents;
 
   constructor(client: BidiClient, caller: PageCaller, dialogs: DialogHandler) {
     this.#client = client;
     this.#caller = caller;
     this.#dialogs = dialogs;
+    this.#navigations = new NavigationEvents(client);
+  }
+
+  /** Stops listening for navigations (the port is disposed). */
+  stop(): void {
+    this.#navigations.stop();
   }
 
   async pressAndVerify(
@@ -63,7 +70,7 @@ export class PlanPresser {
       throwIfStopped(signal, action);
       // A document navigation the press started (link, form submit) is seen as a BiDi event,
       // which costs no round trip; `navigationStarted` does not fire for fragments/pushState.
-      const watch = watchNavigation(this.#client, tabId, context);
+      const watch = this.#navigations.watch(tabId, context);
       try {
         // Pointer coordinates are relative to the viewport of the context the actions are
         // performed in, so a frame's own plan is pressed in the frame's context, unshifted.

@@ -54,6 +54,8 @@ export const CONFORMANCE_ORDER = [
   "promote_iframe",
   "new_tab",
   "pause_for_user",
+  "schedule_task",
+  "schedule_resume",
   "clarify",
   "done",
 ] as const;
@@ -177,6 +179,15 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
       return { url: ctx.pageUrl };
     case "pause_for_user":
       return { message: "Solve the captcha, then press Enter." };
+    case "schedule_task":
+      return {
+        title: "Conformance",
+        prompt: "Read the conformance page again",
+        schedule: { type: "once", after_seconds: 3_600 },
+        target: { type: "url", url: ctx.pageUrl },
+      };
+    case "schedule_resume":
+      return { reason: "waiting for the conformance report", after_seconds: 3_600 };
     case "clarify":
       return { question: "Which voucher?" };
     case "done":

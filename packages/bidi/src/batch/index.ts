@@ -9,6 +9,8 @@ export { checkBatchRequest } from "./batch-request-check.js";
 export type { BatchRunRequest, BatchRunResult, BatchSessionOptions } from "./batch-session.js";
 export { BatchSession } from "./batch-session.js";
 export * from "./budgets.js";
+export type { RelayedFrame } from "./client-transport.js";
+export { clientTransport, sendAnswerFrame } from "./client-transport.js";
 export { BatchInputError, FrameAbortedError, FrameTimeoutError } from "./errors.js";
 export { EventHistory, EventWait, summarizeParams } from "./event-history.js";
 export { FrameIdLedger, isValidFrameId } from "./frame-ids.js";
@@ -20,3 +22,4 @@ export { ReferenceResolutionError, resolveReferences, resolveReferencesIfAnswere
 export type { SpoolFs, SpoolStoreOptions } from "./spool.js";
 export { nodeSpoolFs, SpoolError, SpoolStore } from "./spool.js";
 export type * from "./types.js";
+export { answerWireBytes, answerWireText } from "./wire-answers.js";

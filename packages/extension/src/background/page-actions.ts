@@ -13,7 +13,13 @@
  * - Stop (the call's signal) rejects at once with AbortError and sends nothing more to the page
  *   but one message that ends the page layer's waits in progress in that frame (`cancelWaits`).
  */
-import type { PageActionName, PageResult } from "@webbrain/agent";
+import {
+  type PageActionName,
+  type PageResult,
+  type PageToolName,
+  type PortActionName,
+  routeOf,
+} from "@webbrain/agent";
 import { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "@webbrain/page/protocol";
 import {
   CANCEL_WAITS_MESSAGE,
@@ -43,6 +49,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+type ActionRoute = (
+  tabId: number,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+) => Promise<PageResult>;
+
 export class WebExtPageActions {
   readonly #network: NetworkActivity;
   readonly #frames: FrameTargets;
@@ -64,26 +76,25 @@ export class WebExtPageActions {
     signal?: AbortSignal,
   ): Promise<PageResult> {
     throwIfStopped(signal);
-    switch (action) {
-      case "iframe_click":
-      case "iframe_type":
-        return this.#inFrame(tabId, action, params, signal);
-      case "iframe_read":
-        return this.#iframeRead(tabId, params, signal);
-      case "promote_iframe":
-        return this.#promoteIframe(tabId, params, signal);
-      case "verify_form":
-        return this.#verifyForm(tabId, params, signal);
-      case "execute_js":
-        return raceStop(this.#executeJs(tabId, params), signal);
-      case "wait_for_stable":
-        return this.#waitForStable(tabId, params, signal);
-      case "resolve_resource_url":
-        return raceStop(this.#resourceUrl(tabId, params), signal);
-      default:
-        return this.#call(tabId, TOP_FRAME_ID, action, params, signal);
-    }
+    const route = routeOf(this.#portRoutes, action) ?? routeOf(this.#pageRoutes, action);
+    return route ? route(tabId, params, signal) : this.#call(tabId, TOP_FRAME_ID, action, params, signal);
   }
+
+  /** The actions this port answers itself, by their declared names (a missing one fails tsc). */
+  readonly #portRoutes: Record<PortActionName, ActionRoute> = {
+    iframe_click: (tabId, params, signal) => this.#inFrame(tabId, "iframe_click", params, signal),
+    iframe_type: (tabId, params, signal) => this.#inFrame(tabId, "iframe_type", params, signal),
+    promote_iframe: (tabId, params, signal) => this.#promoteIframe(tabId, params, signal),
+    execute_js: (tabId, params, signal) => raceStop(this.#executeJs(tabId, params), signal),
+    resolve_resource_url: (tabId, params, signal) => raceStop(this.#resourceUrl(tabId, params), signal),
+  };
+
+  /** Page-layer tools this port runs with more than the top document's page script. */
+  readonly #pageRoutes: Partial<Record<PageToolName, ActionRoute>> = {
+    iframe_read: (tabId, params, signal) => this.#iframeRead(tabId, params, signal),
+    verify_form: (tabId, params, signal) => this.#verifyForm(tabId, params, signal),
+    wait_for_stable: (tabId, params, signal) => this.#waitForStable(tabId, params, signal),
+  };
 
   /** Forget a closed tab's ref floor. */
   forgetTab(tabId: number): void {
