@@ -10,8 +10,15 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type BidiClient, callFunction, captureScreenshot, evaluate, performActions } from "@webbrain/bidi";
-import { waitFor } from "@webbrain/testkit";
+import {
+  type BidiClient,
+  callFunction,
+  captureScreenshot,
+  evaluate,
+  navigate,
+  performActions,
+} from "@webbrain/bidi";
+import { type FirefoxHarness, waitFor } from "@webbrain/testkit";
 import type { ProviderConfig } from "../src/shared/settings.js";
 
 /** waitFor for a probe that yields a value once ready: resolves with that value, typed as present. */
@@ -422,4 +429,54 @@ export function scriptedProviderConfig(
     bedrockRegion: "",
     ...overrides,
   };
+}
+
+/** The settings most tests run with: the scripted provider at `baseUrl`, no plan, plain cards. */
+export function scriptedSettings(baseUrl: string, overrides: Record<string, unknown> = {}) {
+  return {
+    providers: [scriptedProviderConfig(baseUrl)],
+    activeProviderId: "scripted",
+    maxSteps: 5,
+    planBeforeAct: false,
+    verbose: "normal",
+    ...overrides,
+  };
+}
+
+/** Stores `settings` (and any other keys) in the add-on's storage.local, from an add-on page. */
+export async function storeSettings(
+  client: BidiClient,
+  addonContext: string,
+  settings: object,
+  more: Record<string, unknown> = {},
+): Promise<void> {
+  await evaluate(
+    client,
+    addonContext,
+    `browser.storage.local.set(${JSON.stringify({ settings, ...more })}).then(() => true)`,
+    { awaitPromise: true },
+  );
+}
+
+/**
+ * Opens `url` in a new tab and starts a chat there as the sidebar would (a chat_start message
+ * from an add-on page). Answers the tab's Firefox id.
+ */
+export async function startChatOnPage(
+  firefox: FirefoxHarness,
+  addonContext: string,
+  url: string,
+  task: string,
+  mode: "ask" | "act" | "dev",
+): Promise<number> {
+  const context = await firefox.newTab();
+  await navigate(firefox.client, context, url);
+  const tabId = await firefoxTabId(firefox.client, addonContext, url);
+  await evaluate(
+    firefox.client,
+    addonContext,
+    `browser.runtime.sendMessage(${JSON.stringify({ type: "chat_start", tabId, text: task, mode })})`,
+    { awaitPromise: true },
+  );
+  return tabId;
 }

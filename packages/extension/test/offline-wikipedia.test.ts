@@ -9,7 +9,6 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
   lastToolResultText,
@@ -24,11 +23,12 @@ import {
   ADDON_PREFS,
   buildAddon,
   chooseFile,
-  firefoxTabId,
   installAndOpenSettings,
   screenshotOf,
-  scriptedProviderConfig,
+  scriptedSettings,
   setViewport,
+  startChatOnPage,
+  storeSettings,
   waitForText,
 } from "./addon-harness.js";
 
@@ -79,28 +79,13 @@ describe("offline Wikipedia", () => {
         (request) => ({ text: lastToolResultText(request).slice(0, 200) }),
       ],
     });
-    const settings = {
-      providers: [scriptedProviderConfig(llm.baseUrl)],
-      activeProviderId: "scripted",
-      maxSteps: 5,
-      planBeforeAct: false,
-      verbose: "normal",
-    };
-    await evaluate(
-      firefox.client,
+    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
+    await startChatOnPage(
+      firefox,
       settingsPage,
-      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
-      { awaitPromise: true },
-    );
-    const context = await firefox.newTab();
-    const url = fixtures!.url("/extension/article.html");
-    await navigate(firefox.client, context, url);
-    const tabId = await firefoxTabId(firefox.client, settingsPage, url);
-    await evaluate(
-      firefox.client,
-      settingsPage,
-      `browser.runtime.sendMessage({ type: "chat_start", tabId: ${tabId}, text: "Who was Ada Lovelace?", mode: "ask" })`,
-      { awaitPromise: true },
+      fixtures!.url("/extension/article.html"),
+      "Who was Ada Lovelace?",
+      "ask",
     );
     await waitFor(async () => (llm?.requests.length ?? 0) >= 2, {
       timeoutMs: 30_000,

@@ -160,18 +160,6 @@ async function ask(sidebar: string, message: string): Promise<void> {
   await pressEnter(firefox.client, sidebar);
 }
 
-async function waitForRunEnd(sidebar: string): Promise<void> {
-  await waitFor(
-    () =>
-      evaluate<boolean>(
-        firefox.client,
-        sidebar,
-        "document.getElementById('stop').hidden && !document.getElementById('send').disabled",
-      ),
-    { timeoutMs: 30_000, message: "the run did not end" },
-  );
-}
-
 describe("providers", () => {
   beforeAll(async () => {
     settingsPage = await installAndOpenSettings(firefox.client, addon!.dir);

@@ -32,7 +32,9 @@ import {
   installAndOpenSettings,
   openAddonPage,
   pressEnter,
-  scriptedProviderConfig,
+  scriptedSettings,
+  startChatOnPage,
+  storeSettings,
   waitForText,
 } from "./addon-harness.js";
 
@@ -149,19 +151,7 @@ describe("download-job skill tool", () => {
         (request) => ({ text: `Saved. ${lastToolResultText(request).slice(0, 300)}` }),
       ],
     });
-    const settings = {
-      providers: [scriptedProviderConfig(llm.baseUrl)],
-      activeProviderId: "scripted",
-      maxSteps: 5,
-      planBeforeAct: false,
-      verbose: "normal",
-    };
-    await evaluate(
-      firefox.client,
-      settingsPage,
-      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
-      { awaitPromise: true },
-    );
+    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
     const context = await firefox.newTab();
     const url = fixtures!.url("/extension/article.html");
     await navigate(firefox.client, context, url);
@@ -208,28 +198,13 @@ describe("download-job skill tool", () => {
   it("is not offered in Ask", async () => {
     await llm?.close();
     llm = await startScriptedLlm({ dialect: "openai-chat", script: [{ text: "Nothing to save in Ask." }] });
-    const settings = {
-      providers: [scriptedProviderConfig(llm.baseUrl)],
-      activeProviderId: "scripted",
-      maxSteps: 5,
-      planBeforeAct: false,
-      verbose: "normal",
-    };
-    await evaluate(
-      firefox.client,
+    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
+    await startChatOnPage(
+      firefox,
       settingsPage,
-      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
-      { awaitPromise: true },
-    );
-    const context = await firefox.newTab();
-    const url = `${fixtures!.url("/extension/article.html")}?ask=1`;
-    await navigate(firefox.client, context, url);
-    const tabId = await firefoxTabId(firefox.client, settingsPage, url);
-    await evaluate(
-      firefox.client,
-      settingsPage,
-      `browser.runtime.sendMessage({ type: "chat_start", tabId: ${tabId}, text: "Save a clip", mode: "ask" })`,
-      { awaitPromise: true },
+      `${fixtures!.url("/extension/article.html")}?ask=1`,
+      "Save a clip",
+      "ask",
     );
     await waitFor(async () => (llm?.requests.length ?? 0) >= 1, { message: "the model was never called" });
     expect(toolNames(llm.requests[0]!)).not.toContain("save_clip");

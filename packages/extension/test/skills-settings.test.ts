@@ -26,8 +26,9 @@ import {
   firefoxTabId,
   installAndOpenSettings,
   screenshotOf,
-  scriptedProviderConfig,
+  scriptedSettings,
   setViewport,
+  storeSettings,
   waitForText,
 } from "./addon-harness.js";
 
@@ -157,21 +158,7 @@ describe("Settings -> Skills", () => {
         (request) => ({ text: `Tool said: ${lastToolResultText(request).slice(0, 400)}` }),
       ],
     });
-    const settings = {
-      providers: [scriptedProviderConfig(llm.baseUrl)],
-      activeProviderId: "scripted",
-      maxSteps: 5,
-      planBeforeAct: false,
-      verbose: "normal",
-    };
-    await evaluate(
-      firefox.client,
-      settingsPage,
-      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
-      {
-        awaitPromise: true,
-      },
-    );
+    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
     const before = lookupCookies.length;
     await evaluate(
       firefox.client,

@@ -12,7 +12,7 @@ import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { evaluate, navigate } from "@webbrain/bidi";
+import { evaluate } from "@webbrain/bidi";
 import {
   type FixtureServer,
   lastToolResultText,
@@ -29,9 +29,10 @@ import {
   buildAddon,
   click,
   fill,
-  firefoxTabId,
   installAndOpenSettings,
-  scriptedProviderConfig,
+  scriptedSettings,
+  startChatOnPage,
+  storeSettings,
   text,
   waitForText,
 } from "./addon-harness.js";
@@ -203,28 +204,13 @@ describe("downloading an offline archive", () => {
         (request) => ({ text: lastToolResultText(request).slice(0, 200) }),
       ],
     });
-    const settings = {
-      providers: [scriptedProviderConfig(llm.baseUrl)],
-      activeProviderId: "scripted",
-      maxSteps: 5,
-      planBeforeAct: false,
-      verbose: "normal",
-    };
-    await evaluate(
-      firefox.client,
+    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
+    await startChatOnPage(
+      firefox,
       settingsPage,
-      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
-      { awaitPromise: true },
-    );
-    const context = await firefox.newTab();
-    const url = fixtures!.url("/extension/article.html");
-    await navigate(firefox.client, context, url);
-    const tabId = await firefoxTabId(firefox.client, settingsPage, url);
-    await evaluate(
-      firefox.client,
-      settingsPage,
-      `browser.runtime.sendMessage({ type: "chat_start", tabId: ${tabId}, text: "What was the Pharos?", mode: "ask" })`,
-      { awaitPromise: true },
+      fixtures!.url("/extension/article.html"),
+      "What was the Pharos?",
+      "ask",
     );
     await waitFor(async () => (llm?.requests.length ?? 0) >= 2, {
       timeoutMs: 30_000,
@@ -248,28 +234,13 @@ describe("downloading an offline archive", () => {
         (request) => ({ text: lastToolResultText(request).slice(0, 200) }),
       ],
     });
-    const settings = {
-      providers: [scriptedProviderConfig(llm.baseUrl)],
-      activeProviderId: "scripted",
-      maxSteps: 5,
-      planBeforeAct: false,
-      verbose: "normal",
-    };
-    await evaluate(
-      firefox.client,
+    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
+    await startChatOnPage(
+      firefox,
       settingsPage,
-      `browser.storage.local.set({ settings: ${JSON.stringify(settings)} })`,
-      { awaitPromise: true },
-    );
-    const context = await firefox.newTab();
-    const url = `${fixtures!.url("/extension/article.html")}?xz=1`;
-    await navigate(firefox.client, context, url);
-    const tabId = await firefoxTabId(firefox.client, settingsPage, url);
-    await evaluate(
-      firefox.client,
-      settingsPage,
-      `browser.runtime.sendMessage({ type: "chat_start", tabId: ${tabId}, text: "Who was Grace Hopper?", mode: "ask" })`,
-      { awaitPromise: true },
+      `${fixtures!.url("/extension/article.html")}?xz=1`,
+      "Who was Grace Hopper?",
+      "ask",
     );
     await waitFor(async () => (llm?.requests.length ?? 0) >= 2, {
       timeoutMs: 30_000,
