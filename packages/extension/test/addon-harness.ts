@@ -50,6 +50,18 @@ export const ADDON_PREFS = {
 
 const KEY = { enter: "\uE007", backspace: "\uE003", control: "\uE009", shift: "\uE008" } as const;
 
+/** Prefs that send every download to `dir` without asking (Firefox's own dialogs stay shut). */
+export function downloadPrefs(dir: string): Record<string, string | number | boolean> {
+  return {
+    "browser.download.dir": dir,
+    "browser.download.folderList": 2,
+    "browser.download.useDownloadDir": true,
+    "browser.download.always_ask_before_handling_new_types": false,
+    "browser.download.start_downloads_in_tmp_dir": false,
+    "browser.download.alwaysOpenPanel": false,
+  };
+}
+
 export async function buildAddon(): Promise<{ dir: string; remove(): Promise<void> }> {
   const parent = await mkdtemp(join(tmpdir(), "webbrain-addon-"));
   const dir = join(parent, "addon");

@@ -26,6 +26,7 @@ import {
   ADDON_PREFS,
   buildAddon,
   click,
+  downloadPrefs,
   firefoxTabId,
   installAndOpenSettings,
   openAddonPage,
@@ -62,10 +63,7 @@ const firefox = setupFirefox({
   prefs: {
     ...ADDON_PREFS,
     // Exported job files go to this test's temp folder, without asking.
-    "browser.download.dir": downloadsDir,
-    "browser.download.folderList": 2,
-    "browser.download.useDownloadDir": true,
-    "browser.download.always_ask_before_handling_new_types": false,
+    ...downloadPrefs(downloadsDir),
   },
 });
 let settingsPage = "";

@@ -33,6 +33,7 @@ import {
   buildAddon,
   click,
   count,
+  downloadPrefs,
   fill,
   firefoxTabId,
   installAndOpenSettings,
@@ -80,12 +81,7 @@ afterAll(async () => {
 const firefox = setupFirefox({
   prefs: {
     ...ADDON_PREFS,
-    "browser.download.folderList": 2,
-    "browser.download.dir": downloads,
-    "browser.download.useDownloadDir": true,
-    "browser.download.always_ask_before_handling_new_types": false,
-    "browser.download.start_downloads_in_tmp_dir": false,
-    "browser.download.alwaysOpenPanel": false,
+    ...downloadPrefs(downloads),
     "browser.helperApps.neverAsk.saveToDisk": "application/x-ndjson,application/json",
   },
 });

@@ -27,6 +27,7 @@ import {
   buildAddon,
   click,
   count,
+  downloadPrefs,
   fill,
   firefoxTabId,
   installAndOpenSettings,
@@ -90,10 +91,7 @@ afterAll(async () => {
 const firefox = setupFirefox({
   prefs: {
     ...ADDON_PREFS,
-    "browser.download.dir": downloadsDir,
-    "browser.download.folderList": 2,
-    "browser.download.useDownloadDir": true,
-    "browser.download.always_ask_before_handling_new_types": false,
+    ...downloadPrefs(downloadsDir),
   },
 });
 let settingsPage = "";

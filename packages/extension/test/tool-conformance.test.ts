@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADDON_PREFS,
   buildAddon,
+  downloadPrefs,
   firefoxTabId,
   grantOptionalPermission,
   installAddon,
@@ -81,10 +82,7 @@ afterAll(async () => {
 const firefox = setupFirefox({
   prefs: {
     ...ADDON_PREFS,
-    "browser.download.dir": downloadsDir,
-    "browser.download.folderList": 2,
-    "browser.download.useDownloadDir": true,
-    "browser.download.always_ask_before_handling_new_types": false,
+    ...downloadPrefs(downloadsDir),
   },
 });
 

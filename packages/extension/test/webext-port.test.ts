@@ -12,7 +12,7 @@ import { evaluate, navigate } from "@webbrain/bidi";
 import { type FixtureServer, findRef, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANCEL_WAITS_MESSAGE } from "../src/content/content-messages.js";
-import { ADDON_PREFS } from "./addon-harness.js";
+import { ADDON_PREFS, downloadPrefs } from "./addon-harness.js";
 import { PORT_ROUTES, REPORT_CSV, releaseHanging, SLOW_ORDERS_MS } from "./port-fixtures.js";
 import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
 
@@ -38,10 +38,7 @@ const firefox = setupFirefox({
   prefs: {
     ...ADDON_PREFS,
     // Downloads go to this test's temp folder, without asking.
-    "browser.download.dir": downloadsDir,
-    "browser.download.folderList": 2,
-    "browser.download.useDownloadDir": true,
-    "browser.download.always_ask_before_handling_new_types": false,
+    ...downloadPrefs(downloadsDir),
   },
 });
 
