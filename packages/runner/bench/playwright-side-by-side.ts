@@ -297,12 +297,16 @@ async function measureActions(
   );
   const pwButton = /button "Add 1" \[ref=(e\d+)\]/.exec(snap)?.[1];
   const pwField = /textbox "Qty 1" \[ref=(e\d+)\]/.exec(snap)?.[1];
+  // 0.0.83 names the element `target` (a ref or a selector); an answer that is an error says
+  // nothing about what an action costs, so it stops the bench.
   const pwClick = textOf(
-    await pw.callTool({ name: "browser_click", arguments: { element: "Add 1", ref: pwButton } }),
+    await pw.callTool({ name: "browser_click", arguments: { element: "Add 1", target: pwButton } }),
   );
   const pwType = textOf(
-    await pw.callTool({ name: "browser_type", arguments: { element: "Qty 1", ref: pwField, text: "42" } }),
+    await pw.callTool({ name: "browser_type", arguments: { element: "Qty 1", target: pwField, text: "42" } }),
   );
+  for (const answer of [pwClick, pwType])
+    if (answer.includes("### Error")) throw new Error(`Playwright MCP refused the action: ${answer}`);
   return { ours: { click, type }, pw: { click: tokens(pwClick), type: tokens(pwType) } };
 }
 
