@@ -295,8 +295,12 @@ async function measureActions(
   const snap = textOf(
     await pw.callTool({ name: "browser_snapshot", arguments: {} }, undefined, { timeout: 300_000 }),
   );
-  const pwButton = /button "Add 1" \[ref=(e\d+)\]/.exec(snap)?.[1];
-  const pwField = /textbox "Qty 1" \[ref=(e\d+)\]/.exec(snap)?.[1];
+  // A line may carry attributes before its ref (`[cursor=pointer]`).
+  const pwButton = /button "Add 1"[^\n]*?\[ref=(\w+)\]/.exec(snap)?.[1];
+  // Its textbox may carry no name (the label is text beside it): the first one after "Qty 1".
+  const pwField = /textbox[^\n]*?\[ref=(\w+)\]/.exec(snap.slice(snap.indexOf("Qty 1")))?.[1];
+  if (!pwButton || !pwField)
+    throw new Error(`Playwright's snapshot has no ref for Add 1 / Qty 1: ${snap.slice(0, 400)}`);
   // 0.0.83 names the element `target` (a ref or a selector); an answer that is an error says
   // nothing about what an action costs, so it stops the bench.
   const pwClick = textOf(
