@@ -167,8 +167,7 @@ describe("providers", () => {
   });
 
   it("offers every provider spec 000 lists", async () => {
-    const presets = await text(firefox.client, settingsPage, "#preset option");
-    for (const name of [
+    const names = [
       "llama.cpp",
       "Ollama",
       "LM Studio",
@@ -190,7 +189,13 @@ describe("providers", () => {
       "Anthropic",
       "Azure OpenAI",
       "AWS Bedrock",
-    ]) {
+    ];
+    // The page fills the list from its script after load: read it once it is there.
+    await waitFor(async () => (await count(firefox.client, settingsPage, "#preset option")) >= names.length, {
+      message: "the preset list never filled",
+    });
+    const presets = await text(firefox.client, settingsPage, "#preset option");
+    for (const name of names) {
       expect(presets).toContain(name);
     }
   });
