@@ -24,7 +24,7 @@ const EDITABLE_SELECTOR = "input, textarea, [contenteditable]:not([contenteditab
 export interface TypeOutcome {
   verified: boolean;
   actual: string;
-  method: "value_setter" | "insert_text" | "text_content" | "select_option" | "toggle";
+  method: "value_setter" | "insert_text" | "text_content" | "select_option" | "select_options" | "toggle";
 }
 
 function looksLikeToolbar(el: Element): boolean {
@@ -160,6 +160,24 @@ export function verifyText(
 /** Types `value` into a text target with synthetic events; verifies by reading it back. */
 export function writeText(el: Element, value: string, replace: boolean): TypeOutcome {
   const html = el as HTMLElement;
+  if (isSelect(el) && el.multiple && !pickOption(el, value) && /,/.test(value)) {
+    // A multi-select takes several options at once, comma-separated: each must match one.
+    const wanted = value.split(/\s*,\s*/).filter(Boolean);
+    const picked = wanted.map((w) => pickOption(el, w));
+    const missing = wanted.filter((_, i) => !picked[i]);
+    if (missing.length > 0)
+      throw new PageError(
+        "not_found",
+        `no option of this multi-select matches ${missing.map((m) => JSON.stringify(m)).join(", ")}; pass the options' texts comma-separated.`,
+        { missing },
+      );
+    html.focus({ preventScroll: true });
+    for (const option of Array.from(el.options)) option.selected = picked.includes(option);
+    fireInputAndChange(el, value);
+    const actual = readBack(el);
+    const texts = picked.map((o) => collapseWhitespace(o?.text ?? ""));
+    return { verified: texts.every((t) => actual.includes(t)), actual, method: "select_options" };
+  }
   if (isSelect(el)) {
     const option = pickOption(el, value);
     if (!option) {

@@ -218,6 +218,20 @@ describe("set_field", () => {
     expect(chosen).toMatchObject({ success: true, verified: true, value: "EUR" });
   });
 
+  it("picks several options of a multi-select from a comma-separated value, and names what does not match", async () => {
+    const page = await env.open("/page/multi-select.html");
+    const list = await page.ref('listbox "Countries"');
+    const picked = await page.call("set_field", { ref_id: list, value: "Mauritania, Brazil" });
+    expect(picked).toMatchObject({ success: true, verified: true, value: "Brazil, Mauritania" });
+    expect(
+      await page.page("Array.from(document.getElementById('countries').selectedOptions, (o) => o.text)"),
+    ).toEqual(["Brazil", "Mauritania"]);
+    expect(await page.page("document.getElementById('changes').textContent")).toBe("1");
+    const missing = await page.call("set_field", { ref_id: list, value: "Chile, Atlantis" });
+    expect(missing).toMatchObject({ success: false, code: "not_found" });
+    expect(String(missing.error)).toContain('"Atlantis"');
+  });
+
   it("submits a plain form with requestSubmit, but not while required fields are empty", async () => {
     const page = await env.open("/page/forms.html");
     const user = await page.ref('textbox "User"');

@@ -20,7 +20,7 @@ const tasks = await listMiniwobTasks(dir);
 const seeds = Number(seedsArg ?? 1);
 const llm = await startScriptedLlm({
   dialect: "openai-chat",
-  script: Array.from({ length: tasks.length * seeds * 30 }, () => miniwobStep),
+  script: Array.from({ length: tasks.length * seeds * 45 }, () => miniwobStep),
 });
 const provider = providerFromFlags({ baseUrl: llm.baseUrl, model: "scripted-1" }, process.env);
 const server = await serveTasks(dir);
@@ -31,7 +31,7 @@ try {
     tasks,
     seeds,
     parallel: Number(parallelArg ?? 3),
-    maxSteps: 14,
+    maxSteps: 40,
     episodeMs: 120_000,
     provider,
     llm: () => new PiAiClient(provider),

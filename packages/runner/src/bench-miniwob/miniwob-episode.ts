@@ -57,7 +57,9 @@ function startEpisodeScript(seed: number, episodeMs: number): string {
     Math.seedrandom(${JSON.stringify(String(seed))});
     core.EPISODE_MAX_TIME = ${episodeMs};
     core.startEpisodeReal();
-    return core.getUtterance();
+    // The *-nl tasks wrap getUtterance: outside test mode it answers { utterance, fields }.
+    const u = core.getUtterance();
+    return typeof u === "string" ? u : String(u && u.utterance);
   })()`;
 }
 

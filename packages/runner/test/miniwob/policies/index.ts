@@ -1,0 +1,159 @@
+/**
+ * The instruction table: MiniWoB++'s wording for each kind of task and the policy it gets.
+ * One row per kind; the policies live in click.ts, forms.ts, apps.ts and reading.ts.
+ */
+
+import { emailIcon, emailRespond, phoneBook, searchAndPick, socialAction, socialActionMany } from "./apps.js";
+import {
+  clickInTurn,
+  clickNamed,
+  clickNth,
+  clickWidget,
+  expandThenSubmit,
+  findAndClick,
+  menuButtonItem,
+  menuPath,
+} from "./click.js";
+import {
+  autocomplete,
+  dropdownThenButton,
+  fillAndSubmit,
+  focusFirstField,
+  radioThenField,
+  selectAndSubmit,
+  selectManyAndSubmit,
+  spinAndSubmit,
+  typeAndSubmit,
+} from "./forms.js";
+import { algebra, arithmetic, caseOf, copyField, nthWord, ordinal, tableValue } from "./reading.js";
+import { type Policy, sequence } from "./tree.js";
+
+export type { Call, Next, Policy, TreeItem } from "./tree.js";
+export { Tree } from "./tree.js";
+
+const listOf = (text: string): string[] =>
+  text === "nothing"
+    ? []
+    : text
+        .split(/,\s*|\s+and\s+/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+
+const POSITION: Record<string, number> = { "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 };
+
+/** Instruction patterns (MiniWoB++'s wording) and the policy each one gets. */
+export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined]> = [
+  [/^Click on the "(.+)" button\.$/, (m) => clickNamed(m[1]!, ["button"])],
+  [/^Click the button in the dialog box labeled "x"\.$/, () => clickNamed("close", ["button"])],
+  [/^Click the button in the dialog box labeled "(.+)"\.$/, (m) => clickNamed(m[1]!, ["button"])],
+  [/^Click button (\w+), then click button (\w+)\.$/, (m) => clickInTurn([m[1]!, m[2]!])],
+  [/^Click button (\w+)\.$/, (m) => clickNamed(m[1]!, ["button"])],
+  [/^Click the cancel button\.$/, () => clickNamed("Cancel", ["button"])],
+  [/^Close the dialog box by clicking the "x"\.$/, () => clickNamed("close", ["button"])],
+  [/^Click on the link "(.+)"\.$/, (m) => findAndClick(m[1]!)],
+  [/^Switch between the tabs to find and click on the link "(.+)"\.$/, (m) => findAndClick(m[1]!)],
+  [/^Expand the sections below, to find and click on the link "(.+)"\.$/, (m) => findAndClick(m[1]!)],
+  [
+    /^Navigate through the file tree\. Find and click on the folder or file named "(.+)"\.$/,
+    (m) => findAndClick(m[1]!),
+  ],
+  [/^Click on Tab #(\d+)\.$/, (m) => clickNamed(`Tab #${m[1]}`, ["tab", "link", "clickable"])],
+  [/^Click on a "(\w+)" widget\.$/, (m) => clickWidget(m[1]!)],
+  [
+    /^Click the "Menu" button, and then find and click on the item labeled "(.+)"\.$/,
+    (m) => menuButtonItem("Menu", m[1]!),
+  ],
+  [/^Select ([^ ]+>[^ ].*)$/, (m) => menuPath(m[1]!.split(">"))],
+  [/^Focus into the textbox\.$/, () => focusFirstField],
+  [/^Focus into the (\w+) input textbox\.$/, (m) => clickNth("textbox", POSITION[m[1]!] ?? 1)],
+  [/^Enter "(.+)" into the text field and press Submit\.$/, (m) => typeAndSubmit(m[1]!)],
+  [/^Type "(.+)" in (.+) in the text input and press Submit\.$/, (m) => typeAndSubmit(caseOf(m[1]!, m[2]!))],
+  [/^Enter (\d+\/\d+\/\d+) as the date and hit submit\.$/, (m) => typeAndSubmit(m[1]!)],
+  [/^Select (\d+\/\d+\/\d+) as the date and hit submit\.$/, (m) => typeAndSubmit(m[1]!)],
+  [/^Enter (\d+:\d+ [AP]M) as the time and press submit\.$/, (m) => typeAndSubmit(m[1]!.padStart(8, "0"))],
+  [
+    /^Use the textbox to enter "(.+)" and press "Search", then find and click the (\w+) search result\.$/,
+    (m) => searchAndPick(m[1]!, ordinal(m[2]!)),
+  ],
+  [
+    /^Enter the password "(.+)" into both text fields and press submit\.$/i,
+    (m) => fillAndSubmit([{ value: m[1]! }, { value: m[1]! }]),
+  ],
+  [
+    /^Enter the username "(.+)" and the password "(.+)" into the text fields and press login\.$/i,
+    (m) =>
+      fillAndSubmit([
+        { field: "username", value: m[1]! },
+        { field: "password", value: m[2]! },
+      ]),
+  ],
+  [/^Select (.+, .+) from the scroll list and click Submit\.$/, (m) => selectManyAndSubmit(listOf(m[1]!))],
+  [/^Select (.+) from the (?:scroll )?list and click Submit\.$/, (m) => selectAndSubmit([m[1]!])],
+  [
+    /^Select (.+) and click Submit\.$/,
+    (m) => (/^words similar to/.test(m[1]!) ? undefined : selectAndSubmit(listOf(m[1]!))),
+  ],
+  [/^Expand the section below and click submit\.$/, () => expandThenSubmit],
+  [
+    /^Check the (\w+) radio button and enter the number "(.+)" into the (\w+) textbox\.$/,
+    (m) => radioThenField(ordinal(m[1]!), m[2]!, ordinal(m[3]!)),
+  ],
+  [
+    /^Choose (.+) from the dropdown, then click the button labeled "(.+)"\.$/,
+    (m) => dropdownThenButton(m[1]!, m[2]!),
+  ],
+  [/^Select (-?\d+) with the spinner and hit Submit\.$/, (m) => spinAndSubmit(m[1]!)],
+  [/^Enter an item that starts with "(.+?)"(?: and ends with "(.+)")?\.$/, (m) => autocomplete(m[1]!, m[2])],
+  [
+    /^Find the email by (.+) and click the star icon to mark it as important\.$/,
+    (m) => emailIcon(m[1]!, "star"),
+  ],
+  [/^Find the email by (.+) and click the trash icon to delete it\.$/, (m) => emailIcon(m[1]!, "trash")],
+  [
+    /^Find the email by (.+) and reply to them with the text "(.+)"\.$/,
+    (m) => emailRespond(m[1]!, "reply", m[2]!),
+  ],
+  [/^Find the email by (.+) and forward that email to (.+)\.$/, (m) => emailRespond(m[1]!, "forward", m[2]!)],
+  [/^For the user (@\w+), click on the "(.+)" button\.$/, (m) => socialAction(m[1]!, m[2]!)],
+  [
+    /^Click the "(.+)" button on all posts by (@\w+) and then click Submit\.$/,
+    (m) => socialActionMany(m[2]!, m[1]!),
+  ],
+  [
+    /^Click the "(.+)" button on (\d+) posts? by (@\w+) and then click Submit\.$/,
+    (m) => socialActionMany(m[3]!, m[1]!, Number(m[2])),
+  ],
+  [/^Find (.+) in the contact book and click on their (\w+)\.$/, (m) => phoneBook(m[1]!, m[2]!)],
+  [/^Enter the value of (.+) into the text field and press Submit\.$/, (m) => tableValue(m[1]!)],
+  [
+    /^Find the (\w+) word in the paragraph, type that into the textbox and press "Submit"\.$/,
+    (m) => nthWord(ordinal(m[1]!)),
+  ],
+  [
+    /^Solve the math problem and type your answer into the textbox\. Press submit when done\.$/,
+    () => arithmetic,
+  ],
+  [/^Solve for x and type your answer into the textbox\. Press Submit when done\.$/, () => algebra],
+  [/^Copy the text in the textarea below, paste it into the textbox and press Submit\.$/, () => copyField()],
+  [
+    /^Search for (.+) movies directed by (.+) from year (\d+)\.$/,
+    (m) =>
+      fillAndSubmit([
+        { field: "Genre", value: m[1]! },
+        { field: "Director", value: m[2]! },
+        { field: "Year", value: m[3]! },
+      ]),
+  ],
+];
+
+/** The policy for an instruction, or undefined when no scripted policy knows it. */
+export function policyFor(utterance: string): Policy | undefined {
+  const u = utterance.replace(/\s+/g, " ").trim();
+  for (const [pattern, make] of POLICIES) {
+    const m = pattern.exec(u);
+    if (m) return make(m);
+  }
+  return undefined;
+}
+
+export { sequence };

@@ -1,0 +1,157 @@
+/**
+ * What a scripted policy sees and does: the tree text the agent sent, parsed into lines, and
+ * the calls made so far. Policies read nothing else (no DOM, no task answer) and act by ref.
+ */
+
+export interface Call {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** One printed tree line: `[ref] role "name" rest` for controls, bare text for prose. */
+export interface TreeLine {
+  /** Undefined for structure and prose lines, which take no action. */
+  ref: number | undefined;
+  role: string;
+  name: string;
+  rest: string;
+  /** Indent level (two spaces per printed ancestor). */
+  depth: number;
+  /** The whole line without its indent. */
+  text: string;
+}
+
+/** A line that carries a ref. */
+export type TreeItem = TreeLine & { ref: number };
+
+export type Next = Call | { done: string };
+export type Policy = (tree: Tree, history: Call[]) => Next;
+
+const REF_LINE = /^\[(\d+)\]\s+(\S+)(?:\s+"((?:[^"\\]|\\.)*)")?(.*)$/;
+const ROLE_LINE = /^([a-z]+)(?:\s+"((?:[^"\\]|\\.)*)")(.*)$/;
+
+/** The parsed tree: every line in order, and the ones with refs. */
+export class Tree {
+  readonly lines: TreeLine[];
+  readonly items: TreeItem[];
+
+  constructor(text: string) {
+    const plain = text.includes("\\n") ? text.replace(/\\n/g, "\n").replace(/\\"/g, '"') : text;
+    this.lines = [];
+    for (const raw of plain.split("\n")) {
+      const body = raw.trimStart();
+      if (!body) continue;
+      const depth = Math.floor((raw.length - body.length) / 2);
+      const ref = REF_LINE.exec(body);
+      const role = ref ? undefined : ROLE_LINE.exec(body);
+      if (ref) {
+        this.lines.push({
+          ref: Number(ref[1]),
+          role: ref[2] ?? "",
+          name: unquote(ref[3] ?? ""),
+          rest: ref[4] ?? "",
+          depth,
+          text: body,
+        });
+      } else if (role) {
+        this.lines.push({
+          ref: undefined,
+          role: role[1] ?? "",
+          name: unquote(role[2] ?? ""),
+          rest: role[3] ?? "",
+          depth,
+          text: body,
+        });
+      } else {
+        this.lines.push({ ref: undefined, role: "", name: "", rest: "", depth, text: body });
+      }
+    }
+    this.items = this.lines.filter((l): l is TreeItem => l.ref !== undefined);
+  }
+
+  /** The lines nested under line `index` (deeper indent, until the indent comes back). */
+  block(index: number): TreeLine[] {
+    const head = this.lines[index];
+    if (!head) return [];
+    const out: TreeLine[] = [];
+    for (const line of this.lines.slice(index + 1)) {
+      if (line.depth <= head.depth) break;
+      out.push(line);
+    }
+    return out;
+  }
+
+  /** All visible text of the tree, one line per tree line (names and prose). */
+  get allText(): string {
+    return this.lines.map((l) => (l.role ? l.name : l.text)).join("\n");
+  }
+}
+
+function unquote(s: string): string {
+  return s.replace(/\\(.)/g, "$1");
+}
+
+export const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+export const CLICKABLE = [
+  "button",
+  "link",
+  "clickable",
+  "menuitem",
+  "option",
+  "tab",
+  "treeitem",
+  "gridcell",
+  "checkbox",
+  "radio",
+] as const;
+
+/** The item named `name` (exact first, then containing it), among the given roles. */
+export function named(items: TreeItem[], name: string, roles?: readonly string[]): TreeItem | undefined {
+  const ok = (item: TreeItem) => !roles || roles.includes(item.role);
+  return (
+    items.find((i) => ok(i) && same(i.name, name)) ??
+    items.find((i) => ok(i) && i.name.toLowerCase().includes(name.toLowerCase()))
+  );
+}
+
+export const click = (item: { ref: number }): Call => ({ name: "click_ax", args: { ref_id: item.ref } });
+export const type = (item: { ref: number }, value: string): Call => ({
+  name: "type_ax",
+  args: { ref_id: item.ref, value },
+});
+export const keys = (k: string): Call => ({ name: "press_keys", args: { keys: k } });
+
+/** The calls that acted (tree reads left out). */
+export const actions = (history: Call[]) =>
+  history.filter((c) => c.name !== "get_accessibility_tree" && c.name !== "scroll");
+export const clickedRefs = (history: Call[]) =>
+  new Set(
+    actions(history)
+      .filter((c) => c.name === "click_ax")
+      .map((c) => Number(c.args.ref_id)),
+  );
+export const textboxes = (items: TreeItem[]) =>
+  items.filter((i) => i.role === "textbox" || i.role === "searchbox" || i.role === "combobox");
+export const submitButton = (items: TreeItem[]) =>
+  named(items, "Submit", ["button"]) ??
+  items.find((i) => i.role === "button" && /submit|search|login|ok/i.test(i.name)) ??
+  items.find((i) => i.role === "clickable" && same(i.name, "Submit"));
+
+/** A plan of steps run in order: each step is a function of the tree that returns the next call. */
+export type Step = (tree: Tree, history: Call[]) => Call | { done: string } | undefined;
+
+/** Runs `steps` one per acting call: step k answers once k actions were made; past the end, done. */
+export function sequence(steps: Step[], doneText = "done"): Policy {
+  return (tree, history) => {
+    const k = actions(history).length;
+    const step = steps[k];
+    if (!step) return { done: doneText };
+    return step(tree, history) ?? { done: `step ${k + 1} found nothing to act on` };
+  };
+}
+
+export const clickSubmit: Step = (tree) => {
+  const b = submitButton(tree.items);
+  return b ? click(b) : undefined;
+};
