@@ -66,10 +66,17 @@ export async function buildAddon(): Promise<{ dir: string; remove(): Promise<voi
   const parent = await mkdtemp(join(tmpdir(), "webbrain-addon-"));
   const dir = join(parent, "addon");
   const tsx = join(PACKAGE_DIR, "..", "..", "node_modules", ".bin", "tsx");
-  await promisify(execFile)(tsx, [join(PACKAGE_DIR, "scripts", "build.ts"), "--out", dir], {
-    cwd: PACKAGE_DIR,
-  });
-  return { dir, remove: () => rm(parent, { recursive: true, force: true }) };
+  const remove = () => rm(parent, { recursive: true, force: true });
+  try {
+    await promisify(execFile)(tsx, [join(PACKAGE_DIR, "scripts", "build.ts"), "--out", dir], {
+      cwd: PACKAGE_DIR,
+    });
+  } catch (error) {
+    // A failed build leaves no half-built add-on folder behind.
+    await remove();
+    throw error;
+  }
+  return { dir, remove };
 }
 
 export async function installAddon(client: BidiClient, dir: string): Promise<string> {
