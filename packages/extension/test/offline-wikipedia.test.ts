@@ -9,15 +9,7 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  type FixtureServer,
-  lastToolResultText,
-  type ScriptedLlm,
-  setupFirefox,
-  startFixtureServer,
-  startScriptedLlm,
-  waitFor,
-} from "@webbrain/testkit";
+import { type FixtureServer, type ScriptedLlm, setupFirefox, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADDON_PREFS,
@@ -25,12 +17,10 @@ import {
   chooseFile,
   installAndOpenSettings,
   screenshotOf,
-  scriptedSettings,
   setViewport,
-  startChatOnPage,
-  storeSettings,
   waitForText,
 } from "./addon-harness.js";
+import { askWikipediaSummary } from "./wikipedia-lookup.js";
 
 const ZIM = join(dirname(fileURLToPath(import.meta.url)), "../../testkit/fixtures/zim/test-wikipedia.zim");
 
@@ -72,26 +62,15 @@ describe("offline Wikipedia", () => {
     );
     await screenshotOf(firefox.client, settingsPage, "#offline-archives", "zim-1-archive-installed");
 
-    llm = await startScriptedLlm({
-      dialect: "openai-chat",
-      script: [
-        { toolCalls: [{ name: "wikipedia_summary", arguments: { title: "Ada Lovelace" } }] },
-        (request) => ({ text: lastToolResultText(request).slice(0, 200) }),
-      ],
-    });
-    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
-    await startChatOnPage(
+    const asked = await askWikipediaSummary(
       firefox,
       settingsPage,
       fixtures!.url("/extension/article.html"),
+      "Ada Lovelace",
       "Who was Ada Lovelace?",
-      "ask",
     );
-    await waitFor(async () => (llm?.requests.length ?? 0) >= 2, {
-      timeoutMs: 30_000,
-      message: "the model did not get the tool's result",
-    });
-    const result = lastToolResultText(llm.requests[1]!);
+    llm = asked.llm;
+    const result = asked.result;
     expect(result).toMatch(/^\[wikipedia_summary ok\]/);
     expect(result).toContain(
       '<untrusted source="skill wikipedia https://en.wikipedia.org/wiki/Ada_Lovelace"',

@@ -15,12 +15,9 @@ import { fileURLToPath } from "node:url";
 import { evaluate } from "@webbrain/bidi";
 import {
   type FixtureServer,
-  lastToolResultText,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
-  startScriptedLlm,
-  waitFor,
   writeXzZim,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,12 +27,10 @@ import {
   click,
   fill,
   installAndOpenSettings,
-  scriptedSettings,
-  startChatOnPage,
-  storeSettings,
   text,
   waitForText,
 } from "./addon-harness.js";
+import { askWikipediaSummary } from "./wikipedia-lookup.js";
 
 const ZIM = join(dirname(fileURLToPath(import.meta.url)), "../../testkit/fixtures/zim/test-wikipedia.zim");
 const ETAG = '"test-wikipedia-1"';
@@ -197,26 +192,15 @@ describe("downloading an offline archive", () => {
     );
     expect(stored).toEqual([archive.length]);
 
-    llm = await startScriptedLlm({
-      dialect: "openai-chat",
-      script: [
-        { toolCalls: [{ name: "wikipedia_summary", arguments: { title: "Lighthouse of Alexandria" } }] },
-        (request) => ({ text: lastToolResultText(request).slice(0, 200) }),
-      ],
-    });
-    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
-    await startChatOnPage(
+    const asked = await askWikipediaSummary(
       firefox,
       settingsPage,
       fixtures!.url("/extension/article.html"),
+      "Lighthouse of Alexandria",
       "What was the Pharos?",
-      "ask",
     );
-    await waitFor(async () => (llm?.requests.length ?? 0) >= 2, {
-      timeoutMs: 30_000,
-      message: "the model did not get the tool's result",
-    });
-    const result = lastToolResultText(llm.requests[1]!);
+    llm = asked.llm;
+    const result = asked.result;
     expect(result).toMatch(/^\[wikipedia_summary ok\]/);
     expect(result).toContain("https://en.wikipedia.org/wiki/Lighthouse_of_Alexandria");
     expect(result).toContain("built by the Ptolemaic Kingdom");
@@ -227,26 +211,15 @@ describe("downloading an offline archive", () => {
     await startDownload(fixtures!.url("/zim/xz.zim"), "");
     await waitForText(firefox.client, settingsPage, "#zim-status", "installed “Test Wikipedia xz”", 30_000);
     await llm?.close();
-    llm = await startScriptedLlm({
-      dialect: "openai-chat",
-      script: [
-        { toolCalls: [{ name: "wikipedia_summary", arguments: { title: "Grace Hopper" } }] },
-        (request) => ({ text: lastToolResultText(request).slice(0, 200) }),
-      ],
-    });
-    await storeSettings(firefox.client, settingsPage, scriptedSettings(llm.baseUrl));
-    await startChatOnPage(
+    const asked = await askWikipediaSummary(
       firefox,
       settingsPage,
       `${fixtures!.url("/extension/article.html")}?xz=1`,
+      "Grace Hopper",
       "Who was Grace Hopper?",
-      "ask",
     );
-    await waitFor(async () => (llm?.requests.length ?? 0) >= 2, {
-      timeoutMs: 30_000,
-      message: "the model did not get the tool's result",
-    });
-    const result = lastToolResultText(llm.requests[1]!);
+    llm = asked.llm;
+    const result = asked.result;
     expect(result).toMatch(/^\[wikipedia_summary ok\]/);
     expect(result).toContain("https://en.wikipedia.org/wiki/Grace_Hopper");
     expect(result).toContain("American computer scientist");
