@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
+  adaOrderCalls,
   type FixtureServer,
   findRef,
   lastToolResultText,
@@ -141,19 +142,7 @@ describe("saved workflows from the sidebar", () => {
         (req) => {
           const tree = lastToolResultText(req);
           return {
-            toolCalls: [
-              {
-                name: "type_ax",
-                arguments: { ref_id: findRef(tree, "textbox", "Name"), value: "Ada Lovelace" },
-              },
-              {
-                name: "type_ax",
-                arguments: { ref_id: findRef(tree, "textbox", "Email"), value: "ada@example.com" },
-              },
-              { name: "type_ax", arguments: { ref_id: findRef(tree, "spinbutton", "Quantity"), value: "3" } },
-              { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
-              { name: "wait_for_stable", arguments: {} },
-            ],
+            toolCalls: [...adaOrderCalls(tree), { name: "wait_for_stable", arguments: {} }],
           };
         },
         { toolCalls: [{ name: "done", arguments: { summary: "Ordered 3 for Ada." } }] },

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
+  adaOrderCalls,
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
   findRef,
@@ -131,18 +132,7 @@ describe("traces page", () => {
         (req) => {
           const tree = lastToolResultText(req);
           return {
-            toolCalls: [
-              {
-                name: "type_ax",
-                arguments: { ref_id: findRef(tree, "textbox", "Name"), value: "Ada Lovelace" },
-              },
-              {
-                name: "type_ax",
-                arguments: { ref_id: findRef(tree, "textbox", "Email"), value: "ada@example.com" },
-              },
-              { name: "type_ax", arguments: { ref_id: findRef(tree, "spinbutton", "Quantity"), value: "3" } },
-              { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
-            ],
+            toolCalls: [...adaOrderCalls(tree)],
             usage: { input: 1200, output: 60 },
           };
         },

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  adaOrderCalls,
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
   findRef,
@@ -76,21 +77,7 @@ describe("traces and saved workflows", () => {
           (req) => {
             const tree = lastToolResultText(req);
             return {
-              toolCalls: [
-                {
-                  name: "type_ax",
-                  arguments: { ref_id: findRef(tree, "textbox", "Name"), value: "Ada Lovelace" },
-                },
-                {
-                  name: "type_ax",
-                  arguments: { ref_id: findRef(tree, "textbox", "Email"), value: "ada@example.com" },
-                },
-                {
-                  name: "type_ax",
-                  arguments: { ref_id: findRef(tree, "spinbutton", "Quantity"), value: "3" },
-                },
-                { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
-              ],
+              toolCalls: [...adaOrderCalls(tree)],
               usage: { input: 1200, output: 60 },
             };
           },
