@@ -92,6 +92,18 @@ export function sectionEnd(lines: readonly TreeLine[], start: number): number {
   return end;
 }
 
+/** Characters and control lines of `lines[from, to)`. */
+function measure(lines: readonly TreeLine[], from: number, to: number): { chars: number; controls: number } {
+  let chars = 0;
+  let controls = 0;
+  for (let j = from; j < to; j++) {
+    const text = lineText(lines[j] ?? "");
+    chars += text.length + 1;
+    if (REF_LINE.test(text)) controls++;
+  }
+  return { chars, controls };
+}
+
 /** The sections of `lines[from, to)`, nested. */
 export function sectionsOf(lines: readonly TreeLine[], from: number, to: number): Section[] {
   const sections: Section[] = [];
@@ -107,28 +119,16 @@ export function sectionsOf(lines: readonly TreeLine[], from: number, to: number)
       i++;
       continue;
     }
-    let chars = 0;
-    let controls = 0;
-    for (let j = i; j < end; j++) {
-      const text = lineText(lines[j] ?? "");
-      chars += text.length + 1;
-      if (REF_LINE.test(text)) controls++;
-    }
-    sections.push({ start: i, end, head: line, children: sectionsOf(lines, i + 1, end), chars, controls });
+    sections.push({
+      start: i,
+      end,
+      head: line,
+      children: sectionsOf(lines, i + 1, end),
+      ...measure(lines, i, end),
+    });
     i = end;
   }
   return sections;
-}
-
-function measure(lines: readonly TreeLine[], from: number, to: number): { chars: number; controls: number } {
-  let chars = 0;
-  let controls = 0;
-  for (let j = from; j < to; j++) {
-    const text = lineText(lines[j] ?? "");
-    chars += text.length + 1;
-    if (REF_LINE.test(text)) controls++;
-  }
-  return { chars, controls };
 }
 
 /**
