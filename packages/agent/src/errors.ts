@@ -18,12 +18,35 @@ export type AgentErrorKind =
   | "busy"
   | "internal";
 
+/**
+ * A provider failure as data, beside the English message: what a UI needs to word it in the
+ * user's language (the add-on does, through browser.i18n) without parsing the message.
+ */
+export interface ProviderErrorDetail {
+  /** The provider's name, e.g. "llama.cpp". */
+  provider: string;
+  /** Where it was called: the base URL, or the provider kind when there is none. */
+  endpoint: string;
+  model: string;
+  /** What the server or the network said, as it said it (never translated). */
+  cause?: string;
+  /** The HTTP status of a refused request (provider_auth). */
+  status?: string;
+  /** The request timeout that ran out, in seconds (provider_timeout). */
+  timeoutSeconds?: number;
+  /** The refusal may be Ollama's check of the caller's origin (provider_auth). */
+  ollamaOrigin?: boolean;
+}
+
 export class AgentError extends Error {
   readonly kind: AgentErrorKind;
-  constructor(kind: AgentErrorKind, message: string) {
+  /** Set on provider_* and context_overflow errors. */
+  readonly provider?: ProviderErrorDetail;
+  constructor(kind: AgentErrorKind, message: string, provider?: ProviderErrorDetail) {
     super(message);
     this.name = "AgentError";
     this.kind = kind;
+    if (provider) this.provider = provider;
   }
 }
 

@@ -15,7 +15,7 @@ import {
   stream,
   type Tool,
 } from "@mariozechner/pi-ai";
-import { AgentError } from "./errors.js";
+import { AgentError, type ProviderErrorDetail } from "./errors.js";
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   isLocalEndpoint,
@@ -47,10 +47,12 @@ const OLLAMA_ORIGIN_HINT =
 export function classifyProviderError(config: ProviderConfig, message: AssistantMessage): AgentError {
   const text = message.errorMessage ?? "unknown error";
   const where = `${config.label} (${config.baseUrl || config.kind}, model ${config.model})`;
+  const detail = providerDetail(config, text);
   if (isContextOverflow(message, config.contextWindow)) {
     return new AgentError(
       "context_overflow",
       `${where} says the conversation is longer than the model's context window: ${text}. Older steps will be summarized; if this persists, start a new conversation or raise the context size of the server.`,
+      detail,
     );
   }
   const status = /\b(401|403)\b/.exec(text)?.[1];
@@ -62,6 +64,7 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
     return new AgentError(
       "provider_auth",
       `${where} refused the request with HTTP ${status}: ${text}. Check the API key in the provider settings.${ollama ? OLLAMA_ORIGIN_HINT : ""}`,
+      { ...detail, status, ollamaOrigin: ollama },
     );
   }
   if (
@@ -72,6 +75,7 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
     return new AgentError(
       "provider_unreachable",
       `Could not reach ${where}: ${withoutFinalStop(text)}. Is the server running and the URL right? A local server must also allow the add-on's origin (CORS).`,
+      { ...detail, cause: withoutFinalStop(text) },
     );
   }
   if (/timed? ?out|timeout/i.test(text)) {
@@ -80,7 +84,17 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
   return new AgentError(
     "provider_http",
     `${where} failed: ${text}. Try again; if it repeats, check the server's log.`,
+    detail,
   );
+}
+
+function providerDetail(config: ProviderConfig, cause?: string): ProviderErrorDetail {
+  return {
+    provider: config.label,
+    endpoint: config.baseUrl || config.kind,
+    model: config.model,
+    ...(cause !== undefined ? { cause } : {}),
+  };
 }
 
 function timeoutError(config: ProviderConfig): AgentError {
@@ -88,6 +102,7 @@ function timeoutError(config: ProviderConfig): AgentError {
   return new AgentError(
     "provider_timeout",
     `${config.label} (model ${config.model}) did not answer within ${seconds} s. The server may be overloaded or the model too slow for this prompt; raise the timeout in the provider settings or use a smaller model.`,
+    { ...providerDetail(config), timeoutSeconds: seconds },
   );
 }
 
@@ -129,7 +144,12 @@ export class PiAiClient implements LlmClient {
       if (error instanceof AgentError) throw error;
       if (options.signal?.aborted) throw abortedError();
       if (timeout.signal.aborted) throw timeoutError(this.config);
-      throw new AgentError("provider_http", `${this.config.label} call failed: ${(error as Error).message}`);
+      const cause = (error as Error).message;
+      throw new AgentError(
+        "provider_http",
+        `${this.config.label} call failed: ${cause}`,
+        providerDetail(this.config, cause),
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -171,6 +171,13 @@ describe("typed errors per failure kind", () => {
     expect(result.error?.kind).toBe("provider_unreachable");
     expect(result.text).toMatch(/Could not reach .*Is the server running/);
     expect(result.text).not.toMatch(/\.\./); // the SDK's own full stop is not doubled
+    // The same facts as data, for a UI that words them in another language.
+    expect(result.error?.provider).toMatchObject({
+      provider: provider.label,
+      endpoint: provider.baseUrl,
+      model: provider.model,
+    });
+    expect(result.text).toContain(`: ${result.error?.provider?.cause}. Is the server`);
   });
 
   it("401/403: auth error, with the Ollama origin hint for Ollama", async () => {
@@ -182,6 +189,7 @@ describe("typed errors per failure kind", () => {
     expect(result.error?.kind).toBe("provider_auth");
     expect(result.text).toContain("HTTP 403");
     expect(result.text).toContain("OLLAMA_ORIGINS=moz-extension://*");
+    expect(result.error?.provider).toMatchObject({ provider: "Ollama", status: "403", ollamaOrigin: true });
     await h.close();
     h = await harness({
       script: [{ fail: "status", status: 401 }],
@@ -197,6 +205,7 @@ describe("typed errors per failure kind", () => {
     const result = await h.agent.processMessage("1", "hi");
     expect(result.error?.kind).toBe("provider_timeout");
     expect(result.text).toContain("did not answer within 0.4 s");
+    expect(result.error?.provider?.timeoutSeconds).toBe(0.4);
   });
 
   it("malformed tool calls: the model is told, and three in a row stop the run", async () => {

@@ -5,6 +5,8 @@
  * English string the catalog translates: the settings page (providers, grants, Skills, Offline
  * Wikipedia), the sidebar (chat, scheduled jobs) and the traces page (runs, a run's details,
  * workflows, the API shortcut observer). The model is told to answer in the user's language.
+ * What the agent reports as data (a plan to approve, a step-limit pause, a provider it could not
+ * reach) reaches the German chat in German too.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -36,7 +38,9 @@ import {
   screenshot,
   screenshotOf,
   scriptedProviderConfig,
+  scriptedSettings,
   setViewport,
+  storeSettings,
   waitForText,
 } from "./addon-harness.js";
 
@@ -154,6 +158,7 @@ function visibleStrings(client: Parameters<typeof evaluate>[0], context: string)
 let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
 let fixtures: FixtureServer | undefined;
 let llm: ScriptedLlm | undefined;
+let planningLlm: ScriptedLlm | undefined;
 
 const JOB_TITLE = "Überschriften zählen";
 
@@ -181,6 +186,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await planningLlm?.close();
   await llm?.close();
   await fixtures?.close();
   await addon?.remove();
@@ -285,5 +291,67 @@ describe("German UI in Firefox", () => {
     expect(await evaluate(client, traces, "document.title")).toBe("WebBrain-Verläufe");
     await screenshot(client, traces, "i18n-5-traces-de");
     await click(client, traces, "#observer");
+  });
+
+  it("the agent's plan, its step-limit pause and an unreachable provider read in German in the chat", async () => {
+    const client = firefox.client;
+    planningLlm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        {
+          toolCalls: [
+            {
+              name: "submit_plan",
+              arguments: {
+                goal: "Die Überschriften zählen",
+                steps: [{ action: "die Seite lesen" }],
+                risks: ["keine Änderung an der Seite"],
+              },
+            },
+          ],
+        },
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
+      ],
+    });
+    await storeSettings(
+      client,
+      settings,
+      scriptedSettings(planningLlm.baseUrl, { maxSteps: 2, planBeforeAct: true }),
+    );
+    const page = await firefox.newTab();
+    const url = fixtures!.url("/extension/article.html?plan");
+    await navigate(client, page, url);
+    const tabId = await firefoxTabId(client, settings, url);
+    const sidebar = await openAddonPage(client, settings, `sidebar.html?tab=${tabId}`);
+    await setViewport(client, sidebar, 360, 760);
+    await waitForText(client, sidebar, "#send", "Senden");
+    await click(client, sidebar, 'input[name="mode"][value="act"] + span');
+    await fill(client, sidebar, "#input", "Zähle die Überschriften.");
+    await pressEnter(client, sidebar);
+
+    const plan = await waitForText(client, sidebar, "#live .prompt", "Diesen Plan genehmigen?");
+    expect(plan).toContain("Ziel: Die Überschriften zählen");
+    expect(plan).toContain("1. die Seite lesen");
+    expect(plan).toContain("Risiken: keine Änderung an der Seite");
+    expect(await leftoverEnglish(client, sidebar)).toEqual([]);
+    await screenshot(client, sidebar, "i18n-6-plan-de");
+    await click(client, sidebar, "#live .prompt button:nth-of-type(1)");
+
+    await waitForText(client, sidebar, "#transcript .notice", "Nach 2 Schritten angehalten");
+    expect(await leftoverEnglish(client, sidebar)).toEqual([]);
+    await screenshot(client, sidebar, "i18n-7-step-limit-de");
+
+    // The provider is gone: Continue reports it, with the endpoint and model, in German.
+    await storeSettings(client, settings, scriptedSettings("http://127.0.0.1:9/v1", { maxSteps: 2 }));
+    await waitFor(() => evaluate<boolean>(client, sidebar, "!document.getElementById('continue').hidden"), {
+      message: "the Continue button after the pause",
+    });
+    await click(client, sidebar, "#continue");
+    const failure = await waitForText(client, sidebar, "#transcript .error", "ist nicht erreichbar");
+    expect(failure).toContain("Scripted (http://127.0.0.1:9/v1, Modell scripted-1)");
+    expect(failure).toContain("Läuft der Server und stimmt die URL?");
+    expect(await leftoverEnglish(client, sidebar)).toEqual([]);
+    await screenshot(client, sidebar, "i18n-8-unreachable-de");
   });
 });

@@ -4,10 +4,10 @@
  * tab, because these runs never act on a page.
  */
 import type { BrowserPort, PageResult, TabInfo } from "@webbrain/agent";
-import { browserCapabilities, MemoryStore } from "@webbrain/agent";
+import { AgentError, browserCapabilities, MemoryStore } from "@webbrain/agent";
 import { type ScriptedLlm, startScriptedLlm, waitFor } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { argsSummary, planForApproval } from "../src/background/panel-text.js";
+import { argsSummary, planForApproval, resultText } from "../src/background/panel-text.js";
 import { RunManager } from "../src/background/run-manager.js";
 import { TabSessions } from "../src/background/tab-sessions.js";
 import type { JournalEntry, RunSnapshot } from "../src/shared/run-events.js";
@@ -142,5 +142,29 @@ describe("what the panel shows", () => {
       risks: ["pays"],
     });
     expect(text).toBe("Goal: Buy milk\n1. open shop (shop.test)\nRisks: pays");
+  });
+
+  it("words a pause and a provider failure from the agent's data, not from its English text", () => {
+    expect(resultText({ status: "step_limit", text: "(agent wording)", steps: 7 })).toBe(
+      "Paused after 7 steps without finishing. Press Continue to keep going.",
+    );
+    const error = new AgentError("provider_auth", "(agent wording)", {
+      provider: "Ollama",
+      endpoint: "http://127.0.0.1:11434/v1",
+      model: "qwen3",
+      cause: "403 Forbidden",
+      status: "403",
+      ollamaOrigin: true,
+    });
+    const failure = resultText({ status: "error", text: error.message, steps: 0, error });
+    expect(failure).toMatch(
+      /^Ollama \(http:\/\/127\.0\.0\.1:11434\/v1, model qwen3\) refused the request with HTTP 403: 403 Forbidden\./,
+    );
+    expect(failure).toContain("OLLAMA_ORIGINS=moz-extension://*");
+    // An error without data keeps the agent's own words.
+    const plain = new AgentError("loop_stopped", "Stopped: the same click four times.");
+    expect(resultText({ status: "stopped", text: plain.message, steps: 3, error: plain })).toBe(
+      plain.message,
+    );
   });
 });

@@ -1,8 +1,15 @@
 /**
- * How runs are worded in the panel: one-line tool summaries and the plan shown for approval.
- * Pure functions, so what the user reads is tested without a browser.
+ * How runs are worded in the panel: one-line tool summaries, the plan shown for approval, and
+ * how a run ended. Pure functions, so what the user reads is tested without a browser (where
+ * `t` answers in English).
+ *
+ * The agent words its results in English for the runner; the panel words them itself, in the
+ * user's language, from the data the agent gives beside its text (the result's status and step
+ * count, an AgentError's kind and provider detail). Only the model's own words and what a
+ * server said stay as they came.
  */
-import type { Plan } from "@webbrain/agent";
+import type { AgentError, Plan, RunResult } from "@webbrain/agent";
+import { t } from "../shared/i18n.js";
 
 export const TOOL_SUMMARY_CHARS = 120;
 
@@ -32,6 +39,55 @@ export function planForApproval(plan: Plan): string {
   const steps = plan.steps.map(
     (step, i) => `${i + 1}. ${step.action}${step.target ? ` (${step.target})` : ""}`,
   );
-  const risks = plan.risks.length > 0 ? `\nRisks: ${plan.risks.join("; ")}` : "";
-  return `Goal: ${plan.goal}\n${steps.join("\n")}${risks}`;
+  const risks = plan.risks.length > 0 ? `\n${t("planRisks", plan.risks.join("; "))}` : "";
+  return `${t("planGoal", plan.goal)}\n${steps.join("\n")}${risks}`;
+}
+
+/**
+ * What the panel says about a run that paused, was refused or failed: the agent's result in the
+ * user's language where the agent gave its facts as data, else the agent's own text.
+ */
+export function resultText(result: RunResult): string {
+  switch (result.status) {
+    case "step_limit":
+      return t("noticeStepLimit", result.steps);
+    case "plan_rejected":
+      return t("noticePlanRejected");
+    case "error":
+    case "stopped":
+      return result.error ? agentErrorText(result.error) : result.text;
+    default:
+      return result.text;
+  }
+}
+
+/** An AgentError in the user's language; kinds without a translation keep the agent's text. */
+export function agentErrorText(error: AgentError): string {
+  const detail = error.provider;
+  if (error.kind === "busy") return t("errorBusy");
+  if (!detail) return error.message;
+  const cause = detail.cause ?? "";
+  switch (error.kind) {
+    case "provider_unreachable":
+      return t("errorProviderUnreachable", detail.provider, detail.endpoint, detail.model, cause);
+    case "provider_auth": {
+      const refused = t(
+        "errorProviderAuth",
+        detail.provider,
+        detail.endpoint,
+        detail.model,
+        detail.status ?? "",
+        cause,
+      );
+      return detail.ollamaOrigin ? `${refused} ${t("errorOllamaOrigin")}` : refused;
+    }
+    case "provider_timeout":
+      return t("errorProviderTimeout", detail.provider, detail.model, detail.timeoutSeconds ?? "?");
+    case "provider_http":
+      return t("errorProviderHttp", detail.provider, detail.endpoint, detail.model, cause);
+    case "context_overflow":
+      return t("errorContextOverflow", detail.provider, detail.endpoint, detail.model, cause);
+    default:
+      return error.message;
+  }
 }

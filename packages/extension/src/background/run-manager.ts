@@ -15,6 +15,7 @@
  */
 import {
   Agent,
+  AgentError,
   type AgentEvent,
   type AgentOptions,
   type BrowserPort,
@@ -33,7 +34,14 @@ import { t } from "../shared/i18n.js";
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
 import type { ChatMode, TranscriptItem } from "../shared/transcript.js";
-import { argsSummary, firstLine, planForApproval, TOOL_SUMMARY_CHARS } from "./panel-text.js";
+import {
+  agentErrorText,
+  argsSummary,
+  firstLine,
+  planForApproval,
+  resultText,
+  TOOL_SUMMARY_CHARS,
+} from "./panel-text.js";
 import { type PayloadRecorder, RecordingLlmClient } from "./payload-recorder.js";
 import { toAgentProvider } from "./provider-mapping.js";
 import type { RunTrace, RunTraceStart } from "./run-hooks.js";
@@ -283,7 +291,11 @@ export class RunManager {
       const message = error instanceof Error ? error.message : String(error);
       // The agent's own errors already say what to do; anything else is our bug.
       const text =
-        error instanceof Error && error.name === "AgentError" ? message : t("errorInternal", message);
+        error instanceof AgentError
+          ? agentErrorText(error)
+          : error instanceof Error && error.name === "AgentError"
+            ? message
+            : t("errorInternal", message);
       result = { status: "error", text, steps: 0 };
     }
     try {
@@ -317,18 +329,22 @@ export class RunManager {
         end = { kind: "run_end", status: "stopped", message: t("stoppedShort") };
         break;
       case "step_limit":
-      case "stopped":
-        await this.commit(tabId, run, { kind: "notice", text, at: now });
-        end = { kind: "run_end", status: "stopped", message: text };
+      case "stopped": {
+        const notice = resultText(result);
+        await this.commit(tabId, run, { kind: "notice", text: notice, at: now });
+        end = { kind: "run_end", status: "stopped", message: notice };
         break;
+      }
       case "plan_rejected":
-        await this.commit(tabId, run, { kind: "notice", text, at: now });
+        await this.commit(tabId, run, { kind: "notice", text: resultText(result), at: now });
         end = { kind: "run_end", status: "done" };
         break;
-      case "error":
-        await this.commit(tabId, run, { kind: "error", text, at: now });
-        end = { kind: "run_end", status: "error", message: text };
+      case "error": {
+        const failure = resultText(result);
+        await this.commit(tabId, run, { kind: "error", text: failure, at: now });
+        end = { kind: "run_end", status: "error", message: failure };
         break;
+      }
     }
     this.emit(tabId, run, end);
     await run.journal.settled().catch(() => undefined);

@@ -11,6 +11,7 @@
  * before the promise it returns resolves; a value that fails to parse is dropped with a notice
  * in the transcript, never crashes the background page.
  */
+import { t } from "../shared/i18n.js";
 import type { RunSnapshot } from "../shared/run-events.js";
 import { appendBounded, type TranscriptItem } from "../shared/transcript.js";
 import type { KeyValueArea } from "./settings-store.js";
@@ -70,7 +71,7 @@ export class TabSessions {
     if (stored[tabChatKey(tabId)] !== undefined && transcript === undefined) {
       session.transcript.push({
         kind: "notice",
-        text: "Part of this tab's saved conversation could not be read and was reset.",
+        text: t("noticeConversationReset"),
         at: Date.now(),
       });
     }
@@ -81,7 +82,7 @@ export class TabSessions {
         status: "error",
         openTools: [],
         prompt: undefined,
-        message: "This run was interrupted when WebBrain restarted. Press Continue to resume it.",
+        message: t("noticeRunInterrupted"),
       };
       session.transcript = appendBounded(session.transcript, [
         { kind: "error", text: session.run.message ?? "", at: Date.now() },

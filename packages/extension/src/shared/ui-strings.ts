@@ -273,6 +273,12 @@ export const EN_MESSAGES = {
   planRejected: "Plan rejected.",
   planPromptTitle: "Approve this plan?",
   planApprove: "Approve and run",
+  planGoal: "Goal: $1",
+  planRisks: "Risks: $1",
+  noticePlanRejected: "Plan rejected; nothing was done.",
+  noticeStepLimit: "Paused after $1 steps without finishing. Press Continue to keep going.",
+  noticeConversationReset: "Part of this tab's saved conversation could not be read and was reset.",
+  noticeRunInterrupted: "This run was interrupted when WebBrain restarted. Press Continue to resume it.",
   planReject: "Reject",
   permissionPromptTitle: "Allow $1 on $2?",
   allowOnce: "Allow once",
@@ -281,6 +287,17 @@ export const EN_MESSAGES = {
   errorNoProvider: "No model provider is set up yet. Open Settings (top right) and add one.",
   errorBusy: "A task is already running in this tab. Stop it first, or wait for it to finish.",
   errorInternal: "WebBrain hit an internal error: $1",
+  errorProviderUnreachable:
+    "Could not reach $1 ($2, model $3): $4. Is the server running and the URL right? A local server must also allow the add-on's origin (CORS).",
+  errorProviderAuth:
+    "$1 ($2, model $3) refused the request with HTTP $4: $5. Check the API key in the provider settings.",
+  errorOllamaOrigin:
+    "If this is Ollama, it refuses requests from browser add-ons unless their origin is allowed: set OLLAMA_ORIGINS=moz-extension://* in Ollama's environment and restart it.",
+  errorProviderTimeout:
+    "$1 (model $2) did not answer within $3 s. The server may be overloaded or the model too slow for this prompt; raise the timeout in the provider settings or use a smaller model.",
+  errorProviderHttp: "$1 ($2, model $3) failed: $4. Try again; if it repeats, check the server's log.",
+  errorContextOverflow:
+    "$1 ($2, model $3) says the conversation is longer than the model's context window: $4. Older steps will be summarized; if this persists, start a new conversation or raise the context size of the server.",
   errorClearWhileRunning: "Stop the running task before clearing the conversation.",
   errorBackgroundSilent: "WebBrain's background page did not answer ($1). Reload the add-on and retry.",
   errorBackgroundNoAnswer: "WebBrain's background page gave no answer to $1.",
