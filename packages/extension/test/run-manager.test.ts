@@ -4,12 +4,21 @@
  * tab, because these runs never act on a page.
  */
 import type { BrowserPort, PageResult, TabInfo } from "@webbrain/agent";
-import { AgentError, browserCapabilities, MemoryStore } from "@webbrain/agent";
-import { type ScriptedLlm, startScriptedLlm, waitFor } from "@webbrain/testkit";
+import {
+  AgentError,
+  alarmName,
+  browserCapabilities,
+  MemoryStore,
+  type ScheduledJob,
+  ScheduledJobManager,
+  taskDraft,
+} from "@webbrain/agent";
+import { type ScriptedLlm, type ScriptStep, startScriptedLlm, waitFor } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { argsSummary, planForApproval, resultText } from "../src/background/panel-text.js";
 import { RunManager } from "../src/background/run-manager.js";
 import { TabSessions } from "../src/background/tab-sessions.js";
+import { AddonJobRunner, type JobTabs } from "../src/scheduling/addon-job-runner.js";
 import type { JournalEntry, RunSnapshot } from "../src/shared/run-events.js";
 import { type ProviderConfig, parseSettings, type Settings } from "../src/shared/settings.js";
 import { scriptedProviderConfig, until } from "./addon-harness.js";
@@ -166,5 +175,62 @@ describe("what the panel shows", () => {
     expect(resultText({ status: "stopped", text: plain.message, steps: 3, error: plain })).toBe(
       plain.message,
     );
+  });
+});
+
+describe("scheduled runs through the RunManager (AddonJobRunner)", () => {
+  const tabs: JobTabs = {
+    get: async (tabId) => ({
+      id: tabId,
+      index: 0,
+      highlighted: false,
+      active: false,
+      pinned: false,
+      incognito: false,
+    }),
+    query: async () => [],
+    create: async () => {
+      throw new Error("a current_tab job opens no tab");
+    },
+  };
+
+  /** One scheduled job in tab 1, fired by hand, whose model answers with `reply`. */
+  async function runScheduled(mode: "ask" | "act", reply: ScriptStep[]): Promise<ScheduledJob | undefined> {
+    const llm = await startScriptedLlm({ dialect: "openai-chat", script: reply });
+    llms.push(llm);
+    const { runs } = setup({ ...withProvider(scriptedProviderConfig(llm.baseUrl)), maxSteps: 1 });
+    let now = Date.parse("2026-12-01T08:00:00Z");
+    const manager = new ScheduledJobManager({
+      store: new MemoryStore(),
+      alarms: { set: async () => {}, clear: async () => {} },
+      runner: new AddonJobRunner(runs, tabs),
+      clock: { now: () => now },
+    });
+    const job = await manager.create(
+      taskDraft({ prompt: "Check the page", mode, schedule: { after_seconds: 60 } }, now, manager.limits),
+      "1",
+    );
+    now += 60_000;
+    await manager.handleAlarm(alarmName(job.id));
+    await manager.settled(job.id);
+    return manager.get(job.id);
+  }
+
+  it("a run that ends with a question leaves the job needing the user's input, not completed", async () => {
+    const job = await runScheduled("act", [
+      { toolCalls: [{ name: "clarify", arguments: { question: "Which account should I check?" } }] },
+    ]);
+    expect(job).toMatchObject({
+      state: "needs_user_input",
+      lastResult: { status: "needs_user_input", text: "Which account should I check?" },
+    });
+  });
+
+  it("a run stopped by the step limit leaves the job paused; an answer completes it", async () => {
+    const paused = await runScheduled("ask", [{ toolCalls: [{ name: "read_page", arguments: {} }] }]);
+    expect(paused).toMatchObject({ state: "paused", lastResult: { status: "paused" } });
+    expect(paused?.lastResult?.text).toContain("Paused after 1 steps");
+    const answered = await runScheduled("ask", [{ text: "Nothing new on the page." }]);
+    expect(answered).toMatchObject({ state: "completed", lastResult: { text: "Nothing new on the page." } });
   });
 });

@@ -5,9 +5,13 @@
  * Lifecycle (the original project's, kept so its documentation still reads true):
  *   pending -> running -> completed
  *   pending -> queued (its tab was busy when it came due; retried) -> running
- *   running -> needs_user_input (the run ended asking the user something)
- *   any live state -> paused | cancelled | failed
- * A recurring job goes back to `pending` after each run with `nextRunAt` advanced.
+ *   running -> needs_user_input (the run ended asking the user something: clarify)
+ *   running -> paused (the run stopped before finishing: the step limit, Stop, a loop guard;
+ *                      Continue in the run's tab picks it up)
+ *   any live state -> cancelled | failed
+ * A recurring job goes back to `pending` after each run with `nextRunAt` advanced, except after
+ * a run that left it waiting on the user (`needs_user_input`, `paused`): it stays there until the
+ * user cancels it, or `restore` queues it again.
  */
 import type { JsonValue } from "../browser-port.js";
 
@@ -26,6 +30,8 @@ export type JobState =
 
 /** States in which an alarm is (or must be) set for the job. */
 export const WAITING_STATES: readonly JobState[] = ["pending", "queued"];
+/** States where the job waits on the user: its last run asked a question or stopped unfinished. */
+export const USER_STATES: readonly JobState[] = ["needs_user_input", "paused"];
 /** States a job never leaves. */
 export const TERMINAL_STATES: readonly JobState[] = ["completed", "failed", "cancelled"];
 
@@ -39,7 +45,7 @@ export type JobTarget = { type: "current_tab" } | { type: "url"; url: string };
 export type JobMode = "ask" | "act" | "dev";
 
 export interface JobResult {
-  status: "completed" | "failed" | "needs_user_input";
+  status: "completed" | "failed" | "needs_user_input" | "paused";
   /** What the run answered (or why it failed), short. */
   text: string;
   at: number;

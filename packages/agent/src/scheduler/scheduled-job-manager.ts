@@ -8,7 +8,7 @@
  * - The stored list is the truth; every change is written before the alarm for it is set, so a
  *   crash between the two leaves a job that `restore` re-arms, never an alarm without a job.
  * - Changes are serialized (one mutation at a time), so an alarm and a cancel never interleave.
- * - No run is silently lost: a job found `running` or `needs_user_input` at `restore` (the
+ * - No run is silently lost: a job found `running`, `needs_user_input` or `paused` at `restore` (the
  *   browser or add-on stopped under it) is queued again; a job that came due while the browser
  *   was closed runs once at `restore`, a recurring one then continues from now.
  * - A job due while its tab is busy is deferred (`queued`) and retried every `queueRetryMs`,
@@ -26,6 +26,7 @@ import {
   SCHEDULED_JOBS_KEY,
   type ScheduledJob,
   type SchedulerLimits,
+  USER_STATES,
 } from "./job.js";
 import { firstDue, type JobDraft } from "./job-input.js";
 
@@ -106,7 +107,7 @@ export class ScheduledJobManager {
     return this.mutate(async (jobs) => {
       const now = this.clock.now();
       for (const job of jobs) {
-        if (job.state === "running" || job.state === "needs_user_input") {
+        if (job.state === "running" || USER_STATES.includes(job.state)) {
           job.state = "queued";
           job.nextRunAt = now;
         }
@@ -233,7 +234,8 @@ export class ScheduledJobManager {
       if (outcome.tabId !== undefined) job.lastTabId = outcome.tabId;
       // Cancelled or removed while it ran: the run's result is kept, nothing more is planned.
       if (job.state !== "running") return { jobs };
-      if (job.schedule.type === "recurring" && outcome.status !== "needs_user_input") {
+      const waitsOnUser = USER_STATES.includes(outcome.status);
+      if (job.schedule.type === "recurring" && !waitsOnUser) {
         const intervalMs = job.schedule.intervalMinutes * 60_000;
         let next = job.nextRunAt + intervalMs;
         // A run that overran one or more intervals skips them rather than firing back to back.
@@ -242,7 +244,7 @@ export class ScheduledJobManager {
         job.state = "pending";
         return { jobs, after: () => this.arm(job) };
       }
-      job.state = outcome.status === "needs_user_input" ? "needs_user_input" : outcome.status;
+      job.state = outcome.status;
       return { jobs };
     });
   }

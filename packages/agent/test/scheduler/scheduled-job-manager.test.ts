@@ -121,6 +121,41 @@ describe("ScheduledJobManager", () => {
     expect(after?.lastResult?.text).toBe("run 2");
   });
 
+  it("a run that asked a question or stopped unfinished leaves the job waiting on the user", async () => {
+    const { manager, clock, alarms, runner, fireDue } = setup();
+    const asking = await manager.create(
+      taskDraft(
+        { prompt: "Ask me", schedule: { type: "recurring", interval_minutes: 5 } },
+        T0,
+        manager.limits,
+      ),
+      "1",
+    );
+    const pausing = await manager.create(
+      taskDraft({ prompt: "Long one", schedule: { after_seconds: 300 } }, T0, manager.limits),
+      "2",
+    );
+    clock.time = T0 + 5 * MINUTE;
+    await fireDue();
+    runner.finish({ status: "needs_user_input", text: "Which account?" });
+    runner.finish({ status: "paused", text: "Paused after 20 steps." });
+    for (const id of [asking.id, pausing.id]) await manager.settled(id);
+    // A recurring job waiting on an answer is not fired again behind the user's back.
+    expect(await manager.get(asking.id)).toMatchObject({
+      state: "needs_user_input",
+      lastResult: { status: "needs_user_input", text: "Which account?" },
+    });
+    expect(await manager.get(pausing.id)).toMatchObject({
+      state: "paused",
+      lastResult: { status: "paused" },
+    });
+    expect(alarms.due.size).toBe(0);
+    // Both still count as live: listed, and cancellable.
+    expect((await manager.list()).map((job) => job.id).sort()).toEqual([asking.id, pausing.id]);
+    await manager.cancel(pausing.id);
+    expect((await manager.get(pausing.id))?.state).toBe("cancelled");
+  });
+
   it("a recurring run that overran its interval skips the missed slots", async () => {
     const { manager, clock, runner, fireDue } = setup();
     const job = await manager.create(

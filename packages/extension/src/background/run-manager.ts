@@ -346,7 +346,7 @@ export class RunManager {
         break;
       }
     }
-    this.emit(tabId, run, end);
+    this.emit(tabId, run, { ...end, ending: result.status });
     await run.journal.settled().catch(() => undefined);
   }
 

@@ -7,11 +7,13 @@
  * - A URL-target task runs in a tab already showing that URL, which is not activated, or else in
  *   a new tab opened inactive; the user's current tab is never taken over.
  * - A `current_tab` job runs only while the tab that scheduled it exists.
- * - `run` resolves when the run has ended (its `run_end`), with the run's last words.
+ * - `run` resolves when the run has ended (its `run_end`), with the run's last words and the
+ *   job state it leaves: a question (clarify) needs the user's input, a run stopped before
+ *   finishing (step limit, Stop, a guard) is paused until Continue, only an answer completes.
  */
 import type { JobRunner, JobRunOutcome, ScheduledJob } from "@webbrain/agent";
 import { t } from "../shared/i18n.js";
-import type { JournalEntry } from "../shared/run-events.js";
+import type { JournalEntry, RunEvent } from "../shared/run-events.js";
 import type { ChatMode } from "../shared/transcript.js";
 
 /** The part of RunManager a scheduled run needs. */
@@ -45,6 +47,13 @@ function sameUrl(a: string | undefined, b: string): boolean {
   }
 }
 
+/** The job state a finished run leaves (see the header). */
+export function jobStatusOf(end: Extract<RunEvent, { kind: "run_end" }>): JobRunOutcome["status"] {
+  if (end.status === "error") return "failed";
+  if (end.status === "stopped") return "paused";
+  return end.ending === "clarify" ? "needs_user_input" : "completed";
+}
+
 export class AddonJobRunner implements JobRunner {
   constructor(
     private readonly runs: RunStarter,
@@ -68,8 +77,7 @@ export class AddonJobRunner implements JobRunner {
           lastWords = event.item.text;
         }
         if (event.kind === "run_end") {
-          const status = event.status === "done" ? "completed" : "failed";
-          resolve({ status, text: lastWords || event.message || event.status, tabId });
+          resolve({ status: jobStatusOf(event), text: lastWords || event.message || event.status, tabId });
         }
       });
     });

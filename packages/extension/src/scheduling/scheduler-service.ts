@@ -5,7 +5,8 @@
  *
  * Test seam: `storage.local.wb_scheduler_dev_limits` ({minDelayMs, minIntervalMs, ...}) lowers
  * the scheduler's minimum delays, so real-Firefox tests can use seconds instead of the minute
- * the product enforces. Firefox's own alarm floor is what the tests measured (see the README).
+ * the product enforces. Firefox's own alarm floor is what the tests measured (see the README,
+ * "Alarm floor").
  */
 import { ScheduledJobManager, type SchedulerLimits } from "@webbrain/agent";
 import { AddonJobRunner, type RunStarter } from "./addon-job-runner.js";

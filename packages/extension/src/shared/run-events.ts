@@ -3,6 +3,7 @@
  * sidebar. Every event gets a sequence number from the journal; the sidebar ignores any event
  * whose number it has already seen, which is what makes a reconnect free of duplicated text.
  */
+import type { RunStatus as AgentRunStatus } from "@webbrain/agent";
 import type { ChatMode, TranscriptItem } from "./transcript.js";
 
 export type RunStatus = "running" | "done" | "stopped" | "error";
@@ -38,7 +39,16 @@ export type RunEvent =
   | { kind: "status"; text: string }
   | { kind: "prompt"; prompt: PendingPrompt }
   | { kind: "prompt_closed"; promptId: string }
-  | { kind: "run_end"; status: Exclude<RunStatus, "running">; message?: string };
+  | {
+      kind: "run_end";
+      status: Exclude<RunStatus, "running">;
+      message?: string;
+      /**
+       * How the agent ended it (its RunStatus: `clarify`, `step_limit`...), for a reader that
+       * needs more than done/stopped/error: the scheduler tells a question from an answer.
+       */
+      ending?: AgentRunStatus;
+    };
 
 export interface JournalEntry {
   seq: number;
