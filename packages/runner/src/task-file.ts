@@ -20,9 +20,12 @@ import {
   Agent,
   type LlmClient,
   MemoryStore,
+  type MessagingRoute,
   type Mode,
   type ProviderConfig,
+  RecipientGuard,
   type RunStatus,
+  recipientFromPlan,
   type SkillDefinition,
 } from "@webbrain/agent";
 import { UsageError } from "./errors.js";
@@ -100,6 +103,8 @@ export interface TaskPoolOptions {
   llm: () => LlmClient;
   maxSteps?: number;
   signal: AbortSignal;
+  /** The recipient guard's protected routes (default: the built-in ones). */
+  messagingRoutes?: readonly MessagingRoute[];
   /** Each task's skills, by its position in `tasks` (`--skill` files plus the line's own). */
   skills?: readonly (readonly SkillDefinition[])[];
   /** Called as each task finishes (progress, streaming output). */
@@ -129,8 +134,11 @@ async function runOne(options: TaskPoolOptions, index: number): Promise<TaskOutc
   try {
     const session = await options.browser.openSession(line.url);
     try {
+      // Recipient guard, as in `webbrain run`: a send on a protected messaging route needs the
+      // recipient a plan took from the task's own words; a task file has no plan, so it is refused.
+      const guard = new RecipientGuard(options.messagingRoutes);
       const agent = new Agent({
-        port: session.port,
+        port: guard.wrap(session.port),
         store: new MemoryStore(),
         provider: options.provider,
         llm: options.llm(),
@@ -142,6 +150,7 @@ async function runOne(options: TaskPoolOptions, index: number): Promise<TaskOutc
         signal: options.signal,
         onEvent: (event) => {
           if (event.type === "tool_call") toolCalls++;
+          if (event.type === "plan") guard.pin(session.tabId, recipientFromPlan(event.plan, line.task));
         },
       });
       return {

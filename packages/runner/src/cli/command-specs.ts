@@ -57,6 +57,13 @@ const skillOption = {
   help: "Load a skill (Markdown with an optional webbrain-tools block, as the add-on imports); repeatable. Its tools call out without cookies.",
 } as const;
 
+const messagingRouteOption = {
+  kind: "string",
+  valueName: "LINE",
+  repeatable: true,
+  help: 'Also protect this messaging route with the recipient guard: "HOST /PATH LABEL" (douyin.com /chat is built in); repeatable.',
+} as const;
+
 const runOptions = {
   url: { kind: "string", valueName: "URL", help: "Open this page before the task starts." },
   mode: modeTierOptions.mode,
@@ -98,6 +105,7 @@ const runOptions = {
   },
   "max-steps": { kind: "integer", valueName: "N", min: 1, help: "Stop after N model turns (default 130)." },
   skill: skillOption,
+  "messaging-route": messagingRouteOption,
   plan: { kind: "boolean", help: "Plan before Act: show the plan and ask before acting (needs a terminal)." },
   confirm: {
     kind: "boolean",
@@ -229,6 +237,7 @@ export const screenshotCommand: CommandSpec<typeof screenshotOptions> = {
 const mcpOptions = {
   ...modeTierOptions,
   skill: skillOption,
+  "messaging-route": messagingRouteOption,
   url: { kind: "string", valueName: "URL", help: "Open this page when the server starts." },
   confirm: {
     kind: "boolean",
@@ -252,7 +261,8 @@ export const mcpCommand: CommandSpec<typeof mcpOptions> = {
   description: [
     "The tools are those of the chosen mode and tier; the accessibility tree comes back as text and",
     "screenshots as image content. Mode rules hold for every call (ask is read-only).",
-    'Client config: {"command": "npx", "args": ["webbrain", "mcp", "--mode", "act"]}',
+    "Sends on a protected messaging route are refused (recipient guard): no plan names the recipient.",
+    'Client config: {"command": "webbrain", "args": ["mcp", "--mode", "act"]}',
   ].join("\n"),
   examples: ["webbrain mcp", "webbrain mcp --mode ask --headed"],
 };

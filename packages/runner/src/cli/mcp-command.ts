@@ -5,7 +5,7 @@
 
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { SkillDefinition } from "@webbrain/agent";
+import { type BrowserPort, type MessagingRoute, RecipientGuard, type SkillDefinition } from "@webbrain/agent";
 import { EXIT_DONE, type ExitCode } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
 import { startMcpHttpServer } from "../mcp-http-server.js";
@@ -17,7 +17,7 @@ import { offeredTools, ToolRunner } from "../tool-runner.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";
-import { browserOptionsFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof mcpCommand.options>;
 
@@ -31,7 +31,8 @@ export async function mcpCommandHandler(
   // Refuse Compact Dev, and malformed skills, before starting Firefox.
   offeredTools(mode, tier, true);
   const skills = await loadSkillFiles(options.skill ?? []);
-  if (options.port !== undefined) return serveHttp(options, skills, io);
+  const routes = messagingRoutesFrom(options["messaging-route"]);
+  if (options.port !== undefined) return serveHttp(options, skills, routes, io);
   return withRunnerSession<ExitCode>(
     {
       ...browserOptionsFrom(options),
@@ -43,7 +44,7 @@ export async function mcpCommandHandler(
       const server = createMcpServer(
         (approver) =>
           new ToolRunner({
-            port,
+            port: guarded(port, routes),
             tabId,
             mode,
             tier,
@@ -70,7 +71,12 @@ export async function mcpCommandHandler(
 }
 
 /** `--port`: many MCP sessions over Streamable HTTP, each in its own user context of one Firefox. */
-async function serveHttp(options: Options, skills: readonly SkillDefinition[], io: CliIo): Promise<ExitCode> {
+async function serveHttp(
+  options: Options,
+  skills: readonly SkillDefinition[],
+  routes: readonly MessagingRoute[],
+  io: CliIo,
+): Promise<ExitCode> {
   const mode = options.mode ?? "act";
   const tier = options.tier ?? "full";
   const browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
@@ -83,7 +89,7 @@ async function serveHttp(options: Options, skills: readonly SkillDefinition[], i
       confirm: options.confirm === true,
       makeRunner: (session, approver) =>
         new ToolRunner({
-          port: session.port,
+          port: guarded(session.port, routes),
           tabId: session.tabId,
           mode,
           tier,
@@ -106,4 +112,13 @@ async function serveHttp(options: Options, skills: readonly SkillDefinition[], i
     await browser.close();
   }
   return EXIT_DONE;
+}
+
+/**
+ * The recipient guard in front of an MCP session's port, as `webbrain run` has it. No plan ever
+ * names a recipient over MCP, so a send on a protected messaging route is always refused (fail
+ * closed); every other call passes unchanged.
+ */
+function guarded<P extends BrowserPort>(port: P, routes: readonly MessagingRoute[]): P {
+  return new RecipientGuard(routes).wrap(port);
 }

@@ -40,7 +40,7 @@ import { terminalPerson } from "../wait-for-person.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";
-import { browserOptionsFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof runCommand.options>;
 
@@ -113,6 +113,7 @@ export async function runCommandHandler(
   const mode = options.mode ?? "act";
   // Skills are checked before any browser starts: a malformed one is a usage error.
   const skills = await loadSkillFiles(options.skill ?? []);
+  const routes = messagingRoutesFrom(options["messaging-route"]);
   const provider = providerFromFlags(
     {
       ...(options.provider ? { provider: options.provider } : {}),
@@ -167,7 +168,7 @@ export async function runCommandHandler(
         try {
           // Recipient guard (spec 000): sends on protected messaging routes need the recipient
           // the plan took from the user's own request.
-          const guard = new RecipientGuard();
+          const guard = new RecipientGuard(routes);
           // API shortcut observer (off by default), said out loud while it is on.
           const observer = options["api-observer"] ? new BidiApiObserver(port.client) : undefined;
           if (observer) {

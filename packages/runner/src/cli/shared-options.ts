@@ -1,6 +1,13 @@
 /** Turning parsed flags into the options objects of the runner's modules. */
 import { resolve } from "node:path";
+import {
+  type MessagingRoute,
+  PROTECTED_MESSAGING_ROUTES,
+  parseMessagingRoutes,
+  RouteListError,
+} from "@webbrain/agent";
 import type { BrowserConnectionOptions } from "../browser-connection.js";
+import { UsageError } from "../errors.js";
 
 export function browserOptionsFrom(options: {
   headed?: boolean;
@@ -18,4 +25,14 @@ export function browserOptionsFrom(options: {
     ...(options.profile ? { profileDir: resolve(options.profile) } : {}),
     ...(options["storage-state"] ? { storageState: resolve(options["storage-state"]) } : {}),
   };
+}
+
+/** The recipient guard's routes: the built-in ones plus every `--messaging-route` line. */
+export function messagingRoutesFrom(lines: readonly string[] | undefined): MessagingRoute[] {
+  try {
+    return [...PROTECTED_MESSAGING_ROUTES, ...parseMessagingRoutes((lines ?? []).join("\n"))];
+  } catch (error) {
+    if (error instanceof RouteListError) throw new UsageError(`--messaging-route: ${error.message}`);
+    throw error;
+  }
 }

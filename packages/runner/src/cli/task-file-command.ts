@@ -18,7 +18,7 @@ import { readTaskFile, runTaskPool } from "../task-file.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";
-import { browserOptionsFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof runCommand.options>;
 
@@ -42,6 +42,7 @@ export async function runTaskFileCommand(
   const skills = await Promise.all(
     tasks.map((task) => loadSkillFiles([...(options.skill ?? []), ...(task.skills ?? [])])),
   );
+  const routes = messagingRoutesFrom(options["messaging-route"]);
   const mode = options.mode ?? "act";
   const provider = providerFromFlags(
     {
@@ -67,6 +68,7 @@ export async function runTaskFileCommand(
       mode,
       provider,
       skills,
+      messagingRoutes: routes,
       llm: () => new PiAiClient(provider),
       ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
       signal: io.signal,
