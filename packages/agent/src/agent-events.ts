@@ -41,6 +41,8 @@ export interface RunResult {
   /** Model turns used by this task so far. */
   steps: number;
   error?: AgentError;
+  /** Set when the message only switched `/allow-api`: whether API mutations are now allowed. */
+  allowApi?: boolean;
 }
 
 export type AgentEventListener = (event: AgentEvent) => void;

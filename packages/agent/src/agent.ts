@@ -178,11 +178,14 @@ export class Agent {
         if (!task) {
           await this.save(conversation);
           const state = conversation.allowApi ? "allowed" : "not allowed";
-          return this.result(
-            "answered",
-            `API mutations (POST/PUT/PATCH/DELETE via fetch_url) are ${state} in this conversation.`,
-            conversation,
-          );
+          return {
+            ...this.result(
+              "answered",
+              `API mutations (POST/PUT/PATCH/DELETE via fetch_url) are ${state} in this conversation.`,
+              conversation,
+            ),
+            allowApi: conversation.allowApi === true,
+          };
         }
       }
       if (/^continue\.?$/i.test(task) && conversation.pendingContinue)

@@ -287,6 +287,7 @@ describe("/allow-api", () => {
 
     const toggled = await h.agent.processMessage("1", "/allow-api");
     expect(toggled.text).toContain("are allowed");
+    expect(toggled.allowApi).toBe(true); // as data too, for a UI that words it itself
     await h.agent.processMessage("1", "now do it");
     expect(h.browser.named("fetchUrl").map((call) => (call.params as { method: string }).method)).toEqual([
       "GET",

@@ -6,7 +6,7 @@
  * Wikipedia), the sidebar (chat, scheduled jobs) and the traces page (runs, a run's details,
  * workflows, the API shortcut observer). The model is told to answer in the user's language.
  * What the agent reports as data (a plan to approve, a step-limit pause, a provider it could not
- * reach) reaches the German chat in German too.
+ * reach, the answer to /allow-api) reaches the German chat in German too.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -41,6 +41,7 @@ import {
   scriptedSettings,
   setViewport,
   storeSettings,
+  text,
   waitForText,
 } from "./addon-harness.js";
 
@@ -293,7 +294,7 @@ describe("German UI in Firefox", () => {
     await click(client, traces, "#observer");
   });
 
-  it("the agent's plan, its step-limit pause and an unreachable provider read in German in the chat", async () => {
+  it("the agent's plan, its step-limit pause, an unreachable provider and /allow-api read in German in the chat", async () => {
     const client = firefox.client;
     planningLlm = await startScriptedLlm({
       dialect: "openai-chat",
@@ -353,5 +354,14 @@ describe("German UI in Firefox", () => {
     expect(failure).toContain("Läuft der Server und stimmt die URL?");
     expect(await leftoverEnglish(client, sidebar)).toEqual([]);
     await screenshot(client, sidebar, "i18n-8-unreachable-de");
+
+    // A command the agent answers by itself, without the model: /allow-api.
+    await fill(client, sidebar, "#input", "/allow-api");
+    await pressEnter(client, sidebar);
+    await waitForText(client, sidebar, "#transcript .msg.assistant", "API-Änderungen");
+    expect(await text(client, sidebar, "#transcript .msg.assistant")).toContain(
+      "sind in dieser Unterhaltung erlaubt",
+    );
+    expect(await leftoverEnglish(client, sidebar)).toEqual([]);
   });
 });

@@ -170,6 +170,10 @@ describe("what the panel shows", () => {
       /^Ollama \(http:\/\/127\.0\.0\.1:11434\/v1, model qwen3\) refused the request with HTTP 403: 403 Forbidden\./,
     );
     expect(failure).toContain("OLLAMA_ORIGINS=moz-extension://*");
+    expect(resultText({ status: "answered", text: "(agent wording)", steps: 0, allowApi: false })).toBe(
+      "API mutations (POST/PUT/PATCH/DELETE via fetch_url) are not allowed in this conversation.",
+    );
+    expect(resultText({ status: "answered", text: "The page says 42.", steps: 1 })).toBe("The page says 42.");
     // An error without data keeps the agent's own words.
     const plain = new AgentError("loop_stopped", "Stopped: the same click four times.");
     expect(resultText({ status: "stopped", text: plain.message, steps: 3, error: plain })).toBe(

@@ -53,6 +53,9 @@ export function resultText(result: RunResult): string {
       return t("noticeStepLimit", result.steps);
     case "plan_rejected":
       return t("noticePlanRejected");
+    case "answered":
+      if (result.allowApi === undefined) return result.text;
+      return t(result.allowApi ? "allowApiOn" : "allowApiOff");
     case "error":
     case "stopped":
       return result.error ? agentErrorText(result.error) : result.text;

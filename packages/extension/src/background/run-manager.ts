@@ -309,7 +309,7 @@ export class RunManager {
     // Agent events are delivered without awaiting; let their writes land first.
     await this.pending(run);
     const now = this.clock.now();
-    const text = result.text.trim();
+    const text = resultText(result).trim();
     let end: Extract<RunEvent, { kind: "run_end" }>;
     switch (result.status) {
       case "done":

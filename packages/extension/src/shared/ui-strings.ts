@@ -276,6 +276,8 @@ export const EN_MESSAGES = {
   planGoal: "Goal: $1",
   planRisks: "Risks: $1",
   noticePlanRejected: "Plan rejected; nothing was done.",
+  allowApiOn: "API mutations (POST/PUT/PATCH/DELETE via fetch_url) are allowed in this conversation.",
+  allowApiOff: "API mutations (POST/PUT/PATCH/DELETE via fetch_url) are not allowed in this conversation.",
   noticeStepLimit: "Paused after $1 steps without finishing. Press Continue to keep going.",
   noticeConversationReset: "Part of this tab's saved conversation could not be read and was reset.",
   noticeRunInterrupted: "This run was interrupted when WebBrain restarted. Press Continue to resume it.",
