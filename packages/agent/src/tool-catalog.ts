@@ -184,7 +184,7 @@ const DECLARATIONS = [
   tool("drag_drop", {
     kind: "act",
     description:
-      "Drag one element onto another (to_ref_id) or by dx,dy pixels; handle:\"bottom_right\" grabs its resize corner.",
+      'Drag one element onto another (to_ref_id) or by dx,dy pixels; handle:"bottom_right" grabs its resize corner.',
     parameters: Type.Object({
       from_ref_id: ref,
       to_ref_id: optRef,

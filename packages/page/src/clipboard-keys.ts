@@ -75,7 +75,8 @@ export function clipboardKey(state: PageState, target: Element, combo: KeyCombo)
     return `${key === "c" ? "copied" : "cut"} ${text.length} chars to ${where}`;
   }
   if (key === "v") {
-    if (!field && !(target as HTMLElement).isContentEditable) return "no text field has focus: nothing was pasted";
+    if (!field && !(target as HTMLElement).isContentEditable)
+      return "no text field has focus: nothing was pasted";
     const text = state.copiedText;
     if (text === undefined)
       return "nothing was copied in this page; the add-on cannot read the system clipboard";

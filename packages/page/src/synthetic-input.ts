@@ -3,8 +3,8 @@
  * Events are constructed in the realm this script runs in and dispatched on page elements.
  */
 import { deepElementFromPoint, styleOf, windowOf } from "./dom-realm.js";
-import type { ViewportPoint } from "./protocol.js";
 import { namedKey } from "./key-table.js";
+import type { ViewportPoint } from "./protocol.js";
 
 export interface KeySpec {
   key: string;
@@ -246,6 +246,8 @@ function resizeBy(el: Element, dx: number, dy: number): void {
   const style = styleOf(el);
   const box = el as HTMLElement;
   const resize = style.resize;
-  if (resize !== "vertical" && dx !== 0) box.style.width = `${Math.max(0, Number.parseFloat(style.width) + dx)}px`;
-  if (resize !== "horizontal" && dy !== 0) box.style.height = `${Math.max(0, Number.parseFloat(style.height) + dy)}px`;
+  if (resize !== "vertical" && dx !== 0)
+    box.style.width = `${Math.max(0, Number.parseFloat(style.width) + dx)}px`;
+  if (resize !== "horizontal" && dy !== 0)
+    box.style.height = `${Math.max(0, Number.parseFloat(style.height) + dy)}px`;
 }

@@ -69,7 +69,12 @@ describe("scroll inside an element", () => {
     const page = await env.open("/page/text-tools.html");
     const notes = await page.ref('textbox "Notes"');
     const bottom = await page.call("scroll", { ref_id: notes, to: "bottom" });
-    expect(bottom).toMatchObject({ success: true, at_bottom: true, at_top: false, scrolled: { ref_id: notes } });
+    expect(bottom).toMatchObject({
+      success: true,
+      at_bottom: true,
+      at_top: false,
+      scrolled: { ref_id: notes },
+    });
     expect(bottom.scroll_top).toBeGreaterThan(0);
     expect(await page.page("document.getElementById('notes').scrollTop")).toBe(bottom.scroll_top);
     const up = await page.call("scroll", { ref_id: notes, direction: "up", amount: 10 });

@@ -200,9 +200,15 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
   }
   const corner = p.oneOf("handle", ["center", "bottom_right"] as const, "center") === "bottom_right";
   const source = elementForRef(state, fromRef);
-  makeActionable(state, source, { occlusion: !corner, force: p.boolean("force", false) || corner, enabled: true });
+  makeActionable(state, source, {
+    occlusion: !corner,
+    force: p.boolean("force", false) || corner,
+    enabled: true,
+  });
   const dest = toRef === undefined ? undefined : elementForRef(state, toRef);
-  const to = dest ? makeActionable(state, dest, { occlusion: false, force: true, enabled: false }) : undefined;
+  const to = dest
+    ? makeActionable(state, dest, { occlusion: false, force: true, enabled: false })
+    : undefined;
   // Scrolling the target into view may move the source: measure the source again.
   const fromAgain = makeActionable(state, source, { occlusion: false, force: true, enabled: true });
   const grab = corner ? cornerOf(source, fromAgain) : { local: fromAgain.local, point: fromAgain.point };

@@ -231,4 +231,3 @@ export function inspectElementStyles(state: PageState, p: Params): PageResult {
     visible: isRendered(el),
   };
 }
-

@@ -83,7 +83,8 @@ export function scroll(state: PageState, p: Params): PageResult {
 
 /** Can the element's own content scroll (overflow that scrolls, and more content than box)? */
 function scrollsItself(el: Element): boolean {
-  const overflows = el.scrollHeight > el.clientHeight + END_SLACK_PX || el.scrollWidth > el.clientWidth + END_SLACK_PX;
+  const overflows =
+    el.scrollHeight > el.clientHeight + END_SLACK_PX || el.scrollWidth > el.clientWidth + END_SLACK_PX;
   if (!overflows) return false;
   if (el.localName === "textarea") return true;
   const style = styleOf(el);
@@ -93,7 +94,11 @@ function scrollsItself(el: Element): boolean {
 /** The element, or the nearest ancestor below the page's own scroller, whose content scrolls. */
 function scrollContainer(state: PageState, el: Element): Element | undefined {
   const root = state.doc.scrollingElement ?? state.doc.documentElement;
-  for (let node: Element | null = el; node && node !== root && node !== state.doc.body; node = node.parentElement) {
+  for (
+    let node: Element | null = el;
+    node && node !== root && node !== state.doc.body;
+    node = node.parentElement
+  ) {
     if (scrollsItself(node)) return node;
   }
   return undefined;

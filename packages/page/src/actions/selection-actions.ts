@@ -21,7 +21,15 @@ import { isTextEntry } from "../roles.js";
 import { isRendered } from "../visibility.js";
 
 /** Elements whose text is not page prose (code, templates, field internals). */
-const SKIPPED_TEXT_PARENTS = new Set(["script", "style", "noscript", "template", "textarea", "select", "option"]);
+const SKIPPED_TEXT_PARENTS = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "textarea",
+  "select",
+  "option",
+]);
 
 interface Span {
   start: number;
@@ -45,8 +53,7 @@ export function locateText(haystack: string, needle: string): Span | undefined {
   }
   const wanted = needle.replace(/\s+/g, "");
   if (!wanted) return undefined;
-  const found =
-    occurrences(stripped, wanted) ?? occurrences(stripped.toLowerCase(), wanted.toLowerCase());
+  const found = occurrences(stripped, wanted) ?? occurrences(stripped.toLowerCase(), wanted.toLowerCase());
   if (!found) return undefined;
   const start = kept[found.start] ?? 0;
   const end = (kept[found.end - 1] ?? start) + 1;
@@ -149,7 +156,12 @@ function selectInField(
   };
 }
 
-function selectInElement(state: PageState, root: Element, text: string | undefined, where: string): PageResult {
+function selectInElement(
+  state: PageState,
+  root: Element,
+  text: string | undefined,
+  where: string,
+): PageResult {
   const nodes = selectableTextNodes(root);
   const whole = nodes.map((n) => n.data).join("");
   let span: Span | undefined;
