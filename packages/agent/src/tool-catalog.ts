@@ -183,8 +183,15 @@ const DECLARATIONS = [
   }),
   tool("drag_drop", {
     kind: "act",
-    description: "Drag one element onto another.",
-    parameters: Type.Object({ from_ref_id: ref, to_ref_id: ref }),
+    description:
+      'Drag one element onto another (to_ref_id) or by dx,dy pixels; handle:"bottom_right" grabs its resize corner.',
+    parameters: Type.Object({
+      from_ref_id: ref,
+      to_ref_id: optRef,
+      dx: optNum(),
+      dy: optNum(),
+      handle: Type.Optional(Type.Union([Type.Literal("center"), Type.Literal("bottom_right")])),
+    }),
     offer: FULL_ACT,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
@@ -252,7 +259,8 @@ const DECLARATIONS = [
   }),
   tool("scroll", {
     kind: "observe",
-    description: "Scroll the page or to an element.",
+    description:
+      "Scroll the page, an element into view (ref_id), or inside a scrollable element (ref_id with to/direction).",
     parameters: Type.Object({
       direction: Type.Optional(Type.Union([Type.Literal("up"), Type.Literal("down")])),
       amount: optNum("pixels"),
@@ -263,6 +271,15 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE,
     result: "agent",
+  }),
+  tool("select_text", {
+    kind: "act",
+    description:
+      "Select text as a person would: a field's value or an element's text (ref_id), or only the given text (found in the page without ref_id).",
+    parameters: Type.Object({ ref_id: optRef, text: optStr() }),
+    offer: ACTING,
+    needs: PAGE_LAYER,
+    runs: PAGE,
   }),
   tool("navigate", {
     kind: "navigate",

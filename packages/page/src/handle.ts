@@ -22,8 +22,9 @@ import {
   readPage,
   readPageSource,
   refsOf,
-  scroll,
 } from "./actions/reading-actions.js";
+import { scroll } from "./actions/scroll-action.js";
+import { selectText } from "./actions/selection-actions.js";
 import { setField } from "./actions/set-field-action.js";
 import { checkValue, typeAx } from "./actions/text-actions.js";
 import { waitForElement, waitForStable } from "./actions/wait-actions.js";
@@ -56,6 +57,7 @@ export const ACTIONS = {
   type_text: typeText,
   press_keys: pressKeys,
   scroll,
+  select_text: selectText,
   extract_data: extractData,
   get_selection: getSelection,
   wait_for_element: waitForElement,

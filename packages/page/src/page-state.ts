@@ -25,6 +25,8 @@ export class PageState {
   readonly doc: Document;
   /** Refs in the order of the last get_interactive_elements answer (its `index`). */
   interactiveList: number[] = [];
+  /** Text the last synthetic Control+c / Control+x copied (clipboard-keys.ts), for Control+v. */
+  copiedText: string | undefined;
   readonly #baselines = new Map<string, EffectBaseline>();
   #nextToken = 1;
 

@@ -2,8 +2,9 @@
  * Synthetic events, the add-on's way of acting (spec 000): pages see `isTrusted === false`.
  * Events are constructed in the realm this script runs in and dispatched on page elements.
  */
-import { windowOf } from "./dom-realm.js";
+import { deepElementFromPoint, styleOf, windowOf } from "./dom-realm.js";
 import { namedKey } from "./key-table.js";
+import type { ViewportPoint } from "./protocol.js";
 
 export interface KeySpec {
   key: string;
@@ -199,4 +200,54 @@ export function dragAndDrop(
   }
   pointer("pointerup", target, to.x, to.y, 0);
   mouse("mouseup", target, to.x, to.y, 0);
+}
+
+/** Intermediate moves of a synthetic drag, as the trusted plan makes (input-plan DRAG_MOVE_STEPS). */
+const SYNTHETIC_DRAG_MOVES = 5;
+
+/**
+ * A pointer drag from one point to another, each event sent to what is under the pointer (a
+ * resize handle, the document while the pointer is past the element), as a person's drag
+ * would. Where nothing of the page's own is under the grab point but the browser's resizer of
+ * a resizable element (`resize` not none), synthetic events cannot move that native handle: the
+ * element gets the size the resizer would give it instead.
+ */
+export function dragToPoint(source: Element, from: ViewportPoint, to: ViewportPoint): void {
+  const doc = source.ownerDocument;
+  const under = (point: ViewportPoint) => deepElementFromPoint(doc, point.x, point.y) ?? source;
+  const grabbed = under(from);
+  if (grabbed === source && styleOf(source).resize !== "none" && nearBottomRight(source, from)) {
+    resizeBy(source, to.x - from.x, to.y - from.y);
+    return;
+  }
+  pointer("pointerdown", grabbed, from.x, from.y, 1);
+  mouse("mousedown", grabbed, from.x, from.y, 1);
+  for (let i = 1; i <= SYNTHETIC_DRAG_MOVES; i++) {
+    const t = i / SYNTHETIC_DRAG_MOVES;
+    const at = { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };
+    const over = under(at);
+    pointer("pointermove", over, at.x, at.y, 1);
+    mouse("mousemove", over, at.x, at.y, 1);
+  }
+  const released = under(to);
+  pointer("pointerup", released, to.x, to.y, 0);
+  mouse("mouseup", released, to.x, to.y, 0);
+}
+
+/** Size of the corner area where browsers draw the resizer, px. */
+const NATIVE_RESIZER_PX = 16;
+
+function nearBottomRight(el: Element, point: ViewportPoint): boolean {
+  const rect = el.getBoundingClientRect();
+  return rect.right - point.x <= NATIVE_RESIZER_PX && rect.bottom - point.y <= NATIVE_RESIZER_PX;
+}
+
+function resizeBy(el: Element, dx: number, dy: number): void {
+  const style = styleOf(el);
+  const box = el as HTMLElement;
+  const resize = style.resize;
+  if (resize !== "vertical" && dx !== 0)
+    box.style.width = `${Math.max(0, Number.parseFloat(style.width) + dx)}px`;
+  if (resize !== "horizontal" && dy !== 0)
+    box.style.height = `${Math.max(0, Number.parseFloat(style.height) + dy)}px`;
 }

@@ -31,6 +31,7 @@ export const CONFORMANCE_ORDER = [
   "set_field",
   "type_text",
   "press_keys",
+  "select_text",
   "click_ax",
   "click",
   "hover",
@@ -134,6 +135,8 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
       return { selector: "#city", text: "Paris" };
     case "press_keys":
       return { keys: "Tab" };
+    case "select_text":
+      return { text: "Tool conformance" };
     case "click_ax":
       return { ref_id: ref("button", "Add note") };
     case "click":

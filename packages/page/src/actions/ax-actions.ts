@@ -14,8 +14,8 @@ import { type Actionable, elementForRef, makeActionable, summarize } from "../el
 import { PageError } from "../page-error.js";
 import type { EffectBaseline, PageState } from "../page-state.js";
 import type { Params } from "../params.js";
-import type { ElementSummary, PageResult, PlanStep, VerifyCall } from "../protocol.js";
-import { clickElement, dragAndDrop, hoverAt } from "../synthetic-input.js";
+import type { ElementSummary, PageResult, PlanStep, VerifyCall, ViewportPoint } from "../protocol.js";
+import { clickElement, dragAndDrop, dragToPoint, hoverAt } from "../synthetic-input.js";
 import { writeText } from "../text-entry.js";
 import { buildTree } from "../tree-builder.js";
 
@@ -178,46 +178,70 @@ export async function hover(state: PageState, p: Params): Promise<PageResult> {
   return { success: true, hovered: target, effect: compareBaseline(state, baseline) };
 }
 
+/** How far inside the bottom-right corner a resize handle is grabbed, px (handles are ~10-15 px). */
+const RESIZE_HANDLE_INSET_PX = 4;
+
+/**
+ * drag_drop: the source's centre (or, with handle "bottom_right", its resize corner) dragged
+ * onto the target's centre, or by dx,dy pixels. Resolve answers one trusted drag step; dispatch
+ * sends the pointer/mouse (and HTML5 drag) events a drag produces.
+ */
 export async function dragDrop(state: PageState, p: Params): Promise<PageResult> {
   const fromRef = p.optionalRef("from_ref_id") ?? p.optionalRef("source_ref_id") ?? p.optionalRef("ref_id");
   const toRef = p.optionalRef("to_ref_id") ?? p.optionalRef("target_ref_id");
-  if (fromRef === undefined || toRef === undefined) {
+  const dx = p.optionalNumber("dx");
+  const dy = p.optionalNumber("dy");
+  const byOffset = toRef === undefined && (dx !== undefined || dy !== undefined);
+  if (fromRef === undefined || (toRef === undefined && !byOffset)) {
     throw new PageError(
       "bad_params",
-      `drag_drop: pass "from_ref_id" (what to drag) and "to_ref_id" (where to drop it), as numbers from the tree`,
+      `drag_drop: pass "from_ref_id" (what to drag) and "to_ref_id" (where to drop it) as numbers from the tree, or dx/dy (pixels to move it by) instead of to_ref_id`,
     );
   }
+  const corner = p.oneOf("handle", ["center", "bottom_right"] as const, "center") === "bottom_right";
   const source = elementForRef(state, fromRef);
-  const dest = elementForRef(state, toRef);
-  const from = makeActionable(state, source, {
-    occlusion: true,
-    force: p.boolean("force", false),
+  makeActionable(state, source, {
+    occlusion: !corner,
+    force: p.boolean("force", false) || corner,
     enabled: true,
   });
-  const to = makeActionable(state, dest, { occlusion: false, force: true, enabled: false });
+  const dest = toRef === undefined ? undefined : elementForRef(state, toRef);
+  const to = dest
+    ? makeActionable(state, dest, { occlusion: false, force: true, enabled: false })
+    : undefined;
   // Scrolling the target into view may move the source: measure the source again.
   const fromAgain = makeActionable(state, source, { occlusion: false, force: true, enabled: true });
+  const grab = corner ? cornerOf(source, fromAgain) : { local: fromAgain.local, point: fromAgain.point };
+  const shift = { x: dx ?? 0, y: dy ?? 0 };
+  const drop = to
+    ? { local: to.local, point: to.point }
+    : {
+        local: { x: grab.local.x + shift.x, y: grab.local.y + shift.y },
+        point: { x: grab.point.x + shift.x, y: grab.point.y + shift.y },
+      };
   const target = summarize(state, source);
   const baseline = captureBaseline(state, source);
   if (p.mode() === "resolve") {
-    return resolveResult(
-      source,
-      target,
-      fromAgain.point,
-      [{ kind: "drag", from: fromAgain.point, to: to.point }],
-      {
-        action: "verify_effect",
-        params: { token: state.storeBaseline(baseline) },
-      },
-    );
+    return resolveResult(source, target, grab.point, [{ kind: "drag", from: grab.point, to: drop.point }], {
+      action: "verify_effect",
+      params: { token: state.storeBaseline(baseline) },
+    });
   }
-  void from;
-  dragAndDrop(source, fromAgain.local, dest, to.local);
+  if (dest) dragAndDrop(source, grab.local, dest, drop.local);
+  else dragToPoint(source, grab.local, drop.local);
   await sleep(EFFECT_SETTLE_MS);
   return {
     success: true,
     dragged: target,
-    dropped_on: summarize(state, dest),
+    ...(dest ? { dropped_on: summarize(state, dest) } : { moved_by: { dx: shift.x, dy: shift.y } }),
     effect: compareBaseline(state, baseline),
   };
+}
+
+/** The element's bottom-right corner, where resize handles sit, in both coordinate spaces. */
+function cornerOf(el: Element, centre: Actionable): { local: ViewportPoint; point: ViewportPoint } {
+  const rect = el.getBoundingClientRect();
+  const local = { x: rect.right - RESIZE_HANDLE_INSET_PX, y: rect.bottom - RESIZE_HANDLE_INSET_PX };
+  const offset = { x: centre.point.x - centre.local.x, y: centre.point.y - centre.local.y };
+  return { local, point: { x: Math.round(local.x + offset.x), y: Math.round(local.y + offset.y) } };
 }

@@ -2,8 +2,10 @@
  * type_text and press_keys. Synthetic keys cannot trigger browser default actions, so the ones
  * agents rely on are done by hand (spec 000): Tab moves focus through the tab order, Enter in a
  * form field submits the form (requestSubmit), Enter/Space on a button clicks it, Escape closes
- * an open modal <dialog> when the page does not handle it.
+ * an open modal <dialog> when the page does not handle it, and Control+a/c/x/v select, copy and
+ * paste (clipboard-keys.ts).
  */
+import { clipboardKey } from "../clipboard-keys.js";
 import { isInput, shadowRootOf } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { elementForRef, summarize } from "../element-target.js";
@@ -88,6 +90,8 @@ function moveFocus(doc: Document, backwards: boolean): Element | null {
 
 function defaultAction(state: PageState, target: Element, combo: KeyCombo): string | undefined {
   const key = combo.key.key;
+  const edit = clipboardKey(state, target, combo);
+  if (edit) return edit;
   if (key === "Tab" && !combo.ctrl && !combo.alt && !combo.meta) {
     const next = moveFocus(state.doc, combo.shift);
     return next ? `focus moved to [${summarize(state, next).ref_id}]` : undefined;

@@ -1,6 +1,6 @@
 /**
  * Read-only page tools: read_page, get_interactive_elements, extract_data, get_selection,
- * read_page_source, inspect_element_styles, and scroll. Output is capped with explicit markers.
+ * read_page_source and inspect_element_styles (scroll: scroll-action.ts). Output is capped with explicit markers.
  */
 import { collapseWhitespace, isInput, isTextArea, renderedText, truncate } from "../dom-realm.js";
 import { elementForRef, summarize } from "../element-target.js";
@@ -40,7 +40,7 @@ function capped(text: string, max: number): { text: string; truncated: boolean; 
   };
 }
 
-function scopeElement(state: PageState, p: Params, action: string): Element {
+export function scopeElement(state: PageState, p: Params, action: string): Element {
   if (p.has("ref_id")) return elementForRef(state, p.ref("ref_id"));
   if (p.has("selector")) {
     const selector = p.string("selector");
@@ -229,34 +229,5 @@ export function inspectElementStyles(state: PageState, p: Params): PageResult {
     styles,
     rect: { x: rect.left, y: rect.top, width: rect.width, height: rect.height },
     visible: isRendered(el),
-  };
-}
-
-export function scroll(state: PageState, p: Params): PageResult {
-  const view = state.doc.defaultView;
-  if (!view) throw new PageError("internal", "scroll: the document has no window.");
-  if (p.has("ref_id") || p.has("selector")) {
-    const el = scopeElement(state, p, "scroll");
-    el.scrollIntoView({ block: "center", behavior: "instant" });
-  } else {
-    const to = p.optionalString("to");
-    const direction = p.oneOf("direction", ["down", "up", "left", "right"] as const, "down");
-    const amount = p.optionalNumber("amount") ?? Math.round(view.innerHeight * 0.8);
-    if (to === "top") view.scrollTo({ top: 0, behavior: "instant" });
-    else if (to === "bottom")
-      view.scrollTo({ top: state.doc.documentElement.scrollHeight, behavior: "instant" });
-    else {
-      const dx = direction === "left" ? -amount : direction === "right" ? amount : 0;
-      const dy = direction === "up" ? -amount : direction === "down" ? amount : 0;
-      view.scrollBy({ left: dx, top: dy, behavior: "instant" });
-    }
-  }
-  const max = state.doc.documentElement.scrollHeight - view.innerHeight;
-  return {
-    success: true,
-    scroll_x: Math.round(view.scrollX),
-    scroll_y: Math.round(view.scrollY),
-    at_top: view.scrollY <= 0,
-    at_bottom: view.scrollY >= max - 1,
   };
 }

@@ -21,16 +21,30 @@ export function treeItems(result: string): TreeItem[] {
 export function callsSoFar(request: RecordedRequest): Call[] {
   const calls: Call[] = [];
   const messages = Array.isArray(request.body.messages) ? request.body.messages : [];
+  const results = new Map<unknown, string>();
+  for (const message of messages as Array<Record<string, unknown>>) {
+    if (message.role !== "tool") continue;
+    const parts = Array.isArray(message.content) ? (message.content as Array<{ text?: unknown }>) : [];
+    const text =
+      typeof message.content === "string"
+        ? message.content
+        : parts.map((part) => (typeof part.text === "string" ? part.text : "")).join("");
+    results.set(message.tool_call_id, text);
+  }
   for (const message of messages as Array<Record<string, unknown>>) {
     if (message.role !== "assistant" || !Array.isArray(message.tool_calls)) continue;
-    for (const call of message.tool_calls as Array<{ function?: { name?: string; arguments?: string } }>) {
+    for (const call of message.tool_calls as Array<{
+      id?: string;
+      function?: { name?: string; arguments?: string };
+    }>) {
       let args: Record<string, unknown> = {};
       try {
         args = JSON.parse(call.function?.arguments ?? "{}") as Record<string, unknown>;
       } catch {
         // a malformed call counts with no arguments
       }
-      calls.push({ name: call.function?.name ?? "", args });
+      const result = results.get(call.id);
+      calls.push({ name: call.function?.name ?? "", args, ...(result === undefined ? {} : { result }) });
     }
   }
   return calls;

@@ -1,6 +1,6 @@
 /**
  * The instruction table: MiniWoB++'s wording for each kind of task and the policy it gets.
- * One row per kind; the policies live in click.ts, forms.ts, apps.ts and reading.ts.
+ * One row per kind; the policies live in click.ts, forms.ts, apps.ts, reading.ts and text-tools.ts.
  */
 
 import { emailIcon, emailRespond, phoneBook, searchAndPick, socialAction, socialActionMany } from "./apps.js";
@@ -25,7 +25,8 @@ import {
   spinAndSubmit,
   typeAndSubmit,
 } from "./forms.js";
-import { algebra, arithmetic, caseOf, copyField, nthWord, ordinal, tableValue } from "./reading.js";
+import { algebra, arithmetic, caseOf, nthWord, ordinal, tableValue } from "./reading.js";
+import { TEXT_TOOL_POLICIES } from "./text-tools.js";
 import { type Policy, sequence } from "./tree.js";
 
 export type { Call, Next, Policy, TreeItem } from "./tree.js";
@@ -43,6 +44,7 @@ const POSITION: Record<string, number> = { "1st": 1, "2nd": 2, "3rd": 3, "4th": 
 
 /** Instruction patterns (MiniWoB++'s wording) and the policy each one gets. */
 export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined]> = [
+  ...TEXT_TOOL_POLICIES,
   [/^Click on the "(.+)" button\.$/, (m) => clickNamed(m[1]!, ["button"])],
   [/^Click the button in the dialog box labeled "x"\.$/, () => clickNamed("close", ["button"])],
   [/^Click the button in the dialog box labeled "(.+)"\.$/, (m) => clickNamed(m[1]!, ["button"])],
@@ -134,7 +136,6 @@ export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined
     () => arithmetic,
   ],
   [/^Solve for x and type your answer into the textbox\. Press Submit when done\.$/, () => algebra],
-  [/^Copy the text in the textarea below, paste it into the textbox and press Submit\.$/, () => copyField()],
   [
     /^Search for (.+) movies directed by (.+) from year (\d+)\.$/,
     (m) =>

@@ -1,6 +1,6 @@
-/** Tasks whose answer is read off the page's text in the tree: tables, words, sums, copies. */
+/** Tasks whose answer is read off the page's text in the tree: tables, words, sums. */
 import { readThenSubmit } from "./forms.js";
-import { type Policy, type Tree, textboxes } from "./tree.js";
+import type { Policy, Tree } from "./tree.js";
 
 /** `Key | value` rows (how the tree prints a two-cell table row). */
 export function tableValue(key: string): Policy {
@@ -47,15 +47,6 @@ export const algebra: Policy = readThenSubmit((tree: Tree) => {
   if (left === "x") return String(op === "+" ? b - Number(right) : b + Number(right));
   return String(op === "+" ? b - Number(left) : Number(left) - b);
 });
-
-/** The text of the (n-th) field that has a value, typed into the empty one. */
-export function copyField(n = 1): Policy {
-  return readThenSubmit((tree) => {
-    const filled = textboxes(tree.items).filter((f) => /value="/.test(f.rest));
-    const v = /value="((?:[^"\\]|\\.)*)"/.exec(filled[n - 1]?.rest ?? "")?.[1];
-    return v?.replace(/\\(.)/g, "$1");
-  });
-}
 
 /** The instruction's text in upper or lower case. */
 export function caseOf(text: string, how: string): string {

@@ -6,6 +6,8 @@
 export interface Call {
   name: string;
   args: Record<string, unknown>;
+  /** The tool result the agent sent back for this call, as text (absent for the newest call). */
+  result?: string;
 }
 
 /** One printed tree line: `[ref] role "name" rest` for controls, bare text for prose. */
