@@ -97,7 +97,7 @@ export interface SvgReadContext {
   svgPointer: boolean;
 }
 
-interface Box {
+export interface Box {
   left: number;
   top: number;
   width: number;
@@ -226,13 +226,13 @@ export function readSvgContent(svg: Element, ctx: SvgReadContext): SvgContent | 
   return { items: reader.items, omitted: reader.omitted, header: `svg${placeOf(box)}` };
 }
 
-function boxOf(el: Element): Box {
+export function boxOf(el: Element): Box {
   const rect = nativeDom().getBoundingClientRect(el);
   return { left: rect.left, top: rect.top, width: rect.width, height: rect.height };
 }
 
 /** ` at cx,cy WxH`: the box's centre and size, rounded to whole CSS px. */
-function placeOf(box: Box): string {
+export function placeOf(box: Box): string {
   const cx = Math.round(box.left + box.width / 2);
   const cy = Math.round(box.top + box.height / 2);
   return ` at ${cx},${cy} ${Math.round(box.width)}x${Math.round(box.height)}`;

@@ -40,7 +40,7 @@ import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
 import { INTERACTIVE_CONTEXT_ROLES, roleOf, STRUCTURE_ROLES, structureRoleNeedsName } from "./roles.js";
 import { inferredStates } from "./states.js";
-import { readSvgContent } from "./svg-content.js";
+import { boxOf, placeOf, readSvgContent } from "./svg-content.js";
 import { clipsEverything, intersectsViewport, ownBoxHidden } from "./visibility.js";
 
 /** Long prose lines are cut here; read_page gives the full text. */
@@ -375,6 +375,8 @@ class TreeWalk {
       // A nameless control (an icon wired by script) says what little its markup does.
       if ((source === "none" || source === "adjacent") && role === "clickable" && names.includes("class"))
         line += classHint(dom.getAttribute(el, "class") ?? "");
+      // A drawing area the page listens on (click to place a point): where it is matters.
+      if (tag === "svg") line += placeOf(boxOf(el));
       if (frame && !sameOriginDocument(el as HTMLIFrameElement))
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
       // An anchor: a chunk of a part too big to open at once can start here (see outline.ts).
