@@ -128,4 +128,20 @@ describe("script-wired controls (add-on port)", () => {
       await evaluate<string>(firefox.client, page.context, "String(EventTarget.prototype.addEventListener)"),
     ).toContain("[native code]");
   });
+
+  it("describes an SVG drawing's shapes, refs its wired ones, and their listeners see window.event", async () => {
+    const page = await open("/page/wired/svg.html");
+    const tree = await page.tree();
+    expect(tree).toMatch(/\[\d+\] circle red at \d+,\d+ 40x40/);
+    expect(tree).toMatch(/\[\d+\] rectangle blue at \d+,\d+ 40x40/);
+    expect(tree).toMatch(/^ {2}text "Q" magenta at \d+,\d+ \d+x\d+$/m);
+    expect(tree).toMatch(/\[\d+\] button "Save"$/m);
+    expect(tree).not.toContain("path");
+    expect(tree).toContain("… 30 more shapes not shown");
+    // Added by addEventListener through the hook: the handler reads the global `event`.
+    await click(page, lineOf(tree, /\] circle red/));
+    expect(await page.last()).toBe("red circle");
+    await click(page, lineOf(tree, /\] rectangle blue/));
+    expect(await page.last()).toBe("blue rect");
+  });
 });

@@ -81,7 +81,10 @@ interface WaivedWindow {
   Object: new () => Record<string, unknown>;
   Proxy: new (target: unknown, handler: object) => unknown;
   jQuery?: JQueryLike;
-  Function: { prototype: { toString: { call(fn: unknown): string } } };
+  Function: {
+    prototype: { toString: { call(fn: unknown): string } };
+    new (...args: string[]): (...args: unknown[]) => unknown;
+  };
 }
 
 interface JQueryLike {
@@ -121,15 +124,40 @@ export function installListenerHook(win: Window): boolean {
       }
       return Reflect.apply(target, self, raw);
     };
-    // A content script must export the trap to the page's realm; a BiDi sandbox shares the
+    // A content script must export what the page's realm calls; a BiDi sandbox shares the
     // page's principal and may hand it over as is.
-    handler.apply = scope.exportFunction ? scope.exportFunction(trap as never, handler) : trap;
+    const exported = <F extends (...args: never[]) => unknown>(fn: F): unknown =>
+      scope.exportFunction ? scope.exportFunction(fn, handler) : fn;
+    const recordCall = (self: unknown, type: unknown, listener: unknown): void => {
+      // The listener arrives as an Xray: keep the page's own function (its source is read later).
+      const own = (listener as { wrappedJSObject?: unknown } | null)?.wrappedJSObject ?? listener;
+      record(log, self, type, own);
+    };
+    handler.apply = pageRealmTrap(page, exported(recordCall)) ?? exported(trap);
     proto.addEventListener = new page.Proxy(original, handler);
   } catch {
     return false;
   }
   scope[LOG_KEY] = log;
   return true;
+}
+
+/**
+ * The apply trap built in the page's own realm, where the page allows building functions (no
+ * CSP against eval). Firefox sets `window.event` for a listener only when the realm that called
+ * addEventListener (the incumbent) is the page's window: called from a trap of our realm, every
+ * listener of the page would see `event` undefined (MiniWoB's d3 handlers read it).
+ */
+function pageRealmTrap(page: WaivedWindow, recordCall: unknown): unknown {
+  try {
+    const make = new page.Function(
+      "record",
+      "const apply = Reflect.apply; return function (target, self, args) { try { record(self, args[0], args[1]); } catch (e) {} return apply(target, self, args); };",
+    );
+    return make(recordCall);
+  } catch {
+    return undefined; // CSP forbids it: our realm's trap records the same, without window.event
+  }
 }
 
 function record(log: ListenerLog, self: unknown, type: unknown, listener: unknown): void {

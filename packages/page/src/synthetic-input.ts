@@ -147,7 +147,10 @@ export function clickElement(el: Element, x: number, y: number): void {
   if (focusable && el.isConnected) focusForClick(el);
   pointer("pointerup", el, x, y, 0);
   mouse("mouseup", el, x, y, 0);
-  if (el.isConnected) (el as HTMLElement).click();
+  if (!el.isConnected) return;
+  // SVG shapes have no click() (no activation behaviour either): a click event carrying the point.
+  if (typeof (el as HTMLElement).click === "function") (el as HTMLElement).click();
+  else mouse("click", el, x, y, 0);
 }
 
 /** A click at a point on whatever is there (x,y clicks): a click event carrying coordinates. */

@@ -40,6 +40,7 @@ import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
 import { INTERACTIVE_CONTEXT_ROLES, roleOf, STRUCTURE_ROLES, structureRoleNeedsName } from "./roles.js";
 import { inferredStates } from "./states.js";
+import { boxOf, placeOf, readSvgContent } from "./svg-content.js";
 import { clipsEverything, intersectsViewport, ownBoxHidden } from "./visibility.js";
 
 /** Long prose lines are cut here; read_page gives the full text. */
@@ -374,6 +375,8 @@ class TreeWalk {
       // A nameless control (an icon wired by script) says what little its markup does.
       if ((source === "none" || source === "adjacent") && role === "clickable" && names.includes("class"))
         line += classHint(dom.getAttribute(el, "class") ?? "");
+      // A drawing area the page listens on (click to place a point): where it is matters.
+      if (tag === "svg") line += placeOf(boxOf(el));
       if (frame && !sameOriginDocument(el as HTMLIFrameElement))
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
       // An anchor: a chunk of a part too big to open at once can start here (see outline.ts).
@@ -437,7 +440,10 @@ class TreeWalk {
           parentPointer: false,
         });
       }
-    } else if (tag !== "textarea" && tag !== "input" && tag !== "svg" && tag !== "img") {
+    } else if (tag === "svg") {
+      // A drawing's shapes and texts (svg-content.ts); an icon inside a control is not walked.
+      if (!inh.insideActionable && !boxHidden && inViewport) this.#visitSvg(el, childInh, printed, pointer);
+    } else if (tag !== "textarea" && tag !== "input" && tag !== "img") {
       const shadow = shadowRootOf(el, tag);
       if (shadow) {
         this.walkChildren(shadow, withShadowScope(childInh, shadow));
@@ -453,6 +459,36 @@ class TreeWalk {
       }
     }
     if (block || printed) this.#flushText();
+  }
+
+  #visitSvg(svg: Element, inh: Inherited, printed: boolean, pointer: boolean | undefined): void {
+    const content = readSvgContent(svg, {
+      styleOf: inh.styleOf,
+      isWired: (el) => this.#wiring.isWired(el),
+      controlsOnly: this.#filter === "interactive",
+      viewport: this.#filter === "visible" ? { width: inh.viewWidth, height: inh.viewHeight } : undefined,
+      svgPointer: pointer ?? false,
+    });
+    if (!content || (content.items.length === 0 && this.#filter === "interactive")) return;
+    let depth = inh.depth;
+    if (!printed) this.#emit(depth++, content.header);
+    for (const item of content.items) {
+      const text = formatElementLine(item.kind, item.name, undefined, []) + item.detail;
+      if (!item.control) {
+        this.#emit(depth + item.depth, text);
+        continue;
+      }
+      const ref = this.#registry.refFor(item.el, item.kind, item.name);
+      this.refs++;
+      this.refNames[ref] = item.name;
+      this.#emit(depth + item.depth, `[${ref}] ${text}`, {
+        el: item.el,
+        role: item.kind,
+        name: item.name,
+        anchor: true,
+      });
+    }
+    if (content.omitted > 0) this.#emit(depth, `… ${content.omitted} more shapes not shown`);
   }
 
   #visitLeafText(el: Element, inh: Inherited): void {

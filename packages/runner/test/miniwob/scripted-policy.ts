@@ -72,8 +72,14 @@ export function miniwobStep(request: RecordedRequest): Reply {
   const utterance = utteranceOf(request).replace(/^(task|user request|request):\s*/i, "");
   const policy = policyFor(utterance);
   if (!policy) return { text: `unsupported instruction: ${utterance}` };
-  const tree = new Tree(toolResultTexts(request).at(-1) ?? "");
-  const next = policy(tree, history);
+  const results = toolResultTexts(request);
+  const tree = new Tree(results.at(-1) ?? "");
+  // The trees read before this one: a model keeps its whole conversation, so may a policy.
+  const earlier = results
+    .slice(0, -1)
+    .filter((text) => text.includes("[get_accessibility_tree ok]"))
+    .map((text) => new Tree(text));
+  const next = policy(tree, history, earlier);
   if ("done" in next) return { toolCalls: [{ name: "done", arguments: { summary: next.done } }] };
   return { toolCalls: [{ name: next.name, arguments: next.args }] };
 }

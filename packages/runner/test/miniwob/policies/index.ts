@@ -1,6 +1,7 @@
 /**
  * The instruction table: MiniWoB++'s wording for each kind of task and the policy it gets.
- * One row per kind; the policies live in click.ts, forms.ts, apps.ts, reading.ts and text-tools.ts.
+ * One row per kind; the policies live in click.ts, forms.ts, apps.ts, reading.ts, svg.ts and
+ * text-tools.ts.
  */
 
 import { emailIcon, emailRespond, phoneBook, searchAndPick, socialAction, socialActionMany } from "./apps.js";
@@ -26,6 +27,19 @@ import {
   typeAndSubmit,
 } from "./forms.js";
 import { algebra, arithmetic, caseOf, nthWord, ordinal, tableValue } from "./reading.js";
+import {
+  ascendingNumbers,
+  bisectAngle,
+  buyBelow,
+  circleCenter,
+  clickShape,
+  countShapes,
+  dragShape,
+  findMidpoint,
+  gridCoordinate,
+  identifyShape,
+  rightAngle,
+} from "./svg.js";
 import { TEXT_TOOL_POLICIES } from "./text-tools.js";
 import { type Policy, sequence } from "./tree.js";
 
@@ -39,6 +53,10 @@ const listOf = (text: string): string[] =>
         .split(/,\s*|\s+and\s+/)
         .map((s) => s.trim())
         .filter(Boolean);
+
+/** MiniWoB's shape descriptions: size and colour words, then what it is (or the letter itself). */
+const SHAPE_DESCRIPTION =
+  "(?:(?:large|small|red|green|blue|aqua|black|magenta|yellow) )*(?:circle|rectangle|triangle|letter|digit|shape|item|[A-Za-z0-9])";
 
 const POSITION: Record<string, number> = { "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5 };
 
@@ -145,6 +163,21 @@ export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined
         { field: "Year", value: m[3]! },
       ]),
   ],
+  // Drawings (inline SVG shapes, read from the tree's drawing lines).
+  [new RegExp(`^Click on a (${SHAPE_DESCRIPTION})$`), (m) => clickShape(m[1]!)],
+  [new RegExp(`^How many (${SHAPE_DESCRIPTION})s are there\\?$`), (m) => countShapes(m[1]!)],
+  [/^Click the button that best describes the figure below\.$/, () => identifyShape],
+  [/^Click on the grid coordinate \((-?\d+),(-?\d+)\)\.$/, (m) => gridCoordinate(Number(m[1]), Number(m[2]))],
+  [/^Click on the numbers in ascending order\.$/, () => ascendingNumbers],
+  [/^Find and click on the center of the circle, then press submit\.$/, () => circleCenter],
+  [
+    /^Find and click on the shortest mid-point between the two points, then press submit\.$/,
+    () => findMidpoint,
+  ],
+  [/^Add a third point to create a right angle, then press submit\.$/, () => rightAngle],
+  [/^Create a line that bisects the angle evenly in two, then press submit\.$/, () => bisectAngle],
+  [/^Drag the (?:circle|item) (\w+) then press Submit\.$/, (m) => dragShape(m[1]!)],
+  [/^Buy \w+ stock when the price is less than \$(\d+(?:\.\d+)?)\.$/, (m) => buyBelow(Number(m[1]))],
 ];
 
 /** The policy for an instruction, or undefined when no scripted policy knows it. */

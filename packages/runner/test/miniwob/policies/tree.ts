@@ -27,7 +27,8 @@ export interface TreeLine {
 export type TreeItem = TreeLine & { ref: number };
 
 export type Next = Call | { done: string };
-export type Policy = (tree: Tree, history: Call[]) => Next;
+/** `earlier`: the trees read before this one, oldest first (what the page showed before). */
+export type Policy = (tree: Tree, history: Call[], earlier?: Tree[]) => Next;
 
 const REF_LINE = /^\[(\d+)\]\s+(\S+)(?:\s+"((?:[^"\\]|\\.)*)")?(.*)$/;
 const ROLE_LINE = /^([a-z]+)(?:\s+"((?:[^"\\]|\\.)*)")(.*)$/;
