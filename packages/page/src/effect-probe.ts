@@ -39,9 +39,20 @@ function currentValue(el: Element): string | undefined {
   return undefined;
 }
 
-export function captureBaseline(state: PageState, el: Element): EffectBaseline {
+/** The element's box as `WxH` px: drags compare it (a resize), other actions skip the layout read. */
+function boxSize(el: Element): string {
+  const rect = el.getBoundingClientRect();
+  return `${Math.round(rect.width)}x${Math.round(rect.height)}`;
+}
+
+export function captureBaseline(
+  state: PageState,
+  el: Element,
+  options: { size?: boolean } = {},
+): EffectBaseline {
   const active = state.doc.activeElement;
   return {
+    ...(options.size ? { size: boxSize(el) } : {}),
     element: new WeakRef(el),
     // document.URL follows pushState and fragment changes as location.href does, and is a
     // plain string read (Location is a cross-origin-checked object, slower from a sandbox).
@@ -76,6 +87,10 @@ export function compareBaseline(state: PageState, before: EffectBaseline): Effec
       changes.push(selected === "true" ? "now selected" : "no longer selected");
     const pressed = el.getAttribute("aria-pressed");
     if (pressed !== before.pressed) changes.push(pressed === "true" ? "now pressed" : "no longer pressed");
+    if (before.size !== undefined) {
+      const size = boxSize(el);
+      if (size !== before.size) changes.push(`size changed from ${before.size} to ${size} px`);
+    }
   }
   const dialogs = openDialogs(state.doc);
   if (dialogs > before.dialogs) changes.push("a dialog opened");

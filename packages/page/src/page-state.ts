@@ -18,6 +18,8 @@ export interface EffectBaseline {
   pressed: string | null;
   dialogs: number;
   focusedRef: number | undefined;
+  /** The element's box (`WxH`), only where the action may resize it (drag_drop). */
+  size?: string;
 }
 
 export class PageState {

@@ -105,6 +105,9 @@ describe("drag_drop by an offset from the resize corner", () => {
     const [width, height] = await page.page<[number, number]>(size("panel"));
     const dispatched = await page.call("drag_drop", { from_ref_id: panel, handle: "bottom_right", dy: 30 });
     expect(dispatched).toMatchObject({ success: true, moved_by: { dx: 0, dy: 30 } });
+    expect(dispatched.effect).toMatchObject({
+      changes: [`size changed from ${width}x${height} to ${width}x${(height ?? 0) + 30} px`],
+    });
     expect(await page.page(size("panel"))).toEqual([width, (height ?? 0) + 30]);
     const resolved = await page.call("drag_drop", {
       from_ref_id: panel,
@@ -112,7 +115,8 @@ describe("drag_drop by an offset from the resize corner", () => {
       dx: 40,
       mode: "resolve",
     });
-    await page.runResolved(resolved);
+    const verified = await page.runResolved(resolved);
+    expect(String(verified.effect && JSON.stringify(verified.effect))).toContain("size changed");
     expect(await page.page(size("panel"))).toEqual([(width ?? 0) + 40, (height ?? 0) + 30]);
     expect(await page.page("window.events")).toEqual(["resized:false", "resized:true"]);
   });

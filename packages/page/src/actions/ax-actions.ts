@@ -220,7 +220,7 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
         point: { x: grab.point.x + shift.x, y: grab.point.y + shift.y },
       };
   const target = summarize(state, source);
-  const baseline = captureBaseline(state, source);
+  const baseline = captureBaseline(state, source, { size: true });
   if (p.mode() === "resolve") {
     return resolveResult(source, target, grab.point, [{ kind: "drag", from: grab.point, to: drop.point }], {
       action: "verify_effect",
