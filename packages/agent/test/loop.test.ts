@@ -71,25 +71,29 @@ describe("abort", () => {
   });
 
   it("stops at once while a page action hangs, and while the plan waits for approval", async () => {
+    // Stop comes once the page action is under way (a fixed timer could fire before the model
+    // even asked for the click on a loaded machine), and the action never settles: only the
+    // abort can end this run.
+    const controller = new AbortController();
+    const abortSoon = (c: AbortController) => () => {
+      setTimeout(() => c.abort(), 50);
+      return new Promise<never>(() => {});
+    };
     h = await harness({
       script: [click(4), { text: "next" }],
-      pages: { "https://shop.example/": { title: "Shop", tree: "", onAction: () => new Promise(() => {}) } },
+      pages: { "https://shop.example/": { title: "Shop", tree: "", onAction: abortSoon(controller) } },
     });
-    const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    // The page action never settles: only the abort can end this run.
     const result = await h.agent.processMessage("1", "click", { signal: controller.signal });
     expect(result.status).toBe("aborted");
     expect((await h.agent.processMessage("1", "again")).text).toBe("next");
     expect(lastToolResultText(h.llm.requests[1] as never)).toContain("[click_ax aborted]");
     await h.close();
 
+    const planController = new AbortController();
     h = await harness({
       script: [{ toolCalls: [{ name: "submit_plan", arguments: { goal: "g", steps: [] } }] }],
-      agent: { planBeforeAct: true, planApprover: () => new Promise(() => {}) },
+      agent: { planBeforeAct: true, planApprover: abortSoon(planController) },
     });
-    const planController = new AbortController();
-    setTimeout(() => planController.abort(), 200);
     const planned = await h.agent.processMessage("1", "task", { signal: planController.signal });
     expect(planned.status).toBe("aborted");
     expect(h.browser.calls.filter((call) => call.method === "pageAction")).toHaveLength(0);
