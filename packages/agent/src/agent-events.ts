@@ -13,7 +13,8 @@ export type AgentEvent =
   | { type: "assistant_text"; text: string }
   | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> }
   | { type: "tool_result"; id: string; name: string; ok: boolean; preview: string }
-  | { type: "nudge"; detector: string; message: string }
+  /** `message` is the model's note; `subject` and `count` say the same as data, for a UI. */
+  | { type: "nudge"; detector: string; message: string; subject?: string; count?: number }
   | { type: "context_trimmed"; summarized: number; emergency: boolean; usedModel: boolean }
   | { type: "plan"; plan: Plan }
   | { type: "plan_decision"; approved: boolean }

@@ -301,7 +301,8 @@ export class Agent {
       images: new RunImageCounter(this.imageBudget.maxImagesPerRun),
       screenshotAfterActions: this.options.screenshotAfterActions === true,
       ...(options.signal ? { signal: options.signal } : {}),
-      onNudge: (detector, message) => options.onEvent?.({ type: "nudge", detector, message }),
+      onNudge: ({ detector, message, subject, count }) =>
+        options.onEvent?.({ type: "nudge", detector, message, subject, count }),
     };
   }
 

@@ -18,6 +18,8 @@ export type AgentErrorKind =
   | "busy"
   | "internal";
 
+import type { LoopDetectorName } from "./loop-detector.js";
+
 /**
  * A provider failure as data, beside the English message: what a UI needs to word it in the
  * user's language (the add-on does, through browser.i18n) without parsing the message.
@@ -38,15 +40,32 @@ export interface ProviderErrorDetail {
   ollamaOrigin?: boolean;
 }
 
+/** A loop stop as data (loop_stopped): which detector, on what, how many times. */
+export interface LoopStopDetail {
+  detector: LoopDetectorName;
+  /** The tool repeated (repeat), the point clicked ("x, y"), or the URL (navigation). */
+  subject: string;
+  count: number;
+}
+
+/** The facts of an error as data, beside its English message. */
+export interface AgentErrorDetail {
+  /** Set on provider_* and context_overflow errors. */
+  provider?: ProviderErrorDetail;
+  /** Set on loop_stopped errors. */
+  loop?: LoopStopDetail;
+}
+
 export class AgentError extends Error {
   readonly kind: AgentErrorKind;
-  /** Set on provider_* and context_overflow errors. */
   readonly provider?: ProviderErrorDetail;
-  constructor(kind: AgentErrorKind, message: string, provider?: ProviderErrorDetail) {
+  readonly loop?: LoopStopDetail;
+  constructor(kind: AgentErrorKind, message: string, detail: AgentErrorDetail = {}) {
     super(message);
     this.name = "AgentError";
     this.kind = kind;
-    if (provider) this.provider = provider;
+    if (detail.provider) this.provider = detail.provider;
+    if (detail.loop) this.loop = detail.loop;
   }
 }
 

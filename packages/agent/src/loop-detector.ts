@@ -28,8 +28,7 @@ export const ACTION_WINDOW = 12;
 
 export type LoopVerdict =
   | { kind: "ok" }
-  | { kind: "nudge"; detector: LoopDetectorName; message: string }
-  | { kind: "stop"; detector: LoopDetectorName; message: string };
+  | { kind: "nudge" | "stop"; detector: LoopDetectorName; message: string; subject: string; count: number };
 
 export type LoopDetectorName = "repeat" | "coordinate" | "navigation";
 
@@ -117,6 +116,7 @@ export class LoopDetector {
         COORD_NUDGE_AT,
         COORD_STOP_AT,
         `clicked near (${px}, ${py})`,
+        `${px}, ${py}`,
       );
       if (verdict.kind !== "ok") return verdict;
     }
@@ -129,6 +129,7 @@ export class LoopDetector {
       REPEAT_NUDGE_AT,
       REPEAT_STOP_AT,
       `called ${tool} with the same arguments`,
+      tool,
     );
   }
 
@@ -138,7 +139,7 @@ export class LoopDetector {
     this.navigations.push(target);
     if (this.navigations.length > ACTION_WINDOW) this.navigations.shift();
     const count = this.navigations.filter((entry) => entry === target).length;
-    return this.judge("navigation", count, NAV_NUDGE_AT, NAV_STOP_AT, `navigated to ${target}`);
+    return this.judge("navigation", count, NAV_NUDGE_AT, NAV_STOP_AT, `navigated to ${target}`, target);
   }
 
   /** Forget everything (new task or cleared conversation). */
@@ -155,11 +156,14 @@ export class LoopDetector {
     nudgeAt: number,
     stopAt: number,
     what: string,
+    subject: string,
   ): LoopVerdict {
     if (count >= stopAt) {
       return {
         kind: "stop",
         detector,
+        subject,
+        count,
         message: `Stopped: the agent ${what} ${count} times without the page changing. It is stuck; rephrase the task or do this step yourself.`,
       };
     }
@@ -167,6 +171,8 @@ export class LoopDetector {
       return {
         kind: "nudge",
         detector,
+        subject,
+        count,
         message: `Loop warning: you ${what} ${count} times and the page looked the same each time. It is not working. Re-read the page (get_accessibility_tree or screenshot), then try a different element or approach, or call clarify / done explaining what blocks you.`,
       };
     }

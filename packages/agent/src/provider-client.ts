@@ -52,7 +52,7 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
     return new AgentError(
       "context_overflow",
       `${where} says the conversation is longer than the model's context window: ${text}. Older steps will be summarized; if this persists, start a new conversation or raise the context size of the server.`,
-      detail,
+      { provider: detail },
     );
   }
   const status = /\b(401|403)\b/.exec(text)?.[1];
@@ -64,7 +64,7 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
     return new AgentError(
       "provider_auth",
       `${where} refused the request with HTTP ${status}: ${text}. Check the API key in the provider settings.${ollama ? OLLAMA_ORIGIN_HINT : ""}`,
-      { ...detail, status, ollamaOrigin: ollama },
+      { provider: { ...detail, status, ollamaOrigin: ollama } },
     );
   }
   if (
@@ -75,7 +75,7 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
     return new AgentError(
       "provider_unreachable",
       `Could not reach ${where}: ${withoutFinalStop(text)}. Is the server running and the URL right? A local server must also allow the add-on's origin (CORS).`,
-      { ...detail, cause: withoutFinalStop(text) },
+      { provider: { ...detail, cause: withoutFinalStop(text) } },
     );
   }
   if (/timed? ?out|timeout/i.test(text)) {
@@ -84,7 +84,7 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
   return new AgentError(
     "provider_http",
     `${where} failed: ${text}. Try again; if it repeats, check the server's log.`,
-    detail,
+    { provider: detail },
   );
 }
 
@@ -102,7 +102,7 @@ function timeoutError(config: ProviderConfig): AgentError {
   return new AgentError(
     "provider_timeout",
     `${config.label} (model ${config.model}) did not answer within ${seconds} s. The server may be overloaded or the model too slow for this prompt; raise the timeout in the provider settings or use a smaller model.`,
-    { ...providerDetail(config), timeoutSeconds: seconds },
+    { provider: { ...providerDetail(config), timeoutSeconds: seconds } },
   );
 }
 
@@ -145,11 +145,9 @@ export class PiAiClient implements LlmClient {
       if (options.signal?.aborted) throw abortedError();
       if (timeout.signal.aborted) throw timeoutError(this.config);
       const cause = (error as Error).message;
-      throw new AgentError(
-        "provider_http",
-        `${this.config.label} call failed: ${cause}`,
-        providerDetail(this.config, cause),
-      );
+      throw new AgentError("provider_http", `${this.config.label} call failed: ${cause}`, {
+        provider: providerDetail(this.config, cause),
+      });
     } finally {
       clearTimeout(timer);
     }

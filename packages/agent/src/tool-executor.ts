@@ -66,7 +66,7 @@ export interface RunContext {
   images?: RunImageCounter;
   /** A vision model gets a viewport screenshot after each action that worked (a setting). */
   screenshotAfterActions?: boolean;
-  onNudge?: (detector: string, message: string) => void;
+  onNudge?: (nudge: { detector: string; message: string; subject: string; count: number }) => void;
 }
 
 export interface ExecutorDeps {
@@ -165,11 +165,16 @@ export class ToolExecutor {
     if (verdict.kind === "stop") {
       return {
         ...agentResult(name, false, verdict.message),
-        end: { kind: "stop", error: new AgentError("loop_stopped", verdict.message) },
+        end: {
+          kind: "stop",
+          error: new AgentError("loop_stopped", verdict.message, {
+            loop: { detector: verdict.detector, subject: verdict.subject, count: verdict.count },
+          }),
+        },
       };
     }
     if (verdict.kind === "nudge") {
-      run.onNudge?.(verdict.detector, verdict.message);
+      run.onNudge?.(verdict);
       notes.push(verdict.message);
     }
 

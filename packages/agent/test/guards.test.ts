@@ -40,7 +40,13 @@ describe("loop detector", () => {
     expect(h.browser.named("click_ax")).toHaveLength(REPEAT_STOP_AT - 1);
     const results = toolResultTexts(h.llm.requests[REPEAT_NUDGE_AT + 1] as never);
     expect(results.at(-1)).toContain("Loop warning");
-    expect(h.events.some((event) => event.type === "nudge")).toBe(true);
+    // The same facts as data, for a UI that words them in the user's language.
+    expect(h.events.find((event) => event.type === "nudge")).toMatchObject({
+      detector: "repeat",
+      subject: "click_ax",
+      count: REPEAT_NUDGE_AT,
+    });
+    expect(result.error?.loop).toEqual({ detector: "repeat", subject: "click_ax", count: REPEAT_STOP_AT });
   });
 
   it("does not count observations, and a changed page resets the count (looking is not looping)", async () => {

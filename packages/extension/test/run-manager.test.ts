@@ -15,7 +15,7 @@ import {
 } from "@webbrain/agent";
 import { type ScriptedLlm, type ScriptStep, startScriptedLlm, waitFor } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
-import { argsSummary, planForApproval, resultText } from "../src/background/panel-text.js";
+import { argsSummary, nudgeText, planForApproval, resultText } from "../src/background/panel-text.js";
 import { RunManager } from "../src/background/run-manager.js";
 import { TabSessions } from "../src/background/tab-sessions.js";
 import { AddonJobRunner, type JobTabs } from "../src/scheduling/addon-job-runner.js";
@@ -158,12 +158,14 @@ describe("what the panel shows", () => {
       "Paused after 7 steps without finishing. Press Continue to keep going.",
     );
     const error = new AgentError("provider_auth", "(agent wording)", {
-      provider: "Ollama",
-      endpoint: "http://127.0.0.1:11434/v1",
-      model: "qwen3",
-      cause: "403 Forbidden",
-      status: "403",
-      ollamaOrigin: true,
+      provider: {
+        provider: "Ollama",
+        endpoint: "http://127.0.0.1:11434/v1",
+        model: "qwen3",
+        cause: "403 Forbidden",
+        status: "403",
+        ollamaOrigin: true,
+      },
     });
     const failure = resultText({ status: "error", text: error.message, steps: 0, error });
     expect(failure).toMatch(
@@ -174,6 +176,23 @@ describe("what the panel shows", () => {
       "API mutations (POST/PUT/PATCH/DELETE via fetch_url) are not allowed in this conversation.",
     );
     expect(resultText({ status: "answered", text: "The page says 42.", steps: 1 })).toBe("The page says 42.");
+    const loop = new AgentError("loop_stopped", "(agent wording)", {
+      loop: { detector: "navigation", subject: "https://shop.test/", count: 5 },
+    });
+    expect(resultText({ status: "stopped", text: loop.message, steps: 6, error: loop })).toBe(
+      "Stopped: the agent navigated to https://shop.test/ 5 times without the page changing. It is stuck; rephrase the task or do this step yourself.",
+    );
+    expect(
+      nudgeText({
+        type: "nudge",
+        detector: "repeat",
+        message: "(model note)",
+        subject: "click_ax",
+        count: 3,
+      }),
+    ).toBe(
+      "Loop check: the agent called click_ax with the same arguments 3 times on a page that did not change; it was told to try something else.",
+    );
     // An error without data keeps the agent's own words.
     const plain = new AgentError("loop_stopped", "Stopped: the same click four times.");
     expect(resultText({ status: "stopped", text: plain.message, steps: 3, error: plain })).toBe(

@@ -28,11 +28,7 @@ export class AdvisoryLoopDetector extends LoopDetector {
 function soften(verdict: LoopVerdict): LoopVerdict {
   if (verdict.kind !== "stop") return verdict;
   const what = verdict.message.replace(/^Stopped: the agent /, "").replace(/\. It is stuck.*$/, "");
-  return {
-    kind: "nudge",
-    detector: verdict.detector,
-    message: `Loop warning: this session ${what}. ${NOT_REFUSED}`,
-  };
+  return { ...verdict, kind: "nudge", message: `Loop warning: this session ${what}. ${NOT_REFUSED}` };
 }
 
 export class AdvisorySubmitGuard extends DuplicateSubmitGuard {

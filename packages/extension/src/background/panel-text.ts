@@ -8,7 +8,7 @@
  * count, an AgentError's kind and provider detail). Only the model's own words and what a
  * server said stay as they came.
  */
-import type { AgentError, Plan, RunResult } from "@webbrain/agent";
+import type { AgentError, AgentEvent, LoopStopDetail, Plan, RunResult } from "@webbrain/agent";
 import { t } from "../shared/i18n.js";
 
 export const TOOL_SUMMARY_CHARS = 120;
@@ -68,6 +68,7 @@ export function resultText(result: RunResult): string {
 export function agentErrorText(error: AgentError): string {
   const detail = error.provider;
   if (error.kind === "busy") return t("errorBusy");
+  if (error.kind === "loop_stopped" && error.loop) return loopStopText(error.loop);
   if (!detail) return error.message;
   const cause = detail.cause ?? "";
   switch (error.kind) {
@@ -92,5 +93,32 @@ export function agentErrorText(error: AgentError): string {
       return t("errorContextOverflow", detail.provider, detail.endpoint, detail.model, cause);
     default:
       return error.message;
+  }
+}
+
+function loopStopText(loop: LoopStopDetail): string {
+  switch (loop.detector) {
+    case "repeat":
+      return t("loopStopRepeat", loop.subject, loop.count);
+    case "coordinate":
+      return t("loopStopCoordinate", loop.subject, loop.count);
+    case "navigation":
+      return t("loopStopNavigation", loop.subject, loop.count);
+  }
+}
+
+/** The loop detector's warning as the user reads it (the model reads its own note). */
+export function nudgeText(nudge: Extract<AgentEvent, { type: "nudge" }>): string {
+  const { subject, count } = nudge;
+  if (subject === undefined || count === undefined) return t("noticeLoopCheck", nudge.message);
+  switch (nudge.detector) {
+    case "repeat":
+      return t("loopNudgeRepeat", subject, count);
+    case "coordinate":
+      return t("loopNudgeCoordinate", subject, count);
+    case "navigation":
+      return t("loopNudgeNavigation", subject, count);
+    default:
+      return t("noticeLoopCheck", nudge.message);
   }
 }

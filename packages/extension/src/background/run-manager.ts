@@ -38,6 +38,7 @@ import {
   agentErrorText,
   argsSummary,
   firstLine,
+  nudgeText,
   planForApproval,
   resultText,
   TOOL_SUMMARY_CHARS,
@@ -406,7 +407,7 @@ export class RunManager {
         break;
       }
       case "nudge":
-        await this.commit(tabId, run, { kind: "notice", text: t("noticeLoopCheck", event.message), at: now });
+        await this.commit(tabId, run, { kind: "notice", text: nudgeText(event), at: now });
         break;
       case "context_trimmed":
         await this.commit(tabId, run, {

@@ -268,6 +268,17 @@ export const EN_MESSAGES = {
   noticeStopped: "Stopped. Press Continue to pick up where it left off.",
   stoppedShort: "Stopped.",
   noticeLoopCheck: "Loop check: $1",
+  loopNudgeRepeat:
+    "Loop check: the agent called $1 with the same arguments $2 times on a page that did not change; it was told to try something else.",
+  loopNudgeCoordinate:
+    "Loop check: the agent clicked near ($1) $2 times on a page that did not change; it was told to try something else.",
+  loopNudgeNavigation: "Loop check: the agent opened $1 $2 times; it was told to try something else.",
+  loopStopRepeat:
+    "Stopped: the agent called $1 with the same arguments $2 times without the page changing. It is stuck; rephrase the task or do this step yourself.",
+  loopStopCoordinate:
+    "Stopped: the agent clicked near ($1) $2 times without the page changing. It is stuck; rephrase the task or do this step yourself.",
+  loopStopNavigation:
+    "Stopped: the agent navigated to $1 $2 times without the page changing. It is stuck; rephrase the task or do this step yourself.",
   noticeSummarized: "Summarized $1 earlier messages to fit the model's context.",
   planApproved: "Plan approved.",
   planRejected: "Plan rejected.",
