@@ -14,7 +14,7 @@ import { type Actionable, elementForRef, makeActionable, summarize } from "../el
 import { PageError } from "../page-error.js";
 import type { EffectBaseline, PageState } from "../page-state.js";
 import type { Params } from "../params.js";
-import type { ElementSummary, PageResult, PlanStep, VerifyCall } from "../protocol.js";
+import type { ElementSummary, PageResult, PlanStep, VerifyCall, ViewportPoint } from "../protocol.js";
 import { clickElement, dragAndDrop, hoverAt } from "../synthetic-input.js";
 import { writeText } from "../text-entry.js";
 import { buildTree } from "../tree-builder.js";
@@ -178,6 +178,21 @@ export async function hover(state: PageState, p: Params): Promise<PageResult> {
   return { success: true, hovered: target, effect: compareBaseline(state, baseline) };
 }
 
+/**
+ * Where a drag onto `dest` lets go: a quarter of its box past its centre, in the direction of
+ * travel. Still inside a drop zone; and a sortable list or grid (which moves the dragged item
+ * once the pointer crosses an item's middle) puts the item where `dest` stood, not beside it.
+ */
+function pastCentre(from: ViewportPoint, to: ViewportPoint, dest: Element): ViewportPoint {
+  const box = dest.getBoundingClientRect();
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  return {
+    x: to.x + (Math.abs(dx) >= 1 ? Math.sign(dx) * (box.width / 4) : 0),
+    y: to.y + (Math.abs(dy) >= 1 ? Math.sign(dy) * (box.height / 4) : 0),
+  };
+}
+
 export async function dragDrop(state: PageState, p: Params): Promise<PageResult> {
   const fromRef = p.optionalRef("from_ref_id") ?? p.optionalRef("source_ref_id") ?? p.optionalRef("ref_id");
   const toRef = p.optionalRef("to_ref_id") ?? p.optionalRef("target_ref_id");
@@ -204,7 +219,7 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
       source,
       target,
       fromAgain.point,
-      [{ kind: "drag", from: fromAgain.point, to: to.point }],
+      [{ kind: "drag", from: fromAgain.point, to: pastCentre(fromAgain.point, to.point, dest) }],
       {
         action: "verify_effect",
         params: { token: state.storeBaseline(baseline) },
