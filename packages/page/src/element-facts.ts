@@ -93,6 +93,9 @@ export function valueText(
     if (value === undefined && role === "combobox") value = boundedText(el, maxChars + 1);
   }
   if (value === undefined || value === "") return undefined;
+  // Scoped to the field, the value is given exactly (its spaces and line breaks too): a copy of
+  // it must be the same text.
+  if (maxChars > VALUE_MAX_CHARS && (tag === "input" || tag === "textarea")) return truncate(value, maxChars);
   return truncate(collapseWhitespace(value), maxChars);
 }
 
