@@ -58,8 +58,13 @@ export function miniwobStep(request: RecordedRequest): Reply {
   const utterance = utteranceOf(request).replace(/^(task|user request|request):\s*/i, "");
   const policy = policyFor(utterance);
   if (!policy) return { text: `unsupported instruction: ${utterance}` };
-  const tree = new Tree(toolResultTexts(request).at(-1) ?? "");
-  const next = policy(tree, history);
+  const results = toolResultTexts(request);
+  const tree = new Tree(results.at(-1) ?? "");
+  const next = policy(
+    tree,
+    history,
+    results.slice(0, -1).map((text) => new Tree(text)),
+  );
   if ("done" in next) return { toolCalls: [{ name: "done", arguments: { summary: next.done } }] };
   return { toolCalls: [{ name: next.name, arguments: next.args }] };
 }

@@ -27,6 +27,7 @@ import {
 } from "./forms.js";
 import { algebra, arithmetic, caseOf, copyField, nthWord, ordinal, tableValue } from "./reading.js";
 import { type Policy, sequence } from "./tree.js";
+import { WIDGET_POLICIES } from "./widgets.js";
 
 export type { Call, Next, Policy, TreeItem } from "./tree.js";
 export { Tree } from "./tree.js";
@@ -43,6 +44,7 @@ const POSITION: Record<string, number> = { "1st": 1, "2nd": 2, "3rd": 3, "4th": 
 
 /** Instruction patterns (MiniWoB++'s wording) and the policy each one gets. */
 export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined]> = [
+  ...WIDGET_POLICIES,
   [/^Click on the "(.+)" button\.$/, (m) => clickNamed(m[1]!, ["button"])],
   [/^Click the button in the dialog box labeled "x"\.$/, () => clickNamed("close", ["button"])],
   [/^Click the button in the dialog box labeled "(.+)"\.$/, (m) => clickNamed(m[1]!, ["button"])],

@@ -25,7 +25,8 @@ export interface TreeLine {
 export type TreeItem = TreeLine & { ref: number };
 
 export type Next = Call | { done: string };
-export type Policy = (tree: Tree, history: Call[]) => Next;
+/** `earlier`: the trees of the tool results before this one, oldest first (what a model remembers). */
+export type Policy = (tree: Tree, history: Call[], earlier?: readonly Tree[]) => Next;
 
 const REF_LINE = /^\[(\d+)\]\s+(\S+)(?:\s+"((?:[^"\\]|\\.)*)")?(.*)$/;
 const ROLE_LINE = /^([a-z]+)(?:\s+"((?:[^"\\]|\\.)*)")(.*)$/;
@@ -36,7 +37,8 @@ export class Tree {
   readonly items: TreeItem[];
 
   constructor(text: string) {
-    const plain = text.includes("\\n") ? text.replace(/\\n/g, "\n").replace(/\\"/g, '"') : text;
+    const plain =
+      treeInJson(text) ?? (text.includes("\\n") ? text.replace(/\\n/g, "\n").replace(/\\"/g, '"') : text);
     this.lines = [];
     for (const raw of plain.split("\n")) {
       const body = raw.trimStart();
@@ -85,6 +87,20 @@ export class Tree {
   get allText(): string {
     return this.lines.map((l) => (l.role ? l.name : l.text)).join("\n");
   }
+}
+
+/** A short result comes as one JSON line with the tree in it (a scoped tree of one line). */
+function treeInJson(text: string): string | undefined {
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("{") || !line.includes('"tree":"')) continue;
+    try {
+      const tree = (JSON.parse(line) as { tree?: unknown }).tree;
+      if (typeof tree === "string") return tree;
+    } catch {
+      // not the result's JSON line
+    }
+  }
+  return undefined;
 }
 
 function unquote(s: string): string {
