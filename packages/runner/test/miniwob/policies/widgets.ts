@@ -82,9 +82,9 @@ export function typeColour(hex: (tree: Tree) => string | undefined): Policy {
         const field = textboxes(tree.items)[0];
         return value && field ? type(field, value.toUpperCase()) : undefined;
       },
-      // The picker opened over the form covers the button: Tab to it and press it with the keyboard.
+      // The picker opened over the form covers the button: Tab to it and press it with Space.
       () => ({ name: "press_keys", args: { keys: "Tab" } }),
-      () => ({ name: "press_keys", args: { keys: "Enter" } }),
+      () => ({ name: "press_keys", args: { keys: "Space" } }),
     ],
     "submitted",
   );
