@@ -331,6 +331,28 @@ export const scrollFieldToEnd: Policy = sequence(
   "scrolled",
 );
 
+/**
+ * Resize a text area by its handle (`ui-resizable-e` for width, `-s` for height): smaller onto
+ * the area itself, larger onto the button beside it (the only thing past its edge with a ref).
+ */
+export function resizeArea(dimension: string, direction: string): Policy {
+  return sequence(
+    [
+      (tree) => {
+        const edge = dimension === "width" ? "e" : "s";
+        const handle = tree.items.find((i) => new RegExp(`\\bui-resizable-${edge}\\b`).test(i.rest));
+        const target =
+          direction === "smaller" ? tree.items.find((i) => i.role === "textbox") : submitButton(tree.items);
+        return handle && target
+          ? { name: "drag_drop", args: { from_ref_id: handle.ref, to_ref_id: target.ref } }
+          : undefined;
+      },
+      clickSubmit,
+    ],
+    "resized",
+  );
+}
+
 const ORDINAL = /^(\d+)(?:st|nd|rd|th)$/;
 
 /** Instruction patterns for the widget tasks; registered before the general table (first match wins). */
@@ -366,6 +388,10 @@ export const WIDGET_POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | un
     (m) => styleText(m[1]!, m[2]!),
   ],
   [/^Scroll the textarea to the bottom of the text hit submit\.$/, () => scrollFieldToEnd],
+  [
+    /^Resize the textarea so that the (width|height) is (larger|smaller) than its initial size then press Submit\.$/,
+    (m) => resizeArea(m[1]!, m[2]!),
+  ],
 ];
 
 /** drag-items and drag-items-grid word their targets differently; both are told apart here. */
