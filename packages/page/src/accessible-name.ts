@@ -3,11 +3,15 @@
  *   1 aria-labelledby, 2 aria-label, 3 <label for> / wrapping <label>, 4 placeholder,
  *   5 value of submit/button/reset inputs, 6 content of buttons/links/summary (and other
  *   name-from-content roles), 7 for unlabeled fields: adjacent text before the field.
- * Then `title`, and for icon-only controls the alt/title of an image or svg inside.
+ * Then `title`, and for icon-only controls the alt/title of an image or svg inside, or, for a
+ * chip whose only content is its background colour, that colour (`lime #00ff00`). Text beside a
+ * control that is not a field is never taken for its name (it is the page's, not the control's).
  *
  * Text is collected with a bounded walk (never more than a few hundred characters per element),
  * so naming costs O(name length), not O(subtree), and the tree stays one linear walk.
  */
+
+import { describeColour } from "./colour-names.js";
 import {
   collapseWhitespace,
   ELEMENT_NODE,
@@ -20,6 +24,7 @@ import {
 } from "./dom-realm.js";
 import { nativeDom } from "./native-dom.js";
 import { type AttributeNames, NAME_FROM_CONTENT_ROLES } from "./roles.js";
+import { isHandleClass } from "./states.js";
 
 export const NAME_MAX_CHARS = 100;
 /** Adjacent text longer than this is prose, not a label. */
@@ -28,6 +33,21 @@ const ADJACENT_LABEL_MAX_CHARS = 60;
 const ADJACENT_SIBLINGS_SCANNED = 3;
 /** How many ancestor levels the adjacent-text scan climbs. */
 const ADJACENT_LEVELS_SCANNED = 2;
+/** Text that ends a sentence (a label ends in a colon or in nothing). */
+const SENTENCE_END = /[.!?]["')\]]?$/;
+/** Roles that act when clicked and can be named by what they show (a colour chip). */
+const NAMED_BY_LOOK_ROLES: ReadonlySet<string> = new Set([
+  "button",
+  "link",
+  "clickable",
+  "menuitem",
+  "tab",
+  "option",
+  "gridcell",
+  "listitem",
+  "radio",
+  "checkbox",
+]);
 
 const SKIPPED_TEXT_TAGS: ReadonlySet<string> = new Set([
   "script",
@@ -54,6 +74,7 @@ export type NameSource =
   | "adjacent"
   | "title"
   | "icon"
+  | "colour"
   | "none";
 
 export interface AccessibleName {
@@ -248,7 +269,9 @@ export function adjacentText(el: Element): string {
         if (sibling.querySelector("input, select, textarea, button")) break;
         text = boundedText(sibling, ADJACENT_LABEL_MAX_CHARS + 1);
       }
-      if (text) return text.length <= ADJACENT_LABEL_MAX_CHARS ? text : "";
+      // Prose is not a label: too long, or a sentence (an instruction above a form ends in a
+      // full stop; a label does not).
+      if (text) return text.length <= ADJACENT_LABEL_MAX_CHARS && !SENTENCE_END.test(text) ? text : "";
     }
     current = current.parentElement;
     if (current?.matches("form, fieldset, body, [role=dialog], [role=group], [role=radiogroup]")) break;
@@ -331,7 +354,7 @@ function rawAccessibleName(
     const caption = el.querySelector(":scope > caption");
     if (caption) return { name: boundedText(caption, NAME_MAX_CHARS), source: "content" };
   }
-  if (NAME_FROM_CONTENT_ROLES.has(role) || tag === "summary" || role === "clickable") {
+  if (NAME_FROM_CONTENT_ROLES.has(role) || tag === "summary" || role === "clickable" || role === "listitem") {
     const text = boundedText(el, NAME_MAX_CHARS + 1);
     if (text) return { name: text, source: "content" };
   }
@@ -341,11 +364,41 @@ function rawAccessibleName(
   }
   const title = collapseWhitespace(attr("title") ?? "");
   if (title) return { name: title, source: "title" };
-  if (role === "button" || role === "link" || role === "clickable" || role === "menuitem" || role === "tab") {
+  if (NAMED_BY_LOOK_ROLES.has(role)) {
     const icon = iconName(el);
     if (icon) return { name: icon, source: "icon" };
-    const beside = adjacentText(el);
-    if (beside) return { name: beside, source: "adjacent" };
+    // Text beside a control is not its name (the instruction above a row of swatches, the
+    // subject next to a trash icon): a control with nothing of its own stays unnamed, unless
+    // all it shows is a colour, which is then what a person calls it.
+    const colour = swatchColour(el);
+    if (colour) return { name: colour, source: "colour" };
   }
   return { name: "", source: "none" };
+}
+
+/**
+ * `lime #00ff00` for an element whose only content is its background colour: no text, no
+ * element inside, a solid colour and no background image. "" otherwise.
+ */
+export function swatchColour(el: Element, style?: CSSStyleDeclaration): string {
+  const dom = nativeDom();
+  if (dom.childElementCount(el) > 0 || /\S/.test(dom.textContent(el) ?? "")) return "";
+  // A slider's thumb or a drag handle is coloured to be seen, not to say a colour.
+  if (isHandleClass(dom.getAttribute(el, "class") ?? "")) return "";
+  const computed = style ?? el.ownerDocument.defaultView?.getComputedStyle(el);
+  if (!computed) return "";
+  if (dom.getPropertyValue(computed, "background-image") !== "none") return "";
+  const colour = describeColour(dom.getPropertyValue(computed, "background-color"));
+  // An icon font draws its glyph in ::before/::after: that glyph, not the box, is what it shows.
+  return colour && !drawsGlyph(el) ? colour : "";
+}
+
+function drawsGlyph(el: Element): boolean {
+  const view = el.ownerDocument.defaultView;
+  if (!view) return false;
+  for (const pseudo of ["::before", "::after"]) {
+    const content = view.getComputedStyle(el, pseudo).getPropertyValue("content");
+    if (content && content !== "none" && content !== "normal" && content !== '""') return true;
+  }
+  return false;
 }

@@ -11,8 +11,10 @@ import {
   headingLevel,
   INTERACTIVE_ROLES,
   roleOf,
+  VALUE_FORMATS,
   VALUE_SKIPPED_INPUT_TYPES,
 } from "./roles.js";
+import { isDragHandleClass } from "./states.js";
 
 export const VALUE_MAX_CHARS = 60;
 /** aria-disabled is inherited: an element is disabled when it or an ancestor matches this. */
@@ -62,8 +64,16 @@ export function isEditingHost(el: Element, names?: AttributeNames): boolean {
   return !parent || !dom.isContentEditable(parent);
 }
 
-/** The live value shown as value="..." (spec 000: 60 chars, some input types skipped). */
-export function valueText(el: Element, role: string, tag: string = el.localName): string | undefined {
+/**
+ * The live value shown as value="..." (spec 000: 60 chars, some input types skipped). A tree
+ * scoped to the field itself (`ref_id`) passes a larger cap: the whole value, one call away.
+ */
+export function valueText(
+  el: Element,
+  role: string,
+  tag: string = el.localName,
+  maxChars: number = VALUE_MAX_CHARS,
+): string | undefined {
   let value: string | undefined;
   if (tag === "input") {
     const type = (nativeDom().getAttribute(el, "type") ?? "text").toLowerCase();
@@ -77,13 +87,60 @@ export function valueText(el: Element, role: string, tag: string = el.localName)
     );
     value = selected.join(", ");
   } else if (nativeDom().isContentEditable(el as HTMLElement)) {
-    value = boundedText(el, VALUE_MAX_CHARS + 1);
+    value = boundedText(el, maxChars + 1);
   } else if (role === "combobox" || role === "spinbutton" || role === "slider" || role === "scrollbar") {
     value = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow") ?? undefined;
-    if (value === undefined && role === "combobox") value = boundedText(el, VALUE_MAX_CHARS + 1);
+    if (value === undefined && role === "combobox") value = boundedText(el, maxChars + 1);
   }
   if (value === undefined || value === "") return undefined;
-  return truncate(collapseWhitespace(value), VALUE_MAX_CHARS);
+  // Scoped to the field, the value is given exactly (its spaces and line breaks too): a copy of
+  // it must be the same text.
+  if (maxChars > VALUE_MAX_CHARS && (tag === "input" || tag === "textarea")) return truncate(value, maxChars);
+  return truncate(collapseWhitespace(value), maxChars);
+}
+
+/** A value longer than this is cut even in a tree scoped to its field (read_page has it all). */
+export const SCOPED_VALUE_MAX_CHARS = 20_000;
+
+/** Class names shown for a nameless control (`class="email-reply"`), cut to a few words. */
+const CLASS_HINT_MAX_CHARS = 50;
+/** Class names every widget of a library wears: they say nothing about this one. */
+const GENERIC_CLASS =
+  /^(?:ui-(?:widget|widget-content|button|corner-\w+|state-default|helper-\w+)|btn|btn-default)$/;
+/** Image files are named by their last path segment, cut to this. */
+const FILE_HINT_MAX_CHARS = 60;
+
+/**
+ * What little a nameless line's markup says: an image's file name (` src="ch_2.png"`), a
+ * control's class (` class="ql-bold"`). "" when there is nothing to say.
+ */
+export function unnamedHint(el: Element, tag: string, names: AttributeNames, control: boolean): string {
+  const dom = nativeDom();
+  if (tag === "img" && names.includes("src")) {
+    const src = dom.getAttribute(el, "src") ?? "";
+    const file = src.startsWith("data:") ? "" : (src.split(/[?#]/)[0]?.split("/").pop() ?? "");
+    if (file) return ` src=${JSON.stringify(truncate(decodeSafely(file), FILE_HINT_MAX_CHARS))}`;
+  }
+  if (!control || !names.includes("class")) return "";
+  const hint = collapseWhitespace(dom.getAttribute(el, "class") ?? "")
+    .split(" ")
+    .filter((word) => !GENERIC_CLASS.test(word))
+    .join(" ")
+    .slice(0, CLASS_HINT_MAX_CHARS);
+  return hint ? ` class=${JSON.stringify(hint)}` : "";
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether an element inside a script-wired widget is one of its drag handles. */
+export function isDragHandle(el: Element, names: AttributeNames): boolean {
+  return names.includes("class") && isDragHandleClass(nativeDom().getAttribute(el, "class") ?? "");
 }
 
 /**
@@ -162,6 +219,9 @@ export function stateWords(
   if ((role === "dialog" || role === "alertdialog") && (attr("aria-modal") === "true" || matchesModal(el))) {
     words.push("modal");
   }
+  // A date or time field: its type, and the one form of value type_ax takes for it.
+  const format = input ? VALUE_FORMATS[inputType] : undefined;
+  if (format) words.push(`type=${inputType}`, `format=${format}`);
   return words;
 }
 

@@ -13,12 +13,13 @@ import {
   windowOf,
 } from "./dom-realm.js";
 import { describeForModel, interactiveRole } from "./element-facts.js";
+import { WiringIndex } from "./listeners.js";
 import { containerLabel } from "./overlays.js";
 import { PageError } from "./page-error.js";
 import type { PageState } from "./page-state.js";
 import type { ElementSummary, ViewportPoint } from "./protocol.js";
 import { roleOf } from "./roles.js";
-import { isRendered } from "./visibility.js";
+import { isRendered, isRenderedUnless } from "./visibility.js";
 
 /** Stale-ref errors suggest at most this many live elements with the same role and name. */
 const MAX_STALE_SUGGESTIONS = 5;
@@ -93,7 +94,8 @@ export interface ActionableOptions {
 export function makeActionable(state: PageState, el: Element, options: ActionableOptions): Actionable {
   const summary = summarize(state, el);
   const what = `[${summary.ref_id}] ${summary.role}${summary.name ? ` ${JSON.stringify(summary.name)}` : ""}`;
-  if (!isRendered(el)) {
+  // The tree prints a wired control under aria-hidden (a spinner's arrows): it can be used too.
+  if (!isRenderedUnless(el, (hidden) => new WiringIndex(hidden.ownerDocument).isWired(hidden))) {
     throw new PageError(
       "not_visible",
       `${what} is on the page but hidden (not rendered), so it cannot be used now. Open the section or menu that shows it first, then take a new snapshot.`,

@@ -234,6 +234,18 @@ export function isTextEntry(el: Element): boolean {
   return (el as HTMLElement).isContentEditable === true;
 }
 
+/**
+ * Input types whose value has one fixed form, and that form: what type_ax must be given (the
+ * field's own display, mm/dd/yyyy or 7:55 PM, depends on the locale and is not its value).
+ */
+export const VALUE_FORMATS: Readonly<Record<string, string>> = {
+  date: "YYYY-MM-DD",
+  time: "HH:MM",
+  "datetime-local": "YYYY-MM-DDTHH:MM",
+  month: "YYYY-MM",
+  week: "YYYY-Www",
+};
+
 /** Input types whose `.value` is not text the user typed (spec 000 skips their value="..."). */
 export const VALUE_SKIPPED_INPUT_TYPES: ReadonlySet<string> = new Set([
   "submit",

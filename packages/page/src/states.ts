@@ -18,6 +18,8 @@ const SELECTED_CLASS =
   /(?:^|\s)(?:selected|is-selected|active|is-active|current|ui-state-active|ui-selected)(?:\s|$)/i;
 const CHECKED_CLASS = /(?:^|\s)(?:checked|is-checked|ui-checkboxradio-checked)(?:\s|$)/i;
 const DISABLED_CLASS = /(?:^|\s)(?:disabled|is-disabled|ui-state-disabled)(?:\s|$)/i;
+/** The thumb of a script-drawn slider (jQuery UI, noUiSlider, most hand-rolled ones). */
+const SLIDER_HANDLE_CLASS = /(?:^|\s)(?:ui-slider-handle|slider-handle|slider-thumb|noUi-handle)(?:\s|$)/i;
 const CHECKBOX_CLASS = /(?:^|\s)(?:checkbox|check|custom-checkbox|toggle)(?:\s|$)/i;
 /** Containers a toggle can own: the next sibling or, in a tree, the list inside its item. */
 const OWNED_LIST_TAGS: ReadonlySet<string> = new Set(["ul", "ol", "dl"]);
@@ -41,6 +43,18 @@ export interface InferredFacts {
   words: string[];
 }
 
+/** A handle a person drags (a resizable box's edge or corner), by the class libraries give it. */
+const DRAG_HANDLE_CLASS = /(?:^|\s)(?:ui-resizable-handle|resize-handle|resizer|drag-handle)(?:\s|$)/;
+
+export function isDragHandleClass(className: string): boolean {
+  return DRAG_HANDLE_CLASS.test(className);
+}
+
+/** A slider's thumb or a drag handle: coloured to be seen, its colour says nothing. */
+export function isHandleClass(className: string): boolean {
+  return SLIDER_HANDLE_CLASS.test(className) || DRAG_HANDLE_CLASS.test(className);
+}
+
 /** Extra state words for an element with a ref; `printed` are the words ARIA already gave. */
 export function inferredStates(
   el: Element,
@@ -58,6 +72,11 @@ export function inferredStates(
 
   if (className) {
     if (role === "clickable" && CHECKBOX_CLASS.test(className)) newRole = "checkbox";
+    if (SLIDER_HANDLE_CLASS.test(className) && !names.includes("aria-valuenow")) {
+      newRole = "slider";
+      const position = handlePosition(el);
+      if (position) words.push(position);
+    }
     const effectiveRole = newRole ?? role;
     if ((effectiveRole === "checkbox" || effectiveRole === "switch") && CHECKED_CLASS.test(className)) {
       if (!has("checked") && !names.includes("aria-checked")) words.push("checked");
@@ -132,4 +151,30 @@ function isHiddenBox(el: Element, styleOf: StyleReader): boolean {
     dom.getPropertyValue(style, "display") === "none" ||
     dom.getPropertyValue(style, "visibility") === "hidden"
   );
+}
+
+/**
+ * Where a slider's thumb sits along its track, as a person sees it: `position=40%` from the
+ * start (left, or bottom for a vertical track), `vertical` added for an upright track. From the
+ * thumb's inline `left`/`bottom` percentage (what jQuery UI writes), else from the boxes.
+ * Its number is not the slider's value: the page shows that (or not) elsewhere.
+ */
+function handlePosition(el: Element): string | undefined {
+  const dom = nativeDom();
+  const inline = dom.getAttribute(el, "style") ?? "";
+  const left = /(?:^|;)\s*left:\s*(-?[\d.]+)%/.exec(inline);
+  if (left) return `position=${Math.round(Number(left[1]))}%`;
+  const bottom = /(?:^|;)\s*bottom:\s*(-?[\d.]+)%/.exec(inline);
+  if (bottom) return `position=${Math.round(Number(bottom[1]))}% vertical`;
+  const track = dom.parentElement(el);
+  if (!track) return undefined;
+  const thumb = dom.getBoundingClientRect(el);
+  const box = dom.getBoundingClientRect(track);
+  if (box.width <= 0 || box.height <= 0) return undefined;
+  if (box.height > box.width) {
+    const fraction = (box.bottom - (thumb.top + thumb.height / 2)) / box.height;
+    return `position=${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}% vertical`;
+  }
+  const fraction = (thumb.left + thumb.width / 2 - box.left) / box.width;
+  return `position=${Math.round(Math.min(1, Math.max(0, fraction)) * 100)}%`;
 }

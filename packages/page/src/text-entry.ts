@@ -13,7 +13,7 @@ import { collapseWhitespace, isInput, isSelect, isTextArea, renderedText, window
 import { summarize } from "./element-target.js";
 import { PageError } from "./page-error.js";
 import type { PageState } from "./page-state.js";
-import { isTextEntry, roleOf } from "./roles.js";
+import { isTextEntry, roleOf, VALUE_FORMATS } from "./roles.js";
 import { isRendered } from "./visibility.js";
 
 const TOOLBAR_PATTERN = /toolbar|ql-formats|format-?bar|editor-?menu|menubar/i;
@@ -84,6 +84,35 @@ export function textTarget(
     "not_editable",
     `${action}: [${what.ref_id}] ${what.role}${what.name ? ` ${JSON.stringify(what.name)}` : ""} does not take text (it is not an input, textarea, select or contenteditable)${fields.length > 1 ? ` and holds ${fields.length} fields` : ""}. Pick a textbox ref from the tree.`,
     { target: what },
+  );
+}
+
+/**
+ * The fixed value form of a date/time field (`YYYY-MM-DD`), undefined for other elements. Such
+ * a field is set in the page on both paths, like a select: trusted keys would land in whichever
+ * segment the click hit, in the order the locale shows (mm/dd/yyyy), not the value's.
+ */
+export function valueFormatOf(el: Element): string | undefined {
+  return isInput(el) ? VALUE_FORMATS[el.type] : undefined;
+}
+
+/** Whether a date/time field takes `value` as it is (the browser's own sanitizing says). */
+function acceptsValue(el: HTMLInputElement, value: string): boolean {
+  if (value === "") return true;
+  const probe = el.ownerDocument.createElement("input");
+  probe.type = el.type;
+  probe.value = value;
+  return probe.value === value;
+}
+
+/** Refuses a value a date/time field would drop, saying the form it takes. */
+export function checkValueForm(el: Element, value: string, what: string): void {
+  const format = valueFormatOf(el);
+  if (!format || acceptsValue(el as HTMLInputElement, value)) return;
+  throw new PageError(
+    "bad_params",
+    `${what} is a ${(el as HTMLInputElement).type} field: its value is written ${format} (what the field shows depends on the locale), so ${JSON.stringify(value)} was not typed. Pass it as ${format}.`,
+    { format },
   );
 }
 
@@ -202,6 +231,12 @@ export function writeText(el: Element, value: string, replace: boolean): TypeOut
     return { verified: checked === want, actual: String(checked), method: "toggle" };
   }
   html.focus({ preventScroll: true });
+  if (valueFormatOf(el)) {
+    setNativeValue(el as HTMLInputElement, value);
+    fireInputAndChange(el, value);
+    const actual = (el as HTMLInputElement).value;
+    return { verified: actual === value, actual, method: "value_setter" };
+  }
   if (isInput(el) || isTextArea(el)) {
     const next = replace ? value : el.value + value;
     setNativeValue(el, next);

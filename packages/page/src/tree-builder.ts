@@ -13,7 +13,7 @@
  * Longer than the other modules on purpose: the printing rules share one pass and its state
  * (pending text, overlay sinks, inherited flags); split apart they would hide that invariant.
  */
-import { accessibleName, LabelIndex, NAME_MAX_CHARS } from "./accessible-name.js";
+import { accessibleName, LabelIndex, NAME_MAX_CHARS, swatchColour } from "./accessible-name.js";
 import {
   collapseWhitespace,
   ELEMENT_NODE,
@@ -27,8 +27,11 @@ import {
   comboboxValueIsItsText,
   formatElementLine,
   interactiveRole,
+  isDragHandle,
   isEditingHost,
+  SCOPED_VALUE_MAX_CHARS,
   stateWords,
+  unnamedHint,
   valueText,
 } from "./element-facts.js";
 import { findInTree, type TreeQuery } from "./find.js";
@@ -65,6 +68,14 @@ const ITEM_ROLE_OF_CONTAINER: Readonly<Record<string, string>> = {
   tablist: "tab",
   grid: "gridcell",
 };
+/** Roles of fields: a nameless one says nothing of its class (its label is what is missing). */
+const FIELD_ROLES: ReadonlySet<string> = new Set([
+  "textbox",
+  "searchbox",
+  "combobox",
+  "spinbutton",
+  "slider",
+]);
 /** Tags that hold a composite's items directly. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(["li", "div", "a", "span", "td"]);
 
@@ -183,6 +194,8 @@ class TreeWalk {
   #pendingText = "";
   #pendingDepth = 0;
   refs = 0;
+  /** The element a scoped tree (`ref_id`) prints, undefined for the whole page. */
+  scopeRoot: Element | undefined;
   readonly refNames: Record<string, string> = {};
   elements = 0;
 
@@ -251,7 +264,13 @@ class TreeWalk {
     // they exist.
     const dom = nativeDom();
     const names = dom.hasAttributes(el) ? dom.getAttributeNames(el) : NO_ATTRIBUTES;
-    if (names.length > 0 && names.includes("aria-hidden") && dom.getAttribute(el, "aria-hidden") === "true")
+    // aria-hidden hides decoration, not a control the page wired for clicks (a spinner's arrows).
+    if (
+      names.length > 0 &&
+      names.includes("aria-hidden") &&
+      dom.getAttribute(el, "aria-hidden") === "true" &&
+      !this.#wiring.isWired(el)
+    )
       return;
     const style = inh.styleOf(el);
     const display = dom.getPropertyValue(style, "display");
@@ -265,11 +284,19 @@ class TreeWalk {
     let pointer: boolean | undefined = inh.insideActionable ? inh.parentPointer : undefined;
     let candidate = interactiveRole(el, baseRole, false, true, names, tag);
     // A plain item of a menu/listbox/tree takes its container's item role and its own ref.
-    if (candidate === undefined && inh.itemRole && baseRole === "" && ITEM_TAGS.has(tag))
+    if (
+      candidate === undefined &&
+      inh.itemRole &&
+      (baseRole === "" || baseRole === inh.itemRole) &&
+      ITEM_TAGS.has(tag)
+    )
       candidate = inh.itemRole;
     // Wired by script (a listener, a delegation, a handler property): a control whatever it looks like.
+    // A wired list (a jQuery UI sortable) is a list whose items are the controls.
     if (candidate === undefined && tag !== "html" && tag !== "body" && this.#wiring.isWired(el))
-      candidate = baseRole || "clickable";
+      candidate = baseRole || (tag === "ul" || tag === "ol" ? "list" : "clickable");
+    // The edge or corner a wired widget is resized by.
+    if (candidate === undefined && inh.insideActionable && isDragHandle(el, names)) candidate = "clickable";
     // A label whose checkbox or radio is hidden (a custom-drawn box) is the control a person sees.
     let stateSource: Element = el;
     if (candidate === undefined && tag === "label") {
@@ -350,7 +377,12 @@ class TreeWalk {
       viewWidth: inh.viewWidth,
       viewHeight: inh.viewHeight,
       itemRole:
-        ITEM_ROLE_OF_CONTAINER[role] ?? (inh.itemRole && (tag === "ul" || tag === "ol") ? inh.itemRole : ""),
+        ITEM_ROLE_OF_CONTAINER[role] ??
+        (actionRole === "list"
+          ? "listitem"
+          : inh.itemRole && (tag === "ul" || tag === "ol")
+            ? inh.itemRole
+            : ""),
     };
 
     if ((actionRole !== undefined || editingHost) && inViewport) {
@@ -370,11 +402,12 @@ class TreeWalk {
             );
       const inferred = inferredStates(el, role, tag, names, states, inh.styleOf);
       for (const word of inferred.words) states.push(word);
-      const value = valueText(el, role, tag);
+      // Scoped to the field itself, its whole value: a cut one is one call from whole.
+      const value = valueText(el, role, tag, el === this.scopeRoot ? SCOPED_VALUE_MAX_CHARS : undefined);
       let line = `[${ref}] ${formatElementLine(inferred.role ?? role, name, value, states)}`;
       // A nameless control (an icon wired by script) says what little its markup does.
-      if ((source === "none" || source === "adjacent") && role === "clickable" && names.includes("class"))
-        line += classHint(dom.getAttribute(el, "class") ?? "");
+      if (source === "none" || source === "adjacent" || source === "colour")
+        line += unnamedHint(el, tag, names, !FIELD_ROLES.has(role));
       // A drawing area the page listens on (click to place a point): where it is matters.
       if (tag === "svg") line += placeOf(boxOf(el));
       if (frame && !sameOriginDocument(el as HTMLIFrameElement))
@@ -386,8 +419,8 @@ class TreeWalk {
       // A custom combobox shows its text as value="...": printing it again below says nothing.
       if (value !== undefined && !value.endsWith("…") && comboboxValueIsItsText(el, role, tag, names))
         nameCoversText = true;
-      // The items of a composite (a listbox with a ref) still get refs of their own.
-      childInh.insideActionable = ITEM_ROLE_OF_CONTAINER[role] === undefined;
+      // The items of a composite (a listbox with a ref, a wired list) still get refs of their own.
+      childInh.insideActionable = ITEM_ROLE_OF_CONTAINER[role] === undefined && role !== "list";
       childInh.lineName = name;
     } else if (!boxHidden && inViewport && this.#printsStructure(role, el, tag)) {
       const { name, source } = accessibleName(el, role, this.#labels, names, tag);
@@ -404,7 +437,7 @@ class TreeWalk {
               name,
               undefined,
               stateWords(el, role, names, tag, inh.ariaDisabledInScope),
-            ),
+            ) + (name ? "" : unnamedHint(el, tag, names, false)),
             { el, role, name },
           );
         printed = true;
@@ -453,7 +486,7 @@ class TreeWalk {
         else this.walkChildren(el, childInh);
       } else if (dom.childElementCount(el) === 0) {
         // A leaf holds only text: one textContent read instead of a crossing per text node.
-        this.#visitLeafText(el, childInh);
+        this.#visitLeafText(el, childInh, printed ? undefined : style);
       } else {
         this.walkChildren(el, childInh);
       }
@@ -491,11 +524,16 @@ class TreeWalk {
     if (content.omitted > 0) this.#emit(depth, `… ${content.omitted} more shapes not shown`);
   }
 
-  #visitLeafText(el: Element, inh: Inherited): void {
+  /** `style`: the leaf's own, when it printed no line (an empty one may be a colour swatch). */
+  #visitLeafText(el: Element, inh: Inherited, style?: CSSStyleDeclaration): void {
     if (inh.textNamed || inh.textHidden || this.#filter === "interactive") return;
     const raw = nativeDom().textContent(el) ?? "";
     if (!/\S/.test(raw)) {
       if (raw && this.#pendingText) this.#pendingText += " ";
+      // Only a chip inside a line of text: boxes of a layout or a picker's parts are not prose.
+      const swatch = raw || !style || !this.#pendingText.trim() ? "" : swatchInProse(el, style);
+      if (swatch)
+        this.#appendText(inh.depth, `${this.#pendingText.endsWith(" ") ? "" : " "}(colour ${swatch})`);
       return;
     }
     this.#appendText(inh.depth, raw.replace(/\s+/g, " "));
@@ -586,6 +624,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   if (!options.root && !options.find) foldedSpans = new WeakMap();
   const view = doc.defaultView ?? window;
   const walk = new TreeWalk(options.filter, registry, doc);
+  walk.scopeRoot = options.root;
   const inh: Inherited = {
     depth: 0,
     textNamed: false,
@@ -748,11 +787,16 @@ function hiddenToggleOf(label: HTMLLabelElement): HTMLInputElement | undefined {
   return input.checkVisibility({ visibilityProperty: true }) ? undefined : input;
 }
 
-/** Class names shown for a nameless control (`class="email-reply"`), cut to a few words. */
-const CLASS_HINT_MAX_CHARS = 40;
-function classHint(className: string): string {
-  const hint = collapseWhitespace(className).slice(0, CLASS_HINT_MAX_CHARS);
-  return hint ? ` class=${JSON.stringify(hint)}` : "";
+/** A swatch in running text is a small box: a larger coloured block is layout, not content. */
+const SWATCH_MAX_PX = 120;
+/** `teal #008080` for an empty, small, coloured box printing no line of its own; else "". */
+function swatchInProse(el: Element, style: CSSStyleDeclaration): string {
+  const dom = nativeDom();
+  const rect = dom.getBoundingClientRect(el);
+  const width = dom.rectWidth(rect);
+  const height = dom.rectHeight(rect);
+  if (width < 4 || height < 4 || width > SWATCH_MAX_PX || height > SWATCH_MAX_PX) return "";
+  return swatchColour(el, style);
 }
 
 /**

@@ -30,7 +30,12 @@ export function clipsEverything(style: CSSStyleDeclaration, width: number, heigh
 
 /** For actions: is this element rendered and visible at all (anywhere, not only in the viewport)? */
 export function isRendered(el: Element): boolean {
-  if (el.closest("[aria-hidden=true]")) return false;
+  return isRenderedUnless(el, undefined);
+}
+
+/** isRendered, where `shownAnyway` may let an element under aria-hidden count (one the page wired). */
+export function isRenderedUnless(el: Element, shownAnyway: ((el: Element) => boolean) | undefined): boolean {
+  if (el.closest("[aria-hidden=true]") && !shownAnyway?.(el)) return false;
   const check = (el as Element & { checkVisibility?: (o: object) => boolean }).checkVisibility;
   if (check && !check.call(el, { visibilityProperty: true })) return false;
   const rect = el.getBoundingClientRect();

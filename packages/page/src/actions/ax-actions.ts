@@ -178,6 +178,21 @@ export async function hover(state: PageState, p: Params): Promise<PageResult> {
   return { success: true, hovered: target, effect: compareBaseline(state, baseline) };
 }
 
+/**
+ * Where a drag onto `dest` lets go: a quarter of its box past its centre, in the direction of
+ * travel. Still inside a drop zone; and a sortable list or grid (which moves the dragged item
+ * once the pointer crosses an item's middle) puts the item where `dest` stood, not beside it.
+ */
+function pastCentre(from: ViewportPoint, to: ViewportPoint, dest: Element): ViewportPoint {
+  const box = dest.getBoundingClientRect();
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  return {
+    x: to.x + (Math.abs(dx) >= 1 ? Math.sign(dx) * (box.width / 4) : 0),
+    y: to.y + (Math.abs(dy) >= 1 ? Math.sign(dy) * (box.height / 4) : 0),
+  };
+}
+
 /** How far inside the bottom-right corner a resize handle is grabbed, px (handles are ~10-15 px). */
 const RESIZE_HANDLE_INSET_PX = 4;
 
@@ -222,7 +237,9 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
   const target = summarize(state, source);
   const baseline = captureBaseline(state, source, { size: true });
   if (p.mode() === "resolve") {
-    return resolveResult(source, target, grab.point, [{ kind: "drag", from: grab.point, to: drop.point }], {
+    // Onto an element: let go a little past its centre (pastCentre); by offset: exactly there.
+    const release = dest ? pastCentre(grab.point, drop.point, dest) : drop.point;
+    return resolveResult(source, target, grab.point, [{ kind: "drag", from: grab.point, to: release }], {
       action: "verify_effect",
       params: { token: state.storeBaseline(baseline) },
     });

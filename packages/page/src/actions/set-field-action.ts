@@ -13,7 +13,14 @@ import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, VerifyCall } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { clickElement, parseKeyCombo, pressKey } from "../synthetic-input.js";
-import { readBack, selectContentForTyping, textTarget, writeText } from "../text-entry.js";
+import {
+  checkValueForm,
+  readBack,
+  selectContentForTyping,
+  textTarget,
+  valueFormatOf,
+  writeText,
+} from "../text-entry.js";
 import { isRendered } from "../visibility.js";
 import { EFFECT_SETTLE_MS, resolveResult } from "./ax-actions.js";
 import { comboboxCheck, ensureWritable, failUnverified, isTextAreaLike, typingPlan } from "./text-actions.js";
@@ -75,8 +82,9 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
     enabled: true,
   });
   const combobox = behavesAsCombobox(state, field);
+  checkValueForm(field, value, `set_field: [${target.ref_id}] ${target.role}`);
 
-  if (mode === "resolve" && !isSelect(field)) {
+  if (mode === "resolve" && !isSelect(field) && !valueFormatOf(field)) {
     selectContentForTyping(field);
     const plan = typingPlan(actionable.point, value, true);
     if (submit && combobox) {

@@ -8,7 +8,15 @@ import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
 import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, PlanStep } from "../protocol.js";
-import { readBack, selectContentForTyping, textTarget, verifyText, writeText } from "../text-entry.js";
+import {
+  checkValueForm,
+  readBack,
+  selectContentForTyping,
+  textTarget,
+  valueFormatOf,
+  verifyText,
+  writeText,
+} from "../text-entry.js";
 import { resolveResult } from "./ax-actions.js";
 
 export function failUnverified(
@@ -65,9 +73,11 @@ export function typeIntoElement(
     enabled: true,
   });
   const extra = retargeted ? { retargeted_to: target } : {};
+  checkValueForm(field, value, `${action}: [${target.ref_id}] ${target.role}`);
   if (
     p.mode() === "resolve" &&
     !isSelect(field) &&
+    !valueFormatOf(field) &&
     !(isInput(field) && (field.type === "checkbox" || field.type === "radio"))
   ) {
     selectContentForTyping(field);

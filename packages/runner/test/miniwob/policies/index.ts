@@ -42,6 +42,7 @@ import {
 } from "./svg.js";
 import { TEXT_TOOL_POLICIES } from "./text-tools.js";
 import { type Policy, sequence } from "./tree.js";
+import { WIDGET_POLICIES } from "./widgets.js";
 
 export type { Call, Next, Policy, TreeItem } from "./tree.js";
 export { Tree } from "./tree.js";
@@ -63,6 +64,7 @@ const POSITION: Record<string, number> = { "1st": 1, "2nd": 2, "3rd": 3, "4th": 
 /** Instruction patterns (MiniWoB++'s wording) and the policy each one gets. */
 export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined]> = [
   ...TEXT_TOOL_POLICIES,
+  ...WIDGET_POLICIES,
   [/^Click on the "(.+)" button\.$/, (m) => clickNamed(m[1]!, ["button"])],
   [/^Click the button in the dialog box labeled "x"\.$/, () => clickNamed("close", ["button"])],
   [/^Click the button in the dialog box labeled "(.+)"\.$/, (m) => clickNamed(m[1]!, ["button"])],

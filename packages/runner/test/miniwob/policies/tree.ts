@@ -27,8 +27,8 @@ export interface TreeLine {
 export type TreeItem = TreeLine & { ref: number };
 
 export type Next = Call | { done: string };
-/** `earlier`: the trees read before this one, oldest first (what the page showed before). */
-export type Policy = (tree: Tree, history: Call[], earlier?: Tree[]) => Next;
+/** `earlier`: the trees read before this one, oldest first (what a model remembers of the page). */
+export type Policy = (tree: Tree, history: Call[], earlier?: readonly Tree[]) => Next;
 
 const REF_LINE = /^\[(\d+)\]\s+(\S+)(?:\s+"((?:[^"\\]|\\.)*)")?(.*)$/;
 const ROLE_LINE = /^([a-z]+)(?:\s+"((?:[^"\\]|\\.)*)")(.*)$/;
@@ -39,7 +39,8 @@ export class Tree {
   readonly items: TreeItem[];
 
   constructor(text: string) {
-    const plain = text.includes("\\n") ? text.replace(/\\n/g, "\n").replace(/\\"/g, '"') : text;
+    const plain =
+      treeInJson(text) ?? (text.includes("\\n") ? text.replace(/\\n/g, "\n").replace(/\\"/g, '"') : text);
     this.lines = [];
     for (const raw of plain.split("\n")) {
       const body = raw.trimStart();
@@ -88,6 +89,20 @@ export class Tree {
   get allText(): string {
     return this.lines.map((l) => (l.role ? l.name : l.text)).join("\n");
   }
+}
+
+/** A short result comes as one JSON line with the tree in it (a scoped tree of one line). */
+function treeInJson(text: string): string | undefined {
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("{") || !line.includes('"tree":"')) continue;
+    try {
+      const tree = (JSON.parse(line) as { tree?: unknown }).tree;
+      if (typeof tree === "string") return tree;
+    } catch {
+      // not the result's JSON line
+    }
+  }
+  return undefined;
 }
 
 function unquote(s: string): string {
