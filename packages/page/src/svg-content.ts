@@ -14,7 +14,7 @@
  *   what is left out is counted for one marker line.
  * - Reads only: the tree walker gives refs and prints (see TreeWalk's svg hook).
  */
-import { colorName } from "./color-names.js";
+import { colourWord, parseComputedColour } from "./colour-names.js";
 import { collapseWhitespace, truncate } from "./dom-realm.js";
 import { interactiveRole } from "./element-facts.js";
 import { nativeDom, type StyleReader } from "./native-dom.js";
@@ -245,7 +245,8 @@ function paint(style: CSSStyleDeclaration, property: string, opacityProperty: st
   if (!value || value === "none") return "";
   if (Number(dom.getPropertyValue(style, opacityProperty) || "1") === 0) return "";
   if (value.startsWith("url(")) return "gradient";
-  return colorName(value) ?? "";
+  const rgb = parseComputedColour(value);
+  return rgb ? colourWord(rgb) : "";
 }
 
 /** A person's word for the shape: a 3-point polygon is a triangle, a round ellipse a circle. */
