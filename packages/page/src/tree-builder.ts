@@ -67,6 +67,17 @@ const ITEM_ROLE_OF_CONTAINER: Readonly<Record<string, string>> = {
 /** Tags that hold a composite's items directly. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(["li", "div", "a", "span", "td"]);
 
+/**
+ * A wrapper around an item that declares its own role (jQuery UI's `<li>` around its
+ * `<div role="menuitem">`) is not a second item: inferring one would print every entry twice.
+ */
+function wrapsItem(el: Element, itemRole: string): boolean {
+  const dom = nativeDom();
+  for (let child = dom.firstChild(el); child; child = dom.nextSibling(child))
+    if (dom.nodeType(child) === 1 && dom.getAttribute(child as Element, "role") === itemRole) return true;
+  return false;
+}
+
 const SKIPPED_TAGS: ReadonlySet<string> = new Set([
   "script",
   "style",
@@ -263,11 +274,15 @@ class TreeWalk {
     // So it is read only when it can decide something (here, or below for the children).
     let pointer: boolean | undefined = inh.insideActionable ? inh.parentPointer : undefined;
     let candidate = interactiveRole(el, baseRole, false, true, names, tag);
-    // A plain item of a menu/listbox/tree takes its container's item role and its own ref.
-    if (candidate === undefined && inh.itemRole && baseRole === "" && ITEM_TAGS.has(tag))
+    // A plain item of a menu/listbox/tree takes its container's item role and its own ref,
+    // unless it only wraps the item: then the wrapper is no control of its own (jQuery UI's menu
+    // delegates clicks to, and puts `cursor: pointer` on, the <li> around each `role="menuitem"`).
+    const itemWrapper =
+      candidate === undefined && inh.itemRole !== "" && baseRole === "" && wrapsItem(el, inh.itemRole);
+    if (candidate === undefined && inh.itemRole && baseRole === "" && ITEM_TAGS.has(tag) && !itemWrapper)
       candidate = inh.itemRole;
     // Wired by script (a listener, a delegation, a handler property): a control whatever it looks like.
-    if (candidate === undefined && tag !== "html" && tag !== "body" && this.#wiring.isWired(el))
+    if (candidate === undefined && !itemWrapper && tag !== "html" && tag !== "body" && this.#wiring.isWired(el))
       candidate = baseRole || "clickable";
     // A label whose checkbox or radio is hidden (a custom-drawn box) is the control a person sees.
     let stateSource: Element = el;
@@ -280,6 +295,7 @@ class TreeWalk {
     }
     if (
       candidate === undefined &&
+      !itemWrapper &&
       pointer === undefined &&
       !inh.parentPointer &&
       !NO_CURSOR_REF_TAGS.has(tag)

@@ -57,6 +57,22 @@ describe("script-wired controls (runner port)", () => {
     expect(await lastAction(page)).toBe("picked Parma");
   });
 
+  it("prints a jQuery UI menu's items once: the delegated, pointer-styled <li> around each menuitem is no control", async () => {
+    const page = await open("/page/wired/jquery-menu.html");
+    const tree = await page.tree();
+    const lines = tree.split("\n").filter((l) => /\[\d+\]/.test(l));
+    expect(lines.filter((l) => l.includes('"Xaviera"'))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('"Lindsay"'))).toHaveLength(1);
+    expect(tree).not.toMatch(/clickable/);
+    const opener = refIn(lineOf(tree, /menuitem "Xaviera"/));
+    const hovered = await page.runResolved(await page.call("hover", { ref_id: opener, mode: "resolve" }));
+    expect(hovered.success, JSON.stringify(hovered)).toBe(true);
+    const opened = await page.tree();
+    expect(opened.split("\n").filter((l) => l.includes('"Melinde"'))).toHaveLength(1);
+    await clickRef(page, refIn(lineOf(opened, /menuitem "Melinde"/)));
+    expect(await lastAction(page)).toBe("picked Melinde");
+  });
+
   it("finds icon-only tools, handler properties, and vanilla delegation told by closest()", async () => {
     const page = await open("/page/wired/widgets.html");
     const tree = await page.tree();
