@@ -58,16 +58,27 @@ export const expandThenSubmit: Policy = sequence([
   clickSubmit,
 ]);
 
-/** A menu path `A>B>C`: click each level by name, deepest first found, in order. */
+/**
+ * A menu path `A>B>C`: hover each submenu opener in turn (a jQuery UI menu opens submenus on
+ * hover, and clicking an opener selects it, which ends the task wrong), then click the leaf.
+ */
 export function menuPath(path: string[]): Policy {
   return (tree, history) => {
-    const k = actions(history).length;
+    const moves = history.filter((c) => c.name === "hover" || c.name === "click_ax");
+    const k = moves.length;
     const name = path[k];
     if (!name) return { done: "picked" };
     // the last line with the name: a submenu item is printed after (under) its opener
     const hits = tree.items.filter((i) => i.role === "menuitem" && i.name.trim() === name);
     const target = hits.at(-1) ?? named(tree.items, name, CLICK_ROLES);
-    return target ? click(target) : { done: `no menu item ${name}` };
+    if (!target) {
+      // the submenu opens a moment after the hover (jQuery UI waits 300 ms): wait once for it
+      const waited = history.at(-2)?.name === "wait_for_stable";
+      return k > 0 && !waited
+        ? { name: "wait_for_stable", args: { quiet_ms: 500 } }
+        : { done: `no menu item ${name}` };
+    }
+    return k < path.length - 1 ? { name: "hover", args: { ref_id: target.ref } } : click(target);
   };
 }
 

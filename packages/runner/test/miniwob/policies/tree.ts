@@ -38,7 +38,7 @@ export class Tree {
   constructor(text: string) {
     const plain = text.includes("\\n") ? text.replace(/\\n/g, "\n").replace(/\\"/g, '"') : text;
     this.lines = [];
-    for (const raw of plain.split("\n")) {
+    for (const raw of pageLines(plain)) {
       const body = raw.trimStart();
       if (!body) continue;
       const depth = Math.floor((raw.length - body.length) / 2);
@@ -85,6 +85,16 @@ export class Tree {
   get allText(): string {
     return this.lines.map((l) => (l.role ? l.name : l.text)).join("\n");
   }
+}
+
+/**
+ * The tree's own lines: what follows the result's `tree:` line, without the envelope around it
+ * (the tool's status line, the untrusted wrapper, the metadata JSON), which is not page text.
+ */
+function pageLines(text: string): string[] {
+  const all = text.split("\n");
+  const start = all.findIndex((l) => l.trim() === "tree:");
+  return all.slice(start + 1).filter((l) => !/^<\/?untrusted\b/.test(l.trim()));
 }
 
 function unquote(s: string): string {
