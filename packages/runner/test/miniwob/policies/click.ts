@@ -8,8 +8,11 @@ import {
   clickSubmit,
   named,
   type Policy,
+  justWaited,
   sequence,
+  settled,
   type Tree,
+  waitToSettle,
 } from "./tree.js";
 
 const CLICK_ROLES = [...CLICKABLE];
@@ -39,7 +42,8 @@ export function findAndClick(name: string): Policy {
     const target = named(tree.items, name, CLICK_ROLES);
     const clicked = clickedRefs(history);
     if (target && clicked.has(target.ref)) return { done: `clicked ${name}` };
-    if (target) return click(target);
+    // an opener was clicked: its section may still be sliding open
+    if (target) return clicked.size === 0 || justWaited(history) ? click(target) : waitToSettle;
     const opener =
       tree.items.find((i) => /\bcollapsed\b/.test(i.rest) && !clicked.has(i.ref)) ??
       tree.items.find((i) => i.role === "tab" && !/\bselected\b/.test(i.rest) && !clicked.has(i.ref));
@@ -55,7 +59,7 @@ export const expandThenSubmit: Policy = sequence([
       tree.items.find((i) => (i.role === "tab" || i.role === "button") && /section/i.test(i.name));
     return opener ? click(opener) : undefined;
   },
-  clickSubmit,
+  settled(clickSubmit),
 ]);
 
 /**
@@ -73,10 +77,7 @@ export function menuPath(path: string[]): Policy {
     const target = hits.at(-1) ?? named(tree.items, name, CLICK_ROLES);
     if (!target) {
       // the submenu opens a moment after the hover (jQuery UI waits 300 ms): wait once for it
-      const waited = history.at(-2)?.name === "wait_for_stable";
-      return k > 0 && !waited
-        ? { name: "wait_for_stable", args: { quiet_ms: 500 } }
-        : { done: `no menu item ${name}` };
+      return k > 0 && !justWaited(history) ? waitToSettle : { done: `no menu item ${name}` };
     }
     return k < path.length - 1 ? { name: "hover", args: { ref_id: target.ref } } : click(target);
   };

@@ -132,9 +132,10 @@ export const type = (item: { ref: number }, value: string): Call => ({
 });
 export const keys = (k: string): Call => ({ name: "press_keys", args: { keys: k } });
 
-/** The calls that acted (tree reads left out). */
-export const actions = (history: Call[]) =>
-  history.filter((c) => c.name !== "get_accessibility_tree" && c.name !== "scroll");
+/** Calls that only look or wait: they change nothing on the page. */
+const OBSERVING = new Set(["get_accessibility_tree", "scroll", "wait_for_stable"]);
+/** The calls that acted (tree reads, scrolls and waits left out). */
+export const actions = (history: Call[]) => history.filter((c) => !OBSERVING.has(c.name));
 export const clickedRefs = (history: Call[]) =>
   new Set(
     actions(history)
@@ -165,3 +166,18 @@ export const clickSubmit: Step = (tree) => {
   const b = submitButton(tree.items);
   return b ? click(b) : undefined;
 };
+
+/** A wait for the page to settle: no DOM change for 300 ms (MiniWoB++'s clock ticks each second). */
+export const waitToSettle: Call = { name: "wait_for_stable", args: { quiet_ms: 300 } };
+/** Whether the call before this tree read was a wait for the page to settle. */
+export const justWaited = (history: Call[]) => history.at(-2)?.name === "wait_for_stable";
+
+/**
+ * `step`, once the page has settled: a script acts within milliseconds of the last change, while
+ * an animation (jQuery UI's accordion: 400 ms) still moves the target, so the point it clicks is
+ * not where the target ends up. A model's own latency hides this; a script waits for it.
+ */
+export const settled =
+  (step: Step): Step =>
+  (tree, history) =>
+    justWaited(history) ? step(tree, history) : waitToSettle;
