@@ -83,6 +83,14 @@ describe("script-wired controls (runner port)", () => {
     expect(await lastAction(page)).toBe("link porta");
   });
 
+  it("says a read-only field is readonly, and type_ax into it answers not_editable", async () => {
+    const page = await open("/page/wired/jquery-ui.html");
+    const line = lineOf(await page.tree(), /textbox "Date:"/);
+    expect(line).toMatch(/^\[\d+\] textbox "Date:" readonly$/);
+    const typed = await page.call("type_ax", { ref_id: refIn(line), value: "12/24/2016", mode: "resolve" });
+    expect(typed.code).toBe("not_editable");
+  });
+
   it("finds icon-only tools, handler properties, and vanilla delegation told by closest()", async () => {
     const page = await open("/page/wired/widgets.html");
     const tree = await page.tree();
