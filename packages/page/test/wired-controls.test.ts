@@ -91,6 +91,19 @@ describe("script-wired controls (runner port)", () => {
     expect(typed.code).toBe("not_editable");
   });
 
+  it("scrolls an item clipped by its scrolling list into view before clicking it", async () => {
+    const page = await open("/page/wired/jquery-ui.html");
+    const item = refIn(lineOf(await page.tree(), /clickable "6ft 2in"/));
+    // in the viewport, but below the list's 60px box: its ancestor answers at its centre
+    expect(
+      await page.page<boolean>(
+        "(() => { const li = [...document.querySelectorAll('.items li')].at(-1); const r = li.getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) !== li; })()",
+      ),
+    ).toBe(true);
+    await clickRef(page, item);
+    expect(await lastAction(page)).toBe("picked 6ft 2in");
+  });
+
   it("finds icon-only tools, handler properties, and vanilla delegation told by closest()", async () => {
     const page = await open("/page/wired/widgets.html");
     const tree = await page.tree();
