@@ -14,6 +14,7 @@ import {
   menuButtonItem,
   menuPath,
 } from "./click.js";
+import { pickDate } from "./dates.js";
 import {
   autocomplete,
   dropdownThenButton,
@@ -69,7 +70,7 @@ export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined
   [/^Enter "(.+)" into the text field and press Submit\.$/, (m) => typeAndSubmit(m[1]!)],
   [/^Type "(.+)" in (.+) in the text input and press Submit\.$/, (m) => typeAndSubmit(caseOf(m[1]!, m[2]!))],
   [/^Enter (\d+\/\d+\/\d+) as the date and hit submit\.$/, (m) => typeAndSubmit(m[1]!)],
-  [/^Select (\d+\/\d+\/\d+) as the date and hit submit\.$/, (m) => typeAndSubmit(m[1]!)],
+  [/^Select (\d+\/\d+\/\d+) as the date and hit submit\.$/, (m) => pickDate(m[1]!)],
   [/^Enter (\d+:\d+ [AP]M) as the time and press submit\.$/, (m) => typeAndSubmit(m[1]!.padStart(8, "0"))],
   [
     /^Use the textbox to enter "(.+)" and press "Search", then find and click the (\w+) search result\.$/,
