@@ -60,6 +60,7 @@ export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined
   ],
   [/^Click on Tab #(\d+)\.$/, (m) => clickNamed(`Tab #${m[1]}`, ["tab", "link", "clickable"])],
   [/^Click on a "(\w+)" widget\.$/, (m) => clickWidget(m[1]!)],
+  [/^Click the button\.$/, () => clickWidget("button")],
   [
     /^Click the "Menu" button, and then find and click on the item labeled "(.+)"\.$/,
     (m) => menuButtonItem("Menu", m[1]!),
