@@ -152,7 +152,10 @@ export function stateWords(
   }
   if (names.includes("required") || attr("aria-required") === "true") words.push("required");
   // A read-only field (a date picker's input) takes no typing: say so before a model types.
-  if (((tag === "input" || tag === "textarea") && names.includes("readonly")) || attr("aria-readonly") === "true")
+  if (
+    ((tag === "input" || tag === "textarea") && names.includes("readonly")) ||
+    attr("aria-readonly") === "true"
+  )
     words.push("readonly");
   const pressed = attr("aria-pressed");
   if (pressed === "true") words.push("pressed");

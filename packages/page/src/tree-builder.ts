@@ -282,7 +282,13 @@ class TreeWalk {
     if (candidate === undefined && inh.itemRole && baseRole === "" && ITEM_TAGS.has(tag) && !itemWrapper)
       candidate = inh.itemRole;
     // Wired by script (a listener, a delegation, a handler property): a control whatever it looks like.
-    if (candidate === undefined && !itemWrapper && tag !== "html" && tag !== "body" && this.#wiring.isWired(el))
+    if (
+      candidate === undefined &&
+      !itemWrapper &&
+      tag !== "html" &&
+      tag !== "body" &&
+      this.#wiring.isWired(el)
+    )
       candidate = baseRole || "clickable";
     // A label whose checkbox or radio is hidden (a custom-drawn box) is the control a person sees.
     let stateSource: Element = el;

@@ -78,7 +78,7 @@ describe("script-wired controls (runner port)", () => {
     const tree = await page.tree();
     const panel = lineOf(tree, /tabpanel "Tab #1"/);
     expect(panel).toMatch(/^\s*\[\d+\] tabpanel "Tab #1"$/);
-    expect(tree).not.toContain("Tab #2\" collapsed");
+    expect(tree).not.toContain('Tab #2" collapsed');
     await clickRef(page, refIn(lineOf(tree, /clickable "porta"/)));
     expect(await lastAction(page)).toBe("link porta");
   });

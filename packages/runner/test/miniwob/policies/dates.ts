@@ -36,13 +36,15 @@ export function pickDate(date: string): Policy {
   return (tree, history) => {
     const field = textboxes(tree.items)[0];
     const submit = submitButton(tree.items);
-    if (field && field.rest.includes(`value="${date}"`)) {
+    if (field?.rest.includes(`value="${date}"`)) {
       const last = actions(history).at(-1);
-      if (!submit || (last?.name === "click_ax" && last.args.ref_id === submit.ref)) return { done: "submitted" };
+      if (!submit || (last?.name === "click_ax" && last.args.ref_id === submit.ref))
+        return { done: "submitted" };
       // the calendar fades out over the submit button after the pick
       return justWaited(history) ? click(submit) : waitToSettle;
     }
-    if (field && !/\breadonly\b/.test(field.rest)) return { name: "type_ax", args: { ref_id: field.ref, value: date } };
+    if (field && !/\breadonly\b/.test(field.rest))
+      return { name: "type_ax", args: { ref_id: field.ref, value: date } };
     const headerAt = tree.lines.findIndex((l) => MONTH_HEADER.test(l.text));
     if (headerAt < 0) return field ? click(field) : { done: "no date field" };
     const [, name, shownYear] = MONTH_HEADER.exec(tree.lines[headerAt]!.text)!;
