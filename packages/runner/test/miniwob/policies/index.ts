@@ -26,6 +26,7 @@ import {
   spinAndSubmit,
   typeAndSubmit,
 } from "./forms.js";
+import { generateNumber, markOddEven, NUMBER_RULES, tableToForm, typeShownText } from "./more.js";
 import { algebra, arithmetic, caseOf, copyField, nthWord, ordinal, tableValue } from "./reading.js";
 import { type Policy, sequence } from "./tree.js";
 
@@ -145,6 +146,22 @@ export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined
         { field: "Director", value: m[2]! },
         { field: "Year", value: m[3]! },
       ]),
+  ],
+  [
+    /^Enter the value that corresponds with each label into the form and submit when done\.$/,
+    () => tableToForm,
+  ],
+  [/^Mark the numbers below as odd or even and press submit when done\.$/, () => markOddEven],
+  [/^Type the text below into the text field and press Submit\.$/, () => typeShownText],
+  [
+    /^Generate (.+), then press submit\.$/,
+    (m) => {
+      for (const [rule, fits] of NUMBER_RULES) {
+        const r = rule.exec(m[1]!);
+        if (r) return generateNumber(fits(r));
+      }
+      return undefined;
+    },
   ],
 ];
 
