@@ -42,8 +42,9 @@ export function findAndClick(name: string): Policy {
     const target = named(tree.items, name, CLICK_ROLES);
     const clicked = clickedRefs(history);
     if (target && clicked.has(target.ref)) return { done: `clicked ${name}` };
-    // an opener was clicked: its section may still be sliding open
-    if (target) return clicked.size === 0 || justWaited(history) ? click(target) : waitToSettle;
+    // an opener was clicked: its section may still be sliding open, moving what is below it
+    if (clicked.size > 0 && !justWaited(history)) return waitToSettle;
+    if (target) return click(target);
     const opener =
       tree.items.find((i) => /\bcollapsed\b/.test(i.rest) && !clicked.has(i.ref)) ??
       tree.items.find((i) => i.role === "tab" && !/\bselected\b/.test(i.rest) && !clicked.has(i.ref));
