@@ -208,6 +208,12 @@ export function stateWords(
     words.push("selected");
   }
   if (names.includes("required") || attr("aria-required") === "true") words.push("required");
+  // A read-only field (a date picker's input) takes no typing: say so before a model types.
+  if (
+    ((tag === "input" || tag === "textarea") && names.includes("readonly")) ||
+    attr("aria-readonly") === "true"
+  )
+    words.push("readonly");
   const pressed = attr("aria-pressed");
   if (pressed === "true") words.push("pressed");
   else if (pressed === "mixed") words.push("pressed=mixed");

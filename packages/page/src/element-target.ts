@@ -115,8 +115,12 @@ export function makeActionable(state: PageState, el: Element, options: Actionabl
   // Measured once when no scroll is needed: the centre comes from the same read.
   const unscrolled = scrollIntoView(el, view, false);
   let local = centreOf(unscrolled ?? placementOf(el, view));
-  let hit = checkOcclusion ? coveringElement(el, local) : undefined;
-  if (hit && unscrolled) {
+  const answering = checkOcclusion ? deepElementFromPoint(el.ownerDocument, local.x, local.y) : undefined;
+  let hit = answering && !sameTarget(el, answering) ? answering : undefined;
+  // Wholly in the viewport, yet its own ancestor answers at its centre: a scrolling box (a
+  // dropdown's list) clips it there. Scrolling it into view in that box is what a person does.
+  const clipped = !!answering && answering !== el && composedContains(answering, el);
+  if ((hit || clipped) && unscrolled) {
     // Wholly in view yet covered: a sticky header or footer often sits over an element near
     // the edge; centring it (what a person would do) may uncover it.
     scrollIntoView(el, view, true);

@@ -24,6 +24,22 @@ const CHECKBOX_CLASS = /(?:^|\s)(?:checkbox|check|custom-checkbox|toggle)(?:\s|$
 /** Containers a toggle can own: the next sibling or, in a tree, the list inside its item. */
 const OWNED_LIST_TAGS: ReadonlySet<string> = new Set(["ul", "ol", "dl"]);
 const OWNED_BLOCK_TAGS: ReadonlySet<string> = new Set(["ul", "ol", "dl", "div", "section", "table"]);
+/**
+ * Roles that hold content rather than toggle it: a tab panel followed by its hidden siblings
+ * (jQuery UI's tabs) is not a collapsed disclosure.
+ */
+const CONTAINER_ROLES: ReadonlySet<string> = new Set([
+  "tabpanel",
+  "dialog",
+  "alertdialog",
+  "region",
+  "group",
+  "tablist",
+  "menu",
+  "listbox",
+  "tree",
+  "grid",
+]);
 /** Roles whose selection shows as `selected` (a tab, an option, a day in a grid...). */
 const SELECTABLE_ROLES: ReadonlySet<string> = new Set([
   "clickable",
@@ -95,14 +111,15 @@ export function inferredStates(
     if (current && current !== "false" && !has("selected")) words.push("current");
   }
 
-  if (!names.includes("aria-expanded") && !has("expanded") && disclosureCandidate(el, tag, names)) {
+  if (!names.includes("aria-expanded") && !has("expanded") && disclosureCandidate(el, role, tag, names)) {
     const state = ownedListState(el, styleOf);
     if (state) words.push(state);
   }
   return newRole ? { role: newRole, words } : { words };
 }
 
-function disclosureCandidate(el: Element, tag: string, names: AttributeNames): boolean {
+function disclosureCandidate(el: Element, role: string, tag: string, names: AttributeNames): boolean {
+  if (CONTAINER_ROLES.has(role)) return false;
   if (tag === "a" && names.includes("href")) {
     const href = nativeDom().getAttribute(el, "href") ?? "";
     if (href !== "#" && !href.startsWith("javascript:")) return false;

@@ -79,6 +79,17 @@ const FIELD_ROLES: ReadonlySet<string> = new Set([
 /** Tags that hold a composite's items directly. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(["li", "div", "a", "span", "td"]);
 
+/**
+ * A wrapper around an item that declares its own role (jQuery UI's `<li>` around its
+ * `<div role="menuitem">`) is not a second item: inferring one would print every entry twice.
+ */
+function wrapsItem(el: Element, itemRole: string): boolean {
+  const dom = nativeDom();
+  for (let child = dom.firstChild(el); child; child = dom.nextSibling(child))
+    if (dom.nodeType(child) === 1 && dom.getAttribute(child as Element, "role") === itemRole) return true;
+  return false;
+}
+
 const SKIPPED_TAGS: ReadonlySet<string> = new Set([
   "script",
   "style",
@@ -283,17 +294,28 @@ class TreeWalk {
     // So it is read only when it can decide something (here, or below for the children).
     let pointer: boolean | undefined = inh.insideActionable ? inh.parentPointer : undefined;
     let candidate = interactiveRole(el, baseRole, false, true, names, tag);
-    // A plain item of a menu/listbox/tree takes its container's item role and its own ref.
+    // A plain item of a menu/listbox/tree takes its container's item role and its own ref,
+    // unless it only wraps the item: then the wrapper is no control of its own (jQuery UI's menu
+    // delegates clicks to, and puts `cursor: pointer` on, the <li> around each `role="menuitem"`).
+    const itemWrapper =
+      candidate === undefined && inh.itemRole !== "" && baseRole === "" && wrapsItem(el, inh.itemRole);
     if (
       candidate === undefined &&
       inh.itemRole &&
       (baseRole === "" || baseRole === inh.itemRole) &&
-      ITEM_TAGS.has(tag)
+      ITEM_TAGS.has(tag) &&
+      !itemWrapper
     )
       candidate = inh.itemRole;
     // Wired by script (a listener, a delegation, a handler property): a control whatever it looks like.
     // A wired list (a jQuery UI sortable) is a list whose items are the controls.
-    if (candidate === undefined && tag !== "html" && tag !== "body" && this.#wiring.isWired(el))
+    if (
+      candidate === undefined &&
+      !itemWrapper &&
+      tag !== "html" &&
+      tag !== "body" &&
+      this.#wiring.isWired(el)
+    )
       candidate = baseRole || (tag === "ul" || tag === "ol" ? "list" : "clickable");
     // The edge or corner a wired widget is resized by.
     if (candidate === undefined && inh.insideActionable && isDragHandle(el, names)) candidate = "clickable";
@@ -308,6 +330,7 @@ class TreeWalk {
     }
     if (
       candidate === undefined &&
+      !itemWrapper &&
       pointer === undefined &&
       !inh.parentPointer &&
       !NO_CURSOR_REF_TAGS.has(tag)

@@ -57,6 +57,53 @@ describe("script-wired controls (runner port)", () => {
     expect(await lastAction(page)).toBe("picked Parma");
   });
 
+  it("prints a jQuery UI menu's items once: the delegated, pointer-styled <li> around each menuitem is no control", async () => {
+    const page = await open("/page/wired/jquery-ui.html");
+    const tree = await page.tree();
+    const lines = tree.split("\n").filter((l) => /\[\d+\]/.test(l));
+    expect(lines.filter((l) => l.includes('"Xaviera"'))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('"Lindsay"'))).toHaveLength(1);
+    expect(lines.filter((l) => /clickable "(Xaviera|Lindsay)/.test(l))).toEqual([]);
+    const opener = refIn(lineOf(tree, /menuitem "Xaviera"/));
+    const hovered = await page.runResolved(await page.call("hover", { ref_id: opener, mode: "resolve" }));
+    expect(hovered.success, JSON.stringify(hovered)).toBe(true);
+    const opened = await page.tree();
+    expect(opened.split("\n").filter((l) => l.includes('"Melinde"'))).toHaveLength(1);
+    await clickRef(page, refIn(lineOf(opened, /menuitem "Melinde"/)));
+    expect(await lastAction(page)).toBe("picked Melinde");
+  });
+
+  it("does not call a tab panel followed by its hidden sibling panels collapsed", async () => {
+    const page = await open("/page/wired/jquery-ui.html");
+    const tree = await page.tree();
+    const panel = lineOf(tree, /tabpanel "Tab #1"/);
+    expect(panel).toMatch(/^\s*\[\d+\] tabpanel "Tab #1"$/);
+    expect(tree).not.toContain('Tab #2" collapsed');
+    await clickRef(page, refIn(lineOf(tree, /clickable "porta"/)));
+    expect(await lastAction(page)).toBe("link porta");
+  });
+
+  it("says a read-only field is readonly, and type_ax into it answers not_editable", async () => {
+    const page = await open("/page/wired/jquery-ui.html");
+    const line = lineOf(await page.tree(), /textbox "Date:"/);
+    expect(line).toMatch(/^\[\d+\] textbox "Date:" readonly$/);
+    const typed = await page.call("type_ax", { ref_id: refIn(line), value: "12/24/2016", mode: "resolve" });
+    expect(typed.code).toBe("not_editable");
+  });
+
+  it("scrolls an item clipped by its scrolling list into view before clicking it", async () => {
+    const page = await open("/page/wired/jquery-ui.html");
+    const item = refIn(lineOf(await page.tree(), /clickable "6ft 2in"/));
+    // in the viewport, but below the list's 60px box: its ancestor answers at its centre
+    expect(
+      await page.page<boolean>(
+        "(() => { const li = [...document.querySelectorAll('.items li')].at(-1); const r = li.getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) !== li; })()",
+      ),
+    ).toBe(true);
+    await clickRef(page, item);
+    expect(await lastAction(page)).toBe("picked 6ft 2in");
+  });
+
   it("finds icon-only tools, handler properties, and vanilla delegation told by closest()", async () => {
     const page = await open("/page/wired/widgets.html");
     const tree = await page.tree();

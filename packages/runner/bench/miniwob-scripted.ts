@@ -22,7 +22,9 @@ const llm = await startScriptedLlm({
   dialect: "openai-chat",
   script: Array.from({ length: tasks.length * seeds * 45 }, () => miniwobStep),
 });
-const provider = providerFromFlags({ baseUrl: llm.baseUrl, model: "scripted-1" }, process.env);
+// Full tier: the policies stand for a capable model, which the agent offers hover and drag
+// (a jQuery UI menu opens its submenus only on hover); a compact model gets neither.
+const provider = providerFromFlags({ baseUrl: llm.baseUrl, model: "scripted-1", tier: "full" }, process.env);
 const server = await serveTasks(dir);
 const browser = await SessionBrowser.open({ pageScript: loadPageScript });
 try {

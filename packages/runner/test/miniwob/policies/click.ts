@@ -6,10 +6,13 @@ import {
   click,
   clickedRefs,
   clickSubmit,
+  justWaited,
   named,
   type Policy,
   sequence,
+  settled,
   type Tree,
+  waitToSettle,
 } from "./tree.js";
 
 const CLICK_ROLES = [...CLICKABLE];
@@ -39,6 +42,8 @@ export function findAndClick(name: string): Policy {
     const target = named(tree.items, name, CLICK_ROLES);
     const clicked = clickedRefs(history);
     if (target && clicked.has(target.ref)) return { done: `clicked ${name}` };
+    // an opener was clicked: its section may still be sliding open, moving what is below it
+    if (clicked.size > 0 && !justWaited(history)) return waitToSettle;
     if (target) return click(target);
     const opener =
       tree.items.find((i) => /\bcollapsed\b/.test(i.rest) && !clicked.has(i.ref)) ??
@@ -55,19 +60,27 @@ export const expandThenSubmit: Policy = sequence([
       tree.items.find((i) => (i.role === "tab" || i.role === "button") && /section/i.test(i.name));
     return opener ? click(opener) : undefined;
   },
-  clickSubmit,
+  settled(clickSubmit),
 ]);
 
-/** A menu path `A>B>C`: click each level by name, deepest first found, in order. */
+/**
+ * A menu path `A>B>C`: hover each submenu opener in turn (a jQuery UI menu opens submenus on
+ * hover, and clicking an opener selects it, which ends the task wrong), then click the leaf.
+ */
 export function menuPath(path: string[]): Policy {
   return (tree, history) => {
-    const k = actions(history).length;
+    const moves = history.filter((c) => c.name === "hover" || c.name === "click_ax");
+    const k = moves.length;
     const name = path[k];
     if (!name) return { done: "picked" };
     // the last line with the name: a submenu item is printed after (under) its opener
     const hits = tree.items.filter((i) => i.role === "menuitem" && i.name.trim() === name);
     const target = hits.at(-1) ?? named(tree.items, name, CLICK_ROLES);
-    return target ? click(target) : { done: `no menu item ${name}` };
+    if (!target) {
+      // the submenu opens a moment after the hover (jQuery UI waits 300 ms): wait once for it
+      return k > 0 && !justWaited(history) ? waitToSettle : { done: `no menu item ${name}` };
+    }
+    return k < path.length - 1 ? { name: "hover", args: { ref_id: target.ref } } : click(target);
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type Policy,
   type Step,
   sequence,
+  settled,
   submitButton,
   type Tree,
   textboxes,
@@ -143,16 +144,19 @@ export function autocomplete(start: string, end: string | undefined): Policy {
         const f = textboxes(tree.items)[0];
         return f ? { name: "type_ax", args: { ref_id: f.ref, value: start } } : undefined;
       },
-      (tree) => {
-        const hit = tree.items.find(
+      // the suggestions open a moment after the typing (jQuery UI's autocomplete waits 300 ms)
+      settled((tree) => {
+        // the last match: a suggestion list without roles prints its items (clickable) under
+        // a line for the whole list, whose name runs them together
+        const hit = tree.items.findLast(
           (i) =>
-            (i.role === "option" || i.role === "menuitem") &&
+            (i.role === "option" || i.role === "menuitem" || i.role === "clickable") &&
             i.name.toLowerCase().startsWith(start.toLowerCase()) &&
             (!end || i.name.toLowerCase().endsWith(end.toLowerCase())),
         );
         if (hit) return click(hit);
         return clickSubmit(tree, []);
-      },
+      }),
       (tree, history) =>
         actions(history).at(-1)?.name === "click_ax" && !submitted(tree, history)
           ? clickSubmit(tree, history)

@@ -15,6 +15,7 @@ import {
   menuButtonItem,
   menuPath,
 } from "./click.js";
+import { pickDate } from "./dates.js";
 import {
   autocomplete,
   dropdownThenButton,
@@ -26,6 +27,7 @@ import {
   spinAndSubmit,
   typeAndSubmit,
 } from "./forms.js";
+import { generateNumber, markOddEven, NUMBER_RULES, tableToForm, typeShownText } from "./more.js";
 import { algebra, arithmetic, caseOf, nthWord, ordinal, tableValue } from "./reading.js";
 import {
   ascendingNumbers,
@@ -81,6 +83,7 @@ export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined
   ],
   [/^Click on Tab #(\d+)\.$/, (m) => clickNamed(`Tab #${m[1]}`, ["tab", "link", "clickable"])],
   [/^Click on a "(\w+)" widget\.$/, (m) => clickWidget(m[1]!)],
+  [/^Click the button\.$/, () => clickWidget("button")],
   [
     /^Click the "Menu" button, and then find and click on the item labeled "(.+)"\.$/,
     (m) => menuButtonItem("Menu", m[1]!),
@@ -91,7 +94,7 @@ export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined
   [/^Enter "(.+)" into the text field and press Submit\.$/, (m) => typeAndSubmit(m[1]!)],
   [/^Type "(.+)" in (.+) in the text input and press Submit\.$/, (m) => typeAndSubmit(caseOf(m[1]!, m[2]!))],
   [/^Enter (\d+\/\d+\/\d+) as the date and hit submit\.$/, (m) => typeAndSubmit(m[1]!)],
-  [/^Select (\d+\/\d+\/\d+) as the date and hit submit\.$/, (m) => typeAndSubmit(m[1]!)],
+  [/^Select (\d+\/\d+\/\d+) as the date and hit submit\.$/, (m) => pickDate(m[1]!)],
   [/^Enter (\d+:\d+ [AP]M) as the time and press submit\.$/, (m) => typeAndSubmit(m[1]!.padStart(8, "0"))],
   [
     /^Use the textbox to enter "(.+)" and press "Search", then find and click the (\w+) search result\.$/,
@@ -180,6 +183,22 @@ export const POLICIES: Array<[RegExp, (m: RegExpExecArray) => Policy | undefined
   [/^Create a line that bisects the angle evenly in two, then press submit\.$/, () => bisectAngle],
   [/^Drag the (?:circle|item) (\w+) then press Submit\.$/, (m) => dragShape(m[1]!)],
   [/^Buy \w+ stock when the price is less than \$(\d+(?:\.\d+)?)\.$/, (m) => buyBelow(Number(m[1]))],
+  [
+    /^Enter the value that corresponds with each label into the form and submit when done\.$/,
+    () => tableToForm,
+  ],
+  [/^Mark the numbers below as odd or even and press submit when done\.$/, () => markOddEven],
+  [/^Type the text below into the text field and press Submit\.$/, () => typeShownText],
+  [
+    /^Generate (.+), then press submit\.$/,
+    (m) => {
+      for (const [rule, fits] of NUMBER_RULES) {
+        const r = rule.exec(m[1]!);
+        if (r) return generateNumber(fits(r));
+      }
+      return undefined;
+    },
+  ],
 ];
 
 /** The policy for an instruction, or undefined when no scripted policy knows it. */

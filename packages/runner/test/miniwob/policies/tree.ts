@@ -42,7 +42,7 @@ export class Tree {
     const plain =
       treeInJson(text) ?? (text.includes("\\n") ? text.replace(/\\n/g, "\n").replace(/\\"/g, '"') : text);
     this.lines = [];
-    for (const raw of plain.split("\n")) {
+    for (const raw of pageLines(plain)) {
       const body = raw.trimStart();
       if (!body) continue;
       const depth = Math.floor((raw.length - body.length) / 2);
@@ -105,6 +105,16 @@ function treeInJson(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The tree's own lines: what follows the result's `tree:` line, without the envelope around it
+ * (the tool's status line, the untrusted wrapper, the metadata JSON), which is not page text.
+ */
+function pageLines(text: string): string[] {
+  const all = text.split("\n");
+  const start = all.findIndex((l) => l.trim() === "tree:");
+  return all.slice(start + 1).filter((l) => !/^<\/?untrusted\b/.test(l.trim()));
+}
+
 function unquote(s: string): string {
   return s.replace(/\\(.)/g, "$1");
 }
@@ -140,9 +150,10 @@ export const type = (item: { ref: number }, value: string): Call => ({
 });
 export const keys = (k: string): Call => ({ name: "press_keys", args: { keys: k } });
 
-/** The calls that acted (tree reads left out). */
-export const actions = (history: Call[]) =>
-  history.filter((c) => c.name !== "get_accessibility_tree" && c.name !== "scroll");
+/** Calls that only look or wait: they change nothing on the page. */
+const OBSERVING = new Set(["get_accessibility_tree", "scroll", "wait_for_stable"]);
+/** The calls that acted (tree reads, scrolls and waits left out). */
+export const actions = (history: Call[]) => history.filter((c) => !OBSERVING.has(c.name));
 export const clickedRefs = (history: Call[]) =>
   new Set(
     actions(history)
@@ -173,3 +184,18 @@ export const clickSubmit: Step = (tree) => {
   const b = submitButton(tree.items);
   return b ? click(b) : undefined;
 };
+
+/** A wait for the page to settle: no DOM change for 300 ms (MiniWoB++'s clock ticks each second). */
+export const waitToSettle: Call = { name: "wait_for_stable", args: { quiet_ms: 300 } };
+/** Whether the call before this tree read was a wait for the page to settle. */
+export const justWaited = (history: Call[]) => history.at(-2)?.name === "wait_for_stable";
+
+/**
+ * `step`, once the page has settled: a script acts within milliseconds of the last change, while
+ * an animation (jQuery UI's accordion: 400 ms) still moves the target, so the point it clicks is
+ * not where the target ends up. A model's own latency hides this; a script waits for it.
+ */
+export const settled =
+  (step: Step): Step =>
+  (tree, history) =>
+    justWaited(history) ? step(tree, history) : waitToSettle;
