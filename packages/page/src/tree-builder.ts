@@ -445,7 +445,7 @@ class TreeWalk {
         const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
         if (assigned.length > 0) for (const child of assigned) this.visit(child, childInh);
         else this.walkChildren(el, childInh);
-      } else if (dom.childElementCount(el) === 0) {
+      } else if (dom.firstElementChild(el) === null) {
         // A leaf holds only text: one textContent read instead of a crossing per text node.
         this.#visitLeafText(el, childInh);
       } else {
