@@ -6,8 +6,8 @@
  *
  * Why CPU time: on this shared 2-core machine a content process is preempted often, and
  * wall-clock times of one build swing 2x between rounds. The CPU time Firefox spends (all its
- * processes, /proc, 10 ms ticks) is close to the work done, so each realm call runs a batch of
- * floors or builds long enough (BATCH_TARGET_MS) for the tick to be small beside it.
+ * processes and threads, from the scheduler's counts in /proc: cpu-time.ts) is close to the
+ * work done; each realm call runs a batch of floors or builds of about BATCH_TARGET_MS.
  *
  * Invariants:
  * - Floor batches and build batches alternate (which goes first alternates too), so load, GC
@@ -70,8 +70,8 @@ const BATCH_FUNCTION = `async (part, reps) => {
   return performance.now() - started;
 }`;
 
-/** CPU time a batch should take, so the 10 ms tick is a few percent of it. */
-const BATCH_TARGET_MS = 400;
+/** CPU time a batch should take: long beside the cost of one BiDi call (~1 ms). */
+const BATCH_TARGET_MS = 200;
 const MAX_REPS = 500;
 
 /** Calls a function in the realm that holds the page layer. */

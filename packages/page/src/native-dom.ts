@@ -58,6 +58,7 @@ interface NativeDom {
   firstChild: Read<Node, Node | null>;
   firstElementChild: Read<Element, Element | null>;
   nextSibling: Read<Node, Node | null>;
+  nextElementSibling: Read<Element, Element | null>;
   nodeType: Read<Node, number>;
   nodeValue: Read<Node, string | null>;
   textContent: Read<Node, string | null>;
@@ -111,6 +112,7 @@ function lookUp(): NativeDom {
   const firstChild = nativeGetter(node, "firstChild");
   const firstElementChild = nativeGetter(element, "firstElementChild");
   const nextSibling = nativeGetter(node, "nextSibling");
+  const nextElementSibling = nativeGetter(element, "nextElementSibling");
   const nodeType = nativeGetter(node, "nodeType");
   const nodeValue = nativeGetter(node, "nodeValue");
   const textContent = nativeGetter(node, "textContent");
@@ -132,6 +134,7 @@ function lookUp(): NativeDom {
     firstChild: (self) => firstChild.call(self) as Node | null,
     firstElementChild: (self) => firstElementChild.call(self) as Element | null,
     nextSibling: (self) => nextSibling.call(self) as Node | null,
+    nextElementSibling: (self) => nextElementSibling.call(self) as Element | null,
     nodeType: (self) => nodeType.call(self) as number,
     nodeValue: (self) => nodeValue.call(self) as string | null,
     textContent: (self) => textContent.call(self) as string | null,

@@ -197,10 +197,16 @@ class TreeWalk {
     return this.#main;
   }
 
-  #emit(depth: number, text: string, head?: Omit<HeadLine, "text">): void {
+  #emit(depth: number, text: string, head?: Omit<HeadLine, "text"> & { text?: string }): void {
     this.#flushText();
     const line = INDENT.repeat(depth) + text;
-    this.#out.push(head ? { text: line, ...head } : line);
+    if (!head) {
+      this.#out.push(line);
+      return;
+    }
+    // The caller's fresh object becomes the line (no spread copy: this runs for every printed line).
+    head.text = line;
+    this.#out.push(head as HeadLine);
   }
 
   #flushText(): void {
@@ -311,7 +317,7 @@ class TreeWalk {
       rect &&
       block &&
       !boxHidden &&
-      isOverlayContainer(el, style, width, height, names)
+      isOverlayContainer(el, style, width, height, names, tag)
     ) {
       this.#visitOverlay(el, style, inh);
       return;
