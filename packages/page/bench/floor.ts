@@ -73,6 +73,7 @@ const BATCH_FUNCTION = `async (part, reps) => {
 /** CPU time a batch should take: long beside the cost of one BiDi call (~1 ms). */
 const BATCH_TARGET_MS = 200;
 const MAX_REPS = 500;
+const WARMUP_ROUNDS = 2;
 
 /** Calls a function in the realm that holds the page layer. */
 export type RealmCall = <T>(fn: string, args: unknown[]) => Promise<T>;
@@ -104,6 +105,11 @@ export async function measureFloorRatio(call: RealmCall, pid: number, rounds: nu
   let floorMs = Number.POSITIVE_INFINITY;
   for (let i = 0; i < 3; i++) floorMs = Math.min(floorMs, await call<number>(BATCH_FUNCTION, ["floor", 1]));
   const reps = Math.min(MAX_REPS, Math.max(1, Math.ceil(BATCH_TARGET_MS / Math.max(floorMs, 0.01))));
+  // Uncounted rounds first: the first builds run before the JIT has compiled the walk.
+  for (let i = 0; i < WARMUP_ROUNDS; i++) {
+    await call(BATCH_FUNCTION, ["floor", reps]);
+    await call(BATCH_FUNCTION, ["build", reps]);
+  }
   const cpu = { build: [] as number[], floor: [] as number[] };
   const wall = { build: [] as number[], floor: [] as number[] };
   for (let round = 0; round < rounds; round++) {
