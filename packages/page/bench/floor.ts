@@ -12,8 +12,8 @@
  * Invariants:
  * - Floor batches and build batches alternate (which goes first alternates too), so load, GC
  *   and JIT state hit both alike; the in-page wall time (performance.now()) is kept beside.
- * - The ratio is total build CPU / total floor CPU per element of work; the spread is the
- *   quartiles of the per-round ratios (neighbours in time).
+ * - The ratio is the median of the per-round ratios (build batch / floor batch, neighbours in
+ *   time), the spread their quartiles: one round hit by a GC or a burst of load moves neither.
  * - Needs full timer precision (privacy.reduceTimerPrecision off) for the in-page times.
  */
 import { groupCpuMs } from "./cpu-time.js";
@@ -82,7 +82,7 @@ export interface FloorRatio {
   /** CPU ms per build and per floor walk (totals over all rounds / repetitions). */
   buildCpuMs: number;
   floorCpuMs: number;
-  /** Total build CPU / total floor CPU. */
+  /** Median of the per-round CPU ratios build/floor. */
   ratio: number;
   /** Quartiles of the per-round CPU ratios. */
   low: number;
@@ -126,7 +126,7 @@ export async function measureFloorRatio(call: RealmCall, pid: number, rounds: nu
   return {
     buildCpuMs: sum(cpu.build) / (rounds * reps),
     floorCpuMs: sum(cpu.floor) / (rounds * reps),
-    ratio: sum(cpu.build) / sum(cpu.floor),
+    ratio: quantile(ratios, 0.5),
     low: quantile(ratios, 0.25),
     high: quantile(ratios, 0.75),
     wallRatio: quantile(wall.build, 0.5) / quantile(wall.floor, 0.5),
