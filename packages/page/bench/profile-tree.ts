@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@webbrain/bidi";
 import { buildPageScript } from "../src/bundle.js";
 import { BIG_PAGE_PATH, startBenchFixtures } from "./bench-pages.js";
+import { FLOOR_WALK_SOURCE } from "./floor.js";
 
 const DEFAULT_BUILDS = 15;
 const PROFILER_INTERVAL_MS = "0.2";
@@ -29,31 +30,7 @@ const PROFILER_ENTRIES = "4000000";
 
 /** The reads of the floor, cumulative: each step adds one kind of read to the walk. */
 const FLOOR_FUNCTION = `async (rounds) => {
-  const get = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-  const firstChild = get(Node.prototype, "firstChild"), nextSibling = get(Node.prototype, "nextSibling");
-  const nodeType = get(Node.prototype, "nodeType"), localName = get(Element.prototype, "localName");
-  const width = get(DOMRectReadOnly.prototype, "width"), height = get(DOMRectReadOnly.prototype, "height");
-  const value = CSSStyleDeclaration.prototype.getPropertyValue, rectOf = Element.prototype.getBoundingClientRect;
-  const styleOf = window.getComputedStyle;
-  const inline = new Set(["inline", "inline-block", "inline-flex", "inline-grid", "contents", "table-cell"]);
-  const controls = new Set(["a", "input", "button"]);
-  const walk = (parent, step) => {
-    for (let node = firstChild.call(parent); node; node = nextSibling.call(node)) {
-      if (nodeType.call(node) !== 1) continue;
-      const tag = localName.call(node);
-      if (step >= 1) {
-        const style = styleOf.call(window, node);
-        const display = value.call(style, "display");
-        if (display === "none") continue;
-        const block = !inline.has(display);
-        if (step >= 2 && !controls.has(tag)) value.call(style, "cursor");
-        if (step >= 3) value.call(style, "visibility");
-        if (step >= 4 && (block || controls.has(tag))) { const r = rectOf.call(node); width.call(r); height.call(r); }
-        if (step >= 5 && block) value.call(style, "position");
-      }
-      walk(node, step);
-    }
-  };
+  const walk = (${FLOOR_WALK_SOURCE})();
   const steps = ["walk only", "+ getComputedStyle, display", "+ cursor", "+ visibility", "+ rect", "+ position (floor)", "whole tree build"];
   const times = steps.map(() => []);
   for (let round = 0; round < rounds; round++) {

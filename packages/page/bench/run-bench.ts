@@ -9,7 +9,9 @@
  * ratios (targets: all <= 0.8x, interactive <= 0.4x), build time of the `all` tree (fastest of
  * BUILD_RUNS, which on a shared machine is closest to the cost itself; the median beside it) in
  * Firefox's isolated (sandbox) realm, where the runner and the add-on run it (target < 25 ms for
- * 5,000 elements), the same in the page's own realm for comparison, and how many visible interactive controls each
+ * 5,000 elements), the build against its floor in the sandbox (floor.ts: Firefox CPU time of
+ * alternating batches, target <= 1.2x, the quartiles of the rounds as the spread), the same
+ * build in the page's own realm for comparison, and how many visible interactive controls each
  * gives a handle to (ours: a ref printed in the tree, with its state where it has one;
  * Playwright's: a role+name line that is unique in the snapshot, so getByRole can find it).
  */
@@ -26,6 +28,7 @@ import {
   PYTHON_DOC_ROOT,
   startBenchFixtures,
 } from "./bench-pages.js";
+import { type FloorRatio, measureFloorRatio, showFloorRatio } from "./floor.js";
 import { serveDirectory } from "./static-server.js";
 
 const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -43,6 +46,9 @@ const SANDBOX = "webbrain";
 const ALL_RATIO_TARGET = 0.8;
 const INTERACTIVE_RATIO_TARGET = 0.4;
 const BUILD_MS_TARGET = 25;
+const FLOOR_RATIO_TARGET = 1.2;
+/** Rounds of floor.ts's alternating batches per page. */
+const FLOOR_ROUNDS = 7;
 
 interface FirefoxFigures {
   allChars: number;
@@ -210,7 +216,8 @@ async function main(): Promise<void> {
   } else {
     console.log(`(no ${PYTHON_DOC_ROOT}: apt-get install -y python3-doc to bench real manuals)`);
   }
-  const firefox = await launchFirefox();
+  // Full timer precision: build_ms and the floor's in-page times resolve fractions of a ms.
+  const firefox = await launchFirefox({ prefs: { "privacy.reduceTimerPrecision": false } });
   const chrome = existsSync(CHROMIUM_PATH)
     ? await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
     : undefined;
@@ -218,6 +225,7 @@ async function main(): Promise<void> {
   const script = await buildPageScript();
   const rows: string[][] = [];
   let failures = 0;
+  let floorMisses = 0;
   try {
     const context = await createTab(firefox.client);
     for (const page of pages) {
@@ -229,6 +237,12 @@ async function main(): Promise<void> {
       const handle: Handle = (action, params = {}) =>
         callFunction(firefox.client, target, CALL_HANDLE_FUNCTION, [action, params]);
       const ours = await measureFirefox(handle, (expr) => evaluate(firefox.client, context, expr));
+      const floor: FloorRatio = await measureFloorRatio(
+        <T>(fn: string, args: unknown[]) => callFunction<T>(firefox.client, target, fn, args),
+        firefox.pid,
+        FLOOR_ROUNDS,
+      );
+      if (floor.ratio > FLOOR_RATIO_TARGET) floorMisses++;
       // The same build in the page's own realm (no wrapper crossings), for comparison only:
       // the runner and the add-on run it in an isolated realm.
       await evaluate(firefox.client, context, script, { awaitPromise: false });
@@ -251,6 +265,7 @@ async function main(): Promise<void> {
         theirs ? ratioAll.toFixed(2) : "-",
         theirs ? ratioInteractive.toFixed(2) : "-",
         showTiming(ours.buildMs),
+        showFloorRatio(floor),
         showTiming(pageRealmMs),
         `${ours.withRef}/${ours.controls} (state ${ours.stateShown}/${ours.stateful})`,
         theirs ? `${theirs.handles}/${theirs.controls}` : "-",
@@ -271,6 +286,7 @@ async function main(): Promise<void> {
     "all/pw",
     "inter/pw",
     "build ms min (median)",
+    "build/floor cpu [quartiles]",
     "page-realm ms",
     "our refs (state)",
     "pw handles",
@@ -285,6 +301,11 @@ async function main(): Promise<void> {
     `\ntargets: all <= ${ALL_RATIO_TARGET}x and interactive <= ${INTERACTIVE_RATIO_TARGET}x Playwright's ariaSnapshot chars; every visible control ` +
       `reachable by ref with its state; build < ${BUILD_MS_TARGET} ms for ${BIG_PAGE_ELEMENTS} elements (fastest of ${BUILD_RUNS}; median in brackets). ` +
       `${failures === 0 ? "All pages meet the size/reach targets." : `${failures} page(s) miss a size/reach target.`}`,
+  );
+  console.log(
+    `build/floor: Firefox CPU time of ${FLOOR_ROUNDS} alternating rounds of build and floor batches in the sandbox ` +
+      `(floor.ts), target <= ${FLOOR_RATIO_TARGET}x: ` +
+      `${floorMisses === 0 ? "every page meets it." : `${floorMisses} page(s) over it.`}`,
   );
 }
 

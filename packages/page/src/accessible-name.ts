@@ -89,7 +89,7 @@ export function boundedText(root: Node, limit: number): string {
   const rootTag = dom.nodeType(root) === ELEMENT_NODE ? dom.localName(root as Element) : undefined;
   if (
     rootTag !== undefined &&
-    dom.childElementCount(root as Element) === 0 &&
+    dom.firstElementChild(root as Element) === null &&
     !LEAF_TEXT_EXCLUDED.has(rootTag) &&
     !shadowRootOf(root as Element, rootTag)
   ) {
@@ -189,7 +189,7 @@ export class LabelIndex {
     if (!this.#byControl) {
       this.#byControl = new Map();
       for (const label of Array.from(this.#doc.querySelectorAll("label"))) {
-        const control = (label as HTMLLabelElement).control;
+        const control = dom.labelControl(label as HTMLLabelElement);
         if (!control) continue;
         const list = this.#byControl.get(control);
         if (list) list.push(label);

@@ -21,6 +21,7 @@
  * - Listeners added before the hook (scripts that ran before it) are not seen; removed ones are
  *   still counted (a ref to an element that no longer reacts costs one useless click at worst).
  */
+import { nativeDom } from "./native-dom.js";
 
 /** Event types that mean "a person can click or key this". */
 export const WIRING_EVENTS: ReadonlySet<string> = new Set([
@@ -38,8 +39,6 @@ export const WIRING_EVENTS: ReadonlySet<string> = new Set([
   "keypress",
 ]);
 
-/** Handler properties read at build time (`el.onclick = fn` leaves no attribute). */
-const HANDLER_PROPERTIES = ["onclick", "onmousedown"] as const;
 /** Delegation hosts kept for analysis; a page adding more keeps only the first ones. */
 const MAX_DELEGATION_LISTENERS = 400;
 /**
@@ -252,9 +251,9 @@ export class WiringIndex {
     if (this.#delegated.has(el)) return true;
     if (this.#log?.wired.has(el) && !this.#delegators.has(el))
       return el.getElementsByTagName("*").length <= MAX_WIRED_DESCENDANTS;
-    const props = el as unknown as Record<string, unknown>;
-    for (const name of HANDLER_PROPERTIES) if (typeof props[name] === "function") return true;
-    return false;
+    // Native getters: from a sandbox, `el.onclick` resolves the name through the wrapper each time.
+    const dom = nativeDom();
+    return typeof dom.onclick(el) === "function" || typeof dom.onmousedown(el) === "function";
   }
 }
 

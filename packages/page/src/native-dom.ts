@@ -16,11 +16,24 @@
 
 type Read<T, R> = (self: T) => R;
 type Call<T, A extends unknown[], R> = (self: T, ...args: A) => R;
+type Native = (this: unknown, ...args: unknown[]) => unknown;
 
-function getterOf<T, R>(proto: object | undefined, name: string): Read<T, R> {
+/** The native getter, or a plain read where the realm lacks it. */
+function nativeGetter(proto: object | undefined, name: string): Native {
   const get = proto ? Object.getOwnPropertyDescriptor(proto, name)?.get : undefined;
-  if (get) return (self) => get.call(self) as R;
-  return (self) => (self as Record<string, unknown>)[name] as R;
+  if (get) return get as Native;
+  return function (this: unknown) {
+    return (this as Record<string, unknown>)[name];
+  };
+}
+
+/** The native method, or a plain call where the realm lacks it. */
+function nativeMethod(proto: object | undefined, name: string): Native {
+  const fn = proto ? Object.getOwnPropertyDescriptor(proto, name)?.value : undefined;
+  if (typeof fn === "function") return fn as Native;
+  return function (this: unknown, ...args: unknown[]) {
+    return (this as Record<string, (...a: unknown[]) => unknown>)[name]!(...args);
+  };
 }
 
 /**
@@ -41,15 +54,11 @@ function interfaceGetterOf<T, R>(proto: object | undefined, name: string): Read<
   };
 }
 
-function methodOf<T, A extends unknown[], R>(proto: object | undefined, name: string): Call<T, A, R> {
-  const fn = proto ? Object.getOwnPropertyDescriptor(proto, name)?.value : undefined;
-  if (typeof fn === "function") return (self, ...args) => fn.apply(self, args) as R;
-  return (self, ...args) => (self as Record<string, (...a: A) => R>)[name]!(...args);
-}
-
 interface NativeDom {
   firstChild: Read<Node, Node | null>;
+  firstElementChild: Read<Element, Element | null>;
   nextSibling: Read<Node, Node | null>;
+  nextElementSibling: Read<Element, Element | null>;
   nodeType: Read<Node, number>;
   nodeValue: Read<Node, string | null>;
   textContent: Read<Node, string | null>;
@@ -73,6 +82,9 @@ interface NativeDom {
   inputChecked: Read<HTMLInputElement, boolean>;
   inputIndeterminate: Read<HTMLInputElement, boolean>;
   labelControl: Read<HTMLLabelElement, HTMLElement | null>;
+  /** `el.onclick` / `el.onmousedown`: a handler property set by script (HTML, SVG or MathML). */
+  onclick: Read<Element, unknown>;
+  onmousedown: Read<Element, unknown>;
 }
 
 /** getComputedStyle of one window, bound once (see styleReader). */
@@ -86,38 +98,68 @@ export function nativeDom(): NativeDom {
   return cached;
 }
 
+/**
+ * Each accessor is its own arrow function calling one native function: a shared wrapper would
+ * make its one call site see every native (megamorphic), which the JIT cannot inline.
+ */
 function lookUp(): NativeDom {
   const node = globalThis.Node?.prototype;
   const element = globalThis.Element?.prototype;
   const rect = globalThis.DOMRectReadOnly?.prototype;
   const style = globalThis.CSSStyleDeclaration?.prototype;
   const input = globalThis.HTMLInputElement?.prototype;
+  const html = globalThis.HTMLElement?.prototype;
+  const firstChild = nativeGetter(node, "firstChild");
+  const firstElementChild = nativeGetter(element, "firstElementChild");
+  const nextSibling = nativeGetter(node, "nextSibling");
+  const nextElementSibling = nativeGetter(element, "nextElementSibling");
+  const nodeType = nativeGetter(node, "nodeType");
+  const nodeValue = nativeGetter(node, "nodeValue");
+  const textContent = nativeGetter(node, "textContent");
+  const localName = nativeGetter(element, "localName");
+  const childElementCount = nativeGetter(element, "childElementCount");
+  const shadowRoot = nativeGetter(element, "shadowRoot");
+  const getAttributeNames = nativeMethod(element, "getAttributeNames");
+  const getAttribute = nativeMethod(element, "getAttribute");
+  const matches = nativeMethod(element, "matches");
+  const closest = nativeMethod(element, "closest");
+  const getRootNode = nativeMethod(node, "getRootNode");
+  const getBoundingClientRect = nativeMethod(element, "getBoundingClientRect");
+  const rectWidth = nativeGetter(rect, "width");
+  const rectHeight = nativeGetter(rect, "height");
+  const getPropertyValue = nativeMethod(style, "getPropertyValue");
+  const hasAttributes = nativeMethod(element, "hasAttributes");
+  const parentElement = nativeGetter(node, "parentElement");
   return {
-    firstChild: getterOf(node, "firstChild"),
-    nextSibling: getterOf(node, "nextSibling"),
-    nodeType: getterOf(node, "nodeType"),
-    nodeValue: getterOf(node, "nodeValue"),
-    textContent: getterOf(node, "textContent"),
-    localName: getterOf(element, "localName"),
-    childElementCount: getterOf(element, "childElementCount"),
-    shadowRoot: getterOf(element, "shadowRoot"),
-    getAttributeNames: methodOf(element, "getAttributeNames"),
-    getAttribute: methodOf(element, "getAttribute"),
-    matches: methodOf(element, "matches"),
-    closest: methodOf(element, "closest"),
-    getRootNode: methodOf(node, "getRootNode"),
-    getBoundingClientRect: methodOf(element, "getBoundingClientRect"),
-    rectWidth: getterOf(rect, "width"),
-    rectHeight: getterOf(rect, "height"),
-    getPropertyValue: methodOf(style, "getPropertyValue"),
-    hasAttributes: methodOf(element, "hasAttributes"),
-    parentElement: getterOf(node, "parentElement"),
-    isContentEditable: interfaceGetterOf(globalThis.HTMLElement?.prototype, "isContentEditable"),
+    firstChild: (self) => firstChild.call(self) as Node | null,
+    firstElementChild: (self) => firstElementChild.call(self) as Element | null,
+    nextSibling: (self) => nextSibling.call(self) as Node | null,
+    nextElementSibling: (self) => nextElementSibling.call(self) as Element | null,
+    nodeType: (self) => nodeType.call(self) as number,
+    nodeValue: (self) => nodeValue.call(self) as string | null,
+    textContent: (self) => textContent.call(self) as string | null,
+    localName: (self) => localName.call(self) as string,
+    childElementCount: (self) => childElementCount.call(self) as number,
+    shadowRoot: (self) => shadowRoot.call(self) as ShadowRoot | null,
+    getAttributeNames: (self) => getAttributeNames.call(self) as string[],
+    getAttribute: (self, name) => getAttribute.call(self, name) as string | null,
+    matches: (self, selector) => matches.call(self, selector) as boolean,
+    closest: (self, selector) => closest.call(self, selector) as Element | null,
+    getRootNode: (self) => getRootNode.call(self) as Node,
+    getBoundingClientRect: (self) => getBoundingClientRect.call(self) as DOMRect,
+    rectWidth: (self) => rectWidth.call(self) as number,
+    rectHeight: (self) => rectHeight.call(self) as number,
+    getPropertyValue: (self, name) => getPropertyValue.call(self, name) as string,
+    hasAttributes: (self) => hasAttributes.call(self) as boolean,
+    parentElement: (self) => parentElement.call(self) as Element | null,
+    isContentEditable: interfaceGetterOf(html, "isContentEditable"),
     inputType: interfaceGetterOf(input, "type"),
     inputValue: interfaceGetterOf(input, "value"),
     inputChecked: interfaceGetterOf(input, "checked"),
     inputIndeterminate: interfaceGetterOf(input, "indeterminate"),
     labelControl: interfaceGetterOf(globalThis.HTMLLabelElement?.prototype, "control"),
+    onclick: interfaceGetterOf(html, "onclick"),
+    onmousedown: interfaceGetterOf(html, "onmousedown"),
   };
 }
 

@@ -35,9 +35,13 @@ export function isOverlayContainer(
   width: number,
   height: number,
   names?: AttributeNames,
+  tag?: string,
 ): boolean {
   const maybeDialog =
-    !names || names.includes("role") || names.includes("aria-modal") || el.localName === "dialog";
+    !names ||
+    names.includes("role") ||
+    names.includes("aria-modal") ||
+    (tag ?? nativeDom().localName(el)) === "dialog";
   if (maybeDialog && isDialogLike(el)) return true;
   if (names ? names.includes("popover") : el.hasAttribute("popover")) {
     try {

@@ -143,7 +143,7 @@ function ownedListState(el: Element, styleOf: StyleReader): string | undefined {
 
 function ownedContainer(el: Element): { element: Element; list: boolean } | undefined {
   const dom = nativeDom();
-  const next = el.nextElementSibling;
+  const next = dom.nextElementSibling(el);
   if (next) {
     const nextTag = dom.localName(next);
     if (OWNED_LIST_TAGS.has(nextTag)) return { element: next, list: true };

@@ -222,10 +222,16 @@ class TreeWalk {
     return this.#main;
   }
 
-  #emit(depth: number, text: string, head?: Omit<HeadLine, "text">): void {
+  #emit(depth: number, text: string, head?: Omit<HeadLine, "text"> & { text?: string }): void {
     this.#flushText();
     const line = INDENT.repeat(depth) + text;
-    this.#out.push(head ? { text: line, ...head } : line);
+    if (!head) {
+      this.#out.push(line);
+      return;
+    }
+    // The caller's fresh object becomes the line (no spread copy: this runs for every printed line).
+    head.text = line;
+    this.#out.push(head as HeadLine);
   }
 
   #flushText(): void {
@@ -362,7 +368,7 @@ class TreeWalk {
       rect &&
       block &&
       !boxHidden &&
-      isOverlayContainer(el, style, width, height, names)
+      isOverlayContainer(el, style, width, height, names, tag)
     ) {
       this.#visitOverlay(el, style, inh);
       return;
@@ -507,7 +513,7 @@ class TreeWalk {
         const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
         if (assigned.length > 0) for (const child of assigned) this.visit(child, childInh);
         else this.walkChildren(el, childInh);
-      } else if (dom.childElementCount(el) === 0) {
+      } else if (dom.firstElementChild(el) === null) {
         // A leaf holds only text: one textContent read instead of a crossing per text node.
         this.#visitLeafText(el, childInh, printed ? undefined : style);
       } else {
