@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { usePageFixtures } from "./page-session.js";
 
 const env = usePageFixtures();
-const refsOf = (tree: string) =>
-  new Set(Array.from(tree.matchAll(/\[(\d+)\] (?!heading|navigation)/g), (m) => m[1]));
+const refsOf = (tree: string): Set<string> =>
+  new Set(Array.from(tree.matchAll(/\[(\d+)\] (?!heading|navigation)/g), (m) => m[1] ?? ""));
 
 describe("outline, find and diff", () => {
   /** Opens the page's outline, then every folded part once: answers the refs never reached. */
