@@ -11,6 +11,9 @@
 import type { BidiClient } from "@webbrain/bidi";
 import type * as Bidi from "webdriver-bidi-protocol";
 
+/** Pause before opening a tab again after Firefox discarded the first try, ms. */
+const CREATE_RETRY_DELAY_MS = 50;
+
 export class TabGoneError extends Error {
   override readonly name = "TabGoneError";
 }
@@ -88,11 +91,23 @@ export class TabContexts {
 
   /** Opens a tab (in front unless `background`) and returns its context id. */
   async create(background: boolean): Promise<string> {
-    const { context } = await this.#client.send("browsingContext.create", {
-      type: "tab",
+    const params = {
+      type: "tab" as const,
       background,
       ...(this.#userContext ? { userContext: this.#userContext } : {}),
-    });
+    };
+    let context: string;
+    try {
+      ({ context } = await this.#client.send("browsingContext.create", params));
+    } catch (error) {
+      // Firefox 153 sometimes answers `no such frame` (DiscardedBrowsingContextError) when
+      // another tab of the window closes while this one opens (parallel sessions ending and
+      // starting at once). We were given no id for it, so ask once more; a half-made tab, if
+      // Firefox kept one, goes with its user context or the browser when the session ends.
+      if ((error as { code?: unknown }).code !== "no such frame") throw error;
+      await new Promise((resolve) => setTimeout(resolve, CREATE_RETRY_DELAY_MS));
+      ({ context } = await this.#client.send("browsingContext.create", params));
+    }
     this.#created.add(context);
     if (!this.#tabs.includes(context)) this.#tabs.push(context);
     if (!background) this.#active = context;
