@@ -21,6 +21,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
+  readBody,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
@@ -58,15 +59,10 @@ beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
-      "/api/orders": (req: IncomingMessage, res: ServerResponse) => {
-        let body = "";
-        req.on("data", (chunk) => {
-          body += chunk;
-        });
-        req.on("end", () => {
-          orders.push(JSON.parse(body) as Record<string, unknown>);
-          res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
-        });
+      "/api/orders": async (req: IncomingMessage, res: ServerResponse) => {
+        const body = await readBody(req);
+        orders.push(JSON.parse(body) as Record<string, unknown>);
+        res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
       },
     },
   });

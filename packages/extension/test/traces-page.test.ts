@@ -17,6 +17,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
+  readBody,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
@@ -55,40 +56,25 @@ beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
-      "/api/messages": (req: IncomingMessage, res: ServerResponse) => {
-        let body = "";
-        req.on("data", (chunk) => {
-          body += chunk;
-        });
-        req.on("end", () => {
-          messages.push(JSON.parse(body) as { to: string; text: string });
-          res.writeHead(200).end("{}");
-        });
+      "/api/messages": async (req: IncomingMessage, res: ServerResponse) => {
+        const body = await readBody(req);
+        messages.push(JSON.parse(body) as { to: string; text: string });
+        res.writeHead(200).end("{}");
       },
-      "/api/cart": (req: IncomingMessage, res: ServerResponse) => {
-        let body = "";
-        req.on("data", (chunk) => {
-          body += chunk;
+      "/api/cart": async (req: IncomingMessage, res: ServerResponse) => {
+        const body = await readBody(req);
+        carts.push({
+          body: JSON.parse(body) as Record<string, unknown>,
+          authorization: req.headers.authorization,
         });
-        req.on("end", () => {
-          carts.push({
-            body: JSON.parse(body) as Record<string, unknown>,
-            authorization: req.headers.authorization,
-          });
-          res
-            .writeHead(201, { "content-type": "application/json" })
-            .end(JSON.stringify({ count: carts.length }));
-        });
+        res
+          .writeHead(201, { "content-type": "application/json" })
+          .end(JSON.stringify({ count: carts.length }));
       },
-      "/api/orders": (req: IncomingMessage, res: ServerResponse) => {
-        let body = "";
-        req.on("data", (chunk) => {
-          body += chunk;
-        });
-        req.on("end", () => {
-          orders.push(JSON.parse(body) as Record<string, unknown>);
-          res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
-        });
+      "/api/orders": async (req: IncomingMessage, res: ServerResponse) => {
+        const body = await readBody(req);
+        orders.push(JSON.parse(body) as Record<string, unknown>);
+        res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
       },
     },
   });

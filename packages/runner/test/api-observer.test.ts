@@ -15,6 +15,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
+  readBody,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
@@ -39,19 +40,14 @@ const carts: { body: Record<string, unknown>; authorization: string | undefined 
 beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
-      "/api/cart": (req: IncomingMessage, res: ServerResponse) => {
-        let body = "";
-        req.on("data", (chunk) => {
-          body += chunk;
+      "/api/cart": async (req: IncomingMessage, res: ServerResponse) => {
+        const body = await readBody(req);
+        carts.push({
+          body: JSON.parse(body) as Record<string, unknown>,
+          authorization: req.headers.authorization,
         });
-        req.on("end", () => {
-          carts.push({
-            body: JSON.parse(body) as Record<string, unknown>,
-            authorization: req.headers.authorization,
-          });
-          res.writeHead(201, { "content-type": "application/json" });
-          res.end(JSON.stringify({ count: carts.length }));
-        });
+        res.writeHead(201, { "content-type": "application/json" });
+        res.end(JSON.stringify({ count: carts.length }));
       },
     },
   });

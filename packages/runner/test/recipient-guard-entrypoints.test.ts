@@ -15,6 +15,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
+  readBody,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
@@ -34,16 +35,11 @@ const sent: { to: string; text: string }[] = [];
 beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
-      "/api/messages": (req: IncomingMessage, res: ServerResponse) => {
-        let body = "";
-        req.on("data", (chunk) => {
-          body += chunk;
-        });
-        req.on("end", () => {
-          sent.push(JSON.parse(body) as { to: string; text: string });
-          res.writeHead(200);
-          res.end("{}");
-        });
+      "/api/messages": async (req: IncomingMessage, res: ServerResponse) => {
+        const body = await readBody(req);
+        sent.push(JSON.parse(body) as { to: string; text: string });
+        res.writeHead(200);
+        res.end("{}");
       },
     },
   });

@@ -20,7 +20,7 @@ import {
   replayWorkflow,
   type Workflow,
 } from "@webbrain/agent";
-import { type FixtureServer, findRef, startFixtureServer, waitFor } from "@webbrain/testkit";
+import { type FixtureServer, findRef, readBody, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
@@ -38,16 +38,11 @@ const sent: { to: string; text: string }[] = [];
 beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
-      "/api/messages": (req: IncomingMessage, res: ServerResponse) => {
-        let body = "";
-        req.on("data", (chunk) => {
-          body += chunk;
-        });
-        req.on("end", () => {
-          sent.push(JSON.parse(body) as { to: string; text: string });
-          res.writeHead(200);
-          res.end("{}");
-        });
+      "/api/messages": async (req: IncomingMessage, res: ServerResponse) => {
+        const body = await readBody(req);
+        sent.push(JSON.parse(body) as { to: string; text: string });
+        res.writeHead(200);
+        res.end("{}");
       },
     },
   });

@@ -13,6 +13,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
+  readJsonBody,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
@@ -30,22 +31,11 @@ let llm: ScriptedLlm | undefined;
 const saved: Record<string, unknown>[] = [];
 let deleteCalls = 0;
 
-function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => resolve(JSON.parse(body) as Record<string, unknown>));
-    req.on("error", reject);
-  });
-}
-
 beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
       "/api/products": async (req: IncomingMessage, res: ServerResponse) => {
-        saved.push(await readJson(req));
+        saved.push(await readJsonBody<Record<string, unknown>>(req));
         res.writeHead(201, { "content-type": "application/json" });
         res.end('{"ok":true}');
       },

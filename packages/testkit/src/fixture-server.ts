@@ -16,6 +16,24 @@ import { fileURLToPath } from "node:url";
 
 export type FixtureRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
+/** A route's request body as text, once it has all arrived (POST handlers of fixture APIs). */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      body += chunk;
+    });
+    req.on("end", () => resolve(body));
+    req.on("error", reject);
+  });
+}
+
+/** A route's JSON request body, parsed (a test's fixture API records what the page sent). */
+export async function readJsonBody<T>(req: IncomingMessage): Promise<T> {
+  return JSON.parse(await readBody(req)) as T;
+}
+
 export interface FixtureServerOptions {
   /** Directory served; default packages/testkit/fixtures. */
   root?: string;
