@@ -21,7 +21,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
-  readBody,
+  readJsonBody,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
@@ -60,8 +60,7 @@ beforeAll(async () => {
   fixtures = await startFixtureServer({
     routes: {
       "/api/orders": async (req: IncomingMessage, res: ServerResponse) => {
-        const body = await readBody(req);
-        orders.push(JSON.parse(body) as Record<string, unknown>);
+        orders.push(await readJsonBody<Record<string, unknown>>(req));
         res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
       },
     },

@@ -17,7 +17,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
-  readBody,
+  readJsonBody,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
@@ -57,14 +57,12 @@ beforeAll(async () => {
   fixtures = await startFixtureServer({
     routes: {
       "/api/messages": async (req: IncomingMessage, res: ServerResponse) => {
-        const body = await readBody(req);
-        messages.push(JSON.parse(body) as { to: string; text: string });
+        messages.push(await readJsonBody<{ to: string; text: string }>(req));
         res.writeHead(200).end("{}");
       },
       "/api/cart": async (req: IncomingMessage, res: ServerResponse) => {
-        const body = await readBody(req);
         carts.push({
-          body: JSON.parse(body) as Record<string, unknown>,
+          body: await readJsonBody<Record<string, unknown>>(req),
           authorization: req.headers.authorization,
         });
         res
@@ -72,8 +70,7 @@ beforeAll(async () => {
           .end(JSON.stringify({ count: carts.length }));
       },
       "/api/orders": async (req: IncomingMessage, res: ServerResponse) => {
-        const body = await readBody(req);
-        orders.push(JSON.parse(body) as Record<string, unknown>);
+        orders.push(await readJsonBody<Record<string, unknown>>(req));
         res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
       },
     },

@@ -15,7 +15,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
-  readBody,
+  readJsonBody,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
@@ -41,9 +41,8 @@ beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
       "/api/cart": async (req: IncomingMessage, res: ServerResponse) => {
-        const body = await readBody(req);
         carts.push({
-          body: JSON.parse(body) as Record<string, unknown>,
+          body: await readJsonBody<Record<string, unknown>>(req),
           authorization: req.headers.authorization,
         });
         res.writeHead(201, { "content-type": "application/json" });

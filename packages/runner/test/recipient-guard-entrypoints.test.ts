@@ -15,7 +15,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
-  readBody,
+  readJsonBody,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
@@ -36,8 +36,7 @@ beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
       "/api/messages": async (req: IncomingMessage, res: ServerResponse) => {
-        const body = await readBody(req);
-        sent.push(JSON.parse(body) as { to: string; text: string });
+        sent.push(await readJsonBody<{ to: string; text: string }>(req));
         res.writeHead(200);
         res.end("{}");
       },

@@ -20,7 +20,7 @@ import {
   replayWorkflow,
   type Workflow,
 } from "@webbrain/agent";
-import { type FixtureServer, findRef, readBody, startFixtureServer, waitFor } from "@webbrain/testkit";
+import { type FixtureServer, findRef, readJsonBody, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
@@ -39,8 +39,7 @@ beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
       "/api/messages": async (req: IncomingMessage, res: ServerResponse) => {
-        const body = await readBody(req);
-        sent.push(JSON.parse(body) as { to: string; text: string });
+        sent.push(await readJsonBody<{ to: string; text: string }>(req));
         res.writeHead(200);
         res.end("{}");
       },
