@@ -249,7 +249,40 @@ const mcpOptions = {
     min: 0,
     help: "Serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio: many sessions, each in its own user context (0: any free port).",
   },
-  host: { kind: "string", valueName: "HOST", help: "Address to listen on with --port (default 127.0.0.1)." },
+  host: {
+    kind: "string",
+    valueName: "HOST",
+    help: "Address to listen on with --port (default 127.0.0.1); beyond loopback only with --token-file.",
+  },
+  "token-file": {
+    kind: "string",
+    valueName: "FILE",
+    help: "With --port: the bearer token clients must send (default: a new one each start, printed once on stderr).",
+  },
+  "allow-origin": {
+    kind: "string",
+    valueName: "ORIGIN",
+    repeatable: true,
+    help: "With --port: also accept requests (and answer CORS) from this web origin, e.g. http://localhost:6274; repeatable.",
+  },
+  "allow-host": {
+    kind: "string",
+    valueName: "NAME",
+    repeatable: true,
+    help: "With --port: also accept this Host header (NAME or NAME:PORT; loopback names are always accepted); repeatable.",
+  },
+  "session-idle-timeout": {
+    kind: "integer",
+    valueName: "SECONDS",
+    min: 1,
+    help: "With --port: end a session (and its user context) after this long without a request (default 1800).",
+  },
+  "max-sessions": {
+    kind: "integer",
+    valueName: "N",
+    min: 1,
+    help: "With --port: at most N sessions at once; more initializes get 503 (default 8).",
+  },
   ...browserOptions,
 } as const satisfies OptionSpecs;
 
@@ -263,8 +296,14 @@ export const mcpCommand: CommandSpec<typeof mcpOptions> = {
     "screenshots as image content. Mode rules hold for every call (ask is read-only).",
     "Sends on a protected messaging route are refused (recipient guard): no plan names the recipient.",
     'Client config: {"command": "webbrain", "args": ["mcp", "--mode", "act"]}',
+    "With --port every request needs `Authorization: Bearer TOKEN` and a loopback Host; web pages",
+    "(any Origin not allowed with --allow-origin) are refused.",
   ].join("\n"),
-  examples: ["webbrain mcp", "webbrain mcp --mode ask --headed"],
+  examples: [
+    "webbrain mcp",
+    "webbrain mcp --mode ask --headed",
+    "webbrain mcp --port 8931 --token-file ~/.webbrain/mcp-token",
+  ],
 };
 
 export const COMMANDS = [

@@ -6,9 +6,10 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type BrowserPort, type MessagingRoute, RecipientGuard, type SkillDefinition } from "@webbrain/agent";
-import { EXIT_DONE, type ExitCode } from "../errors.js";
+import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
-import { startMcpHttpServer } from "../mcp-http-server.js";
+import { AccessPolicy } from "../mcp-http-access.js";
+import { listenForMcp, startMcpHttpServer } from "../mcp-http-server.js";
 import { createMcpServer } from "../mcp-server.js";
 import { loadPageScript } from "../page-script-source.js";
 import { withRunnerSession } from "../runner-session.js";
@@ -17,9 +18,19 @@ import { offeredTools, ToolRunner } from "../tool-runner.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";
+import { exposureWarning, resolveMcpHttpSettings } from "./mcp-http-settings.js";
 import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof mcpCommand.options>;
+
+const HTTP_ONLY_FLAGS = [
+  "host",
+  "token-file",
+  "allow-origin",
+  "allow-host",
+  "session-idle-timeout",
+  "max-sessions",
+] as const satisfies readonly (keyof Options)[];
 
 export async function mcpCommandHandler(
   _positionals: string[],
@@ -33,6 +44,8 @@ export async function mcpCommandHandler(
   const skills = await loadSkillFiles(options.skill ?? []);
   const routes = messagingRoutesFrom(options["messaging-route"]);
   if (options.port !== undefined) return serveHttp(options, skills, routes, io);
+  const httpOnly = HTTP_ONLY_FLAGS.find((flag) => options[flag] !== undefined);
+  if (httpOnly) throw new UsageError(`--${httpOnly} only applies with --port (MCP over HTTP).`);
   return withRunnerSession<ExitCode>(
     {
       ...browserOptionsFrom(options),
@@ -70,7 +83,11 @@ export async function mcpCommandHandler(
   );
 }
 
-/** `--port`: many MCP sessions over Streamable HTTP, each in its own user context of one Firefox. */
+/**
+ * `--port`: many MCP sessions over Streamable HTTP, each in its own user context of one Firefox.
+ * Flags are checked and the port is bound before Firefox starts, so a bad host, port or token
+ * file costs no browser launch.
+ */
 async function serveHttp(
   options: Options,
   skills: readonly SkillDefinition[],
@@ -79,12 +96,31 @@ async function serveHttp(
 ): Promise<ExitCode> {
   const mode = options.mode ?? "act";
   const tier = options.tier ?? "full";
-  const browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
+  const settings = await resolveMcpHttpSettings(options);
+  const listener = await listenForMcp(settings.address, settings.port);
+  const log = (line: string) => io.stderr.write(`${line}\n`);
+  const warning = exposureWarning(settings);
+  if (warning) log(warning);
+  let browser: SessionBrowser;
   try {
-    const server = await startMcpHttpServer({
+    browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
+  try {
+    const server = startMcpHttpServer({
+      listener,
       browser,
-      host: options.host ?? "127.0.0.1",
-      port: options.port ?? 0,
+      access: new AccessPolicy({
+        port: listener.port,
+        listenHosts: [settings.host, settings.address],
+        extraHosts: settings.extraHosts,
+        extraOrigins: settings.extraOrigins,
+        token: settings.token,
+      }),
+      maxSessions: settings.maxSessions,
+      idleTimeoutMs: settings.idleTimeoutMs,
       ...(options.url ? { url: options.url } : {}),
       confirm: options.confirm === true,
       makeRunner: (session, approver) =>
@@ -98,10 +134,13 @@ async function serveHttp(
           skills,
           ...(approver ? { approver } : {}),
         }),
-      log: (line) => io.stderr.write(`${line}\n`),
+      log,
     });
+    // Shown once: the only place a generated token appears. Clients send it on every request.
+    if (settings.tokenGenerated)
+      log(`webbrain mcp: token for this start: ${settings.token} (send \`Authorization: Bearer TOKEN\`)`);
     // The line a script or test waits for: where to connect.
-    io.stderr.write(`webbrain mcp: serving ${mode}/${tier} tools at ${server.url}; ${browser.description}\n`);
+    log(`webbrain mcp: serving ${mode}/${tier} tools at ${server.url}; ${browser.description}`);
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();
       io.signal.addEventListener("abort", () => resolve(), { once: true });
