@@ -137,12 +137,15 @@ describe("webbrain mcp --port: several sessions, one Firefox", () => {
     "two MCP sessions see separate cookies (one user context each)",
     async () => {
       const url = server.url("/runner/account-login.html");
-      const { child, endpoint } = await startHttpMcp(["--port", "0", "--url", url]);
+      const { child, endpoint, token } = await startHttpMcp(["--port", "0", "--url", url]);
       const clients: Client[] = [];
       try {
         for (let i = 0; i < 2; i++) {
           const client = new Client({ name: `webbrain-test-${i}`, version: "0.0.0" });
-          await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)), MCP_REQUEST);
+          const transport = new StreamableHTTPClientTransport(new URL(endpoint), {
+            requestInit: { headers: { Authorization: `Bearer ${token}` } },
+          });
+          await client.connect(transport, MCP_REQUEST);
           clients.push(client);
         }
         const [alice, bob] = clients as [Client, Client];
@@ -176,15 +179,16 @@ function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
     .join("\n");
 }
 
-/** Starts `webbrain mcp --port` and waits for the line that says where it listens. */
-function startHttpMcp(args: string[]): Promise<{ child: ChildProcess; endpoint: string }> {
+/** Starts `webbrain mcp --port` and waits for the line that says where it listens (after the token's). */
+function startHttpMcp(args: string[]): Promise<{ child: ChildProcess; endpoint: string; token: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, "mcp", ...args], { stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => {
       stderr += chunk;
       const match = /serving \S+ tools at (http:\/\/\S+\/mcp);/.exec(stderr);
-      if (match?.[1]) resolve({ child, endpoint: match[1] });
+      const token = /token for this start: (\S+)/.exec(stderr)?.[1];
+      if (match?.[1] && token) resolve({ child, endpoint: match[1], token });
     });
     child.on("exit", (code) => reject(new Error(`webbrain mcp exited (${code}): ${stderr}`)));
   });
