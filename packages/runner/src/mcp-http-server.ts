@@ -151,6 +151,7 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
       sessions.release();
       throw error;
     }
+    log(`webbrain mcp: user context ${isolated.userContext} created for an initialize`);
     let id: string | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -190,6 +191,7 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
       if (!id) {
         sessions.release(); // The SDK refused the initialize: nothing to keep.
         await isolated.close();
+        log(`webbrain mcp: user context ${isolated.userContext} removed: the initialize was refused`);
       }
     }
   };

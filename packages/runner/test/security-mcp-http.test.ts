@@ -7,8 +7,9 @@
  * - sessions are capped and idle-expire, freeing their user context;
  * - bad flags (port, host, non-loopback without a token file, --profile) are one-line usage
  *   errors before Firefox starts.
- * What the server did is read from its stderr log: one line per refused request, one per
- * session opened ("opened in user context") and ended ("user context ... removed").
+ * What the server did is read from its stderr log: one line per refused request, one per user
+ * context it asks Firefox for ("user context ID created"), one per session ended ("user context
+ * ID removed").
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -28,7 +29,8 @@ const MCP_REQUEST = { timeout: 150_000 };
 /** Bound on waiting for the server to log an event (Firefox work on a loaded machine). */
 const LOG_WAIT = { timeoutMs: 90_000, intervalMs: 100 };
 const IDLE_TIMEOUT_S = 10;
-const OPENED = /opened in user context/g;
+/** Logged when the server asks Firefox for a user context, whatever becomes of it. */
+const CREATED = /user context \S+ created/g;
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
@@ -116,7 +118,7 @@ describe("webbrain mcp --port: who may reach it", () => {
     expect(crossSite.status).toBe(403);
     expect(crossSite.json.error.message).toContain("Origin http://evil.example is not allowed");
     expect(server.stderr()).toContain(`refused POST /mcp: 403 Host evil.example:${port}`);
-    expect(server.stderr()).not.toMatch(OPENED); // no session, no user context
+    expect(server.stderr()).not.toMatch(CREATED); // no session, no user context
   });
 
   it("answers 401 with WWW-Authenticate to a request without the token or with a wrong one", async () => {
@@ -130,7 +132,7 @@ describe("webbrain mcp --port: who may reach it", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.headers["www-authenticate"]).toContain('error="invalid_token"');
     expect(wrong.json.error.message).toContain("The bearer token is wrong");
-    expect(server.stderr()).not.toMatch(OPENED);
+    expect(server.stderr()).not.toMatch(CREATED);
   });
 
   it("answers bad requests with their HTTP codes: 400 not JSON or not initialize, 413, 415, 405, 404", async () => {
@@ -167,7 +169,7 @@ describe("webbrain mcp --port: who may reach it", () => {
       },
     );
     expect(unknown.status).toBe(404);
-    expect(server.stderr()).not.toMatch(OPENED);
+    expect(server.stderr()).not.toMatch(CREATED);
   });
 
   it(
@@ -175,7 +177,7 @@ describe("webbrain mcp --port: who may reach it", () => {
     async () => {
       const client = await connectClient(server.endpoint, server.token);
       try {
-        await waitFor(() => (server.stderr().match(OPENED) ?? []).length === 1, LOG_WAIT);
+        await waitFor(() => (server.stderr().match(CREATED) ?? []).length === 1, LOG_WAIT);
         // The agent's own session visits a hostile page on 127.0.0.1:FIXTURE_PORT.
         const hostile = `${fixtures.url("/mcp-attack.html")}?target=${encodeURIComponent(server.endpoint)}`;
         const page = await readAfterNavigate(client, hostile);
@@ -185,13 +187,14 @@ describe("webbrain mcp --port: who may reach it", () => {
         const log = server.stderr();
         expect(log).toContain(`refused POST /mcp: 403 Origin ${fixtures.origin} is not allowed`);
         expect(log).toContain(`refused OPTIONS /mcp: 403 Origin ${fixtures.origin} is not allowed`);
-        expect(log.match(OPENED)).toHaveLength(1); // only the agent's own session exists
+        expect(log.match(CREATED)).toHaveLength(1); // only the agent's own session exists
 
         // The origin the user allowed, with the token, is a client like any other (CORS answered).
         const allowed = `${fixtures.crossOrigin}/mcp-attack.html?target=${encodeURIComponent(server.endpoint)}&token=${server.token}`;
         const allowedPage = await readAfterNavigate(client, allowed);
         expect(allowedPage).toContain("attempt json: status 200 session yes");
         expect(allowedPage).toContain("attempt simple: status 401 session no"); // readable now, but no token
+        await waitFor(() => (server.stderr().match(CREATED) ?? []).length === 2, LOG_WAIT);
       } finally {
         await client.close().catch(() => {});
       }
@@ -249,7 +252,7 @@ describe("webbrain mcp --port: session cap and idle expiry, beyond loopback with
         });
         expect(over.status).toBe(503);
         expect(over.json.error.message).toContain("the most --max-sessions allows");
-        expect(server.stderr().match(OPENED)).toHaveLength(1);
+        expect(server.stderr().match(CREATED)).toHaveLength(1);
 
         const ended = new RegExp(
           `session ${firstId} ended \\(idle for ${IDLE_TIMEOUT_S} s\\); user context \\S+ removed`,
