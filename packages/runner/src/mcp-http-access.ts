@@ -90,7 +90,8 @@ export class AccessPolicy {
 
   /** Host and Origin: the DNS-rebinding and cross-site defence, checked before anything else. */
   checkSource(req: IncomingMessage): AccessVerdict {
-    const host = req.headers.host?.toLowerCase();
+    // Compared as sent, like the SDK transport does with the same list, so the two never disagree.
+    const host = req.headers.host;
     if (!host || !this.allowedHosts.includes(host)) {
       return {
         ok: false,

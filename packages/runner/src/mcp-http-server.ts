@@ -14,92 +14,36 @@
  *   session), 404 (unknown path or session), 405, 406, 413 (body over MAX_BODY_BYTES), 415.
  * - A session ends on the client's DELETE, after `idleTimeoutMs` without a request, or when the
  *   server stops; its user context is removed with it (mcp-http-sessions.ts).
- * - The listener is bound before Firefox starts (`listenForMcp`), so a bad host or port fails
- *   fast with a UsageError; requests before `serve` are answered 503.
+ * - The listener is bound before Firefox starts (mcp-http-listener.ts), so a bad host or port
+ *   fails fast with a UsageError; requests before this server takes it are answered 503.
+ * - Refusals are logged on stderr, at a bounded rate (a page retrying in a loop floods nothing).
  */
 import { randomUUID } from "node:crypto";
-import {
-  createServer,
-  type Server as HttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { PermissionApprover } from "@webbrain/agent";
-import { UsageError } from "./errors.js";
 import type { IsolatedSession, SessionBrowser } from "./isolated-sessions.js";
-import { type AccessPolicy, type AccessVerdict, hostWithPort } from "./mcp-http-access.js";
+import type { AccessPolicy, AccessVerdict } from "./mcp-http-access.js";
+import {
+  answer,
+  INVALID_REQUEST,
+  MCP_PATH,
+  type McpListener,
+  PARSE_ERROR,
+  SERVER_ERROR,
+  SESSION_NOT_FOUND,
+} from "./mcp-http-listener.js";
 import { type SessionEntry, SessionTable } from "./mcp-http-sessions.js";
 import { createMcpServer } from "./mcp-server.js";
 import type { ToolRunner } from "./tool-runner.js";
 
 /** A request body larger than this is refused with 413: MCP messages are small. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const MCP_PATH = "/mcp";
 const ALLOWED_METHODS = "GET, POST, DELETE";
-/** JSON-RPC error codes: the spec's, and the SDK's choice for server-defined ones. */
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
-const SERVER_ERROR = -32000;
-const SESSION_NOT_FOUND = -32001;
-
-type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
-
-export interface McpListener {
-  /** http://HOST:PORT/mcp */
-  readonly url: string;
-  readonly port: number;
-  /** Starts answering requests with `handler` (503 until then). */
-  serve(handler: RequestHandler): void;
-  close(): Promise<void>;
-}
-
-/** Binds `address:port` (an IP, already resolved). Bind failures are UsageErrors that say what to do. */
-export async function listenForMcp(address: string, port: number): Promise<McpListener> {
-  let handler: RequestHandler = (_req, res) =>
-    answer(res, 503, SERVER_ERROR, "webbrain mcp is still starting Firefox; try again in a moment.");
-  const http: HttpServer = createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(port, address, () => resolve());
-  }).catch((error: NodeJS.ErrnoException) => {
-    throw listenError(error, address, port);
-  });
-  const bound = (http.address() as AddressInfo).port;
-  return {
-    url: `http://${hostWithPort(address, bound)}${MCP_PATH}`,
-    port: bound,
-    serve: (next) => {
-      handler = next;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeAllConnections();
-      }),
-  };
-}
-
-function listenError(error: NodeJS.ErrnoException, address: string, port: number): Error {
-  switch (error.code) {
-    case "EADDRINUSE":
-      return new UsageError(
-        `--port ${port}: already in use on ${address}. Pick another port, or --port 0 for any free one.`,
-      );
-    case "EACCES":
-      return new UsageError(
-        `--port ${port}: this user may not listen there. Use a port above 1023, or --port 0.`,
-      );
-    case "EADDRNOTAVAIL":
-      return new UsageError(
-        `--host ${address}: not an address of this machine. Use 127.0.0.1 (the default) or one of this machine's addresses.`,
-      );
-    default:
-      return new UsageError(`Cannot listen on ${address}:${port}: ${error.message}`);
-  }
-}
+const REFUSAL_LOG_WINDOW_MS = 10_000;
+const REFUSAL_LOG_LINES = 50;
+const REFUSAL_LOG_LINE_CHARS = 400;
 
 export interface McpHttpOptions {
   listener: McpListener;
@@ -131,18 +75,18 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
     idleTimeoutMs: options.idleTimeoutMs,
   });
 
+  const refusals = new RefusalLog(log);
   const refuse = (
     req: IncomingMessage,
     res: ServerResponse,
     status: number,
     code: number,
     message: string,
-    headers = {},
+    headers: Record<string, string> = {},
   ) => {
-    log(`webbrain mcp: refused ${req.method} ${req.url}: ${status} ${message}`);
+    refusals.note(`${req.method} ${req.url}: ${status} ${message}`);
     answer(res, status, code, message, headers);
   };
-
   const newSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     let isolated: IsolatedSession;
     try {
@@ -310,6 +254,39 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
   };
 }
 
+/**
+ * At most REFUSAL_LOG_LINES refusal lines per REFUSAL_LOG_WINDOW_MS, each cut to
+ * REFUSAL_LOG_LINE_CHARS: a page retrying in a loop (or sending huge headers) must not flood
+ * stderr. The first line of the next window says how many were left out.
+ */
+class RefusalLog {
+  readonly #log: (line: string) => void;
+  #windowStart = 0;
+  #written = 0;
+  #skipped = 0;
+
+  constructor(log: (line: string) => void) {
+    this.#log = log;
+  }
+
+  note(line: string): void {
+    const now = Date.now();
+    if (now - this.#windowStart >= REFUSAL_LOG_WINDOW_MS) {
+      if (this.#skipped > 0)
+        this.#log(`webbrain mcp: ${this.#skipped} more refused requests were not logged`);
+      this.#windowStart = now;
+      this.#written = 0;
+      this.#skipped = 0;
+    }
+    if (this.#written >= REFUSAL_LOG_LINES) {
+      this.#skipped++;
+      return;
+    }
+    this.#written++;
+    this.#log(`webbrain mcp: refused ${line.slice(0, REFUSAL_LOG_LINE_CHARS)}`);
+  }
+}
+
 function passes(verdict: AccessVerdict): Exclude<AccessVerdict, { ok: true }> | undefined {
   return verdict.ok ? undefined : verdict;
 }
@@ -328,17 +305,6 @@ function postHeaderProblem(req: IncomingMessage): { status: 406 | 415; message: 
     };
   }
   return undefined;
-}
-
-function answer(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }
 
 /**

@@ -9,7 +9,8 @@ import { type BrowserPort, type MessagingRoute, RecipientGuard, type SkillDefini
 import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
 import { AccessPolicy } from "../mcp-http-access.js";
-import { listenForMcp, startMcpHttpServer } from "../mcp-http-server.js";
+import { listenForMcp } from "../mcp-http-listener.js";
+import { startMcpHttpServer } from "../mcp-http-server.js";
 import { createMcpServer } from "../mcp-server.js";
 import { loadPageScript } from "../page-script-source.js";
 import { withRunnerSession } from "../runner-session.js";
