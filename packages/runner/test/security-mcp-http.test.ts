@@ -312,12 +312,26 @@ describe("webbrain mcp --port: bad flags are one-line usage errors before Firefo
     );
   });
 
-  it("a token file with a short token", async () => {
+  it("a token file with a short token, or one other users may read", async () => {
     const short = join(work, "short-token");
-    await writeFile(short, "abc\n");
+    await writeFile(short, "abc\n", { mode: 0o600 });
     expectUsageError(
       await runCli(["mcp", "--port", "0", "--token-file", short]),
       "the token must be at least 16 printable characters",
+    );
+    const shared = join(work, "shared-token");
+    await writeFile(shared, "0123456789abcdef0123456789abcdef\n");
+    await chmod(shared, 0o644);
+    expectUsageError(
+      await runCli(["mcp", "--port", "0", "--token-file", shared]),
+      `--token-file ${shared}: other users may read it`,
+    );
+  });
+
+  it("--allow-origin that is not an origin", async () => {
+    expectUsageError(
+      await runCli(["mcp", "--port", "0", "--allow-origin", "http://localhost:6274/app"]),
+      "--allow-origin http://localhost:6274/app: give an origin like http://localhost:6274",
     );
   });
 

@@ -7,11 +7,12 @@
  *   none of them needs Firefox to be found out.
  * - Listening beyond loopback needs a token the user chose (`--token-file`): a token printed on a
  *   terminal is fine for local clients, not for a network.
+ * - A token file other users may read is refused: whoever reads it can drive the browser.
  * - `--profile` is refused with `--port`: each session is a fresh user context, so the profile's
  *   logins would silently not reach it; the message says how to bring them along.
  */
 import { lookup } from "node:dns/promises";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { UsageError } from "../errors.js";
 import { generateToken, isLoopbackAddress, isWildcardAddress, MIN_TOKEN_LENGTH } from "../mcp-http-access.js";
@@ -110,8 +111,14 @@ async function resolveHost(host: string): Promise<string> {
 async function readToken(file: string): Promise<string> {
   let text: string;
   try {
+    if (((await stat(file)).mode & 0o077) !== 0) {
+      throw new UsageError(
+        `--token-file ${file}: other users may read it, and the token lets them drive your browser. Run \`chmod 600 ${file}\`.`,
+      );
+    }
     text = await readFile(file, "utf8");
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`--token-file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code}).`);
   }
   const token = text.trim();
