@@ -109,7 +109,7 @@ async function connectToEndpoint(url: string): Promise<BrowserConnection> {
     session = await connectBidi(url, { capabilities: SESSION_CAPABILITIES });
   } catch (error) {
     throw new BrowserUnavailableError(
-      `Could not connect to Firefox at ${url}: ${(error as Error).message}. Start Firefox with ` +
+      `Could not connect to Firefox at ${url}: ${(error as Error).message.replace(/\.$/, "")}. Start Firefox with ` +
         "--remote-debugging-port PORT and pass --connect ws://127.0.0.1:PORT (one client at a time).",
       { cause: error },
     );
