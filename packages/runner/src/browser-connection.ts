@@ -17,6 +17,7 @@ import {
   connectWebDriver,
   FirefoxLaunchError,
   FirefoxNotFoundError,
+  ForeignProfileError,
   launchFirefox,
   WebDriverHttpError,
 } from "@webbrain/bidi";
@@ -79,6 +80,8 @@ async function launch(opts: BrowserConnectionOptions): Promise<BrowserConnection
       capabilities: SESSION_CAPABILITIES,
     });
   } catch (error) {
+    // A --profile folder webbrain did not create is the user's input to fix (nothing was written).
+    if (error instanceof ForeignProfileError) throw new UsageError(error.message, { cause: error });
     if (error instanceof FirefoxNotFoundError || error instanceof FirefoxLaunchError) {
       throw new BrowserUnavailableError(`Could not launch Firefox: ${error.message}`, { cause: error });
     }
