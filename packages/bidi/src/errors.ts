@@ -71,6 +71,22 @@ export class FirefoxLaunchError extends Error {
   }
 }
 
+/**
+ * The WebSocket to a BiDi endpoint could not be opened: nothing listens there, the handshake
+ * timed out, or the server is not a WebSocket server (`status` is then its HTTP answer).
+ */
+export class BidiConnectError extends Error {
+  override name = "BidiConnectError";
+  readonly url: string;
+  /** HTTP status the server answered instead of upgrading, when it did. */
+  readonly status: number | undefined;
+  constructor(message: string, url: string, status?: number) {
+    super(message);
+    this.url = url;
+    this.status = status;
+  }
+}
+
 /** A WebDriver classic (HTTP) endpoint such as Selenium Grid refused or failed a request. */
 export class WebDriverHttpError extends Error {
   override name = "WebDriverHttpError";

@@ -5,7 +5,9 @@
  * Invariants:
  * - Firefox runs in its own process group (detached), so one kill reaches the parent and its
  *   content processes alike; the group is killed again after the parent exits to catch stragglers.
- * - Until `dispose()`, the process is registered with the orphan guard.
+ * - Until `dispose()`, the process is registered with the orphan guard, and a watchdog process
+ *   (firefox-watchdog.ts) kills it and removes a temp profile if this Node process dies in a way
+ *   no handler sees (`kill -9`).
  * - Startup is bounded: an endpoint within `startupTimeoutMs`, or the process is killed, the
  *   profile removed and a FirefoxLaunchError carrying the stderr tail thrown.
  * - Endpoint discovery reads stderr ("WebDriver BiDi listening on ws://...") and, in case that
@@ -23,6 +25,7 @@ import {
   preparePersistentProfile,
   removeProfileSync,
 } from "./firefox-profile.js";
+import { startFirefoxWatchdog } from "./firefox-watchdog.js";
 import { guardResource } from "./orphan-guard.js";
 
 export interface StartFirefoxOptions {
@@ -179,6 +182,12 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
     throw new FirefoxLaunchError(`Could not spawn ${executablePath}: ${(err as Error).message}`, "");
   }
 
+  // Firefox leads its own process group (detached): the group id is its pid.
+  const watchdog =
+    child.pid !== undefined
+      ? startFirefoxWatchdog(child.pid, persistent ? undefined : profileDir)
+      : undefined;
+
   const tail = new OutputTail();
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => tail.push(chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => tail.push(chunk));
@@ -195,6 +204,7 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
   let disposed = false;
   const killNowSync = () => {
     killGroupOf(child);
+    watchdog?.disarm();
     removeOwnProfile();
   };
   const unguard = guardResource({ killNowSync });
@@ -209,6 +219,7 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
     }
     killGroupOf(child); // content processes that outlived the parent
     await waitForGroupGone(child.pid);
+    watchdog?.disarm();
     removeOwnProfile();
     unguard();
   };

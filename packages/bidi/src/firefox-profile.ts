@@ -1,28 +1,39 @@
 /**
- * Fresh, throw-away Firefox profiles for automation.
+ * Firefox profiles for automation: fresh throw-away ones, and kept ones (`--profile DIR`) that
+ * webbrain made.
  *
  * Invariants:
  * - Each launch gets its own directory under the OS temp dir (prefix PROFILE_DIR_PREFIX) so two
  *   launches never share state and cleanup can remove the whole tree.
+ * - Every profile webbrain makes holds a marker file (PROFILE_MARKER_FILE, profile-marker.ts). A
+ *   folder without it is not ours: a kept profile must be ours (or new, or empty) before we write
+ *   its `user.js`, and only marked temp profiles of dead owners are swept.
  * - Prefs go into `user.js`, which Firefox applies at every start; caller prefs override ours.
- * - Nothing here reaches the network or the user's real profile.
+ * - Nothing here reaches the network or the user's everyday profile (it is refused, untouched).
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  ForeignProfileError,
+  PROFILE_DIR_PREFIX,
+  ProfileUnavailableError,
+  profileLockHolder,
+  profileOwnership,
+  sweepDeadTempProfiles,
+  writeProfileMarker,
+} from "./profile-ownership.js";
+
+export {
+  ForeignProfileError,
+  PROFILE_DIR_PREFIX,
+  PROFILE_MARKER_FILE,
+  ProfileUnavailableError,
+  profileLockHolder,
+  sweepDeadTempProfiles,
+} from "./profile-ownership.js";
 
 export type PrefValue = string | number | boolean;
-
-/** Temp profile directories start with this, so leaks are easy to spot (`ls /tmp/webbrain-ff-*`). */
-export const PROFILE_DIR_PREFIX = "webbrain-ff-";
 
 /** Never-resolving host for services we turn off, so a stray request fails fast and offline. */
 const OFFLINE_HOST = "http://offline.invalid";
@@ -31,9 +42,13 @@ const OFFLINE_HOST = "http://offline.invalid";
  * Our automation prefs. Why each group exists:
  * - quiet start: no first-run, what's-new, default-browser or crash-restore pages, so the browser
  *   opens one blank tab and nothing steals focus or navigates;
- * - no background network: updates, telemetry, safe browsing, remote settings, captive portal,
- *   search and add-on metadata refreshes would add startup work and flaky traffic;
- * - no modal interruptions: slow-script, hang, quit and popup-blocker dialogs block automation;
+ * - no background network: updates, telemetry, remote settings, captive portal, search and
+ *   add-on metadata refreshes would add startup work and flaky traffic (Safe Browsing: see
+ *   TEMP_PROFILE_PREFS and KEPT_PROFILE_PREFS);
+ * - the popup blocker stays on (a trusted click still opens the one popup it asks for; blocked
+ *   ones are counted by the page layer and reported in the action's result);
+ * - no modal interruptions: slow-script, hang and quit dialogs block automation;
+ * - no password saving: passwords the agent types must not be written to the profile;
  * - automation helpers: file pickers dismissed (BiDi `input.setFiles` needs this on 153),
  *   window.dump to stderr, add-ons only from the profile and the app.
  */
@@ -65,10 +80,6 @@ export const AUTOMATION_PREFS: Readonly<Record<string, PrefValue>> = {
   "datareporting.healthreport.uploadEnabled": false,
   "toolkit.telemetry.enabled": false,
   "toolkit.telemetry.server": OFFLINE_HOST,
-  "browser.safebrowsing.malware.enabled": false,
-  "browser.safebrowsing.phishing.enabled": false,
-  "browser.safebrowsing.downloads.enabled": false,
-  "browser.safebrowsing.blockedURIs.enabled": false,
   "services.settings.server": OFFLINE_HOST,
   "network.captive-portal-service.enabled": false,
   "network.connectivity-service.enabled": false,
@@ -97,8 +108,11 @@ export const AUTOMATION_PREFS: Readonly<Record<string, PrefValue>> = {
   // less startup work before Firefox reports "idle startup tasks finished", which session.new awaits
   "browser.newtab.preload": false,
   "browser.backup.enabled": false,
+  // popup blocker on, as in any Firefox a person uses: a page must not open tabs at will. Written
+  // out because Firefox's remote agent turns it off unless user.js says otherwise.
+  "dom.disable_open_during_load": true,
+  "dom.block_multiple_popups": true,
   // no modal interruptions
-  "dom.disable_open_during_load": false,
   "dom.max_script_run_time": 0,
   "dom.max_chrome_script_run_time": 0,
   "dom.ipc.reportProcessHangs": false,
@@ -117,6 +131,28 @@ export const AUTOMATION_PREFS: Readonly<Record<string, PrefValue>> = {
   "apz.content_response_timeout": 60_000,
 };
 
+/**
+ * Safe Browsing in a throw-away profile: off. Its lists download after start and the profile is
+ * gone before they are of use, so it would protect nothing and add traffic at every launch.
+ */
+export const TEMP_PROFILE_PREFS: Readonly<Record<string, PrefValue>> = {
+  "browser.safebrowsing.malware.enabled": false,
+  "browser.safebrowsing.phishing.enabled": false,
+  "browser.safebrowsing.downloads.enabled": false,
+  "browser.safebrowsing.blockedURIs.enabled": false,
+};
+
+/**
+ * Safe Browsing in a kept profile (`--profile`, where a person logs in): on, as in their own
+ * Firefox. Written out because Firefox's remote agent turns these off unless user.js sets them.
+ */
+export const KEPT_PROFILE_PREFS: Readonly<Record<string, PrefValue>> = {
+  "browser.safebrowsing.malware.enabled": true,
+  "browser.safebrowsing.phishing.enabled": true,
+  "browser.safebrowsing.downloads.enabled": true,
+  "browser.safebrowsing.blockedURIs.enabled": true,
+};
+
 /** Renders prefs as user.js lines: `user_pref("name", value);`. */
 export function renderUserJs(prefs: Readonly<Record<string, PrefValue>>): string {
   const lines = Object.entries(prefs).map(([name, value]) => {
@@ -130,11 +166,17 @@ export function renderUserJs(prefs: Readonly<Record<string, PrefValue>>): string
   return `// Written by @webbrain/bidi for one automation session.\n${lines.join("\n")}\n`;
 }
 
-/** Creates a fresh temp profile with our prefs plus `extraPrefs` (which win). Returns its path. */
+/**
+ * Creates a fresh temp profile with our prefs plus `extraPrefs` (which win), marked with this
+ * process as its owner. Sweeps temp profiles left by dead runs first. Returns its path.
+ */
 export function createTempProfile(extraPrefs: Readonly<Record<string, PrefValue>> = {}): string {
-  const userJs = renderUserJs({ ...AUTOMATION_PREFS, ...extraPrefs }); // validate before touching disk
+  // validate before touching disk
+  const userJs = renderUserJs({ ...AUTOMATION_PREFS, ...TEMP_PROFILE_PREFS, ...extraPrefs });
+  sweepDeadTempProfiles(tmpdir());
   const dir = mkdtempSync(join(tmpdir(), PROFILE_DIR_PREFIX));
   try {
+    writeProfileMarker(dir, "temp");
     writeFileSync(join(dir, "user.js"), userJs);
   } catch (err) {
     removeProfileSync(dir);
@@ -150,70 +192,38 @@ export function removeProfileSync(dir: string): void {
 
 /** First line of a user.js we wrote; a user.js without it belongs to the profile's owner. */
 const USER_JS_MARKER = "// Written by @webbrain/bidi";
-/** Firefox (Linux, macOS) links `lock` to "HOST:+PID" while it runs a profile. */
-const LOCK_LINK = "lock";
-const LOCK_TARGET = /:\+(\d+)$/;
-
-/** A persistent profile cannot be used right now (held by another Firefox, or not ours to edit). */
-export class ProfileUnavailableError extends Error {
-  override readonly name = "ProfileUnavailableError";
-}
-
 /**
- * The pid of the Firefox that holds `dir`, or undefined when none does. Firefox keeps a `lock`
- * symlink to "HOST:+PID" while it runs (`.parentlock` / `parent.lock` stay behind after exit,
- * so they prove nothing); a link whose process is gone is stale and Firefox takes it over.
- */
-export function profileLockHolder(
-  dir: string,
-  isAlive: (pid: number) => boolean = pidAlive,
-): number | undefined {
-  let target: string;
-  try {
-    target = readlinkSync(join(dir, LOCK_LINK));
-  } catch {
-    return undefined;
-  }
-  const pid = Number(LOCK_TARGET.exec(target)?.[1]);
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Readies a persistent profile the user owns (`--profile DIR`): creates the folder if missing,
- * refuses one another Firefox holds, writes our prefs to user.js. It is never removed by us.
- * A user.js we did not write is the owner's, so we refuse rather than overwrite it.
+ * Readies a persistent profile the user keeps (`--profile DIR`): creates the folder if missing,
+ * refuses one webbrain did not make (ForeignProfileError: an everyday profile is never given our
+ * user.js), refuses one another Firefox holds, writes our prefs to user.js. Never removed by us.
  */
 export function preparePersistentProfile(
   dir: string,
   extraPrefs: Readonly<Record<string, PrefValue>> = {},
 ): void {
-  const userJs = renderUserJs({ ...AUTOMATION_PREFS, ...extraPrefs }).replace(
+  const userJs = renderUserJs({ ...AUTOMATION_PREFS, ...KEPT_PROFILE_PREFS, ...extraPrefs }).replace(
     /^.*\n/,
     `${USER_JS_MARKER}: automation prefs, rewritten at every start by webbrain (--profile).\n`,
   );
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const ownership = profileOwnership(dir, USER_JS_MARKER);
+  if (ownership.kind === "foreign") {
+    throw new ForeignProfileError(dir, ownership.profileFiles, ownership.entries);
+  }
   const holder = profileLockHolder(dir);
   if (holder !== undefined) {
     throw new ProfileUnavailableError(
       `The Firefox profile ${dir} is in use by another Firefox (pid ${holder}). Close that Firefox, or pass another --profile, and run again.`,
     );
   }
-  const userJsPath = join(dir, "user.js");
-  if (existsSync(userJsPath) && !readFileSync(userJsPath, "utf8").startsWith(USER_JS_MARKER)) {
-    throw new ProfileUnavailableError(
-      `The Firefox profile ${dir} has its own user.js, which webbrain would overwrite with its automation prefs. Move that file away, or use a separate profile folder for webbrain.`,
-    );
+  if (ownership.kind === "new") {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
-  writeFileSync(userJsPath, userJs);
+  // A profile made before markers existed is known by its user.js: mark it now. A temp one named
+  // as --profile becomes kept, so no sweep removes it.
+  if (ownership.kind !== "marked" || ownership.markerKind !== "persistent") {
+    writeProfileMarker(dir, "persistent");
+  }
+  writeFileSync(join(dir, "user.js"), userJs);
   // A previous run killed mid-way leaves its endpoint file; it would point at a dead port.
   rmSync(join(dir, "WebDriverBiDiServer.json"), { force: true });
 }

@@ -8,7 +8,8 @@
  * - On a signal, cleanup is synchronous (SIGKILL to each Firefox process group, rmSync of each
  *   profile). If no one else listens for that signal we re-raise it so the process still dies
  *   with the conventional status; otherwise the host's own handler decides what happens next.
- * - SIGKILL of Node itself cannot be caught; nothing can clean up after that.
+ * - SIGKILL of Node itself cannot be caught here; the per-launch watchdog (firefox-watchdog.ts)
+ *   covers that case from outside.
  */
 export interface GuardedResource {
   /** Synchronous, idempotent, must not throw. */

@@ -11,6 +11,7 @@
  */
 import WebSocket from "ws";
 import { type AckNudge, nudgeAcks } from "./ack-nudge.js";
+import { BidiConnectError } from "./errors.js";
 
 /** Largest frame we accept from Firefox: full-page screenshots of long pages are big. */
 const MAX_INCOMING_FRAME_BYTES = 512 * 1024 * 1024;
@@ -53,18 +54,24 @@ export function connectWebSocketTransport(
       handshakeTimeout: timeoutMs,
       headers: opts.headers,
     });
-    const onOpenError = (err: Error) => {
-      reject(new Error(`Could not open a WebSocket to ${url}: ${err.message}`));
+    // One outcome per connect. The error listener stays until the socket is open: `terminate()`
+    // of a socket still connecting emits 'error' again, and an 'error' with no listener would
+    // crash the process (a server that answers the upgrade with plain HTTP did exactly that).
+    let settled = false;
+    const fail = (detail: string, status?: number) => {
+      if (settled) return;
+      settled = true;
+      reject(new BidiConnectError(`Could not open a WebSocket to ${url}: ${detail}`, url, status));
     };
-    socket.once("error", onOpenError);
+    const onOpenError = (err: Error) => fail(err.message);
+    socket.on("error", onOpenError);
     socket.once("unexpected-response", (_req, res) => {
-      socket.removeListener("error", onOpenError);
-      reject(
-        new Error(
-          `Could not open a WebSocket to ${url}: the server answered HTTP ${res.statusCode}` +
-            " instead of upgrading. Check that the URL is a BiDi endpoint (ws://host:port/session).",
-        ),
+      fail(
+        `the server answered HTTP ${res.statusCode} instead of upgrading to WebSocket, so it is not a` +
+          " WebDriver BiDi endpoint. Check the URL (ws://host:port or ws://host:port/session).",
+        res.statusCode,
       );
+      res.resume(); // drain the body so the socket can close
       socket.terminate();
     });
     // The upgrade response's socket is the TCP (or TLS) stream under the WebSocket.
@@ -74,6 +81,7 @@ export function connectWebSocketTransport(
     });
     socket.once("open", () => {
       socket.removeListener("error", onOpenError);
+      settled = true;
       resolve(new WebSocketTransport(socket, nudge));
     });
   });

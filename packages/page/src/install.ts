@@ -7,6 +7,7 @@
 import { cancelWaits } from "./actions/wait-actions.js";
 import { createPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./handle.js";
 import { installListenerHook } from "./listeners.js";
+import { installPopupWatch } from "./popup-watch.js";
 
 interface InstalledPageLayer extends PageLayer {
   /** Ends the waits in progress (the caller stopped); answers how many. */
@@ -17,6 +18,8 @@ interface InstalledPageLayer extends PageLayer {
 const scope = globalThis as typeof globalThis & { __webbrainPage?: InstalledPageLayer };
 // First, before page scripts run (preload / document_start): record the listeners they add.
 installListenerHook(window);
+// Also before page scripts: count the popups Firefox blocks (window.open answering null).
+installPopupWatch(window);
 if (!scope.__webbrainPage) {
   scope.__webbrainPage = { ...createPageLayer(document), cancelWaits, version: PAGE_LAYER_VERSION };
 }

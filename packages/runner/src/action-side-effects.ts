@@ -1,22 +1,28 @@
 /**
  * What a page action started besides its own effect: downloads and new tabs or popups, as
  * BiDi reports them (Firefox 153 emits `browsingContext.downloadWillBegin`, `downloadEnd` with
- * the file's path, and `contextCreated` with `originalOpener`). A click that downloads a file
- * or opens a tab says so in its result:
- *   `downloads: [{filename, bytes, path, status, url}]`, `new_tabs: [{tab_id, url}]`.
+ * the file's path, and `contextCreated` with `originalOpener`), and popups the popup blocker
+ * stopped (no BiDi event exists: the page layer counts `window.open` answering null, see
+ * @webbrain/page `popup-watch.ts`). A click that downloads a file, opens a tab or was refused
+ * popups says so in its result:
+ *   `downloads: [{filename, bytes, path, status, url}]`, `new_tabs: [{tab_id, url}]`,
+ *   `popups_blocked: N`.
  *
  * Invariants:
  * - Downloads land in the run's downloads folder (`browser.setDownloadBehavior`), never in the
  *   user's; a download is never a navigation, so the session goes on as before.
  * - Only events of the acting tab count: another session's (user context's) download or popup
  *   never shows up in this session's results.
- * - An action that started nothing costs nothing: no settle wait.
+ * - An action that started nothing costs one sandbox evaluate (the blocked-popup count, read
+ *   while downloads are awaited) and no settle wait.
  * - Waiting is bounded: a download that has begun gets DOWNLOAD_WAIT_MS to end (then it is
  *   reported "in_progress"); a new tab gets NEW_TAB_WAIT_MS to leave about:blank.
  */
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { BidiClient } from "@webbrain/bidi";
+import { TAKE_BLOCKED_POPUPS_EXPRESSION } from "@webbrain/page/runner-realm";
+import { PAGE_SANDBOX } from "./page-script-channel.js";
 
 export const SIDE_EFFECT_EVENTS = [
   "browsingContext.downloadWillBegin",
@@ -49,9 +55,16 @@ interface PendingDownload {
   end?: { status: string; filepath?: string | null };
 }
 
+export interface ActionEffects {
+  downloads?: DownloadReport[];
+  new_tabs?: NewTabReport[];
+  /** Popups Firefox's popup blocker refused during the action (absent when none). */
+  popups_blocked?: number;
+}
+
 /** Events of one action, gathered from its start until `collect`. */
 export interface SideEffectRecorder {
-  collect(): Promise<{ downloads?: DownloadReport[]; new_tabs?: NewTabReport[] }>;
+  collect(): Promise<ActionEffects>;
 }
 
 /** One action's events, gathered from its start until `collect`. */
@@ -89,12 +102,15 @@ export class ActionSideEffects {
       collect: async () => {
         // No fixed settle time: the click path's own verify round trips come after the press, so
         // events the press caused have arrived; only what has begun is waited for.
+        const popupsBlocked = this.#takeBlockedPopups(tabId);
         if (downloads.length > 0)
           await waitUntil(() => downloads.every((download) => download.end), DOWNLOAD_WAIT_MS);
         this.#active.delete(recording);
-        const out: { downloads?: DownloadReport[]; new_tabs?: NewTabReport[] } = {};
+        const out: ActionEffects = {};
         if (downloads.length > 0) out.downloads = await Promise.all(downloads.map(reportDownload));
         if (tabs.length > 0) out.new_tabs = await Promise.all(tabs.map((tab) => this.#reportTab(tab)));
+        const blocked = await popupsBlocked;
+        if (blocked > 0) out.popups_blocked = blocked;
         return out;
       },
     };
@@ -132,6 +148,23 @@ export class ActionSideEffects {
         }
       }),
     ];
+  }
+
+  /** The page layer's count of refused popups in the tab's document, reset by the read; 0 on any failure. */
+  async #takeBlockedPopups(context: string): Promise<number> {
+    const answer = await this.#client
+      .send("script.evaluate", {
+        expression: TAKE_BLOCKED_POPUPS_EXPRESSION,
+        awaitPromise: false,
+        target: { context, sandbox: PAGE_SANDBOX },
+        resultOwnership: "none",
+      })
+      .catch(() => undefined); // the tab closed or navigated away: nothing to report
+    return answer?.type === "success" &&
+      answer.result.type === "number" &&
+      typeof answer.result.value === "number"
+      ? answer.result.value
+      : 0;
   }
 
   async #reportTab(context: string): Promise<NewTabReport> {

@@ -17,6 +17,7 @@ import {
   connectWebDriver,
   FirefoxLaunchError,
   FirefoxNotFoundError,
+  ForeignProfileError,
   launchFirefox,
   WebDriverHttpError,
 } from "@webbrain/bidi";
@@ -79,6 +80,8 @@ async function launch(opts: BrowserConnectionOptions): Promise<BrowserConnection
       capabilities: SESSION_CAPABILITIES,
     });
   } catch (error) {
+    // A --profile folder webbrain did not create is the user's input to fix (nothing was written).
+    if (error instanceof ForeignProfileError) throw new UsageError(error.message, { cause: error });
     if (error instanceof FirefoxNotFoundError || error instanceof FirefoxLaunchError) {
       throw new BrowserUnavailableError(`Could not launch Firefox: ${error.message}`, { cause: error });
     }
@@ -109,7 +112,7 @@ async function connectToEndpoint(url: string): Promise<BrowserConnection> {
     session = await connectBidi(url, { capabilities: SESSION_CAPABILITIES });
   } catch (error) {
     throw new BrowserUnavailableError(
-      `Could not connect to Firefox at ${url}: ${(error as Error).message}. Start Firefox with ` +
+      `Could not connect to Firefox at ${url}: ${(error as Error).message.replace(/\.$/, "")}. Start Firefox with ` +
         "--remote-debugging-port PORT and pass --connect ws://127.0.0.1:PORT (one client at a time).",
       { cause: error },
     );

@@ -16,6 +16,13 @@ export const NODE_MARKER = "__webbrainNode";
 /** Wraps the hosts a probing call answers instead of the action's result. */
 export const HOSTS_MARKER = "__webbrainHosts";
 
+/**
+ * Answers how many popups the popup blocker stopped in this document since the last take
+ * (`src/popup-watch.ts`; the global is `__webbrainPopups`), and resets it.
+ */
+export const TAKE_BLOCKED_POPUPS_EXPRESSION =
+  'typeof globalThis.__webbrainPopups?.takeBlocked === "function" ? globalThis.__webbrainPopups.takeBlocked() : 0';
+
 /** Upper bound of hosts answered per round, so a page of thousands of custom elements stays fast. */
 export const MAX_HOSTS_PER_ROUND = 2_000;
 /** Probe rounds per call: each round reaches one more level of nested closed roots. */
