@@ -5,7 +5,7 @@
  * re-injection.
  */
 import { cancelWaits } from "./actions/wait-actions.js";
-import { createPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./handle.js";
+import { createRealmPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./handle.js";
 import { installListenerHook } from "./listeners.js";
 
 interface InstalledPageLayer extends PageLayer {
@@ -18,5 +18,11 @@ const scope = globalThis as typeof globalThis & { __webbrainPage?: InstalledPage
 // First, before page scripts run (preload / document_start): record the listeners they add.
 installListenerHook(window);
 if (!scope.__webbrainPage) {
-  scope.__webbrainPage = { ...createPageLayer(document), cancelWaits, version: PAGE_LAYER_VERSION };
+  // `document` is read at each call: this realm may show a later document than the one it was
+  // installed in (a same-origin load into a frame's initial about:blank keeps the Window).
+  scope.__webbrainPage = {
+    ...createRealmPageLayer(() => document),
+    cancelWaits,
+    version: PAGE_LAYER_VERSION,
+  };
 }
