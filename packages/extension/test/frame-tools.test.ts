@@ -7,11 +7,11 @@
  * Issue 27: iframe_type answered not_found for the same-origin frame's field that the tree showed
  * (on the runner; this file holds the add-on to the same calls). A same-origin frame's first
  * document (about:blank) is replaced without a new Window, so a page layer installed there must
- * not keep searching that empty document. The add-on passed these before the fix too: Firefox
- * runs the manifest's content scripts again, in a new content-script realm, for the new document.
+ * not keep searching that empty document. The add-on passed these before the page-layer fix too
+ * (seen on Firefox 153): its content scripts did not end up with the about:blank document.
  */
 import { evaluate, navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
+import { type FixtureServer, findRef, setupFirefox, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDON_PREFS } from "./addon-harness.js";
 import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
@@ -19,7 +19,7 @@ import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe
 type Result = Record<string, unknown> & { success: boolean; error?: string };
 
 const FRAMES = ["same", "cross", "nested"] as const;
-type FrameName = (typeof FRAMES)[number] | "late";
+type FrameName = (typeof FRAMES)[number];
 
 let addon: Awaited<ReturnType<typeof buildAddonWithProbe>> | undefined;
 let fixtures: FixtureServer;
@@ -42,13 +42,9 @@ beforeAll(async () => {
 
 let opened = 0;
 /** checkout.html in a new tab, with all its frames loaded; answers the port's tab id and the BiDi context. */
-function openCheckout(): Promise<{ tab: string; context: string }> {
-  return openFixture("/frames/checkout.html");
-}
-
-async function openFixture(path: string): Promise<{ tab: string; context: string }> {
+async function openCheckout(): Promise<{ tab: string; context: string }> {
   const context = await firefox.newTab();
-  const url = new URL(path, fixtures.origin);
+  const url = new URL("/frames/checkout.html", fixtures.origin);
   url.searchParams.set("case", String(++opened));
   await navigate(firefox.client, context, url.href);
   return { tab: await probe.tabIdOf(url.href), context };
@@ -127,45 +123,6 @@ describe("iframe_type in same-origin, cross-origin and nested frames", () => {
       expect(String(typed.frame), frame).toContain(`frame=${frame}`);
       expect(await typedIn(context, frame)).toMatch(new RegExp(`^typed by-ref-${frame}@example\\.org `));
     }
-  });
-});
-
-describe("a frame loaded after its about:blank had the page script", () => {
-  it("types into the document the frame shows now", async () => {
-    const { tab, context } = await openFixture("/frames/late.html");
-    // The manifest's content scripts (match_about_blank) reach the frame's about:blank a moment
-    // after the page loads; until then the add-on cannot script it and says so.
-    await waitFor(
-      async () => {
-        const blank = await pageAction(tab, "iframe_type", {
-          urlFilter: "about:blank",
-          selector: "#frame-email",
-          text: "too early",
-        });
-        // The page layer in the about:blank document answers; it has no such field.
-        return blank.code === "not_found" && String(blank.error).startsWith("type_text:");
-      },
-      { timeoutMs: 10_000, message: "the page script never reached the frame's about:blank" },
-    );
-    const tree = await pageAction(tab, "get_accessibility_tree", {});
-    const load = await pageAction(tab, "click_ax", {
-      ref_id: findRef(String(tree.tree), "button", "Load the frame"),
-    });
-    expect(load.success, String(load.error)).toBe(true);
-    await waitFor(
-      async () => {
-        const read = await pageAction(tab, "iframe_read", { urlFilter: "frame=late" });
-        return read.success === true && JSON.stringify(read.fields).includes("frame-email");
-      },
-      { timeoutMs: 10_000, message: "the late frame never loaded field.html" },
-    );
-    const typed = await pageAction(tab, "iframe_type", {
-      urlFilter: "frame=late",
-      selector: "#frame-email",
-      text: "late@example.org",
-    });
-    expect(typed).toMatchObject({ success: true });
-    expect(await typedIn(context, "late")).toMatch(/^typed late@example\.org /);
   });
 });
 

@@ -9,7 +9,7 @@
  * layer installed there searched that empty document; and its plan's point carried the frame's
  * offset in the parent, though the runner presses it in the frame's own context.
  */
-import { type FixtureServer, findRef, startFixtureServer, waitFor } from "@webbrain/testkit";
+import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
@@ -21,7 +21,7 @@ let port: BidiBrowserPort;
 let tab: string;
 
 const FRAMES = ["same", "cross", "nested"] as const;
-type FrameName = (typeof FRAMES)[number] | "late";
+type FrameName = (typeof FRAMES)[number];
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -114,37 +114,6 @@ describe("iframe_type in same-origin, cross-origin and nested frames", () => {
       expect(String(typed.frame), frame).toContain(`frame=${frame}`);
       expect(await typedIn(frame)).toBe(`typed by-ref-${frame}@example.org (trusted: true)`);
     }
-  });
-});
-
-describe("a frame loaded after its about:blank had the page script", () => {
-  it("types into the document the frame shows now", async () => {
-    await port.navigate(tab, server.url("/frames/late.html"));
-    // The preload script put the page layer in the frame's about:blank; it answers from there.
-    const blank = await port.pageAction(tab, "iframe_type", {
-      urlFilter: "about:blank",
-      selector: "#frame-email",
-      text: "too early",
-    });
-    expect(blank).toMatchObject({ success: false, code: "not_found" });
-    const load = await port.pageAction(tab, "click_ax", {
-      ref_id: findRef(await tree(), "button", "Load the frame"),
-    });
-    expect(load.success, String(load.error)).toBe(true);
-    await waitFor(
-      async () => {
-        const read = await port.pageAction(tab, "iframe_read", { urlFilter: "frame=late" });
-        return read.success === true && JSON.stringify(read.fields).includes("frame-email");
-      },
-      { timeoutMs: 10_000, message: "the late frame never loaded field.html" },
-    );
-    const typed = await port.pageAction(tab, "iframe_type", {
-      urlFilter: "frame=late",
-      selector: "#frame-email",
-      text: "late@example.org",
-    });
-    expect(typed).toMatchObject({ success: true, trusted: true, verified: true });
-    expect(await typedIn("late")).toBe("typed late@example.org (trusted: true)");
   });
 });
 
