@@ -1,6 +1,7 @@
 /**
  * Tool conformance, add-on: through the real add-on installed in Firefox, for every mode and
- * tier, every tool the add-on's port is offered is called once on the conformance fixture by the
+ * tier, every tool the add-on's port is offered is called once (iframe_type and verify_form also
+ * on the same-origin frame: testkit's conformanceFollowUps) on the conformance fixture by the
  * agent's own executor and must succeed: no "unknown action", no "not supported". The list of
  * tools the add-on does not offer is asserted exactly (README "What the add-on does not offer"
  * says why for each), so a capability that drifts fails here.
@@ -14,6 +15,7 @@ import { evaluate, navigate } from "@webbrain/bidi";
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,
+  conformanceFollowUps,
   conformancePageUrl,
   type FixtureServer,
   NOT_OFFERED,
@@ -144,19 +146,23 @@ describe("add-on tool conformance", () => {
       for (const tool of CONFORMANCE_ORDER) {
         if (!offered.has(tool)) continue;
         const latest = await inProbe<{ id: string } | null>("webbrainTools.latestDownload()");
-        const args = conformanceArgs(tool, {
+        const ctx = {
           tree: String(tree.details?.tree ?? ""),
           pageUrl,
-          url: (path) => fixtures.url(path),
+          url: (path: string) => fixtures.url(path),
           offered,
           ...(latest ? { downloadId: latest.id } : {}),
-        });
-        const answer = await inProbe<CallAnswer>(
-          `webbrainTools.call(${JSON.stringify(tool)}, ${JSON.stringify(args)})`,
-        );
+        };
         called++;
-        if (!answer.ok || UNSUPPORTED_ANSWER.test(answer.text))
-          failures.push(`${tool}: ${String(answer.details?.error ?? answer.text.slice(0, 300))}`);
+        for (const args of [conformanceArgs(tool, ctx), ...conformanceFollowUps(tool, ctx)]) {
+          const answer = await inProbe<CallAnswer>(
+            `webbrainTools.call(${JSON.stringify(tool)}, ${JSON.stringify(args)})`,
+          );
+          if (!answer.ok || UNSUPPORTED_ANSWER.test(answer.text))
+            failures.push(
+              `${tool} ${JSON.stringify(args)}: ${String(answer.details?.error ?? answer.text.slice(0, 300))}`,
+            );
+        }
       }
       expect(failures).toEqual([]);
       expect(called).toBe(offered.size);

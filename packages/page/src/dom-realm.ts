@@ -79,12 +79,17 @@ export function composedContains(ancestor: Node, node: Node | null): boolean {
   return false;
 }
 
-/** Offset of an element's document inside the top-level viewport (same-origin frames only). */
-export function frameOffset(el: Element): { x: number; y: number } {
+/**
+ * Offset of an element's document inside the viewport of `viewport`, the window whose document
+ * the layer runs on (same-origin frames only). It stops there, not at the top: the runner
+ * presses a frame's own plan in the frame's browsing context, whose viewport is the frame's,
+ * so a frame whose parent is same-origin must not add the parent's offset.
+ */
+export function frameOffset(el: Element, viewport: Window | null): { x: number; y: number } {
   let x = 0;
   let y = 0;
   let win: Window | null = el.ownerDocument.defaultView;
-  while (win?.frameElement) {
+  while (win && win !== viewport && win.frameElement) {
     const frame = win.frameElement;
     const rect = frame.getBoundingClientRect();
     const style = styleOf(frame);

@@ -77,7 +77,10 @@ export interface Actionable {
   summary: ElementSummary;
   /** Centre of the element in its own document's viewport. */
   local: ViewportPoint;
-  /** Centre in the top-level viewport (what trusted input needs). */
+  /**
+   * Centre in the viewport of the layer's own document (what trusted input needs: the caller
+   * presses in that document's browsing context, the tab's or a frame's).
+   */
   point: ViewportPoint;
 }
 
@@ -141,7 +144,7 @@ export function makeActionable(state: PageState, el: Element, options: Actionabl
       },
     );
   }
-  const offset = frameOffset(el);
+  const offset = frameOffset(el, state.doc.defaultView);
   const point = { x: Math.round(local.x + offset.x), y: Math.round(local.y + offset.y) };
   return { element: el, summary, local, point };
 }

@@ -6,7 +6,8 @@
  * - Never throws: failures become `{success: false, error, code}`.
  * - `ref_floor` (any action) raises the ref counter so refs stay unique across the documents of
  *   one tab: callers pass the highest ref they have seen.
- * - The state (registry, pending verifications) belongs to the realm that installed this script.
+ * - The state (registry, pending verifications) belongs to the realm that installed this script,
+ *   and each action runs on the realm's document *now* (see createRealmPageLayer).
  */
 import { clickAx, dragDrop, getAccessibilityTree, hover, verifyEffect } from "./actions/ax-actions.js";
 import { click } from "./actions/click-action.js";
@@ -128,9 +129,31 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
  * await there costs a stack capture on top of the microtask.
  */
 export function createPageLayer(doc: Document): PageLayer {
-  const state = new PageState(new RefRegistry(), doc);
+  return createRealmPageLayer(() => doc);
+}
+
+/**
+ * The page layer of a realm, run on whichever document the realm shows at each call.
+ *
+ * Why not bind the document at install: a realm can outlive its first document. A frame's (or
+ * a popup's) initial about:blank, replaced by a document of the same origin, keeps its Window
+ * (HTML "reuse the window": no new global), so what was installed there (a BiDi preload script,
+ * a content script with match_about_blank) stays and is not run again; a layer bound to the
+ * about:blank document would then search an empty, unloaded document. On a new document the
+ * layer starts fresh state but keeps its registry, so refs stay unique and the old document's
+ * refs answer stale.
+ */
+export function createRealmPageLayer(currentDocument: () => Document): PageLayer {
+  const registry = new RefRegistry();
+  let state = new PageState(registry, currentDocument());
+  const stateNow = (): PageState => {
+    const doc = currentDocument();
+    if (doc !== state.doc) state = new PageState(registry, doc);
+    return state;
+  };
   const run = (action: string, params: unknown): PageResult | Promise<PageResult> => {
     try {
+      const current = stateNow();
       const fn: ActionFn | undefined = Object.hasOwn(ACTIONS, action)
         ? ACTIONS[action as ActionName]
         : undefined;
@@ -142,8 +165,8 @@ export function createPageLayer(doc: Document): PageLayer {
       }
       const p = new Params(action, params);
       const floor = p.optionalNumber("ref_floor");
-      if (floor !== undefined) state.registry.raiseFloor(Math.floor(floor));
-      const result = fn(state, p);
+      if (floor !== undefined) registry.raiseFloor(Math.floor(floor));
+      const result = fn(current, p);
       return isPromise(result) ? result.catch((error: unknown) => failureResult(action, error)) : result;
     } catch (error) {
       return failureResult(action, error);

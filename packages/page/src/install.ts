@@ -5,7 +5,7 @@
  * re-injection.
  */
 import { cancelWaits } from "./actions/wait-actions.js";
-import { createPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./handle.js";
+import { createRealmPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./handle.js";
 import { installListenerHook } from "./listeners.js";
 import { installPopupWatch } from "./popup-watch.js";
 
@@ -21,5 +21,11 @@ installListenerHook(window);
 // Also before page scripts: count the popups Firefox blocks (window.open answering null).
 installPopupWatch(window);
 if (!scope.__webbrainPage) {
-  scope.__webbrainPage = { ...createPageLayer(document), cancelWaits, version: PAGE_LAYER_VERSION };
+  // `document` is read at each call: this realm may show a later document than the one it was
+  // installed in (a same-origin load into a frame's initial about:blank keeps the Window).
+  scope.__webbrainPage = {
+    ...createRealmPageLayer(() => document),
+    cancelWaits,
+    version: PAGE_LAYER_VERSION,
+  };
 }

@@ -90,6 +90,7 @@ export class ElementActions {
   /** Page-layer tools this port runs with more than the page script (frames of other origins, the network). */
   readonly #pageRoutes: Partial<Record<PageToolName, ActionRoute>> = {
     iframe_read: (tabId, params, signal) => this.#frames.read(tabId, params, signal),
+    verify_form: (tabId, params, signal) => this.#frames.verifyForm(tabId, params, signal),
     wait_for_stable: (tabId, params, signal) =>
       waitForStable(this.#caller, this.#tabs, this.#network, tabId, params, signal),
   };

@@ -1,7 +1,8 @@
 /**
  * Frame tools in the frame's own browsing context: iframe_click / iframe_type (pressed with
- * trusted input there), a cross-origin iframe_read, and promote_iframe. Cross-origin frames are
- * read and operated like any page, because BiDi gives each frame its own context.
+ * trusted input there), a cross-origin iframe_read, verify_form {urlFilter} and promote_iframe.
+ * Cross-origin frames are read and operated like any page, because BiDi gives each frame its
+ * own context.
  */
 import type { PageResult } from "@webbrain/agent";
 import { FrameTargets } from "./frame-targets.js";
@@ -43,6 +44,33 @@ export class FrameActions {
       ),
     );
     return { ...read, src: frame.url, via: "frame context" };
+  }
+
+  /**
+   * verify_form: in the frame a urlFilter names (the frame iframe_type typed in), else the page.
+   * The page layer alone would read the top document's forms whatever the urlFilter said.
+   */
+  async verifyForm(
+    tabId: string,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
+    const call = signal ? { signal } : {};
+    const filter = params.urlFilter ?? params.url_filter;
+    if (typeof filter !== "string" || !filter)
+      return toPageResult(await this.#caller.call(tabId, tabId, "verify_form", params, call));
+    const frame = await this.#frames.pick(tabId, { urlFilter: filter });
+    if (!frame.success) return frame;
+    const result = toPageResult(
+      await this.#caller.call(
+        tabId,
+        String(frame.context),
+        "verify_form",
+        pickDefined(params, ["selector"]),
+        call,
+      ),
+    );
+    return { ...result, frame: frame.url };
   }
 
   /** iframe_click / iframe_type: the page layer's click / type_text, resolved and pressed in the frame. */

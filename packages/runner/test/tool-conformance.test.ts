@@ -1,6 +1,7 @@
 /**
  * Tool conformance, runner: in real Firefox over BiDi, for every mode and tier, every tool the
- * runner's port is offered is called once on the conformance fixture through the agent's own
+ * runner's port is offered is called once (iframe_type and verify_form also on the same-origin
+ * frame: testkit's conformanceFollowUps) on the conformance fixture through the agent's own
  * executor (ToolRunner, what `exec` and MCP use) and must succeed: no "unknown action", no "not
  * supported". The list of tools the port does not offer is asserted exactly (it is empty: over
  * BiDi the runner runs every declared tool), so a capability that drifts fails here.
@@ -16,6 +17,7 @@ import { MODES, type Mode, TIERS, type Tier, TOOL_CATALOG, toolsNotOffered } fro
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,
+  conformanceFollowUps,
   conformancePageUrl,
   type FixtureServer,
   NOT_OFFERED,
@@ -104,18 +106,22 @@ describe("runner tool conformance", () => {
         for (const tool of CONFORMANCE_ORDER) {
           if (!offered.has(tool)) continue;
           const [latest] = await port.listDownloads({ limit: 1 });
-          const args = conformanceArgs(tool, {
+          const ctx = {
             tree: String(tree.tree),
             pageUrl,
-            url: (path) => server.url(path),
+            url: (path: string) => server.url(path),
             offered,
             ...(latest ? { downloadId: latest.id } : {}),
-          });
-          const answer = await runner.call(tool, args);
+          };
           called++;
-          if (typeof answer.result.tabId === "string") opened.add(answer.result.tabId);
-          if (answer.result.success !== true || UNSUPPORTED_ANSWER.test(answer.text))
-            failures.push(`${tool}: ${answer.result.error ?? answer.text.slice(0, 300)}`);
+          for (const args of [conformanceArgs(tool, ctx), ...conformanceFollowUps(tool, ctx)]) {
+            const answer = await runner.call(tool, args);
+            if (typeof answer.result.tabId === "string") opened.add(answer.result.tabId);
+            if (answer.result.success !== true || UNSUPPORTED_ANSWER.test(answer.text))
+              failures.push(
+                `${tool} ${JSON.stringify(args)}: ${answer.result.error ?? answer.text.slice(0, 300)}`,
+              );
+          }
         }
         expect(failures).toEqual([]);
         expect(called).toBe(offered.size);

@@ -2,8 +2,8 @@
  * The tool conformance calls: one call per declared tool on fixtures/conformance/tools.html,
  * shared by the runner's and the add-on's tool-conformance tests, so both ports are held to the
  * same calls. Each test asks its port which tools a mode and tier offer, calls those in
- * CONFORMANCE_ORDER with `conformanceArgs`, and fails on an answer that says the tool is
- * unknown or not supported.
+ * CONFORMANCE_ORDER with `conformanceArgs` (then `conformanceFollowUps`, if any), and fails on
+ * an answer that says the tool is unknown or not supported.
  *
  * The order keeps the page usable: reading first, then typing and clicking, then frames,
  * network and downloads, and last the calls that leave the page (navigation, a new tab), hand
@@ -99,8 +99,27 @@ export function conformancePageUrl(origin: string, crossOrigin: string): string 
   return `${origin}/conformance/tools.html?frame=${encodeURIComponent(frame)}`;
 }
 
-/** Frames are addressed by a piece of their URL. */
+/** Frames are addressed by a piece of their URL: this one names the cross-origin frame. */
 export const CONFORMANCE_FRAME_FILTER = "frame.html";
+/** tools.html's same-origin frame (a static one: its first document is about:blank). */
+export const CONFORMANCE_SAME_ORIGIN_FRAME_FILTER = "same-origin-form.html";
+
+/**
+ * Calls of a tool after its first one, for paths one call does not reach: iframe_type also
+ * types into the same-origin frame (issue 27: only the cross-origin path worked), and
+ * verify_form then checks that frame too (done refuses a frame typed into and not verified).
+ */
+export function conformanceFollowUps(tool: string, ctx: ConformanceContext): Record<string, unknown>[] {
+  const frame = CONFORMANCE_SAME_ORIGIN_FRAME_FILTER;
+  switch (tool) {
+    case "iframe_type":
+      return [{ urlFilter: frame, selector: "#coupon", text: "SUMMER" }];
+    case "verify_form":
+      return ctx.offered.has("iframe_type") ? [{ urlFilter: frame }] : [];
+    default:
+      return [];
+  }
+}
 
 /** The arguments of one conformance call. */
 export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<string, unknown> {
