@@ -17,7 +17,7 @@ import { BidiBrowserPort } from "./bidi-browser-port.js";
 import { type BrowserConnectionOptions, openBrowserConnection } from "./browser-connection.js";
 import type { DialogPolicy } from "./dialog-handler.js";
 import { BrowserUnavailableError, TaskFailedError } from "./errors.js";
-import { loadStorageState } from "./storage-state.js";
+import { checkStorageStateFile, loadStorageState } from "./storage-state.js";
 import type { PersonAtHand } from "./wait-for-person.js";
 
 export interface RunnerSessionOptions extends BrowserConnectionOptions {
@@ -31,6 +31,8 @@ export interface RunnerSessionOptions extends BrowserConnectionOptions {
   storageState?: string;
   /** Someone who can take over the browser now (offers pause_for_user). */
   person?: PersonAtHand;
+  /** Size limit of one download (`--max-download-mb`). */
+  maxDownloadBytes?: number;
 }
 
 export interface RunnerSession {
@@ -48,6 +50,8 @@ export async function withRunnerSession<T>(
   body: (session: RunnerSession) => Promise<T>,
 ): Promise<T> {
   opts.signal?.throwIfAborted();
+  // Checked before Firefox starts: a bad file is a usage error, not a launch and a stack trace.
+  if (opts.storageState) await checkStorageStateFile(opts.storageState);
   const pageScript = opts.pageScript ? await opts.pageScript() : "";
   const connection = await openBrowserConnection(opts);
   // Created by the first download only: most runs download nothing and leave nothing behind.
@@ -68,6 +72,7 @@ export async function withRunnerSession<T>(
       client: connection.client,
       pageScript,
       downloadsDir,
+      ...(opts.maxDownloadBytes ? { maxDownloadBytes: opts.maxDownloadBytes } : {}),
       ownsBrowser: !opts.connect && !opts.webdriver,
       ...(opts.dialogPolicy ? { dialogPolicy: opts.dialogPolicy } : {}),
       ...(opts.person ? { person: opts.person } : {}),
