@@ -7,7 +7,8 @@
  *   success, failure, Ctrl-C, or Firefox dying.
  * - If the browser goes away while the command runs, the command's promise is abandoned and a
  *   BrowserUnavailableError saying so is thrown at once (exit code 3), instead of waiting for
- *   timeouts.
+ *   timeouts. A command that reports the loss itself (`finishOnBrowserLoss`: run's --json
+ *   summary) is told through `browserLost` and given LOST_GRACE_MS to return its report.
  */
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
@@ -15,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BidiBrowserPort } from "./bidi-browser-port.js";
 import { type BrowserConnectionOptions, openBrowserConnection } from "./browser-connection.js";
+import { browserGoneMessage } from "./browser-gone.js";
 import type { DialogPolicy } from "./dialog-handler.js";
 import { BrowserUnavailableError, TaskFailedError } from "./errors.js";
 import { checkStorageStateFile, loadStorageState } from "./storage-state.js";
@@ -33,6 +35,8 @@ export interface RunnerSessionOptions extends BrowserConnectionOptions {
   person?: PersonAtHand;
   /** Size limit of one download (`--max-download-mb`). */
   maxDownloadBytes?: number;
+  /** The body ends its own work when `browserLost` fires and returns a report of it. */
+  finishOnBrowserLoss?: boolean;
 }
 
 export interface RunnerSession {
@@ -40,7 +44,12 @@ export interface RunnerSession {
   /** The tab the command works in. */
   tabId: string;
   description: string;
+  /** Aborted, with the reason, once the browser goes away without our asking. */
+  browserLost: AbortSignal;
 }
+
+/** How long a `finishOnBrowserLoss` body may take to return its report once the browser is gone. */
+const LOST_GRACE_MS = 10_000;
 
 /** Prefix of per-run download folders in the OS temp dir. */
 const DOWNLOADS_DIR_PREFIX = "webbrain-downloads-";
@@ -57,10 +66,13 @@ export async function withRunnerSession<T>(
   // Created by the first download only: most runs download nothing and leave nothing behind.
   const downloadsDir = join(tmpdir(), `${DOWNLOADS_DIR_PREFIX}${randomUUID()}`);
   let port: BidiBrowserPort | undefined;
-  const lost = connection.lost.then((reason) => {
-    throw new BrowserUnavailableError(
-      `Firefox went away while the command ran: ${reason.message}. Nothing further was done; run the command again.`,
-    );
+  const browserLost = new AbortController();
+  let graceTimer: NodeJS.Timeout | undefined;
+  const lost = connection.lost.then(async (reason) => {
+    browserLost.abort(reason);
+    if (opts.finishOnBrowserLoss)
+      await new Promise((resolve) => (graceTimer = setTimeout(resolve, LOST_GRACE_MS)));
+    throw new BrowserUnavailableError(browserGoneMessage(reason));
   });
   const aborted = new Promise<never>((_, reject) => {
     const onAbort = () => reject(new TaskFailedError("Stopped by the user (interrupted)."));
@@ -83,11 +95,17 @@ export async function withRunnerSession<T>(
       const opened = await port.navigate(tabId, opts.url);
       if (!opened.success) throw new TaskFailedError(String(opened.error));
     }
-    return body({ port, tabId, description: connection.description });
-  })();
+    return body({ port, tabId, description: connection.description, browserLost: browserLost.signal });
+  })().catch((error: unknown) => {
+    // What fails because the browser went away is that loss, whatever the failed call said.
+    if (browserLost.signal.aborted)
+      throw new BrowserUnavailableError(browserGoneMessage(browserLost.signal.reason as Error));
+    throw error;
+  });
   try {
     return await Promise.race([work, lost, aborted]);
   } finally {
+    clearTimeout(graceTimer);
     // The abandoned work may still reject once the connection closes; that is expected.
     work.catch(() => {});
     lost.catch(() => {});
