@@ -44,6 +44,7 @@ import {
 } from "../content/content-messages.js";
 import { isStopped, stoppedError, throwIfStopped } from "./abort.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
+import { DEFAULT_MAX_DOWNLOAD_MB, megabytesToBytes, watchDownloadSize } from "./download-limit.js";
 import { NetworkActivity } from "./network-activity.js";
 import { WebExtPageActions } from "./page-actions.js";
 import { WebExtHistory } from "./webext-history.js";
@@ -177,8 +178,12 @@ export class WebExtBrowserPort implements BrowserPort {
   readonly history = new WebExtHistory();
   readonly #network: NetworkActivity;
   readonly #pageActions: WebExtPageActions;
+  readonly #maxDownloadBytes: () => Promise<number>;
 
-  constructor() {
+  /** `maxDownloadBytes`: the user's limit for one download, read per download (settings). */
+  constructor(options: { maxDownloadBytes?: () => Promise<number> } = {}) {
+    this.#maxDownloadBytes =
+      options.maxDownloadBytes ?? (() => Promise.resolve(megabytesToBytes(DEFAULT_MAX_DOWNLOAD_MB)));
     this.#network = new NetworkActivity(browser.webRequest);
     this.#network.start();
     this.#pageActions = new WebExtPageActions(this.#network);
@@ -317,13 +322,16 @@ export class WebExtBrowserPort implements BrowserPort {
     };
   }
 
-  async download(url: string, filename?: string): Promise<DownloadInfo> {
+  /** Firefox downloads the file; the watch holds the size limit (download-limit.ts). */
+  async download(url: string, filename?: string, options: PortCallOptions = {}): Promise<DownloadInfo> {
+    const limit = await this.#maxDownloadBytes();
     const id = await browser.downloads.download(filename ? { url, filename } : { url });
-    const [item] = await browser.downloads.search({ id });
+    const item = await watchDownloadSize(browser.downloads, id, url, limit, options.signal);
     return {
       id: String(id),
       url,
       filename: item?.filename ?? filename ?? "",
+      ...(item && item.fileSize >= 0 && item.state === "complete" ? { bytes: item.fileSize } : {}),
       state: item?.state ?? "in_progress",
     };
   }
