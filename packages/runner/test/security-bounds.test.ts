@@ -8,13 +8,13 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
+  byteFlood,
   type FixtureServer,
   type ScriptedLlm,
   startFixtureServer,
@@ -27,55 +27,26 @@ const PROCESS_TEST_TIMEOUT_MS = 180_000;
 const MB = 1024 * 1024;
 /** Generous: node + tsx + the MCP SDK + pi-ai idle at 150-250 MB here; buffering 300 MB took 1.07 GB. */
 const PEAK_RSS_BOUND_BYTES = 400 * MB;
-const CHUNK = Buffer.alloc(64 * 1024, "a");
 
 let server: FixtureServer;
 let dir = "";
 let llm: ScriptedLlm | undefined;
-/** Bytes each streaming route managed to send before its client went away, by route. */
-const sent: Record<string, number> = {};
-
-/** Streams `total` bytes in 64 KB chunks, honouring backpressure, until done or the client leaves. */
-function streamBytes(route: string, res: ServerResponse, total: number): void {
-  sent[route] = 0;
-  let closed = false;
-  res.on("close", () => {
-    closed = true;
-  });
-  const pump = () => {
-    while (!closed && sent[route]! < total) {
-      sent[route]! += CHUNK.length;
-      if (!res.write(CHUNK)) {
-        res.once("drain", pump);
-        return;
-      }
-    }
-    if (!closed) res.end();
-  };
-  pump();
-}
+// A skill endpoint whose tool caps its answer at 1,000 characters, sending 300 MB.
+const skillFlood = byteFlood(300 * MB, { "content-type": "text/plain" });
+// 400 MB without a declared length: only counting the bytes can stop it.
+const hugeDownload = byteFlood(400 * MB, { "content-type": "application/octet-stream" });
+// 400 MB declared up front: refused before a byte is read.
+const declaredDownload = byteFlood(400 * MB, {
+  "content-type": "application/octet-stream",
+  "content-length": String(400 * MB),
+});
 
 beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
-      // A skill endpoint whose tool caps its answer at 1,000 characters, sending 300 MB.
-      "/bounds/skill-flood": (_req, res) => {
-        res.writeHead(200, { "content-type": "text/plain" });
-        streamBytes("skill", res, 300 * MB);
-      },
-      // 400 MB without a declared length: only counting the bytes can stop it.
-      "/bounds/huge.bin": (_req, res) => {
-        res.writeHead(200, { "content-type": "application/octet-stream" });
-        streamBytes("download", res, 400 * MB);
-      },
-      // 400 MB declared up front: refused before a byte is read.
-      "/bounds/declared.bin": (_req, res) => {
-        res.writeHead(200, {
-          "content-type": "application/octet-stream",
-          "content-length": String(400 * MB),
-        });
-        streamBytes("declared", res, 400 * MB);
-      },
+      "/bounds/skill-flood": skillFlood.route,
+      "/bounds/huge.bin": hugeDownload.route,
+      "/bounds/declared.bin": declaredDownload.route,
     },
   });
   dir = await mkdtemp(join(tmpdir(), "webbrain-bounds-"));
@@ -178,7 +149,7 @@ describe("bodies are read with a cap (point 9)", () => {
         expect(text).toContain("a".repeat(1000));
         expect(text).not.toContain("a".repeat(1001));
         // The read stopped and the connection closed: most of the 300 MB was never sent.
-        expect(sent.skill).toBeLessThan(64 * MB);
+        expect(skillFlood.sent).toBeLessThan(64 * MB);
         const peak = await peakRssBytes(transport.pid!);
         expect(peak).toBeLessThan(PEAK_RSS_BOUND_BYTES);
       } finally {
@@ -201,7 +172,7 @@ describe("bodies are read with a cap (point 9)", () => {
         /over the 5 MB limit for one file; it was stopped and nothing was kept/,
       );
       expect(huge.result.error).toContain("--max-download-mb");
-      expect(sent.download).toBeLessThan(100 * MB);
+      expect(hugeDownload.sent).toBeLessThan(100 * MB);
       // Declared bigger than the default limit: refused before reading.
       const declared = await exec.call("download_files", { urls: [server.url("/bounds/declared.bin")] });
       expect(declared.result.error).toMatch(/is 400 MB, over the 5 MB limit/);
