@@ -24,6 +24,8 @@ const declaredDownload = byteFlood(400 * MB, {
   "content-length": String(400 * MB),
 });
 const skillFlood = byteFlood(300 * MB, { "content-type": "text/plain" });
+// Within the download limit, over the add-on's 20 MB upload cap.
+const bigFile = byteFlood(30 * MB, { "content-type": "application/octet-stream" });
 
 let addon: Awaited<ReturnType<typeof buildAddonWithProbe>> | undefined;
 let fixtures: FixtureServer;
@@ -42,6 +44,7 @@ beforeAll(async () => {
       "/bounds/huge.bin": hugeDownload.route,
       "/bounds/declared.bin": declaredDownload.route,
       "/bounds/skill-flood": skillFlood.route,
+      "/bounds/big.bin": bigFile.route,
     },
   });
 });
@@ -102,6 +105,33 @@ describe("add-on downloads have a size limit the user sets", () => {
         timeoutMs: 15_000,
         message: "the partial download was not removed",
       });
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("add-on uploads read the file with a cap", () => {
+  it(
+    "refuses to attach a downloaded file over 20 MB, read as a stream and cancelled past the cap",
+    async () => {
+      await probeFunction("setMaxDownloadMb", 100);
+      const tab = await openTab();
+      const download = await probe.call<{ id: string; state: string }>(
+        "download",
+        fixtures.url("/bounds/big.bin"),
+      );
+      expect(download.state).toBe("complete");
+      const upload = await probe.call<{ success: boolean; error?: string }>("uploadFile", tab, {
+        downloadId: download.id,
+        selector: "#attach",
+      });
+      expect(upload).toMatchObject({
+        success: false,
+        error: expect.stringMatching(/uploads files up to 20971520 bytes/),
+      });
+      // The second request is the upload's read of the file again. (Firefox's network layer reads
+      // ahead of the page's reader on loopback, so how much the server sent proves nothing here.)
+      expect(bigFile.requests).toHaveLength(2);
     },
     TEST_TIMEOUT_MS,
   );

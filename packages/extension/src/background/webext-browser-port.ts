@@ -353,7 +353,7 @@ export class WebExtBrowserPort implements BrowserPort {
         error: `No download with id ${request.downloadId}; list_downloads shows the ids.`,
       };
     // Add-ons cannot read files on disk; fetch the same URL again (with the user's cookies).
-    let bytes: Uint8Array;
+    let bytes: Uint8Array | undefined;
     let type: string;
     try {
       const response = await fetch(item.url, {
@@ -361,7 +361,7 @@ export class WebExtBrowserPort implements BrowserPort {
         signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
       });
       if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
-      bytes = new Uint8Array(await response.arrayBuffer());
+      bytes = await readUpTo(response, MAX_UPLOAD_BYTES);
       type = response.headers.get("content-type") ?? "";
     } catch (error) {
       return {
@@ -369,10 +369,10 @@ export class WebExtBrowserPort implements BrowserPort {
         error: `Could not read download ${request.downloadId} again from ${item.url}: ${(error as Error).message}. Download it again and retry.`,
       };
     }
-    if (bytes.byteLength > MAX_UPLOAD_BYTES) {
+    if (!bytes) {
       return {
         success: false,
-        error: `That file is ${bytes.byteLength} bytes; the add-on uploads files up to ${MAX_UPLOAD_BYTES} bytes.`,
+        error: `That file is over ${MAX_UPLOAD_BYTES} bytes; the add-on uploads files up to ${MAX_UPLOAD_BYTES} bytes.`,
       };
     }
     const target: ElementTarget = {};
@@ -387,4 +387,37 @@ export class WebExtBrowserPort implements BrowserPort {
     };
     return sendToFrame(id, TOP_FRAME_ID, message, "upload_file");
   }
+}
+
+/**
+ * The body, read chunk by chunk up to `maxBytes`; undefined (the body cancelled, the rest never
+ * received) when it declares or turns out to be bigger, so a huge file never fills memory.
+ */
+async function readUpTo(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }
