@@ -31,7 +31,7 @@ import {
   trimHistory,
 } from "./context-manager.js";
 import { type Conversation, ConversationStore, newConversation } from "./conversation.js";
-import { AgentError } from "./errors.js";
+import { AgentError, isBrowserUnavailable } from "./errors.js";
 import { DEFAULT_IMAGE_BUDGET, type ImageBudget, RunImageCounter } from "./image-budget.js";
 import { LoopDetector } from "./loop-detector.js";
 import {
@@ -407,11 +407,20 @@ export class Agent {
         try {
           outcome = await raceAbort(this.executor.execute(call, run), options.signal);
         } catch (error) {
-          if (!(error instanceof AgentError) || error.kind !== "aborted") throw error;
-          outcome = {
-            content: [{ type: "text", text: `[${call.name} aborted] Stopped by the user while it ran.` }],
-            isError: true,
-          };
+          if (isBrowserUnavailable(error)) {
+            // The browser is gone: no later call can run, so the model is not asked again.
+            outcome = {
+              content: [{ type: "text", text: `[${call.name} failed] ${error.message}` }],
+              isError: true,
+            };
+            ended = this.result("error", error.message, conversation, error);
+          } else {
+            if (!(error instanceof AgentError) || error.kind !== "aborted") throw error;
+            outcome = {
+              content: [{ type: "text", text: `[${call.name} aborted] Stopped by the user while it ran.` }],
+              isError: true,
+            };
+          }
         }
         outcome = await this.adapterNote(conversation, adapterBefore, outcome);
         if (outcome.end) ended = this.endResult(conversation, outcome.end);

@@ -16,6 +16,8 @@ export type AgentErrorKind =
   | "aborted"
   | "config"
   | "busy"
+  /** The browser itself went away (crashed, killed, its connection closed): nothing more can run. */
+  | "browser_unavailable"
   | "internal";
 
 import type { LoopDetectorName } from "./loop-detector.js";
@@ -67,6 +69,19 @@ export class AgentError extends Error {
     if (detail.provider) this.provider = detail.provider;
     if (detail.loop) this.loop = detail.loop;
   }
+}
+
+/**
+ * What a port throws once its browser is gone (the runner: Firefox died or its BiDi socket
+ * closed). The loop ends the run at once on it instead of telling the model to try again.
+ */
+export function browserUnavailable(message: string): AgentError {
+  return new AgentError("browser_unavailable", message);
+}
+
+/** True for the error a port throws once its browser is gone. */
+export function isBrowserUnavailable(error: unknown): error is AgentError {
+  return error instanceof AgentError && error.kind === "browser_unavailable";
 }
 
 /** The error's kind when it is an AgentError, else undefined. */

@@ -8,8 +8,10 @@
  *   placeholders or the query (GET) or sent as a JSON body (POST); they never pick the host.
  * - A URL-like argument (`inputUrlArg`) must match the tool's `inputUrlAllowlist` when it has
  *   one; the active tab's URL fills `activeTabUrlArg` when the model leaves it out.
- * - Redirects are refused (a redirect could leave the declared origin), and the body read stops
- *   at the tool's `maxTextChars`; JSON arrays are cut to `maxArrayItems`.
+ * - Redirects are refused (a redirect could leave the declared origin). The body is read as a
+ *   stream and the read stops (the body cancelled, `truncated: true`) past `maxChars` characters
+ *   or `maxChars * 4` bytes, whichever comes first: an endpoint that answers 300 MB costs a few
+ *   KB of memory, not 300 MB. JSON arrays are cut to `maxArrayItems`.
  */
 import type { SkillTool, UrlAllowRule } from "./skills.js";
 
@@ -49,12 +51,51 @@ interface CookielessInit {
   signal?: AbortSignal;
 }
 
+interface BodyReader {
+  read(): Promise<{ done: boolean; value?: Uint8Array }>;
+  cancel(): Promise<void>;
+}
+
 interface FetchResult {
   status: number;
   statusText: string;
   url: string;
   headers: { get(name: string): string | null };
-  text(): Promise<string>;
+  body: { getReader(): BodyReader } | null;
+}
+
+/** UTF-8 spends at most 4 bytes on a character: past this many bytes the text cap is surely hit. */
+const MAX_BYTES_PER_CHAR = 4;
+
+/**
+ * The body as text, read chunk by chunk and cut at `maxChars` characters or `maxChars * 4` bytes.
+ * Past the cap the body is cancelled, so the rest is never received, let alone held.
+ */
+async function readCapped(
+  body: FetchResult["body"],
+  maxChars: number,
+): Promise<{ text: string; truncated: boolean }> {
+  if (!body) return { text: "", truncated: false };
+  const maxBytes = maxChars * MAX_BYTES_PER_CHAR;
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  let text = "";
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      text += decoder.decode();
+      break;
+    }
+    bytes += value?.length ?? 0;
+    text += decoder.decode(value, { stream: true });
+    if (text.length > maxChars || bytes > maxBytes) {
+      // A failed cancel (the stream already errored) changes nothing: we have what we keep.
+      await reader.cancel().catch(() => undefined);
+      return { text: text.slice(0, maxChars), truncated: true };
+    }
+  }
+  return { text: text.slice(0, maxChars), truncated: text.length > maxChars };
 }
 
 /** fetch() with credentials omitted and redirects refused: the only way skill tools go out. */
@@ -78,14 +119,14 @@ export const platformSkillHttp: SkillHttp = {
         redirect: "error",
         signal: controller.signal,
       });
-      const text = await response.text();
+      const { text, truncated } = await readCapped(response.body, request.maxChars);
       return {
         status: response.status,
         statusText: response.statusText,
         url: response.url || request.url,
         contentType: response.headers.get("content-type") ?? "",
-        body: text.slice(0, request.maxChars),
-        truncated: text.length > request.maxChars,
+        body: text,
+        truncated,
       };
     } finally {
       clearTimeout(timer);

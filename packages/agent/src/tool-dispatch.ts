@@ -16,6 +16,7 @@ import type {
   PageResult,
   PortCallOptions,
 } from "./browser-port.js";
+import { isBrowserUnavailable } from "./errors.js";
 import { fetchRequestFor } from "./http-fetch.js";
 import { type PortActionToolName, type PortToolName, toolSpec } from "./tool-catalog.js";
 import { agentResult, plainResult, type ToolContent, untrustedResult } from "./tool-result.js";
@@ -68,6 +69,8 @@ export async function dispatchTool(
   try {
     return await run(port, name, args, ctx);
   } catch (error) {
+    // No browser, no retry: the loop ends the run on this (agent.ts).
+    if (isBrowserUnavailable(error)) throw error;
     return agentResult(
       name,
       false,

@@ -113,11 +113,17 @@ declare namespace browser {
       mime?: string;
       fileSize: number;
       totalBytes: number;
+      bytesReceived: number;
+      exists: boolean;
       state: "in_progress" | "complete" | "interrupted";
       startTime: string;
+      error?: string;
     }
     function search(query: { limit?: number; orderBy?: string[]; id?: number }): Promise<DownloadItem[]>;
     function download(options: { url: string; filename?: string; saveAs?: boolean }): Promise<number>;
+    function cancel(id: number): Promise<void>;
+    function removeFile(id: number): Promise<void>;
+    function erase(query: { id?: number }): Promise<number[]>;
   }
 
   namespace browserAction {

@@ -9,6 +9,9 @@
  *   for elements that take actions, `role "name"` for structure, bare text for prose.
  * - Overlays (open dialogs, high stacked layers) are printed first, once, and not in place.
  * - A budget cuts whole lines and ends the tree with one marker line that says so.
+ * - The walk itself is bounded (TREE_WALK_LIMITS): past so many elements or so much time it
+ *   stops and says so in a last line, and subtrees nested deeper than a limit are skipped, so a
+ *   page that grows without end (or nests without end) answers within the page call's bound.
  *
  * Longer than the other modules on purpose: the printing rules share one pass and its state
  * (pending text, overlay sinks, inherited flags); split apart they would hide that invariant.
@@ -48,6 +51,17 @@ import { clipsEverything, intersectsViewport, ownBoxHidden } from "./visibility.
 
 /** Long prose lines are cut here; read_page gives the full text. */
 export const TEXT_LINE_MAX_CHARS = 1000;
+
+/**
+ * Bounds of one walk. A page can grow its DOM without end: unbounded, a walk of a few million
+ * elements outlasts the runner's page call (60 s) and every page tool stalls with it. 100k
+ * elements is several times a large real page (a long Wikipedia article has ~30k), and the time
+ * bound holds on a slow machine too. Deep nesting is cut before the engine's recursion limit
+ * (each DOM level costs this walk three stack frames).
+ */
+export const TREE_WALK_LIMITS = { maxElements: 100_000, maxMs: 10_000, maxDomDepth: 600 } as const;
+/** How many elements are visited between two looks at the clock. */
+const CLOCK_EVERY_ELEMENTS = 256;
 /** A <select> lists at most this many options, then says how many more it has. */
 export const SELECT_OPTIONS_SHOWN = 30;
 const INDENT = "  ";
@@ -142,6 +156,15 @@ export interface TreeOptions {
   root?: Element;
   /** Answer only the lines that match, each with the part of the page it is in. */
   find?: TreeQuery;
+  /** Bounds of the walk; TREE_WALK_LIMITS unless a caller (a test) narrows them. */
+  limits?: Partial<typeof TREE_WALK_LIMITS>;
+}
+
+/** Why a walk stopped before the end of the page. */
+export interface WalkCut {
+  reason: "elements" | "time";
+  /** Elements read before it stopped. */
+  elements: number;
 }
 
 export interface TreeResult {
@@ -160,6 +183,10 @@ export interface TreeResult {
   refNames: Record<string, string>;
   overlays: number;
   elementsVisited: number;
+  /** Set when the walk stopped early (a huge or endlessly growing page). */
+  walkCut?: WalkCut;
+  /** Subtrees skipped because they nest deeper than maxDomDepth. */
+  deepSkipped: number;
 }
 
 interface Inherited {
@@ -209,8 +236,21 @@ class TreeWalk {
   scopeRoot: Element | undefined;
   readonly refNames: Record<string, string> = {};
   elements = 0;
+  /** Set once a walk limit is hit: nothing more is visited. */
+  cut: WalkCut | undefined;
+  deepSkipped = 0;
+  readonly limits: typeof TREE_WALK_LIMITS;
+  readonly #deadline: number;
+  #domDepth = 0;
 
-  constructor(filter: TreeFilter, registry: RefRegistry, doc: Document) {
+  constructor(
+    filter: TreeFilter,
+    registry: RefRegistry,
+    doc: Document,
+    limits: Partial<typeof TREE_WALK_LIMITS> = {},
+  ) {
+    this.limits = { ...TREE_WALK_LIMITS, ...limits };
+    this.#deadline = performance.now() + this.limits.maxMs;
     this.#filter = filter;
     this.#registry = registry;
     this.#labels = new LabelIndex(doc);
@@ -251,8 +291,27 @@ class TreeWalk {
   }
 
   walkChildren(parent: Node, inh: Inherited): void {
+    if (this.#domDepth >= this.limits.maxDomDepth) {
+      this.deepSkipped++;
+      return;
+    }
     const dom = nativeDom();
-    for (let child = dom.firstChild(parent); child; child = dom.nextSibling(child)) this.visit(child, inh);
+    this.#domDepth++;
+    for (let child = dom.firstChild(parent); child && !this.cut; child = dom.nextSibling(child))
+      this.visit(child, inh);
+    this.#domDepth--;
+  }
+
+  /** Counts one element against the limits; false once the walk must stop. */
+  #withinLimits(): boolean {
+    if (this.cut) return false;
+    this.elements++;
+    if (this.elements > this.limits.maxElements) {
+      this.cut = { reason: "elements", elements: this.elements - 1 };
+    } else if (this.elements % CLOCK_EVERY_ELEMENTS === 0 && performance.now() > this.#deadline) {
+      this.cut = { reason: "time", elements: this.elements };
+    }
+    return !this.cut;
   }
 
   visit(node: Node, inh: Inherited): void {
@@ -275,7 +334,7 @@ class TreeWalk {
 
   visitElement(el: Element, inh: Inherited, tag: string = nativeDom().localName(el)): void {
     if (SKIPPED_TAGS.has(tag)) return;
-    this.elements++;
+    if (!this.#withinLimits()) return;
     // Every DOM read below may cross a realm wrapper (sandbox/content script): read each fact
     // once, through the native accessors, and attributes only when getAttributeNames() says
     // they exist.
@@ -652,7 +711,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   // control's ref that once started a chunk means only that control again.
   if (!options.root && !options.find) foldedSpans = new WeakMap();
   const view = doc.defaultView ?? window;
-  const walk = new TreeWalk(options.filter, registry, doc);
+  const walk = new TreeWalk(options.filter, registry, doc, options.limits);
   walk.scopeRoot = options.root;
   const inh: Inherited = {
     depth: 0,
@@ -697,7 +756,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   }
   if (options.find) {
     const found = findInTree(all, options.find);
-    return {
+    return withWalkNotes(walk, {
       tree: found.text,
       lines: found.matches,
       chars: found.text.length,
@@ -709,14 +768,49 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
       refNames: walk.refNames,
       overlays: overlays.length,
       elementsVisited: walk.elements,
-    };
+      deepSkipped: 0,
+    });
   }
-  return assemble(all, options.maxChars, registry, {
-    refs: walk.refs,
-    refNames: walk.refNames,
-    overlays: overlays.length,
-    elements: walk.elements,
-  });
+  return withWalkNotes(
+    walk,
+    assemble(all, options.maxChars, registry, {
+      refs: walk.refs,
+      refNames: walk.refNames,
+      overlays: overlays.length,
+      elements: walk.elements,
+    }),
+  );
+}
+
+/**
+ * A walk that stopped early or skipped deep parts says so in a last line, and counts as
+ * truncated: the model knows it saw part of the page and how to see the rest.
+ */
+function withWalkNotes(walk: TreeWalk, result: TreeResult): TreeResult {
+  const notes: string[] = [];
+  if (walk.cut) {
+    const why =
+      walk.cut.reason === "elements"
+        ? `after ${walk.cut.elements} elements`
+        : `after ${walk.limits.maxMs / 1000} s (${walk.cut.elements} elements read)`;
+    notes.push(
+      `… stopped reading the page ${why}: it is very large or keeps growing, so the rest is not shown. ` +
+        "Read a part with ref_id, or look for what you need with find.",
+    );
+  }
+  if (walk.deepSkipped > 0) {
+    notes.push(
+      `… ${walk.deepSkipped} part(s) nested deeper than ${walk.limits.maxDomDepth} levels not shown; pass the ref of the last element shown above one as ref_id to read it.`,
+    );
+  }
+  const out: TreeResult = {
+    ...result,
+    deepSkipped: walk.deepSkipped,
+    ...(walk.cut ? { walkCut: walk.cut } : {}),
+  };
+  if (notes.length === 0) return out;
+  const tree = [result.tree, ...notes].filter((text) => text !== "").join("\n");
+  return { ...out, tree, chars: tree.length, lines: result.lines + notes.length, truncated: true };
 }
 
 function assemble(
@@ -734,6 +828,7 @@ function assemble(
     refNames: counts.refNames,
     overlays: counts.overlays,
     elementsVisited: counts.elements,
+    deepSkipped: 0,
   };
   if (budget === undefined || fullChars <= budget) {
     return {

@@ -61,6 +61,8 @@ export interface BidiBrowserPortOptions {
   pageScript: string;
   /** Folder for downloads made during the run. */
   downloadsDir: string;
+  /** Size limit of one download (`--max-download-mb`); default DEFAULT_MAX_DOWNLOAD_BYTES. */
+  maxDownloadBytes?: number;
   dialogPolicy?: DialogPolicy;
   /** Work in this BiDi user context (own cookies and storage, own tabs); default: the default one. */
   userContext?: string;
@@ -138,7 +140,7 @@ export class BidiBrowserPort implements BrowserPort {
     this.documents = new ContextDocuments(opts.client, PAGE_SANDBOX);
     this.dialogs = new DialogHandler(opts.client, opts.dialogPolicy ?? DEFAULT_DIALOG_POLICY);
     this.#fetch = opts.fetchImpl ?? fetch;
-    this.downloads = new DownloadFolder(opts.downloadsDir, this.#fetch);
+    this.downloads = new DownloadFolder(opts.downloadsDir, this.#fetch, opts.maxDownloadBytes);
     this.#navigationTimeoutMs = opts.navigationTimeoutMs ?? DEFAULT_NAVIGATION_TIMEOUT_MS;
     this.#ownsBrowser = opts.ownsBrowser ?? false;
     this.network = new NetworkActivity(opts.client);
@@ -339,8 +341,8 @@ export class BidiBrowserPort implements BrowserPort {
     return this.downloads.read(id, options.maxChars);
   }
 
-  download(url: string, filename?: string): Promise<DownloadInfo> {
-    return this.downloads.download(url, filename);
+  download(url: string, filename?: string, options: PortCallOptions = {}): Promise<DownloadInfo> {
+    return this.downloads.download(url, filename, options.signal);
   }
 
   async pauseForUser(message: string, options: PortCallOptions = {}): Promise<PersonAnswer> {

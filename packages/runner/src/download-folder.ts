@@ -7,18 +7,41 @@
  *   then renamed), so a half-written file is never presented as whole.
  * - File names come from the caller or the URL, stripped of path separators, and never
  *   overwrite each other (a numeric suffix is added).
+ * - A download is streamed to disk, never held whole in memory, and stops at the size limit
+ *   (`--max-download-mb`, DEFAULT_MAX_DOWNLOAD_BYTES): a bigger file is cancelled, its partial
+ *   file removed, and a DownloadTooLargeError names the flag that raises the limit.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import type { DownloadContent, DownloadInfo } from "@webbrain/agent";
 import type { FetchImpl } from "./http-fetch.js";
 
 export const DEFAULT_READ_MAX_CHARS = 50_000;
 const DOWNLOAD_TIMEOUT_MS = 120_000;
+const BYTES_PER_MB = 1024 * 1024;
+/** The size limit of one download unless the user raises it (`--max-download-mb`). */
+export const DEFAULT_MAX_DOWNLOAD_MB = 100;
+export const DEFAULT_MAX_DOWNLOAD_BYTES = DEFAULT_MAX_DOWNLOAD_MB * BYTES_PER_MB;
 
 export class DownloadError extends Error {
-  override readonly name = "DownloadError";
+  override readonly name: string = "DownloadError";
+}
+
+/** The file is bigger than the run's download limit; nothing of it was kept. */
+export class DownloadTooLargeError extends DownloadError {
+  override readonly name = "DownloadTooLargeError";
+  readonly limitBytes: number;
+  constructor(url: string, limitBytes: number, declaredBytes?: number) {
+    const limitMb = Math.round((limitBytes / BYTES_PER_MB) * 100) / 100;
+    const size =
+      declaredBytes !== undefined ? `is ${Math.ceil(declaredBytes / BYTES_PER_MB)} MB` : "passed the limit";
+    super(
+      `The download of ${url} ${size}, over the ${limitMb} MB limit for one file; it was stopped and nothing was kept. ` +
+        "Ask the user to raise the limit (webbrain --max-download-mb N) if the file is needed.",
+    );
+    this.limitBytes = limitBytes;
+  }
 }
 
 interface Entry {
@@ -29,27 +52,37 @@ interface Entry {
 export class DownloadFolder {
   readonly dir: string;
   readonly #fetch: FetchImpl;
+  readonly #maxBytes: number;
   readonly #entries: Entry[] = [];
 
-  constructor(dir: string, fetchImpl: FetchImpl = fetch) {
+  constructor(dir: string, fetchImpl: FetchImpl = fetch, maxBytes = DEFAULT_MAX_DOWNLOAD_BYTES) {
     this.dir = dir;
     this.#fetch = fetchImpl;
+    this.#maxBytes = maxBytes;
   }
 
-  async download(url: string, filename?: string): Promise<DownloadInfo> {
-    const response = await this.#fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }).catch(
-      (error) => {
-        throw new DownloadError(`Could not download ${url}: ${(error as Error).message}`);
-      },
-    );
-    if (!response.ok)
+  async download(url: string, filename?: string, signal?: AbortSignal): Promise<DownloadInfo> {
+    const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
+    const response = await this.#fetch(url, {
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+    }).catch((error) => {
+      throw new DownloadError(`Could not download ${url}: ${(error as Error).message}`);
+    });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
       throw new DownloadError(`Could not download ${url}: HTTP ${response.status} ${response.statusText}`);
-    const bytes = Buffer.from(await response.arrayBuffer());
+    }
+    // A declared size over the limit is refused before a byte is read.
+    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (Number.isFinite(declared) && declared > this.#maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new DownloadTooLargeError(url, this.#maxBytes, declared);
+    }
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const temp = join(this.dir, `.${randomUUID()}.part`);
+    const bytes = await this.#streamTo(temp, url, response.body);
     const name = this.#uniqueName(safeName(filename || basename(new URL(url).pathname) || "download"));
     const path = join(this.dir, name);
-    const temp = join(this.dir, `.${randomUUID()}.part`);
-    await writeFile(temp, bytes);
     await rename(temp, path);
     const mime = response.headers.get("content-type") ?? undefined;
     const info: DownloadInfo = {
@@ -57,12 +90,41 @@ export class DownloadFolder {
       url,
       filename: name,
       ...(mime ? { mime } : {}),
-      bytes: bytes.length,
+      bytes,
       state: "complete",
       startTime: new Date().toISOString(),
     };
     this.#entries.push({ info, path });
     return info;
+  }
+
+  /** Writes the body to `temp` chunk by chunk; past the limit (or on any failure) `temp` is removed. */
+  async #streamTo(temp: string, url: string, body: Response["body"]): Promise<number> {
+    const file = await open(temp, "wx", 0o600);
+    let bytes = 0;
+    try {
+      const reader = body?.getReader();
+      for (;;) {
+        if (!reader) break;
+        const { done, value } = await reader.read().catch((error: unknown) => {
+          throw new DownloadError(`Could not download ${url}: ${(error as Error).message}`);
+        });
+        if (done) break;
+        bytes += value.length;
+        if (bytes > this.#maxBytes) {
+          // Cancelling stops the transfer: the rest of the file is never received.
+          await reader.cancel().catch(() => undefined);
+          throw new DownloadTooLargeError(url, this.#maxBytes);
+        }
+        await file.write(value);
+      }
+      await file.close();
+      return bytes;
+    } catch (error) {
+      await file.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw error;
+    }
   }
 
   list(limit = 20): DownloadInfo[] {

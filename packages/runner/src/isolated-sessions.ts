@@ -24,12 +24,14 @@ import {
 } from "./browser-connection.js";
 import type { DialogPolicy } from "./dialog-handler.js";
 import { TaskFailedError } from "./errors.js";
-import { loadStorageState } from "./storage-state.js";
+import { checkStorageStateFile, loadStorageState } from "./storage-state.js";
 
 export interface SessionBrowserOptions extends BrowserConnectionOptions {
   pageScript: () => Promise<string>;
   /** Loaded into every session. */
   storageState?: string;
+  /** Size limit of one download (`--max-download-mb`). */
+  maxDownloadBytes?: number;
   dialogPolicy?: DialogPolicy;
 }
 
@@ -56,6 +58,8 @@ export class SessionBrowser {
   }
 
   static async open(options: SessionBrowserOptions): Promise<SessionBrowser> {
+    // A bad --storage-state is a usage error before Firefox starts, not at the first session.
+    if (options.storageState) await checkStorageStateFile(options.storageState);
     const pageScript = await options.pageScript();
     const connection = await openBrowserConnection(options);
     return new SessionBrowser(connection, pageScript, options);
@@ -104,6 +108,7 @@ export class SessionBrowser {
         pageScript: this.#pageScript,
         downloadsDir,
         userContext,
+        ...(this.#options.maxDownloadBytes ? { maxDownloadBytes: this.#options.maxDownloadBytes } : {}),
         ...(this.#options.dialogPolicy ? { dialogPolicy: this.#options.dialogPolicy } : {}),
       });
       session.tabId = port.tabs.activeId!;

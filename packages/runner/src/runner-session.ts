@@ -7,7 +7,8 @@
  *   success, failure, Ctrl-C, or Firefox dying.
  * - If the browser goes away while the command runs, the command's promise is abandoned and a
  *   BrowserUnavailableError saying so is thrown at once (exit code 3), instead of waiting for
- *   timeouts.
+ *   timeouts. A command that reports the loss itself (`finishOnBrowserLoss`: run's --json
+ *   summary) is told through `browserLost` and given LOST_GRACE_MS to return its report.
  */
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
@@ -15,9 +16,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BidiBrowserPort } from "./bidi-browser-port.js";
 import { type BrowserConnectionOptions, openBrowserConnection } from "./browser-connection.js";
+import { browserGoneMessage } from "./browser-gone.js";
 import type { DialogPolicy } from "./dialog-handler.js";
 import { BrowserUnavailableError, TaskFailedError } from "./errors.js";
-import { loadStorageState } from "./storage-state.js";
+import { checkStorageStateFile, loadStorageState } from "./storage-state.js";
 import type { PersonAtHand } from "./wait-for-person.js";
 
 export interface RunnerSessionOptions extends BrowserConnectionOptions {
@@ -31,6 +33,10 @@ export interface RunnerSessionOptions extends BrowserConnectionOptions {
   storageState?: string;
   /** Someone who can take over the browser now (offers pause_for_user). */
   person?: PersonAtHand;
+  /** Size limit of one download (`--max-download-mb`). */
+  maxDownloadBytes?: number;
+  /** The body ends its own work when `browserLost` fires and returns a report of it. */
+  finishOnBrowserLoss?: boolean;
 }
 
 export interface RunnerSession {
@@ -38,7 +44,12 @@ export interface RunnerSession {
   /** The tab the command works in. */
   tabId: string;
   description: string;
+  /** Aborted, with the reason, once the browser goes away without our asking. */
+  browserLost: AbortSignal;
 }
+
+/** How long a `finishOnBrowserLoss` body may take to return its report once the browser is gone. */
+const LOST_GRACE_MS = 10_000;
 
 /** Prefix of per-run download folders in the OS temp dir. */
 const DOWNLOADS_DIR_PREFIX = "webbrain-downloads-";
@@ -48,15 +59,20 @@ export async function withRunnerSession<T>(
   body: (session: RunnerSession) => Promise<T>,
 ): Promise<T> {
   opts.signal?.throwIfAborted();
+  // Checked before Firefox starts: a bad file is a usage error, not a launch and a stack trace.
+  if (opts.storageState) await checkStorageStateFile(opts.storageState);
   const pageScript = opts.pageScript ? await opts.pageScript() : "";
   const connection = await openBrowserConnection(opts);
   // Created by the first download only: most runs download nothing and leave nothing behind.
   const downloadsDir = join(tmpdir(), `${DOWNLOADS_DIR_PREFIX}${randomUUID()}`);
   let port: BidiBrowserPort | undefined;
-  const lost = connection.lost.then((reason) => {
-    throw new BrowserUnavailableError(
-      `Firefox went away while the command ran: ${reason.message}. Nothing further was done; run the command again.`,
-    );
+  const browserLost = new AbortController();
+  let graceTimer: NodeJS.Timeout | undefined;
+  const lost = connection.lost.then(async (reason) => {
+    browserLost.abort(reason);
+    if (opts.finishOnBrowserLoss)
+      await new Promise((resolve) => (graceTimer = setTimeout(resolve, LOST_GRACE_MS)));
+    throw new BrowserUnavailableError(browserGoneMessage(reason));
   });
   const aborted = new Promise<never>((_, reject) => {
     const onAbort = () => reject(new TaskFailedError("Stopped by the user (interrupted)."));
@@ -68,6 +84,7 @@ export async function withRunnerSession<T>(
       client: connection.client,
       pageScript,
       downloadsDir,
+      ...(opts.maxDownloadBytes ? { maxDownloadBytes: opts.maxDownloadBytes } : {}),
       ownsBrowser: !opts.connect && !opts.webdriver,
       ...(opts.dialogPolicy ? { dialogPolicy: opts.dialogPolicy } : {}),
       ...(opts.person ? { person: opts.person } : {}),
@@ -78,11 +95,17 @@ export async function withRunnerSession<T>(
       const opened = await port.navigate(tabId, opts.url);
       if (!opened.success) throw new TaskFailedError(String(opened.error));
     }
-    return body({ port, tabId, description: connection.description });
-  })();
+    return body({ port, tabId, description: connection.description, browserLost: browserLost.signal });
+  })().catch((error: unknown) => {
+    // What fails because the browser went away is that loss, whatever the failed call said.
+    if (browserLost.signal.aborted)
+      throw new BrowserUnavailableError(browserGoneMessage(browserLost.signal.reason as Error));
+    throw error;
+  });
   try {
     return await Promise.race([work, lost, aborted]);
   } finally {
+    clearTimeout(graceTimer);
     // The abandoned work may still reject once the connection closes; that is expected.
     work.catch(() => {});
     lost.catch(() => {});

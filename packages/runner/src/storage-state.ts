@@ -11,11 +11,13 @@
  *   session works in (the default one unless given), so they land where its tabs read them.
  * - Local storage is read and written by script in a tab showing that origin: it has no BiDi
  *   command. Loading navigates the given tab to each origin and leaves it on about:blank.
- * - A file that is not a storage state is a StorageStateError naming the file and what is wrong.
+ * - A file that is not a storage state is a StorageStateError naming the file and what is wrong;
+ *   commands check it with `checkStorageStateFile` before Firefox starts (a usage error, exit 2).
  */
 import { readFile, rename, writeFile } from "node:fs/promises";
 import type { BidiClient } from "@webbrain/bidi";
 import type * as Bidi from "webdriver-bidi-protocol";
+import { UsageError } from "./errors.js";
 
 export interface StoredCookie {
   name: string;
@@ -113,7 +115,9 @@ export async function readStorageStateFile(file: string): Promise<StorageState> 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new StorageStateError(`The storage state ${file} is not JSON (${(error as Error).message}).`);
+    // JSON.parse quotes the text it choked on, newlines included: kept to one line.
+    const why = (error as Error).message.replace(/\s+/g, " ").trim();
+    throw new StorageStateError(`The storage state ${file} is not JSON (${why}).`);
   }
   return validateStorageState(value, file);
 }
@@ -124,7 +128,9 @@ function validateStorageState(value: unknown, file: string): StorageState {
       `The storage state ${file} is not one: ${what}. Expected {"cookies": [...], "origins": [...]} as \`webbrain state save\` writes it.`,
     );
   if (typeof value !== "object" || value === null) throw bad("not an object");
+  if (Array.isArray(value)) throw bad("a list, not an object");
   const record = value as Record<string, unknown>;
+  if (!("cookies" in record) && !("origins" in record)) throw bad('it has neither "cookies" nor "origins"');
   const cookies = record.cookies ?? [];
   const origins = record.origins ?? [];
   if (!Array.isArray(cookies)) throw bad('"cookies" is not a list');
@@ -142,6 +148,19 @@ function validateStorageState(value: unknown, file: string): StorageState {
     }
   });
   return { cookies: cookies as StoredCookie[], origins: origins as StoredOrigin[] };
+}
+
+/**
+ * `--storage-state FILE` checked before any browser starts: a file that cannot be read or is not
+ * a storage state is a UsageError (one line, exit 2), so a typo costs no Firefox launch.
+ */
+export async function checkStorageStateFile(file: string): Promise<StorageState> {
+  try {
+    return await readStorageStateFile(file);
+  } catch (error) {
+    if (error instanceof StorageStateError) throw new UsageError(`--storage-state: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Sets every cookie of the state in the user context. */

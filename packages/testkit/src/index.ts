@@ -1,4 +1,5 @@
 // @webbrain/testkit: test-only helpers. One export line per module.
+export * from "./byte-flood.js";
 export * from "./fake-grid.js";
 export * from "./firefox-harness.js";
 export * from "./fixture-server.js";

@@ -14,6 +14,7 @@ import { OfflineWikipediaHttp } from "../zim/offline-wikipedia-http.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { WebRequestApiObserver } from "./api-observer-webrequest.js";
 import { askAboutHandler, ContextInbox, firefoxContextSources, installContextMenu } from "./context-menu.js";
+import { megabytesToBytes } from "./download-limit.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
 import { RunHooks } from "./run-hooks.js";
@@ -30,7 +31,10 @@ setBedrockProviderModule(bedrockProviderModule);
 
 const settings = new SettingsStore(browser.storage.local);
 const sessions = new TabSessions(browser.storage.session);
-const port = new WebExtBrowserPort();
+// The download limit is read per download, so a change in settings applies to the next one.
+const port = new WebExtBrowserPort({
+  maxDownloadBytes: async () => megabytesToBytes((await settings.load()).maxDownloadMb),
+});
 const store = new WebExtStore(browser.storage.local, browser.storage.session);
 const conversations = new ConversationStore(store);
 const payloads = new PayloadRecorder();

@@ -44,6 +44,7 @@ import {
 } from "../content/content-messages.js";
 import { isStopped, stoppedError, throwIfStopped } from "./abort.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
+import { DEFAULT_MAX_DOWNLOAD_MB, megabytesToBytes, watchDownloadSize } from "./download-limit.js";
 import { NetworkActivity } from "./network-activity.js";
 import { WebExtPageActions } from "./page-actions.js";
 import { WebExtHistory } from "./webext-history.js";
@@ -177,8 +178,12 @@ export class WebExtBrowserPort implements BrowserPort {
   readonly history = new WebExtHistory();
   readonly #network: NetworkActivity;
   readonly #pageActions: WebExtPageActions;
+  readonly #maxDownloadBytes: () => Promise<number>;
 
-  constructor() {
+  /** `maxDownloadBytes`: the user's limit for one download, read per download (settings). */
+  constructor(options: { maxDownloadBytes?: () => Promise<number> } = {}) {
+    this.#maxDownloadBytes =
+      options.maxDownloadBytes ?? (() => Promise.resolve(megabytesToBytes(DEFAULT_MAX_DOWNLOAD_MB)));
     this.#network = new NetworkActivity(browser.webRequest);
     this.#network.start();
     this.#pageActions = new WebExtPageActions(this.#network);
@@ -317,13 +322,16 @@ export class WebExtBrowserPort implements BrowserPort {
     };
   }
 
-  async download(url: string, filename?: string): Promise<DownloadInfo> {
+  /** Firefox downloads the file; the watch holds the size limit (download-limit.ts). */
+  async download(url: string, filename?: string, options: PortCallOptions = {}): Promise<DownloadInfo> {
+    const limit = await this.#maxDownloadBytes();
     const id = await browser.downloads.download(filename ? { url, filename } : { url });
-    const [item] = await browser.downloads.search({ id });
+    const item = await watchDownloadSize(browser.downloads, id, url, limit, options.signal);
     return {
       id: String(id),
       url,
       filename: item?.filename ?? filename ?? "",
+      ...(item && item.fileSize >= 0 && item.state === "complete" ? { bytes: item.fileSize } : {}),
       state: item?.state ?? "in_progress",
     };
   }
@@ -345,7 +353,7 @@ export class WebExtBrowserPort implements BrowserPort {
         error: `No download with id ${request.downloadId}; list_downloads shows the ids.`,
       };
     // Add-ons cannot read files on disk; fetch the same URL again (with the user's cookies).
-    let bytes: Uint8Array;
+    let bytes: Uint8Array | undefined;
     let type: string;
     try {
       const response = await fetch(item.url, {
@@ -353,7 +361,7 @@ export class WebExtBrowserPort implements BrowserPort {
         signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
       });
       if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
-      bytes = new Uint8Array(await response.arrayBuffer());
+      bytes = await readUpTo(response, MAX_UPLOAD_BYTES);
       type = response.headers.get("content-type") ?? "";
     } catch (error) {
       return {
@@ -361,10 +369,10 @@ export class WebExtBrowserPort implements BrowserPort {
         error: `Could not read download ${request.downloadId} again from ${item.url}: ${(error as Error).message}. Download it again and retry.`,
       };
     }
-    if (bytes.byteLength > MAX_UPLOAD_BYTES) {
+    if (!bytes) {
       return {
         success: false,
-        error: `That file is ${bytes.byteLength} bytes; the add-on uploads files up to ${MAX_UPLOAD_BYTES} bytes.`,
+        error: `That file is over ${MAX_UPLOAD_BYTES} bytes; the add-on uploads files up to ${MAX_UPLOAD_BYTES} bytes.`,
       };
     }
     const target: ElementTarget = {};
@@ -379,4 +387,37 @@ export class WebExtBrowserPort implements BrowserPort {
     };
     return sendToFrame(id, TOP_FRAME_ID, message, "upload_file");
   }
+}
+
+/**
+ * The body, read chunk by chunk up to `maxBytes`; undefined (the body cancelled, the rest never
+ * received) when it declares or turns out to be bigger, so a huge file never fills memory.
+ */
+async function readUpTo(response: Response, maxBytes: number): Promise<Uint8Array | undefined> {
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
 }

@@ -9,6 +9,7 @@ import type { AlwaysGrant, ConnectionTestResult } from "../shared/messages.js";
 import { request } from "../shared/request.js";
 import {
   type FieldProblem,
+  MAX_MAX_DOWNLOAD_MB,
   PROVIDER_PRESETS,
   type ProviderConfig,
   type ProviderPreset,
@@ -44,6 +45,7 @@ const ui = {
   cancel: byId<HTMLButtonElement>("cancel-edit"),
   modelOptions: byId<HTMLDataListElement>("p-model-options"),
   maxSteps: byId<HTMLInputElement>("max-steps"),
+  maxDownloadMb: byId<HTMLInputElement>("max-download-mb"),
   planBeforeAct: byId<HTMLInputElement>("plan-before-act"),
   agentSaved: byId<HTMLParagraphElement>("agent-saved"),
   streamResponses: byId<HTMLInputElement>("stream-responses"),
@@ -217,6 +219,7 @@ function renderList(): void {
 
 function renderAgent(): void {
   ui.maxSteps.value = String(settings.maxSteps);
+  ui.maxDownloadMb.value = String(settings.maxDownloadMb);
   ui.planBeforeAct.checked = settings.planBeforeAct;
   ui.streamResponses.checked = settings.streamResponses;
   ui.screenshotAfterActions.checked = settings.screenshotAfterActions;
@@ -327,6 +330,17 @@ ui.maxSteps.addEventListener("change", () => {
   }
   ui.maxSteps.removeAttribute("aria-invalid");
   void update((s) => ({ ...s, maxSteps: value })).then((ok) => ok && flashSaved());
+});
+
+ui.maxDownloadMb.addEventListener("change", () => {
+  const value = Number(ui.maxDownloadMb.value);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_MAX_DOWNLOAD_MB) {
+    ui.maxDownloadMb.setAttribute("aria-invalid", "true");
+    ui.agentSaved.textContent = t("maxDownloadMbInvalid");
+    return;
+  }
+  ui.maxDownloadMb.removeAttribute("aria-invalid");
+  void update((s) => ({ ...s, maxDownloadMb: value })).then((ok) => ok && flashSaved());
 });
 
 ui.planBeforeAct.addEventListener("change", () => {

@@ -80,11 +80,15 @@ export interface Settings {
   streamResponses: boolean;
   /** A vision model gets a viewport screenshot after each action (spec 000; default on). */
   screenshotAfterActions: boolean;
+  /** Largest file the agent may download, in MB; a bigger download is stopped and removed. */
+  maxDownloadMb: number;
 }
 
 export const DEFAULT_MAX_STEPS = 130;
 export const MIN_MAX_STEPS = 1;
 export const MAX_MAX_STEPS = 1_000;
+export const DEFAULT_MAX_DOWNLOAD_MB = 100;
+export const MAX_MAX_DOWNLOAD_MB = 100_000;
 const DEFAULT_CONTEXT_WINDOW_TOKENS = 32_000;
 /** Local models on small machines can take minutes for a long prompt (agent default too). */
 export const DEFAULT_TIMEOUT_SECONDS = 180;
@@ -101,6 +105,7 @@ export const DEFAULT_SETTINGS: Settings = {
   verbose: "normal",
   streamResponses: true,
   screenshotAfterActions: true,
+  maxDownloadMb: DEFAULT_MAX_DOWNLOAD_MB,
 };
 
 export interface ProviderPreset {
@@ -345,6 +350,13 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
     raw.maxSteps <= MAX_MAX_STEPS
       ? raw.maxSteps
       : DEFAULT_MAX_STEPS;
+  const maxDownloadMb =
+    typeof raw.maxDownloadMb === "number" &&
+    Number.isInteger(raw.maxDownloadMb) &&
+    raw.maxDownloadMb >= 1 &&
+    raw.maxDownloadMb <= MAX_MAX_DOWNLOAD_MB
+      ? raw.maxDownloadMb
+      : DEFAULT_MAX_DOWNLOAD_MB;
   return {
     settings: {
       providers,
@@ -356,6 +368,7 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
         : "normal",
       streamResponses: raw.streamResponses !== false,
       screenshotAfterActions: raw.screenshotAfterActions !== false,
+      maxDownloadMb,
     },
     problems,
   };

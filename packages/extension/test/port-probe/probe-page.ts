@@ -8,19 +8,36 @@
 import {
   BlockedDone,
   DuplicateSubmitGuard,
+  importSkill,
   LoopDetector,
   MemoryStore,
   type Mode,
   newConversation,
   PermissionGate,
+  parseSkills,
+  platformSkillHttp,
   type RunContext,
+  runSkillTool,
   type Tier,
   ToolExecutor,
   toolsFor,
 } from "@webbrain/agent";
 import { WebExtBrowserPort } from "../../src/background/webext-browser-port.js";
 
-const port = new WebExtBrowserPort();
+// The download limit is read per download, as the background page reads it from settings.
+let maxDownloadMb = 100;
+const port = new WebExtBrowserPort({ maxDownloadBytes: async () => maxDownloadMb * 1024 * 1024 });
+
+/** A skill's HTTP tool run as the add-on runs it (the platform's fetch, no cookies). */
+async function runSkill(markdown: string, toolName: string, args: Record<string, unknown>): Promise<string> {
+  const skill = importSkill(markdown, { existingIds: [], otherToolNames: [] });
+  const tool = parseSkills([skill])
+    .flatMap((parsed) => parsed.tools)
+    .find((candidate) => candidate.name === toolName);
+  if (!tool) throw new Error(`the skill has no tool ${toolName}`);
+  const outcome = await runSkillTool(tool, args, { http: platformSkillHttp, mode: "ask" });
+  return JSON.stringify(outcome.content.map((part) => (part.type === "text" ? part.text : "")).join(""));
+}
 
 async function call(method: string, args: unknown[]): Promise<string> {
   const fn = (port as unknown as Record<string, unknown>)[method];
@@ -105,6 +122,11 @@ Object.assign(globalThis, {
     callStopped,
     execute,
     offered,
+    runSkill,
+    setMaxDownloadMb: (mb: number) => {
+      maxDownloadMb = mb;
+      return "null";
+    },
     capabilities: () => JSON.stringify([...port.capabilities]),
   },
 });

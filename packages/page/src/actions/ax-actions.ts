@@ -70,6 +70,7 @@ export function getAccessibilityTree(state: PageState, p: Params): PageResult {
       ref_names: result.refNames,
       overlays: result.overlays,
       elements_visited: result.elementsVisited,
+      ...(result.walkCut ? { walk_cut: { ...result.walkCut } } : {}),
       last_ref: state.registry.lastIssued,
       build_ms: Math.round(buildMs * 100) / 100,
     },

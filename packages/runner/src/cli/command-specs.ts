@@ -39,6 +39,12 @@ const browserOptions = {
     valueName: "FILE",
     help: "Load cookies and local storage saved by `webbrain state save FILE` (Playwright's storageState format).",
   },
+  "max-download-mb": {
+    kind: "integer",
+    valueName: "N",
+    min: 1,
+    help: "Size limit of one file the agent downloads (default 100); a bigger one is stopped and removed.",
+  },
 } as const satisfies OptionSpecs;
 
 const modeTierOptions = {

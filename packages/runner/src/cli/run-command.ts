@@ -10,12 +10,15 @@
  *   terminal. An unattended run never waits for nobody.
  * - Firefox is closed however the run ends (withRunnerSession); a trace file appears complete
  *   or not at all.
+ * - If Firefox dies mid-run the run ends at once (the model call in flight is stopped, the port
+ *   fails fast with `browser_unavailable`), exits 3, and --json still prints its summary.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
   Agent,
   type AgentEvent,
+  browserUnavailable,
   devOnCompact,
   JobFileError,
   MemoryStore,
@@ -27,6 +30,7 @@ import {
   recipientFromPlan,
 } from "@webbrain/agent";
 import { BidiApiObserver } from "../api-observer-bidi.js";
+import { browserGoneMessage, failWhenBrowserGone } from "../browser-gone.js";
 import { CountingLlm, type TokenUsage } from "../counting-llm.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageError } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
@@ -157,9 +161,10 @@ export async function runCommandHandler(
         pageScript: loadPageScript,
         signal: io.signal,
         ...(options.url ? { url: options.url } : {}),
+        finishOnBrowserLoss: true,
         ...(personAtHand ? { person: terminalPerson(io.stdin, io.stderr, () => progress.stop()) } : {}),
       },
-      async ({ port, tabId, description }) => {
+      async ({ port, tabId, description, browserLost }) => {
         progress.line(`webbrain: ${description}; ${provider.label} model ${provider.model}; mode ${mode}`);
         const counting = new CountingLlm(new PiAiClient(provider));
         const llm = recorder ? recorder.llm(counting) : counting;
@@ -177,7 +182,7 @@ export async function runCommandHandler(
               "webbrain: API shortcut observer is ON: recording the page's fetch/XHR calls (shapes only)",
             );
           }
-          const guardedPort = guard.wrap(port);
+          const guardedPort = guard.wrap(failWhenBrowserGone(port, port.client));
           const agent = new Agent({
             port: recorder ? recorder.port(guardedPort) : guardedPort,
             store: new MemoryStore(),
@@ -190,9 +195,10 @@ export async function runCommandHandler(
             ...(options.confirm && approvals ? { approver: approvals.permission } : {}),
           });
           let toolCalls = 0;
-          const result = await agent.processMessage(tabId, task, {
+          const processed = await agent.processMessage(tabId, task, {
             mode,
-            signal: io.signal,
+            // Firefox gone ends the run too: the model is not asked again for calls that cannot run.
+            signal: AbortSignal.any([io.signal, browserLost]),
             onEvent: (event: AgentEvent) => {
               if (event.type === "tool_call") toolCalls++;
               progress.handle(event);
@@ -200,6 +206,7 @@ export async function runCommandHandler(
               recorder?.onEvent(event);
             },
           });
+          const result = browserLost.aborted ? lostResult(processed, browserLost.reason) : processed;
           return { result, toolCalls, usage: counting.usage };
         } finally {
           approvals?.close();
@@ -216,6 +223,13 @@ export async function runCommandHandler(
   return report(outcome, provider, options, io);
 }
 
+/** The run as the loss of Firefox ended it (unless it had finished anyway). */
+function lostResult(result: RunResult, reason: unknown): RunResult {
+  if (FINISHED.has(result.status)) return result;
+  const error = browserUnavailable(browserGoneMessage(reason instanceof Error ? reason : undefined));
+  return { status: "error", text: error.message, steps: result.steps, error };
+}
+
 function report(
   outcome: { result: RunResult; toolCalls: number; usage: TokenUsage },
   provider: Parameters<typeof modelUnavailableMessage>[0],
@@ -224,6 +238,7 @@ function report(
 ): ExitCode {
   const { result } = outcome;
   const unreachable = result.error?.kind === "provider_unreachable";
+  const browserGone = result.error?.kind === "browser_unavailable";
   const summary: RunSummary = {
     status: result.status,
     summary: result.text,
@@ -234,6 +249,10 @@ function report(
   };
   if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
   else if (FINISHED.has(result.status)) io.stdout.write(`${result.text}\n`);
+  if (browserGone) {
+    io.stderr.write(`webbrain: ${result.text}\n`);
+    return EXIT_UNAVAILABLE;
+  }
   if (!FINISHED.has(result.status)) {
     const message = unreachable
       ? modelUnavailableMessage(provider, result.error?.message ?? "")

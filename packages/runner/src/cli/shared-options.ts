@@ -16,7 +16,8 @@ export function browserOptionsFrom(options: {
   firefox?: string;
   profile?: string;
   "storage-state"?: string;
-}): BrowserConnectionOptions & { storageState?: string } {
+  "max-download-mb"?: number;
+}): BrowserConnectionOptions & { storageState?: string; maxDownloadBytes?: number } {
   return {
     ...(options.headed ? { headed: true } : {}),
     ...(options.connect ? { connect: options.connect } : {}),
@@ -24,6 +25,7 @@ export function browserOptionsFrom(options: {
     ...(options.firefox ? { firefoxPath: options.firefox } : {}),
     ...(options.profile ? { profileDir: resolve(options.profile) } : {}),
     ...(options["storage-state"] ? { storageState: resolve(options["storage-state"]) } : {}),
+    ...(options["max-download-mb"] ? { maxDownloadBytes: options["max-download-mb"] * 1024 * 1024 } : {}),
   };
 }
 
