@@ -24,6 +24,7 @@ import { isPotentialDispatch, type MessagingRoute, matchMessagingRoute } from ".
 import { SECRET_PLACEHOLDER } from "./secret-values.js";
 import { MemoryStore, type Store } from "./store.js";
 import { DuplicateSubmitGuard } from "./submit-guard.js";
+import { checkNavigableUrl } from "./tool-dispatch.js";
 import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
 import type { Mode } from "./tool-selection.js";
 import { fillPlaceholders, resolveParams, type Workflow, type WorkflowStep } from "./workflow-format.js";
@@ -88,6 +89,14 @@ export function protectedDispatchStep(
     }
   }
   return undefined;
+}
+
+/**
+ * Why a start page may not be opened (undefined: it may), by the URL checks `navigate` has: for
+ * an embedder that opens the start page itself, in a new tab, before the replay.
+ */
+export function startUrlProblem(url: string): string | undefined {
+  return checkNavigableUrl(url);
 }
 
 /** The loop detector's verdicts are for a model that may be stuck; a recorded file is not. */
