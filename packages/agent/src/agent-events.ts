@@ -12,7 +12,8 @@ export type AgentEvent =
   | { type: "text_delta"; delta: string }
   | { type: "assistant_text"; text: string }
   | { type: "tool_call"; id: string; name: string; args: Record<string, unknown> }
-  | { type: "tool_result"; id: string; name: string; ok: boolean; preview: string }
+  /** `secret`: the call typed into a secret field (secret-values.ts): record nothing it typed. */
+  | { type: "tool_result"; id: string; name: string; ok: boolean; preview: string; secret?: boolean }
   /** `message` is the model's note; `subject` and `count` say the same as data, for a UI. */
   | { type: "nudge"; detector: string; message: string; subject?: string; count?: number }
   | { type: "context_trimmed"; summarized: number; emergency: boolean; usedModel: boolean }

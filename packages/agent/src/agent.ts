@@ -54,6 +54,7 @@ import {
 import { type LlmClient, PiAiClient } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
 import type { AgentScheduler } from "./scheduler/schedule-tools.js";
+import { isSecretResult } from "./secret-values.js";
 import { adapterFor, SITE_ADAPTERS, type SiteAdapter } from "./site-adapters.js";
 import { type ParsedSkill, parseSkills, type SkillDefinition, type SkillTool } from "./skills.js";
 import type { SkillHttp } from "./skills-http.js";
@@ -442,6 +443,7 @@ export class Agent {
         name: call.name,
         ok: !outcome.isError,
         preview: preview.slice(0, PREVIEW_CHARS),
+        ...(isSecretResult(outcome.details) ? { secret: true } : {}),
       });
     }
     return ended;

@@ -23,6 +23,7 @@ export * from "./provider-client.js";
 export * from "./provider-config.js";
 export * from "./recipient-guard.js";
 export * from "./scheduler/index.js";
+export * from "./secret-values.js";
 export * from "./site-adapters.js";
 export * from "./skill-tool-runner.js";
 export * from "./skills.js";

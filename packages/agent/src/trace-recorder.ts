@@ -9,11 +9,17 @@
  *   screenshots the model saw, and what a `ref_id` pointed at (role, name, where) from the
  *   newest tree read on that page, so a saved workflow can find the element again.
  * Records go to `sink` one by one (the runner writes lines at once; the add-on stores the run).
+ *
+ * Secrets (secret-values.ts): when a page action reports it typed into a secret field, the typed
+ * text is learned; the call's record holds SECRET_PLACEHOLDER, and from then on the text is cut
+ * out of every record, those already made included (`records` is scrubbed in place and
+ * `rescrubbed` says so, for a sink that already wrote the older ones).
  */
 import type { AgentEvent } from "./agent-events.js";
 import type { BrowserPort, PageResult, TabInfo } from "./browser-port.js";
 import { decoratePort } from "./port-decorator.js";
 import type { LlmCallOptions, LlmClient, LlmRequest } from "./provider-client.js";
+import { isSecretResult, redactTypedArg, SecretScrubber, typedValue } from "./secret-values.js";
 import {
   TRACE_FORMAT_VERSION,
   TRACE_RESULT_MAX_CHARS,
@@ -48,7 +54,12 @@ interface PendingCall {
   result?: Record<string, unknown>;
   target?: TargetDescriptor;
   images: TraceImage[];
+  /** The call typed into a secret field. */
+  secret?: boolean;
 }
+
+/** Record fields that never hold page or model text, left as they are by the scrub. */
+const UNSCRUBBED_FIELDS: ReadonlySet<string> = new Set(["v", "type", "at", "runId", "id", "images"]);
 
 function capResult(result: PageResult): Record<string, unknown> {
   const json = JSON.stringify(result);
@@ -72,6 +83,9 @@ export class TraceRecorder {
   private imagesDropped = 0;
   /** ref -> what it was, per tab and page URL, from every tree read there. */
   private readonly refs = new Map<string, Map<string, TargetDescriptor>>();
+  private readonly secrets = new SecretScrubber();
+  /** A secret was learned after records holding it were made (and scrubbed since). */
+  rescrubbed = false;
 
   constructor(
     start: TraceStart,
@@ -100,12 +114,24 @@ export class TraceRecorder {
     return this.records.at(-1)?.type === "run_end";
   }
 
+  /** Learns a typed secret; records made before it are scrubbed again. */
+  private learnSecret(value: string | undefined): void {
+    if (value === undefined || !this.secrets.add(value)) return;
+    for (let i = 0; i < this.records.length; i++) {
+      const before = this.records[i]!;
+      const after = this.secrets.scrub(before, UNSCRUBBED_FIELDS);
+      if (JSON.stringify(after) !== JSON.stringify(before)) {
+        this.records[i] = after;
+        this.rescrubbed = true;
+      }
+    }
+  }
+
   private emit(record: Record<string, unknown> & { type: TraceRecord["type"] }): void {
-    const full = {
-      v: TRACE_FORMAT_VERSION,
-      at: new Date(this.now()).toISOString(),
-      ...record,
-    } as TraceRecord;
+    const full = this.secrets.scrub(
+      { v: TRACE_FORMAT_VERSION, at: new Date(this.now()).toISOString(), ...record },
+      UNSCRUBBED_FIELDS,
+    ) as TraceRecord;
     this.records.push(full);
     this.sink(full);
   }
@@ -132,6 +158,10 @@ export class TraceRecorder {
         };
         return;
       case "tool_result":
+        if (event.secret && this.pending?.id === event.id) {
+          this.pending.secret = true;
+          this.learnSecret(typedValue(this.pending.name, this.pending.args));
+        }
         this.finishCall(event.id, event.ok, event.preview);
         return;
       case "run_end": {
@@ -172,7 +202,7 @@ export class TraceRecorder {
       type: "tool_call",
       id,
       name: call.name,
-      args: call.args,
+      args: call.secret ? redactTypedArg(call.name, call.args) : call.args,
       ok,
       ms: this.now() - call.started,
       text: preview,
@@ -235,6 +265,10 @@ export class TraceRecorder {
       const result = await inner.pageAction(tabId, name, params, ...rest);
       if (name === "get_accessibility_tree" && typeof result.tree === "string")
         this.learnTree(tabId, url, result.tree);
+      if (call && isSecretResult(result)) {
+        call.secret = true;
+        this.learnSecret(typedValue(name, params));
+      }
       if (call && name !== "probe_completion") call.result = capResult(result);
       return result;
     };

@@ -6,6 +6,7 @@
  * refused as a whole, with the step named; a workflow with a hole in it would act on the wrong
  * thing later.
  */
+import { isSecretResult, SECRET_PLACEHOLDER, TYPED_VALUE_ARG } from "./secret-values.js";
 import { summarizeTrace, type TraceRecord, type TraceToolCall } from "./trace-format.js";
 import {
   WORKFLOW_FORMAT_VERSION,
@@ -36,11 +37,12 @@ const REPLAYED_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 /** Tools whose argument carries the text the user asked to type. */
-const TYPED_ARG: Readonly<Record<string, string>> = {
-  type_ax: "value",
-  set_field: "value",
-  type_text: "text",
-};
+const TYPED_ARG = TYPED_VALUE_ARG;
+
+/** A call that typed into a secret field: its trace holds the placeholder, never the text. */
+function typedSecret(call: TraceToolCall, typedArg: string): boolean {
+  return isSecretResult(call.result) || call.args[typedArg] === SECRET_PLACEHOLDER;
+}
 
 export interface WorkflowSaveOptions {
   name?: string;
@@ -107,7 +109,15 @@ export function workflowFromTrace(
     }
     const typedArg = TYPED_ARG[call.name];
     const typed = typedArg ? call.args[typedArg] : undefined;
-    if (typedArg && typeof typed === "string") {
+    if (typedArg && typeof typed === "string" && typedSecret(call, typedArg)) {
+      // A secret gets a parameter of its own with no default: every replay asks for it.
+      const field = call.target?.name ?? String(call.args.selector ?? typedArg);
+      let name = slug(field);
+      for (let n = 2; used.has(name); n++) name = `${slug(field)}_${n}`;
+      used.add(name);
+      params.push({ name, default: "", field, secret: true });
+      args[typedArg] = `{{${name}}}`;
+    } else if (typedArg && typeof typed === "string") {
       const field = call.target?.name ?? String(call.args.selector ?? call.args.text ?? typedArg);
       let name = byValue.get(typed) ?? slug(field);
       if (!byValue.has(typed)) for (let n = 2; used.has(name); n++) name = `${slug(field)}_${n}`;
@@ -126,7 +136,11 @@ export function workflowFromTrace(
   });
   const unused = [...byValue].filter(([, name]) => !used.has(name));
   if (unused.length) {
-    const typedValues = params.map((p) => JSON.stringify(p.default)).join(", ") || "none";
+    const typedValues =
+      params
+        .filter((p) => !p.secret)
+        .map((p) => JSON.stringify(p.default))
+        .join(", ") || "none";
     throw new WorkflowError(
       `No value typed in the run was ${unused.map(([value]) => JSON.stringify(value)).join(", ")} (typed values: ${typedValues}); name a parameter after a value the run typed.`,
     );

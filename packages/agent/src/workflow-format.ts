@@ -2,10 +2,12 @@
  * Saved workflows: a finished run's actions as a file that replays without a model, the same
  * file in the add-on and the runner.
  *
- * Format, version 1 (JSON, `webbrainWorkflow: 1`):
- *   { webbrainWorkflow: 1, name, goal?, createdAt, fromRun, startUrl,
- *     params: [{name, default, field}],            inputs; values typed in the run
+ * Format, version 2 (JSON, `webbrainWorkflow: 2`; version 1 files still load):
+ *   { webbrainWorkflow: 2, name, goal?, createdAt, fromRun, startUrl,
+ *     params: [{name, default, field, secret?}],   inputs; values typed in the run
  *     steps: [{tool, args, target?, url, expect?}] }
+ * Version 2 added `secret: true` params: a value typed into a password field (or one the page
+ * marks as secret) is never stored; its `default` is "" and a replay must be given the value.
  * A step that acted on a ref has no ref in `args`: `target` (role, name, the areas around it)
  * says what it was, and replay finds it again. Typed values are `{{param}}` placeholders.
  * `expect` is the effect the step had when recorded: `value` typed, `changed` (a click changed
@@ -13,14 +15,16 @@
  */
 import type { TargetDescriptor } from "./workflow-target.js";
 
-export const WORKFLOW_FORMAT_VERSION = 1;
+export const WORKFLOW_FORMAT_VERSION = 2;
 
 export interface WorkflowParam {
   name: string;
-  /** The value typed when the run was recorded. */
+  /** The value typed when the run was recorded ("" for a secret). */
   default: string;
   /** The field it was typed into, for a form that asks for it. */
   field: string;
+  /** Typed into a secret field: not stored, so every replay asks for it. */
+  secret?: true;
 }
 
 export interface WorkflowExpect {
@@ -86,7 +90,12 @@ export function parseWorkflow(text: string): Workflow {
   });
   const params = Array.isArray(value.params) ? value.params : [];
   for (const param of params) {
-    if (!isRecord(param) || typeof param.name !== "string" || typeof param.default !== "string") {
+    const secret = isRecord(param) && param.secret === true;
+    if (
+      !isRecord(param) ||
+      typeof param.name !== "string" ||
+      (typeof param.default !== "string" && !secret)
+    ) {
       throw new WorkflowError('A workflow parameter lacks "name" or "default"; the file is damaged.');
     }
   }
@@ -97,9 +106,21 @@ export function parseWorkflow(text: string): Workflow {
     createdAt: typeof value.createdAt === "string" ? value.createdAt : "",
     fromRun: typeof value.fromRun === "string" ? value.fromRun : "",
     startUrl: typeof value.startUrl === "string" ? value.startUrl : "",
-    params: params as WorkflowParam[],
+    params: (params as Record<string, unknown>[]).map(paramFrom),
     steps: value.steps as WorkflowStep[],
   };
+}
+
+function paramFrom(param: Record<string, unknown>): WorkflowParam {
+  const field = typeof param.field === "string" ? param.field : String(param.name);
+  // A secret's recorded value is never kept, even if a file carries one.
+  if (param.secret === true) return { name: String(param.name), default: "", field, secret: true };
+  return { name: String(param.name), default: String(param.default), field };
+}
+
+/** The secret parameters a replay still needs a value for. */
+export function missingSecrets(workflow: Workflow, given: Record<string, string>): WorkflowParam[] {
+  return workflow.params.filter((p) => p.secret && given[p.name] === undefined);
 }
 
 export function serializeWorkflow(workflow: Workflow): string {
@@ -108,14 +129,29 @@ export function serializeWorkflow(workflow: Workflow): string {
 
 const PLACEHOLDER = /\{\{([a-zA-Z0-9_]+)\}\}/g;
 
-/** Values for every parameter: the given ones, else the recorded defaults. Unknown names are errors. */
-export function resolveParams(workflow: Workflow, given: Record<string, string>): Record<string, string> {
+/**
+ * Values for every parameter: the given ones, else the recorded defaults. Unknown names are
+ * errors, and so is a secret parameter without a value (it has no default), unless
+ * `secretsOptional` (a text that only shows the steps).
+ */
+export function resolveParams(
+  workflow: Workflow,
+  given: Record<string, string>,
+  options: { secretsOptional?: boolean } = {},
+): Record<string, string> {
   const known = new Set(workflow.params.map((p) => p.name));
   for (const name of Object.keys(given)) {
     if (!known.has(name)) {
       const list = [...known].join(", ") || "none";
       throw new WorkflowError(`The workflow has no parameter "${name}" (its parameters: ${list}).`);
     }
+  }
+  const missing = missingSecrets(workflow, given);
+  if (missing.length > 0 && !options.secretsOptional) {
+    const names = missing.map((p) => `"${p.name}" (typed into "${p.field}")`).join(", ");
+    throw new WorkflowError(
+      `The workflow needs a value for the secret parameter ${names}: secrets are never saved, so give it for this replay.`,
+    );
   }
   return Object.fromEntries(workflow.params.map((p) => [p.name, given[p.name] ?? p.default]));
 }

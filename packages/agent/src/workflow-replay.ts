@@ -1,16 +1,32 @@
 /**
  * Deterministic replay of a saved workflow, without a model: each step reads the page, finds
- * its target again by what it was (workflow-target.ts), acts through the BrowserPort, and checks
- * the effect the step had when recorded. The first step that cannot be matched, fails or does not
- * have its effect stops the replay, and the result says which step and why.
+ * its target again by what it was (workflow-target.ts), acts, and checks the effect the step had
+ * when recorded. The first step that cannot be matched, is refused, fails or does not have its
+ * effect stops the replay, and the result says which step and why.
  *
  * Invariants:
+ * - A workflow file is not trusted (it may be imported, or crafted): every step, the start page
+ *   included, is a tool call through the ToolExecutor, exactly as the model's calls are: the mode
+ *   gate (Act by default: no Dev-only tool such as execute_js), argument validation, the
+ *   permission gate, the duplicate-submit guard and the URL checks (no `javascript:` navigation)
+ *   hold. Only the loop detector is left out: a recorded sequence may repeat an action on purpose.
  * - A workflow cannot inherit a planner recipient target: if any step that may dispatch a
  *   message ran on a protected messaging route, nothing is replayed at all.
  * - Replay never guesses: an ambiguous target is a stop, not a pick.
  */
-import type { BrowserPort, PageActionName, PageResult } from "./browser-port.js";
+import type { ToolCall } from "@mariozechner/pi-ai";
+import { BlockedDone } from "./blocked-done.js";
+import type { BrowserPort, PageResult } from "./browser-port.js";
+import { newConversation } from "./conversation.js";
+import { LoopDetector, type LoopVerdict } from "./loop-detector.js";
+import { type PermissionApprover, PermissionGate } from "./permission-gate.js";
 import { isPotentialDispatch, type MessagingRoute, matchMessagingRoute } from "./recipient-guard.js";
+import { SECRET_PLACEHOLDER } from "./secret-values.js";
+import { MemoryStore, type Store } from "./store.js";
+import { DuplicateSubmitGuard } from "./submit-guard.js";
+import { checkNavigableUrl } from "./tool-dispatch.js";
+import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
+import type { Mode } from "./tool-selection.js";
 import { fillPlaceholders, resolveParams, type Workflow, type WorkflowStep } from "./workflow-format.js";
 import { findTarget, formatTarget } from "./workflow-target.js";
 
@@ -18,6 +34,12 @@ export interface ReplayOptions {
   params?: Record<string, string>;
   /** Open this page first instead of the workflow's startUrl ("" = stay on the current page). */
   startUrl?: string;
+  /** The mode the steps run in (default "act": a replay never gets Dev-only tools unasked). */
+  mode?: Mode;
+  /** The permission gate's approver (absent: the gate allows, as in `webbrain run` without --confirm). */
+  approver?: PermissionApprover;
+  /** Where the gate finds and keeps "always" grants (default: a store of this replay only). */
+  store?: Store;
   /** Protected messaging routes (default: the built-in list). */
   routes?: readonly MessagingRoute[];
   signal?: AbortSignal;
@@ -69,6 +91,66 @@ export function protectedDispatchStep(
   return undefined;
 }
 
+/**
+ * Why a start page may not be opened (undefined: it may), by the URL checks `navigate` has: for
+ * an embedder that opens the start page itself, in a new tab, before the replay.
+ */
+export function startUrlProblem(url: string): string | undefined {
+  return checkNavigableUrl(url);
+}
+
+/** The loop detector's verdicts are for a model that may be stuck; a recorded file is not. */
+class ReplayLoopDetector extends LoopDetector {
+  override recordAction(): LoopVerdict {
+    return { kind: "ok" };
+  }
+  override recordNavigation(): LoopVerdict {
+    return { kind: "ok" };
+  }
+}
+
+/** The tree read for finding targets: the whole page, as the page layer prints it. */
+const REPLAY_TREE_MAX_CHARS = 1_000_000;
+
+/** One replay's tool calls: an executor of its own and the run state it reads. */
+class ReplayCalls {
+  readonly #executor: ToolExecutor;
+  readonly #run: RunContext;
+  #next = 0;
+
+  constructor(port: BrowserPort, tabId: string, options: ReplayOptions) {
+    this.#executor = new ToolExecutor({
+      port,
+      gate: new PermissionGate(options.store ?? new MemoryStore(), options.approver),
+      submitGuard: new DuplicateSubmitGuard(),
+      blockedDone: new BlockedDone(),
+    });
+    this.#run = {
+      conversation: newConversation(tabId, options.mode ?? "act", Date.now()),
+      tier: "full",
+      vision: false,
+      planRequired: false,
+      loop: new ReplayLoopDetector(),
+      malformedStreak: 0,
+      unverifiedFrames: new Set(),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+  }
+
+  call(name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const call: ToolCall = { type: "toolCall", id: `replay-${++this.#next}`, name, arguments: args };
+    return this.#executor.execute(call, this.#run);
+  }
+}
+
+/** Why a call failed, as its result says (the refusal or the page's error). */
+function failureOf(outcome: ToolOutcome): string {
+  const details = outcome.details;
+  const said = details?.error ?? details?.message;
+  if (typeof said === "string" && said) return said;
+  return outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+}
+
 export async function replayWorkflow(
   port: BrowserPort,
   tabId: string,
@@ -78,14 +160,15 @@ export async function replayWorkflow(
   const values = resolveParams(workflow, options.params ?? {});
   const blocked = protectedDispatchStep(workflow, options.routes);
   if (blocked) return { status: "stopped", step: blocked.step, reason: blocked.reason, completed: 0 };
+  const calls = new ReplayCalls(port, tabId, options);
   const startUrl = options.startUrl ?? workflow.startUrl;
   if (startUrl) {
-    const opened = await port.navigate(tabId, startUrl);
-    if (opened.success === false) {
+    const opened = await calls.call("navigate", { url: startUrl });
+    if (opened.isError) {
       return {
         status: "stopped",
         step: 0,
-        reason: `could not open ${startUrl}: ${text(opened.error)}`,
+        reason: `could not open ${startUrl}: ${failureOf(opened)}`,
         completed: 0,
       };
     }
@@ -94,7 +177,7 @@ export async function replayWorkflow(
     if (options.signal?.aborted)
       return { status: "stopped", step: i + 1, reason: "stopped by the user", completed: i };
     const step = workflow.steps[i]!;
-    const problem = await runStep(port, tabId, step, values);
+    const problem = await runStep(port, calls, tabId, step, values);
     if (problem) {
       options.onStep?.(i, step, "stopped", problem);
       return { status: "stopped", step: i + 1, reason: problem, completed: i };
@@ -107,52 +190,40 @@ export async function replayWorkflow(
 /** Runs one step; answers why it failed, or undefined when it did what it did when recorded. */
 async function runStep(
   port: BrowserPort,
+  calls: ReplayCalls,
   tabId: string,
   step: WorkflowStep,
   values: Record<string, string>,
 ): Promise<string | undefined> {
   const args = fill(step.args, values);
-  switch (step.tool) {
-    case "navigate": {
-      const result = await port.navigate(tabId, text(args.url));
-      return result.success === false
-        ? `navigate to ${text(args.url)} failed: ${text(result.error)}`
-        : undefined;
-    }
-    case "go_back":
-    case "go_forward": {
-      const result = step.tool === "go_back" ? await port.goBack(tabId) : await port.goForward(tabId);
-      return result.success === false ? `${step.tool} failed: ${text(result.error)}` : undefined;
-    }
-    default:
-      break;
-  }
   if (step.target) {
-    const tree = await port.pageAction(tabId, "get_accessibility_tree", {});
-    if (typeof tree.tree !== "string") return `could not read the page: ${text(tree.error)}`;
-    const match = findTarget(tree.tree, step.target);
+    // Read through the executor too, so the duplicate-submit guard knows the buttons' names.
+    const read = await calls.call("get_accessibility_tree", { max_chars: REPLAY_TREE_MAX_CHARS });
+    const tree = read.details?.tree;
+    if (read.isError || typeof tree !== "string") return `could not read the page: ${failureOf(read)}`;
+    const match = findTarget(tree, step.target);
     if (!match.ok) return `the page no longer matches: ${match.reason}`;
     args.ref_id = Number(match.ref);
   }
   const before = step.expect?.urlChanged ? (await port.getTab(tabId).catch(() => undefined))?.url : undefined;
-  let result: PageResult;
-  try {
-    result = await port.pageAction(tabId, step.tool as PageActionName, args);
-  } catch (error) {
-    return `${step.tool} could not run: ${(error as Error).message}`;
+  const outcome = await calls.call(step.tool, args);
+  const result: PageResult = outcome.details ?? { success: !outcome.isError };
+  if (outcome.isError) {
+    const what = step.tool === "navigate" ? `navigate to ${text(args.url)}` : step.tool;
+    return `${what} failed: ${failureOf(outcome)}`;
   }
-  if (result.success === false) return `${step.tool} failed: ${text(result.error)}`;
   const problem = await verify(port, tabId, step, result, values, before);
   if (problem) return problem;
   // A click or key may start requests (a form posting): let the page settle before the next
   // step reads it, and before a caller closes the browser after the last one.
-  if (!TYPING_TOOLS.has(step.tool)) {
+  if (!TYPING_TOOLS.has(step.tool) && !NAVIGATION_TOOLS.has(step.tool)) {
     await port.pageAction(tabId, "wait_for_stable", { timeout_ms: SETTLE_TIMEOUT_MS }).catch(() => undefined);
   }
   return undefined;
 }
 
 const TYPING_TOOLS: ReadonlySet<string> = new Set(["type_ax", "type_text"]);
+const NAVIGATION_TOOLS: ReadonlySet<string> = new Set(["navigate", "go_back", "go_forward"]);
 /** How long a step waits for the page's DOM and requests to settle after acting. */
 const SETTLE_TIMEOUT_MS = 5000;
 
@@ -167,8 +238,9 @@ async function verify(
   const expect = step.expect;
   if (!expect) return undefined;
   if (expect.value !== undefined) {
-    const wanted = fillPlaceholders(expect.value, values);
     if (result.verified === false) {
+      // A secret's text is never repeated, not even in a stop message.
+      const wanted = result.secret === true ? SECRET_PLACEHOLDER : fillPlaceholders(expect.value, values);
       return `typed ${JSON.stringify(wanted)} but the field shows ${JSON.stringify(text(result.value))}`;
     }
     return undefined;
@@ -190,6 +262,19 @@ async function verify(
   return undefined;
 }
 
+/** Values to show a person or an agent: a secret parameter's as the placeholder. */
+function shownValues(workflow: Workflow, values: Record<string, string>): Record<string, string> {
+  const shown = { ...values };
+  for (const param of workflow.params) if (param.secret) shown[param.name] = SECRET_PLACEHOLDER;
+  return shown;
+}
+
+/** The steps as numbered lines, for a person approving an imported workflow. */
+export function describeSteps(workflow: Workflow): string[] {
+  // No values: each typed text shows as its {{parameter}}, as the file has it.
+  return workflow.steps.map((step, i) => `${describeStep(step, i + 1, {})} (on ${step.url || "any page"})`);
+}
+
 function describeStep(step: WorkflowStep, number: number, values: Record<string, string>): string {
   const where = step.target ? ` on ${formatTarget(step.target)}` : "";
   return `${number}. ${step.tool}${where} ${JSON.stringify(fill(step.args, values))}`;
@@ -206,7 +291,8 @@ export function handoverTask(
   stopped: Extract<ReplayResult, { status: "stopped" }>,
   params: Record<string, string> = {},
 ): string {
-  const values = resolveParams(workflow, params);
+  // The agent is not told a secret: the user gives it again if the agent must type it.
+  const values = shownValues(workflow, resolveParams(workflow, params, { secretsOptional: true }));
   const first = Math.max(1, stopped.step);
   const done = workflow.steps
     .slice(0, Math.min(stopped.completed, first - 1))

@@ -3,9 +3,10 @@
  * call with a short result, and on a terminal a spinner on the line being worked on.
  *
  * Invariants: progress never goes to stdout (that is the answer's); on a non-TTY no control
- * characters are written, so logs stay readable; `stop()` clears the spinner line.
+ * characters are written, so logs stay readable; `stop()` clears the spinner line; the text a
+ * call types is not shown (it may be a password).
  */
-import type { AgentEvent } from "@webbrain/agent";
+import { type AgentEvent, redactTypedArg } from "@webbrain/agent";
 
 const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SPINNER_INTERVAL_MS = 100;
@@ -45,7 +46,10 @@ export class ProgressReporter {
         this.status(`step ${event.step}/${event.maxSteps}: waiting for the model`);
         break;
       case "tool_call":
-        this.status(`${event.name} ${preview(JSON.stringify(event.args), ARGS_PREVIEW_CHARS)}`);
+        // Whether a field is secret is known only once the call ran: typed text is never shown.
+        this.status(
+          `${event.name} ${preview(JSON.stringify(redactTypedArg(event.name, event.args)), ARGS_PREVIEW_CHARS)}`,
+        );
         break;
       case "tool_result":
         this.line(

@@ -3,20 +3,26 @@
  * @webbrain/agent's trace-format.ts, the same the add-on stores and exports), one line per
  * record, written as the run goes.
  *
- * Invariant: lines go to FILE.part while the run goes on and FILE appears only by rename once
- * the run ended (however it ended), so a FILE that exists is complete; a run killed hard
- * leaves only the .part file, clearly unfinished.
+ * Invariants:
+ * - Lines go to FILE.part while the run goes on and FILE appears only by rename once the run
+ *   ended (however it ended), so a FILE that exists is complete; a run killed hard leaves only
+ *   the .part file, clearly unfinished.
+ * - Both are readable by the user alone (0600): a trace holds what the pages showed.
+ * - No typed secret is in FILE: when the recorder learned a secret after lines that held it were
+ *   written (a task that named it), FILE is written again whole from the scrubbed records.
  */
-import { createWriteStream, openSync, type WriteStream } from "node:fs";
+import { createWriteStream, fchmodSync, openSync, type WriteStream } from "node:fs";
 import { readFile, rename } from "node:fs/promises";
 import {
   parseTrace,
+  serializeTrace,
   TraceFormatError,
   type TraceRecord,
   TraceRecorder,
   type TraceStart,
 } from "@webbrain/agent";
 import { UsageError } from "./errors.js";
+import { PRIVATE_FILE_MODE, writePrivateFile } from "./private-file.js";
 
 export class TraceWriter {
   readonly path: string;
@@ -29,7 +35,9 @@ export class TraceWriter {
     this.#partPath = `${path}.part`;
     let fd: number;
     try {
-      fd = openSync(this.#partPath, "w");
+      fd = openSync(this.#partPath, "w", PRIVATE_FILE_MODE);
+      // A .part file left by an older run keeps its mode on open: narrow it.
+      fchmodSync(fd, PRIVATE_FILE_MODE);
     } catch (error) {
       throw new UsageError(`--trace ${path}: cannot write there (${(error as Error).message}).`);
     }
@@ -52,6 +60,8 @@ export class TraceWriter {
     await new Promise<void>((resolve, reject) => {
       this.#stream.end((error?: Error | null) => (error ? reject(error) : resolve()));
     });
+    if (this.#recorder?.rescrubbed)
+      await writePrivateFile(this.#partPath, serializeTrace(this.#recorder.records));
     await rename(this.#partPath, this.path);
   }
 }

@@ -52,6 +52,8 @@ beforeAll(async () => {
     routes: { "/api/orders": collect(orders), "/api/newsletter": collect(subscriptions) },
   });
   workDir = await mkdtemp(join(tmpdir(), "webbrain-workflow-test-"));
+  // The runner's approved-workflow list (workflow-approvals.ts) lives here, not in the home folder.
+  process.env.WEBBRAIN_STATE_DIR = join(workDir, "state");
 });
 
 afterAll(async () => {
@@ -153,7 +155,7 @@ describe("traces and saved workflows", () => {
     ]);
     expect(save.code, save.stderr).toBe(0);
     const workflow = JSON.parse(await readFile(workflowPath(), "utf8"));
-    expect(workflow.webbrainWorkflow).toBe(1);
+    expect(workflow.webbrainWorkflow).toBe(2);
     expect(workflow.params).toEqual([
       { name: "customer", default: "Ada Lovelace", field: "Name" },
       { name: "email", default: "ada@example.com", field: "Email" },
@@ -211,6 +213,8 @@ describe("traces and saved workflows", () => {
         "--param",
         "customer=Katherine Johnson",
         "--json",
+        // Not saved by this runner: approved explicitly (security-replay.test.ts covers asking).
+        "--approve",
       ]);
       expect(replay.code, replay.stderr).toBe(0);
       expect(JSON.parse(replay.stdout)).toEqual({ status: "done", steps: 4 });

@@ -47,7 +47,7 @@ const hooks = new RunHooks(
   RunHooks.settingsFrom(browser.storage.local, TRACE_SETTINGS_KEY),
   (tabId) => apiObserver.guidance(tabId),
 );
-installWorkflowRunner(port);
+installWorkflowRunner(port, store);
 const runs: RunManager = new RunManager({
   hooks,
   sessions,

@@ -26,8 +26,11 @@ import {
   type Plan,
   type PlanDecision,
   type RunResult,
+  redactTypedArg,
+  SecretScrubber,
   type Store,
   StreamingPolicyClient,
+  typedValue,
 } from "@webbrain/agent";
 import { type Attachment, messageWithAttachments } from "../shared/attachments.js";
 import { t } from "../shared/i18n.js";
@@ -84,7 +87,10 @@ interface ActiveRun {
   journal: RunJournal;
   controller: AbortController;
   prompts: Map<string, { resolve(choiceId: string): void; refuse: string }>;
-  toolArgs: Map<string, string>;
+  /** Each call's arguments as JSON, raw (shown once the call proved not to type a secret). */
+  toolArgs: Map<string, { raw: string; redacted: string }>;
+  /** Secrets this run typed (secret-values.ts): cut out of every later event and item. */
+  secrets: SecretScrubber;
   lastAssistantText: string | undefined;
 }
 
@@ -208,6 +214,7 @@ export class RunManager {
       controller: new AbortController(),
       prompts: new Map(),
       toolArgs: new Map(),
+      secrets: new SecretScrubber(),
       lastAssistantText: undefined,
     };
     this.active.set(tabId, run);
@@ -384,15 +391,25 @@ export class RunManager {
         await this.commit(tabId, run, { kind: "assistant", text: event.text, at: now });
         break;
       case "tool_call": {
-        const args = JSON.stringify(event.args);
-        run.toolArgs.set(event.id, args);
+        // Whether the field is secret is known only from the result: until then the journal
+        // (storage.session, read by a reopened sidebar) shows no typed text.
+        const redacted = JSON.stringify(redactTypedArg(event.name, event.args));
+        run.toolArgs.set(event.id, { raw: JSON.stringify(event.args), redacted });
         // A turn that streamed text and then called a tool: keep the text, then the card.
         if (run.journal.current().streamText !== "") this.emit(tabId, run, { kind: "text_reset" });
-        this.emit(tabId, run, { kind: "tool_start", call: { callId: event.id, name: event.name, args } });
+        this.emit(tabId, run, {
+          kind: "tool_start",
+          call: { callId: event.id, name: event.name, args: redacted },
+        });
         break;
       }
       case "tool_result": {
-        const args = run.toolArgs.get(event.id) ?? "{}";
+        const call = run.toolArgs.get(event.id);
+        if (event.secret && call) {
+          const typed = typedValue(event.name, JSON.parse(call.raw) as Record<string, unknown>);
+          if (typed !== undefined) run.secrets.add(typed);
+        }
+        const args = (event.secret ? call?.redacted : call?.raw) ?? "{}";
         await this.commit(tabId, run, {
           kind: "tool",
           callId: event.id,
@@ -431,7 +448,8 @@ export class RunManager {
   }
 
   /** Add a final transcript item and announce it in one synchronous step; then store it. */
-  private async commit(tabId: string, run: ActiveRun, item: TranscriptItem): Promise<void> {
+  private async commit(tabId: string, run: ActiveRun, given: TranscriptItem): Promise<void> {
+    const item = run.secrets.scrub(given);
     const written = this.deps.sessions.appendTo(run.session, [item]);
     this.emit(tabId, run, { kind: "item", item });
     await written;
@@ -439,7 +457,7 @@ export class RunManager {
 
   private emit(tabId: string, run: ActiveRun, event: RunEvent): void {
     if (run.journal.status !== "running") return;
-    const entry = run.journal.append(event);
+    const entry = run.journal.append(run.secrets.scrub(event));
     for (const listener of this.listeners) listener(tabId, entry);
   }
 

@@ -1,20 +1,33 @@
 /**
- * Replays a saved workflow for the traces page's Run button: the page sends the workflow, its
- * parameters and a start page; the background opens that page in a new tab and replays the
- * workflow there through the add-on's own BrowserPort (the same replay the runner's
- * `webbrain workflow run` does), answering the ReplayResult.
+ * Replays a saved workflow for the workflow panel's Run button (sidebar and traces page): the
+ * panel sends the workflow, its parameters and a start page; the background opens that page in
+ * a new tab and replays the workflow there through the add-on's own BrowserPort (the same replay
+ * the runner's `webbrain workflow run` does), answering the ReplayResult.
+ *
+ * Invariants:
+ * - The start page passes the URL checks `navigate` has (no `javascript:` tab) before it opens.
+ * - Every step goes through the executor's gates in Act mode: no Dev-only tool, and the
+ *   permission gate with the add-on's "always" grants (the Store the agent uses). A capability
+ *   not granted is asked on the panel's port (PermissionAsk, answered by PermissionReply); a
+ *   panel that closed denies.
  */
 import {
   type BrowserPort,
+  type PermissionAnswer,
+  type PermissionRequest,
   parseWorkflow,
   type ReplayResult,
   replayWorkflow,
+  type Store,
+  startUrlProblem,
   WorkflowError,
 } from "@webbrain/agent";
 import { t } from "../shared/i18n.js";
 
 export const WORKFLOW_RUN_MESSAGE = "webbrain_workflow_run";
 export const WORKFLOW_PORT_NAME = "webbrain-workflow";
+export const WORKFLOW_PERMISSION_ASK = "webbrain_workflow_permission";
+export const WORKFLOW_PERMISSION_REPLY = "webbrain_workflow_permission_reply";
 
 export interface WorkflowRunMessage {
   type: typeof WORKFLOW_RUN_MESSAGE;
@@ -25,6 +38,19 @@ export interface WorkflowRunMessage {
   url: string;
 }
 
+/** The background asks the panel whether a step may use a capability on an origin. */
+export interface PermissionAsk {
+  type: typeof WORKFLOW_PERMISSION_ASK;
+  id: number;
+  request: PermissionRequest;
+}
+
+export interface PermissionReply {
+  type: typeof WORKFLOW_PERMISSION_REPLY;
+  id: number;
+  answer: PermissionAnswer;
+}
+
 /** The replay's result, with the tab it ran in (where a handover to the agent continues). */
 export type WorkflowRunAnswer = (ReplayResult & { tabId?: number }) | { status: "error"; reason: string };
 
@@ -33,16 +59,37 @@ function isRunMessage(value: unknown): value is WorkflowRunMessage {
   return typeof record === "object" && record !== null && record.type === WORKFLOW_RUN_MESSAGE;
 }
 
+function isReply(value: unknown): value is PermissionReply {
+  const record = value as Partial<PermissionReply> | null;
+  return typeof record === "object" && record !== null && record.type === WORKFLOW_PERMISSION_REPLY;
+}
+
+export interface WorkflowRunDeps {
+  /** Where the permission gate keeps "always" grants (the agent's Store). */
+  store: Store;
+  /** Asks the person; absent: the gate allows (tests of the replay alone). */
+  approver?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+}
+
 export async function runWorkflow(
   port: BrowserPort,
   message: WorkflowRunMessage,
+  deps: WorkflowRunDeps,
 ): Promise<WorkflowRunAnswer> {
   try {
     const workflow = parseWorkflow(message.workflow);
     const url = message.url || workflow.startUrl;
     if (!url) return { status: "error", reason: t("workflowNeedsStartPage") };
+    const refused = startUrlProblem(url);
+    if (refused) return { status: "error", reason: refused };
     const tab = await port.newTab(url, { active: true });
-    const result = await replayWorkflow(port, tab.id, workflow, { params: message.params, startUrl: "" });
+    const result = await replayWorkflow(port, tab.id, workflow, {
+      params: message.params,
+      startUrl: "",
+      mode: "act",
+      store: deps.store,
+      ...(deps.approver ? { approver: deps.approver } : {}),
+    });
     return { ...result, tabId: Number(tab.id) };
   } catch (error) {
     const reason = error instanceof WorkflowError || error instanceof Error ? error.message : String(error);
@@ -50,17 +97,47 @@ export async function runWorkflow(
   }
 }
 
+/** An approver that asks the panel on `connected`; a panel that is gone denies. */
+function panelApprover(connected: browser.runtime.Port): WorkflowRunDeps["approver"] {
+  let next = 0;
+  const waiting = new Map<number, (answer: PermissionAnswer) => void>();
+  connected.onMessage.addListener((message) => {
+    if (!isReply(message)) return;
+    waiting.get(message.id)?.(message.answer);
+    waiting.delete(message.id);
+  });
+  connected.onDisconnect.addListener(() => {
+    for (const resolve of waiting.values()) resolve("deny");
+    waiting.clear();
+  });
+  return (request) =>
+    new Promise<PermissionAnswer>((resolve) => {
+      const id = ++next;
+      waiting.set(id, resolve);
+      const ask: PermissionAsk = { type: WORKFLOW_PERMISSION_ASK, id, request };
+      try {
+        connected.postMessage(ask);
+      } catch {
+        waiting.delete(id);
+        resolve("deny");
+      }
+    });
+}
+
 /**
- * Answers the traces page's Run requests on their own runtime port (WORKFLOW_PORT_NAME): a
- * replay takes seconds, and runtime.sendMessage would be answered first by the router, which
- * replies to every message at once.
+ * Answers the panel's Run requests on their own runtime port (WORKFLOW_PORT_NAME): a replay
+ * takes seconds, and runtime.sendMessage would be answered first by the router, which replies
+ * to every message at once.
  */
-export function installWorkflowRunner(port: BrowserPort): void {
+export function installWorkflowRunner(port: BrowserPort, store: Store): void {
   browser.runtime.onConnect.addListener((connected) => {
     if (connected.name !== WORKFLOW_PORT_NAME) return;
+    const approver = panelApprover(connected);
     connected.onMessage.addListener((message) => {
       if (!isRunMessage(message)) return;
-      void runWorkflow(port, message).then((answer) => connected.postMessage(answer));
+      void runWorkflow(port, message, { store, ...(approver ? { approver } : {}) }).then((answer) =>
+        connected.postMessage(answer),
+      );
     });
   });
 }

@@ -337,6 +337,12 @@ export const EN_MESSAGES = {
   workflowHandoverButton: "Let the agent finish",
   workflowHandoverStarted: 'The agent is finishing "$1" in the replay\'s tab.',
   workflowHandoverShownAs: 'Finish the workflow "$1" (its replay stopped at step $2)',
+  workflowSecretParamLabel: 'Input for "$1": a secret (password), never saved; typed for each run.',
+  workflowUnapproved: "Imported: its steps are shown for approval before it runs.",
+  workflowApproveHeading: 'Check the $1 steps of "$2" before they run:',
+  workflowApproveRun: "Approve and run",
+  workflowApproveCancel: "Cancel",
+  workflowNeedsSecret: 'Type the secret input "$1" to run this workflow (it is never saved).',
   // Context menu, history permission, vision (issue 15)
   screenshotAfterActions: "Vision models: send a screenshot after each action",
   browserPermissionTitle: "Allow WebBrain to read your browsing history?",

@@ -233,7 +233,8 @@ function wire(): void {
     const text = await readFile(input("import-workflow"));
     if (text === undefined) return;
     try {
-      await addWorkflow(parseWorkflow(text));
+      // A file from anywhere: its steps are shown for approval before its first run.
+      await addWorkflow(parseWorkflow(text), undefined, false);
       await workflows.render();
     } catch (error) {
       status(t("traceImportFailed", (error as Error).message));

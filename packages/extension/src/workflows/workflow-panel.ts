@@ -6,8 +6,15 @@
  * - the list: each saved workflow with its inputs, a start page, Run (replayed by the
  *   background page in a new tab), Download and Remove; when a replay stops on a step it cannot
  *   match or verify, a button lets the user allow the agent to finish the task from there.
+ * An imported workflow is marked as not approved: its first Run shows its steps and runs only
+ * once the user approves them. A step that needs a permission the user has not granted always
+ * asks here (Allow once / Allow always / Deny), as the agent's runs ask in the sidebar. A secret
+ * input (a password typed in the recorded run) is never saved: it is a password field the user
+ * fills for each run.
  */
 import {
+  describeSteps,
+  type PermissionAnswer,
   serializeWorkflow,
   type TraceRecord,
   type Workflow,
@@ -15,6 +22,10 @@ import {
   workflowFromTrace,
 } from "@webbrain/agent";
 import {
+  type PermissionAsk,
+  type PermissionReply,
+  WORKFLOW_PERMISSION_ASK,
+  WORKFLOW_PERMISSION_REPLY,
   WORKFLOW_PORT_NAME,
   WORKFLOW_RUN_MESSAGE,
   type WorkflowRunAnswer,
@@ -22,7 +33,13 @@ import {
 } from "../background/workflow-runner.js";
 import { t } from "../shared/i18n.js";
 import { request } from "../shared/request.js";
-import { addWorkflow, loadWorkflows, removeWorkflow } from "./workflow-library.js";
+import {
+  addWorkflow,
+  approveWorkflow,
+  loadSavedWorkflows,
+  removeWorkflow,
+  type SavedWorkflow,
+} from "./workflow-library.js";
 
 export type StatusLine = (text: string) => void;
 
@@ -71,16 +88,23 @@ export function showSaveForm(
   form.append(element("label", { textContent: `${t("workflowNameLabel")} ` }));
   form.lastElementChild?.append(name);
   form.append(element("p", { className: "hint", textContent: t("workflowParamsHint") }));
-  const fields = draft.params.map((param) => {
-    const field = element("input", { name: "param", value: param.name });
-    field.dataset.value = param.default;
-    const label = element("label", {
-      textContent: `${t("workflowParamLabel", param.field, param.default)} `,
+  for (const param of draft.params.filter((p) => p.secret)) {
+    form.append(
+      element("p", { className: "secret-param", textContent: t("workflowSecretParamLabel", param.field) }),
+    );
+  }
+  const fields = draft.params
+    .filter((param) => !param.secret)
+    .map((param) => {
+      const field = element("input", { name: "param", value: param.name });
+      field.dataset.value = param.default;
+      const label = element("label", {
+        textContent: `${t("workflowParamLabel", param.field, param.default)} `,
+      });
+      label.append(field);
+      form.append(label);
+      return field;
     });
-    label.append(field);
-    form.append(label);
-    return field;
-  });
   const save = element("button", {
     type: "submit",
     className: "primary",
@@ -118,14 +142,51 @@ export function showSaveForm(
   name.focus();
 }
 
-function runOnBackground(message: WorkflowRunMessage): Promise<WorkflowRunAnswer> {
+function isPermissionAsk(value: unknown): value is PermissionAsk {
+  return (value as Partial<PermissionAsk> | null)?.type === WORKFLOW_PERMISSION_ASK;
+}
+
+/** Runs the replay in the background; `ask` answers the permission questions it sends. */
+function runOnBackground(
+  message: WorkflowRunMessage,
+  ask: (question: PermissionAsk) => Promise<PermissionAnswer>,
+): Promise<WorkflowRunAnswer> {
   return new Promise((resolve) => {
     const port = browser.runtime.connect({ name: WORKFLOW_PORT_NAME });
     port.onMessage.addListener((answer) => {
+      if (isPermissionAsk(answer)) {
+        void ask(answer).then((choice) => {
+          const reply: PermissionReply = { type: WORKFLOW_PERMISSION_REPLY, id: answer.id, answer: choice };
+          port.postMessage(reply);
+        });
+        return;
+      }
       resolve(answer as WorkflowRunAnswer);
       port.disconnect();
     });
     port.postMessage(message);
+  });
+}
+
+/** One question with buttons in `container`; resolves with the id of the button pressed. */
+function choose(
+  container: HTMLElement,
+  className: string,
+  lines: string[],
+  choices: [string, string][],
+): Promise<string> {
+  return new Promise((resolve) => {
+    const box = element("div", { className });
+    for (const [i, line] of lines.entries()) box.append(element(i === 0 ? "p" : "li", { textContent: line }));
+    for (const [id, label] of choices) {
+      const button = element("button", { type: "button", className: id, textContent: label });
+      button.addEventListener("click", () => {
+        box.remove();
+        resolve(id);
+      });
+      box.append(button);
+    }
+    container.append(box);
   });
 }
 
@@ -137,16 +198,23 @@ export class WorkflowListView {
   ) {}
 
   async render(): Promise<void> {
-    const workflows = await loadWorkflows();
-    this.list.replaceChildren(...workflows.map((workflow, index) => this.item(workflow, index)));
+    const workflows = await loadSavedWorkflows();
+    this.list.replaceChildren(...workflows.map((saved, index) => this.item(saved, index)));
   }
 
-  private item(workflow: Workflow, index: number): HTMLLIElement {
+  private item(saved: SavedWorkflow, index: number): HTMLLIElement {
+    const { workflow } = saved;
+    let approved = saved.approved;
     const li = element("li", { className: "workflow" });
     li.append(element("strong", { textContent: workflow.name }));
+    const unapproved = element("p", { className: "unapproved", textContent: t("workflowUnapproved") });
+    if (!approved) li.append(unapproved);
     const fields = new Map<string, HTMLInputElement>();
     for (const param of workflow.params) {
-      const field = element("input", { name: param.name, value: param.default });
+      // A secret is never stored: the user types it for each run, unseen.
+      const field = param.secret
+        ? element("input", { name: param.name, type: "password", value: "", autocomplete: "off" })
+        : element("input", { name: param.name, value: param.default });
       const label = element("label", { textContent: `${param.name} (${param.field}) ` });
       label.append(field);
       fields.set(param.name, field);
@@ -159,7 +227,35 @@ export class WorkflowListView {
     const run = element("button", { type: "button", className: "run", textContent: t("workflowRun") });
     run.addEventListener("click", () => {
       const params = Object.fromEntries([...fields].map(([key, field]) => [key, field.value]));
-      void this.run(li, workflow, params, start.value.trim());
+      const missing = workflow.params.find((p) => p.secret && !params[p.name]);
+      if (missing) {
+        this.status(t("workflowNeedsSecret", missing.name));
+        return;
+      }
+      void (async () => {
+        if (!approved) {
+          run.disabled = true;
+          const choice = await choose(
+            li,
+            "workflow-approval",
+            [
+              t("workflowApproveHeading", workflow.steps.length, workflow.name),
+              ...describeSteps(workflow),
+              `${t("workflowStartPage")}: ${start.value.trim() || workflow.startUrl}`,
+            ],
+            [
+              ["approve", t("workflowApproveRun")],
+              ["cancel", t("workflowApproveCancel")],
+            ],
+          );
+          run.disabled = false;
+          if (choice !== "approve") return;
+          await approveWorkflow(index);
+          approved = true;
+          unapproved.remove();
+        }
+        await this.run(li, workflow, params, start.value.trim());
+      })();
     });
     const download = element("button", { type: "button", textContent: t("workflowDownload") });
     download.addEventListener("click", () =>
@@ -183,12 +279,22 @@ export class WorkflowListView {
   ): Promise<void> {
     li.querySelector("button.handover")?.remove();
     this.status(t("workflowRunning", workflow.name));
-    const answer = await runOnBackground({
-      type: WORKFLOW_RUN_MESSAGE,
-      workflow: serializeWorkflow(workflow),
-      params,
-      url,
-    });
+    const answer = await runOnBackground(
+      { type: WORKFLOW_RUN_MESSAGE, workflow: serializeWorkflow(workflow), params, url },
+      async ({ request }) => {
+        const choice = await choose(
+          li,
+          "workflow-permission",
+          [t("permissionPromptTitle", request.capability, request.origin), request.detail],
+          [
+            ["once", t("allowOnce")],
+            ["always", t("allowAlways")],
+            ["deny", t("deny")],
+          ],
+        );
+        return choice === "once" || choice === "always" ? choice : "deny";
+      },
+    );
     if (answer.status === "done") {
       this.status(t("workflowReplayDone", answer.steps, workflow.name));
       return;

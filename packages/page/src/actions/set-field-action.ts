@@ -12,6 +12,7 @@ import type { PageState } from "../page-state.js";
 import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, VerifyCall } from "../protocol.js";
 import { roleOf } from "../roles.js";
+import { shownValue } from "../secret-field.js";
 import { clickElement, parseKeyCombo, pressKey } from "../synthetic-input.js";
 import {
   checkValueForm,
@@ -23,7 +24,14 @@ import {
 } from "../text-entry.js";
 import { isRendered } from "../visibility.js";
 import { EFFECT_SETTLE_MS, resolveResult } from "./ax-actions.js";
-import { comboboxCheck, ensureWritable, failUnverified, isTextAreaLike, typingPlan } from "./text-actions.js";
+import {
+  comboboxCheck,
+  ensureWritable,
+  failUnverified,
+  isTextAreaLike,
+  secretFlag,
+  typingPlan,
+} from "./text-actions.js";
 
 /** Spec 000 set_field delays: before ArrowDown, and between ArrowDown and Enter. */
 export const COMBOBOX_OPEN_DELAY_MS = 80;
@@ -97,12 +105,25 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
     const verify: VerifyCall = submit
       ? { action: "verify_effect", params: { token: state.storeBaseline(captureBaseline(state, field)) } }
       : { action: "check_value", params: { ref_id: target.ref_id, expected: value, replace: true } };
-    return { ...resolveResult(field, target, actionable.point, plan, verify), combobox };
+    return {
+      ...resolveResult(field, target, actionable.point, plan, verify),
+      combobox,
+      ...secretFlag(field),
+    };
   }
 
   const outcome = writeText(field, value, true);
-  if (!outcome.verified) throw failUnverified("set_field", target, value, outcome.actual);
-  if (!submit) return { success: true, verified: true, value: outcome.actual, target, combobox };
+  if (!outcome.verified) throw failUnverified("set_field", target, value, outcome.actual, field);
+  const secret = secretFlag(field);
+  if (!submit)
+    return {
+      success: true,
+      verified: true,
+      value: shownValue(field, outcome.actual),
+      target,
+      combobox,
+      ...secret,
+    };
 
   const enter = parseKeyCombo("Enter")!;
   if (combobox) {
@@ -116,7 +137,7 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
       verified: true,
       target,
       combobox: true,
-      committed: field.isConnected ? collapseWhitespace(readBack(field)) : null,
+      committed: field.isConnected ? shownValue(field, collapseWhitespace(readBack(field))) : null,
       expanded: field.getAttribute("aria-expanded") === "true",
     };
   }
@@ -144,6 +165,7 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
     target,
     combobox: false,
     submitted,
+    ...secret,
     ...(invalid.length > 0
       ? { invalid_fields: invalid, note: "the form was not submitted: these fields are invalid" }
       : {}),

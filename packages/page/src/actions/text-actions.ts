@@ -8,6 +8,7 @@ import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
 import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, PlanStep } from "../protocol.js";
+import { isSecretField, shownValue } from "../secret-field.js";
 import {
   checkValueForm,
   readBack,
@@ -19,17 +20,27 @@ import {
 } from "../text-entry.js";
 import { resolveResult } from "./ax-actions.js";
 
+/** `field`: the element typed into; a secret field's texts are masked in the error. */
 export function failUnverified(
   action: string,
   target: ElementSummary,
   expected: string,
   actual: string,
+  field?: Element,
 ): PageError {
+  const secret = field !== undefined && isSecretField(field);
+  const shownExpected = field ? shownValue(field, expected) : expected;
+  const shownActual = field ? shownValue(field, actual) : actual;
   return new PageError(
     "unverified",
-    `${action}: typed ${JSON.stringify(expected)} into [${target.ref_id}] ${target.role}${target.name ? ` ${JSON.stringify(target.name)}` : ""} but reading it back gives ${JSON.stringify(actual)}, so the text is not proven to be there. The page may reformat, reject or redirect input; re-read the tree before going on.`,
-    { verified: false, value: actual, target },
+    `${action}: typed ${JSON.stringify(shownExpected)} into [${target.ref_id}] ${target.role}${target.name ? ` ${JSON.stringify(target.name)}` : ""} but reading it back gives ${JSON.stringify(shownActual)}, so the text is not proven to be there. The page may reformat, reject or redirect input; re-read the tree before going on.`,
+    { verified: false, value: shownActual, target, ...(secret ? { secret: true } : {}) },
   );
+}
+
+/** `secret: true` for a secret field's results (secret-field.ts), else nothing. */
+export function secretFlag(field: Element): { secret?: true } {
+  return isSecretField(field) ? { secret: true } : {};
 }
 
 export function ensureWritable(el: Element, target: ElementSummary, action: string): void {
@@ -72,7 +83,7 @@ export function typeIntoElement(
     force: p.boolean("force", false),
     enabled: true,
   });
-  const extra = retargeted ? { retargeted_to: target } : {};
+  const extra = { ...(retargeted ? { retargeted_to: target } : {}), ...secretFlag(field) };
   checkValueForm(field, value, `${action}: [${target.ref_id}] ${target.role}`);
   if (
     p.mode() === "resolve" &&
@@ -90,8 +101,15 @@ export function typeIntoElement(
     };
   }
   const outcome = writeText(field, value, replace);
-  if (!outcome.verified) throw failUnverified(action, target, value, outcome.actual);
-  return { success: true, verified: true, value: outcome.actual, target, method: outcome.method, ...extra };
+  if (!outcome.verified) throw failUnverified(action, target, value, outcome.actual, field);
+  return {
+    success: true,
+    verified: true,
+    value: shownValue(field, outcome.actual),
+    target,
+    method: outcome.method,
+    ...extra,
+  };
 }
 
 export function checkValue(state: PageState, p: Params): PageResult {
@@ -100,8 +118,8 @@ export function checkValue(state: PageState, p: Params): PageResult {
   const replace = p.boolean("replace", true);
   const target = summarize(state, el);
   const check = isTextAreaLike(el) ? verifyText(el, expected, replace) : comboboxCheck(el, expected);
-  if (!check.verified) throw failUnverified("check_value", target, expected, check.actual);
-  return { success: true, verified: true, value: check.actual, target };
+  if (!check.verified) throw failUnverified("check_value", target, expected, check.actual, el);
+  return { success: true, verified: true, value: shownValue(el, check.actual), target, ...secretFlag(el) };
 }
 
 export function isTextAreaLike(el: Element): boolean {

@@ -2,15 +2,23 @@
  * `webbrain workflow save TRACE` and `webbrain workflow run FILE --param k=v`: saved workflows
  * and their replay without a model (@webbrain/agent's workflow-*.ts), in a Firefox we launch.
  *
- * Invariants: a replay that stops exits 1 with the step and the reason on stderr; Firefox is
- * closed however the replay ends (withRunnerSession).
+ * Invariants:
+ * - A replay that stops exits 1 with the step and the reason on stderr; Firefox is closed
+ *   however the replay ends (withRunnerSession).
+ * - A file this runner did not save (workflow-approvals.ts) runs only once the user approved
+ *   its steps: asked on a terminal, else `--approve`. Approved or not, every step goes through
+ *   the executor's gates in Act mode (`--confirm` asks before gated actions, as `run` does).
+ * - A secret parameter is never saved nor printed: `save` names it, `run` asks for it (without
+ *   echo on a terminal) unless `--param` gives it. Saved files are 0600, written whole.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
   Agent,
+  describeSteps,
   handoverTask,
   MemoryStore,
+  missingSecrets,
   PiAiClient,
   parseWorkflow,
   type ReplayResult,
@@ -22,9 +30,13 @@ import {
 } from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
+import { writePrivateFile } from "../private-file.js";
 import { ensureModelReachable, providerFromFlags } from "../provider-options.js";
 import { withRunnerSession } from "../runner-session.js";
+import { terminalApprovals } from "../terminal-approvals.js";
+import { askHidden, askYesNo } from "../terminal-prompts.js";
 import { readTraceFile } from "../trace-writer.js";
+import { WorkflowApprovals } from "../workflow-approvals.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import { browserOptionsFrom } from "./shared-options.js";
@@ -74,15 +86,86 @@ async function save(tracePath: string, options: Options, io: CliIo): Promise<Exi
     }),
   );
   const text = serializeWorkflow(workflow);
+  // What this runner saved it may run without asking again (the exact text, by its hash).
+  const approvals = new WorkflowApprovals(io.env);
   if (options.out) {
-    await writeFile(resolve(options.out), text);
+    const out = resolve(options.out);
+    await writePrivateFile(out, text);
+    await approvals.approve(text, "saved", out);
     const params =
-      workflow.params.map((p) => `${p.name} (${JSON.stringify(p.default)})`).join(", ") || "none";
+      workflow.params
+        .map((p) =>
+          p.secret ? `${p.name} (secret: asked at each replay)` : `${p.name} (${JSON.stringify(p.default)})`,
+        )
+        .join(", ") || "none";
     io.stderr.write(
       `webbrain: saved ${workflow.steps.length} steps to ${options.out}; parameters: ${params}\n`,
     );
-  } else io.stdout.write(text);
+  } else {
+    await approvals.approve(text, "saved", "(stdout)");
+    io.stdout.write(text);
+  }
   return EXIT_DONE;
+}
+
+/**
+ * Runs only a file the user approved: saved by this runner (its hash is known), or shown here
+ * and approved now (on a terminal, or by --approve). Answers false when the user said no.
+ */
+async function ensureApproved(
+  path: string,
+  text: string,
+  workflow: Workflow,
+  options: Options,
+  io: CliIo,
+): Promise<boolean> {
+  const approvals = new WorkflowApprovals(io.env);
+  if (await approvals.isApproved(text)) return true;
+  const steps = describeSteps(workflow).map((line) => `  ${line}`);
+  const shown = [
+    `webbrain: ${path} was not saved by this webbrain. Its ${workflow.steps.length} steps:`,
+    ...steps,
+    `  start page: ${options.url ?? (workflow.startUrl || "(the current page)")}`,
+    "",
+  ].join("\n");
+  if (options.approve) {
+    io.stderr.write(shown);
+    await approvals.approve(text, "approved", path);
+    return true;
+  }
+  if (!io.interactive) {
+    io.stderr.write(shown);
+    throw new UsageError(
+      `${path} has not been approved: read its steps above, then run it again with --approve (or on a terminal, to be asked).`,
+    );
+  }
+  io.stderr.write(shown);
+  if (!(await askYesNo(io.stdin, io.stderr, "Run these steps? [y/N] "))) return false;
+  await approvals.approve(text, "approved", path);
+  return true;
+}
+
+/** Values for the secret parameters --param did not give: asked on a terminal, never echoed. */
+async function askSecrets(workflow: Workflow, params: Record<string, string>, io: CliIo): Promise<void> {
+  const missing = missingSecrets(workflow, params);
+  if (missing.length === 0) return;
+  if (!io.interactive) {
+    const names = missing.map((p) => p.name).join(", ");
+    throw new UsageError(
+      `The workflow needs the secret parameter ${names}, which is never saved: run it on a terminal to be asked (nothing is shown), or give --param ${missing[0]!.name}=VALUE.`,
+    );
+  }
+  for (const param of missing) {
+    try {
+      params[param.name] = await askHidden(
+        io.stdin,
+        io.stderr,
+        `${param.name} (secret, for "${param.field}"): `,
+      );
+    } catch {
+      throw new UsageError(`No value was given for the secret parameter ${param.name}.`);
+    }
+  }
 }
 
 async function run(path: string, options: Options, io: CliIo): Promise<ExitCode> {
@@ -94,6 +177,14 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
   }
   const workflow: Workflow = asUsage(() => parseWorkflow(text));
   const params = paramPairs(options.param);
+  if (options.confirm && !io.interactive) {
+    throw new UsageError("--confirm asks questions on the terminal; run it in a terminal, or drop it.");
+  }
+  if (!(await ensureApproved(path, text, workflow, options, io))) {
+    io.stderr.write("webbrain: not run: the steps were not approved.\n");
+    return EXIT_NOT_FINISHED;
+  }
+  await askSecrets(workflow, params, io);
   const startUrl = options.url ?? workflow.startUrl;
   // The model is checked before Firefox starts, as `run` does, so --handover fails fast.
   const provider = options.handover
@@ -114,13 +205,16 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
       ...browserOptionsFrom(options),
       pageScript: loadPageScript,
       signal: io.signal,
-      ...(startUrl ? { url: startUrl } : {}),
     },
     async ({ port, tabId }) => {
+      const approvals = options.confirm ? terminalApprovals(io.stdin, io.stderr) : undefined;
       const replay = () =>
         replayWorkflow(port, tabId, workflow, {
           params,
-          startUrl: "",
+          // Opened by the replay, through the executor's URL checks (a file's startUrl is data).
+          startUrl: startUrl ?? "",
+          mode: "act",
+          ...(approvals ? { approver: approvals.permission } : {}),
           signal: io.signal,
           onStep: (index, step, outcome, detail) =>
             io.stderr.write(
@@ -133,6 +227,8 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
       } catch (error) {
         if (error instanceof WorkflowError) throw new UsageError(error.message);
         throw error;
+      } finally {
+        approvals?.close();
       }
       if (replayed.status === "stopped" && provider && replayed.step > 0) {
         io.stderr.write(`webbrain: the replay stopped at step ${replayed.step}; handing over to the agent\n`);

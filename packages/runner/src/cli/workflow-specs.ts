@@ -58,6 +58,14 @@ const workflowOptions = {
   name: { kind: "string", valueName: "TEXT", help: "save: the workflow's name (default: the run's task)." },
   url: { kind: "string", valueName: "URL", help: "run: start on this page instead of the one recorded." },
   json: { kind: "boolean", help: "run: print the replay's result as JSON on stdout." },
+  approve: {
+    kind: "boolean",
+    help: "run: run a file this webbrain did not save (its steps are printed first); asked on a terminal otherwise.",
+  },
+  confirm: {
+    kind: "boolean",
+    help: "run: ask on the terminal before gated actions (permission prompts), as `run --confirm`.",
+  },
   handover: {
     kind: "boolean",
     help: "run: if the replay stops, let the agent finish the remaining steps (model flags as for `run`).",
@@ -91,6 +99,11 @@ export const workflowCommand: CommandSpec<typeof workflowOptions> = {
     "run FILE: each step finds its target again, acts and checks the effect it had when recorded;",
     "the first step that cannot be matched or checked stops the replay (exit 1) and says why.",
     "Steps that may send a message on a protected messaging route are never replayed.",
+    "Every step goes through the same gates as the agent's calls, in Act mode (no execute_js, no",
+    "javascript: URLs). A file this webbrain did not save (by its exact text) is shown and must be",
+    "approved first: on a terminal you are asked; elsewhere pass --approve.",
+    "A value typed into a password field is never saved: it is a secret parameter, asked for (not",
+    "echoed) on a terminal at each replay, or given with --param.",
     "With --handover, a stopped replay is handed to the agent (Act mode) to finish, told which step",
     "stopped and why and which steps remained; the exit code is then the agent's.",
   ].join("\n"),
