@@ -24,6 +24,7 @@ import {
 } from "./browser-connection.js";
 import type { DialogPolicy } from "./dialog-handler.js";
 import { TaskFailedError } from "./errors.js";
+import type { RunnerLocalFiles } from "./local-files.js";
 import { loadStorageState } from "./storage-state.js";
 
 export interface SessionBrowserOptions extends BrowserConnectionOptions {
@@ -31,6 +32,8 @@ export interface SessionBrowserOptions extends BrowserConnectionOptions {
   /** Loaded into every session. */
   storageState?: string;
   dialogPolicy?: DialogPolicy;
+  /** What the user allowed of their files, for every session's port. */
+  localFiles?: RunnerLocalFiles;
 }
 
 export interface IsolatedSession {
@@ -105,6 +108,7 @@ export class SessionBrowser {
         downloadsDir,
         userContext,
         ...(this.#options.dialogPolicy ? { dialogPolicy: this.#options.dialogPolicy } : {}),
+        ...(this.#options.localFiles ? { localFiles: this.#options.localFiles } : {}),
       });
       session.tabId = port.tabs.activeId!;
       if (this.#options.storageState) {

@@ -80,6 +80,8 @@ export interface Settings {
   streamResponses: boolean;
   /** A vision model gets a viewport screenshot after each action (spec 000; default on). */
   screenshotAfterActions: boolean;
+  /** The agent may open, fetch and read file: URLs (local files); default off (url-policy.ts). */
+  allowFileUrls: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 130;
@@ -101,6 +103,7 @@ export const DEFAULT_SETTINGS: Settings = {
   verbose: "normal",
   streamResponses: true,
   screenshotAfterActions: true,
+  allowFileUrls: false,
 };
 
 export interface ProviderPreset {
@@ -356,6 +359,7 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
         : "normal",
       streamResponses: raw.streamResponses !== false,
       screenshotAfterActions: raw.screenshotAfterActions !== false,
+      allowFileUrls: raw.allowFileUrls === true,
     },
     problems,
   };

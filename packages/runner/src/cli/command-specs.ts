@@ -4,6 +4,7 @@
  */
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
 import { benchCommand } from "./bench-specs.js";
+import { localFileOptions } from "./local-file-specs.js";
 import { loginCommand, stateCommand } from "./session-specs.js";
 import { traceCommand, workflowCommand } from "./workflow-specs.js";
 
@@ -39,6 +40,7 @@ const browserOptions = {
     valueName: "FILE",
     help: "Load cookies and local storage saved by `webbrain state save FILE` (Playwright's storageState format).",
   },
+  ...localFileOptions,
 } as const satisfies OptionSpecs;
 
 const modeTierOptions = {
