@@ -21,6 +21,7 @@ import type { AssistantMessage, ToolCall, UserMessage } from "@mariozechner/pi-a
 import { raceAbort } from "./abort-race.js";
 import type { AgentEventListener, RunResult, RunStatus } from "./agent-events.js";
 import { agentFacilities } from "./agent-facilities.js";
+import { urlsInText } from "./ask-fetch-policy.js";
 import { BlockedDone } from "./blocked-done.js";
 import type { BrowserPort } from "./browser-port.js";
 import {
@@ -198,6 +199,7 @@ export class Agent {
         return this.result("error", error.message, conversation, error);
       }
       conversation.mode = mode;
+      await this.recordUserUrls(conversation, task, options.signal);
       const first = conversation.messages.length === 0;
       if (first) {
         const enriched = await enrichedTaskMessage(
@@ -233,6 +235,22 @@ export class Agent {
       await this.save(conversation);
       return this.steps(conversation, run, options);
     });
+  }
+
+  /**
+   * The URLs this task's user gave: those in the message and the page the task starts on (the
+   * page the user asked about). Ask fetches only these and the page's links (ask-fetch-policy.ts).
+   */
+  private async recordUserUrls(
+    conversation: Conversation,
+    task: string,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const tab = await this.options.port
+      .getTab(conversation.workingTabId, signal ? { signal } : {})
+      .catch(() => undefined);
+    const given = [...urlsInText(task), ...(tab?.url ? [tab.url] : [])];
+    conversation.userUrls = [...new Set([...(conversation.userUrls ?? []), ...given])];
   }
 
   /** Resume a task that stopped at the step limit. */

@@ -15,6 +15,7 @@
  *   the public contract (DESIGN.md).
  * - Results are plain JSON (no class instances), so they can be persisted and sent to the model.
  */
+import type { RequestCredentials } from "./ask-fetch-policy.js";
 import type { BrowserCapabilities } from "./browser-capabilities.js";
 import {
   type PageToolName,
@@ -22,6 +23,7 @@ import {
   type PortActionToolName,
   TOOL_CATALOG,
 } from "./tool-catalog.js";
+import type { LocalFileAccess } from "./url-policy.js";
 
 /** A tab id. The add-on passes `String(tab.id)`; the runner passes the BiDi context id. */
 export type TabId = string;
@@ -133,6 +135,8 @@ export interface FetchRequest {
   timeoutMs?: number;
   /** Stop reading the body past this many characters and set `truncated`. */
   maxChars?: number;
+  /** "omit": send none of the user's cookies (Ask, to a site the user did not give); default "include". */
+  credentials?: RequestCredentials;
 }
 
 export interface FetchResponse {
@@ -150,6 +154,8 @@ export interface ResearchOptions extends PortCallOptions {
   /** Stop reading the page text past this many characters. */
   maxChars?: number;
   timeoutMs?: number;
+  /** "omit": open the page without the user's cookies (Ask, to a site the user did not give). */
+  credentials?: RequestCredentials;
 }
 
 /** Open a URL in a background tab, read it, close the tab: `research_url`. */
@@ -231,6 +237,11 @@ export interface BrowserPort {
    * does (the conformance tests call every offered tool in real Firefox).
    */
   readonly capabilities: BrowserCapabilities;
+  /**
+   * Whether the user allowed local files (file: URLs) for this browser, and how they allow
+   * them; absent: refused (url-policy.ts). The executor checks every URL against it.
+   */
+  readonly localFiles?: LocalFileAccess;
 
   listTabs(options?: PortCallOptions): Promise<TabInfo[]>;
   /** The tab the user is looking at, if any. */

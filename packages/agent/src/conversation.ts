@@ -33,6 +33,11 @@ export interface Conversation {
   adapterId?: string;
   /** The tab the agent works in now (new_tab moves it). */
   workingTabId: string;
+  /**
+   * URLs the user gave: those in their messages and the page each task started on. In Ask,
+   * fetch_url / research_url reach only these and the page's links (ask-fetch-policy.ts).
+   */
+  userUrls?: string[];
   updatedAt: number;
 }
 

@@ -43,6 +43,8 @@ export interface HttpRequestInit {
   body?: string;
   redirect: "follow";
   signal: AbortSignal;
+  /** "omit": a port's fetch sends none of the user's cookies (Ask, a site the user did not give). */
+  credentials?: "include" | "omit";
 }
 
 /** The seam: a port's fetch (Node's, or the add-on's with the user's cookies). */
@@ -83,6 +85,7 @@ export async function fetchText(
       method: request.method ?? "GET",
       ...(request.headers ? { headers: request.headers } : {}),
       ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(request.credentials ? { credentials: request.credentials } : {}),
       redirect: "follow",
       signal,
     });

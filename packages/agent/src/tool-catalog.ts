@@ -423,7 +423,8 @@ const DECLARATIONS = [
   // Network.
   tool("fetch_url", {
     kind: "network",
-    description: "HTTP request. POST/PUT/PATCH/DELETE need the user's /allow-api.",
+    description:
+      "HTTP request. POST/PUT/PATCH/DELETE need the user's /allow-api. In Ask mode only a URL the user gave or a link on the page (exactly), with cookies only for the user's sites.",
     parameters: Type.Object({
       url: str(),
       method: optStr(),
@@ -436,7 +437,8 @@ const DECLARATIONS = [
   }),
   tool("research_url", {
     kind: "network",
-    description: "Open a URL in the background and read it.",
+    description:
+      "Open a URL in the background and read it. In Ask mode only a URL the user gave or a link on the page (exactly), with cookies only for the user's sites.",
     parameters: Type.Object({ url: str() }),
     offer: READING_MID,
     needs: ["research"],

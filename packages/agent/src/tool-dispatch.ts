@@ -9,6 +9,8 @@
  * Invariant: a port failure (thrown error) becomes a failed tool result the model can read,
  * never an exception out of the loop: the run goes on and the model can adapt.
  */
+
+import type { RequestCredentials } from "./ask-fetch-policy.js";
 import type {
   BrowserPort,
   HistoryQuery,
@@ -20,6 +22,7 @@ import { isBrowserUnavailable } from "./errors.js";
 import { fetchRequestFor } from "./http-fetch.js";
 import { type PortActionToolName, type PortToolName, toolSpec } from "./tool-catalog.js";
 import { agentResult, plainResult, type ToolContent, untrustedResult } from "./tool-result.js";
+import { documentRefusal, type LocalFileAccess, NO_LOCAL_FILES, urlRefusal } from "./url-policy.js";
 
 /** fetch_url and research_url give up after this long. */
 export const NETWORK_TIMEOUT_MS = 30_000;
@@ -31,6 +34,8 @@ export interface DispatchContext {
   url: string;
   /** The run's Stop, passed to every port call. */
   signal?: AbortSignal;
+  /** fetch_url / research_url without the user's cookies ("omit": Ask, a site the user did not give). */
+  credentials?: RequestCredentials;
 }
 
 export interface DispatchOutcome extends ToolContent {
@@ -46,18 +51,12 @@ function str(value: unknown): string {
   return typeof value === "string" ? value : value === undefined || value === null ? "" : String(value);
 }
 
-/** Only web and file URLs; `javascript:` and `data:` navigations are refused. */
-export function checkNavigableUrl(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return `"${url}" is not an absolute URL. Include the scheme, e.g. https://example.com/.`;
-  }
-  if (!["http:", "https:", "file:", "about:"].includes(parsed.protocol)) {
-    return `${parsed.protocol} URLs are refused; navigate only to http(s) pages.`;
-  }
-  return undefined;
+/**
+ * Why the agent may not open `url` on this port (url-policy.ts: http(s) and about:blank, file:
+ * only where the user allowed local files); undefined: it may.
+ */
+export function checkNavigableUrl(url: string, access: LocalFileAccess = NO_LOCAL_FILES): string | undefined {
+  return urlRefusal(url, access, "navigate to")?.message;
 }
 
 export async function dispatchTool(
@@ -158,7 +157,7 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
   },
   navigate: async (port, args, ctx, call) => {
     const url = str(args.url);
-    const bad = checkNavigableUrl(url);
+    const bad = checkNavigableUrl(url, port.localFiles);
     if (bad) return agentResult("navigate", false, bad);
     return navigation(port, "navigate", await port.navigate(ctx.tabId, url, call), ctx.tabId, call);
   },
@@ -168,7 +167,7 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
     navigation(port, "go_forward", await port.goForward(ctx.tabId, call), ctx.tabId, call),
   new_tab: async (port, args, _ctx, call) => {
     const url = str(args.url);
-    const bad = checkNavigableUrl(url);
+    const bad = checkNavigableUrl(url, port.localFiles);
     if (bad) return agentResult("new_tab", false, bad);
     const tab = await port.newTab(url, { ...call, active: false });
     return {
@@ -212,12 +211,19 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
     const url = str(frame.url);
     if (!frame.success || !url)
       return { ...untrustedResult("promote_iframe", `page ${ctx.url}`, frame), pageResult: frame };
-    const bad = checkNavigableUrl(url);
+    const bad = checkNavigableUrl(url, port.localFiles);
     if (bad) return agentResult("promote_iframe", false, bad);
     return navigation(port, "promote_iframe", await port.navigate(ctx.tabId, url, call), ctx.tabId, call);
   },
-  fetch_url: async (port, args, _ctx, call) => {
-    const response = await port.fetchUrl(fetchRequestFor(args, NETWORK_TIMEOUT_MS), call);
+  fetch_url: async (port, args, ctx, call) => {
+    const request = fetchRequestFor(args, NETWORK_TIMEOUT_MS);
+    const response = await port.fetchUrl(
+      ctx.credentials ? { ...request, credentials: ctx.credentials } : request,
+      call,
+    );
+    // Redirects are followed: what came back is checked like what was asked for.
+    const landed = urlRefusal(response.url, port.localFiles ?? NO_LOCAL_FILES, "fetch");
+    if (landed) return agentResult("fetch_url", false, landed.message, { refused: landed.code });
     const ok = response.status >= 200 && response.status < 400;
     const result: PageResult = {
       success: ok,
@@ -230,11 +236,22 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
     };
     return untrustedResult("fetch_url", `fetch ${response.url}`, result);
   },
-  research_url: async (port, args, _ctx, call) => {
+  research_url: async (port, args, ctx, call) => {
     const url = str(args.url);
-    const bad = checkNavigableUrl(url);
+    const bad = checkNavigableUrl(url, port.localFiles);
     if (bad) return agentResult("research_url", false, bad);
-    const result = await port.researchUrl(url, { ...call, maxChars: 7_000, timeoutMs: NETWORK_TIMEOUT_MS });
+    const result = await port.researchUrl(url, {
+      ...call,
+      maxChars: 7_000,
+      timeoutMs: NETWORK_TIMEOUT_MS,
+      ...(ctx.credentials ? { credentials: ctx.credentials } : {}),
+    });
+    // The page may have redirected somewhere the user did not allow: its text is not passed on.
+    const landed =
+      typeof result.url === "string"
+        ? documentRefusal(result.url, port.localFiles ?? NO_LOCAL_FILES)
+        : undefined;
+    if (landed) return agentResult("research_url", false, landed.message, { refused: landed.code });
     return untrustedResult("research_url", `page ${url}`, result);
   },
   list_downloads: async (port, args) => {
@@ -254,6 +271,8 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
     const resolved = await port.pageAction(ctx.tabId, "resolve_resource_url", args, call);
     const url = str(resolved.url);
     if (!resolved.success || !url) return untrustedResult(name, `page ${ctx.url}`, resolved);
+    const refusal = urlRefusal(url, port.localFiles ?? NO_LOCAL_FILES, "download");
+    if (refusal) return agentResult(name, false, refusal.message, { refused: refusal.code });
     const filename = args.filename === undefined ? undefined : str(args.filename);
     const download = await port.download(url, filename, call);
     return untrustedResult(name, "downloads", { success: true, download: { ...download } });

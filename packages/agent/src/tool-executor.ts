@@ -34,6 +34,7 @@ import { type AgentToolName, type ToolSpec, toolSpec } from "./tool-catalog.js";
 import { dispatchTool } from "./tool-dispatch.js";
 import { agentResult, isValidationRejection, refNamesOf, type ToolContent, withNote } from "./tool-result.js";
 import { allowedTool, type Tier } from "./tool-selection.js";
+import { gateUrls } from "./url-gate.js";
 
 /** Consecutive malformed tool calls before the run stops with a malformed_tool_call error. */
 export const MALFORMED_STOP_AT = 3;
@@ -160,6 +161,9 @@ export class ToolExecutor {
     const tab = await this.deps.port.getTab(tabId, portCall).catch(() => undefined);
     const pageUrl = tab?.url ?? "";
     const notes: string[] = [];
+    // Local files and Ask's fetch rule (url-gate.ts): before any guard counts the call.
+    const urls = await gateUrls(this.deps.port, spec, args, { conversation, tabId, pageUrl, ...portCall });
+    if (!urls.allowed) return agentResult(name, false, urls.message, { refused: urls.code });
 
     const verdict = this.loopVerdict(spec, args, run);
     if (verdict.kind === "stop") {
@@ -198,7 +202,12 @@ export class ToolExecutor {
 
     if (name === "screenshot" && run.images?.spent)
       return agentResult(name, false, run.images.spentMessage());
-    const outcome = await dispatchTool(this.deps.port, name, args, { tabId, url: pageUrl, ...portCall });
+    const outcome = await dispatchTool(this.deps.port, name, args, {
+      tabId,
+      url: pageUrl,
+      ...portCall,
+      ...(urls.credentials ? { credentials: urls.credentials } : {}),
+    });
     if (name === "screenshot" && !outcome.isError) run.images?.take();
     if (outcome.newTabId) conversation.workingTabId = outcome.newTabId;
     if (name === "iframe_type" && !outcome.isError) run.unverifiedFrames.add(str(args.urlFilter));

@@ -461,7 +461,13 @@ describe("sidebar", () => {
     await useProviderAt(llm.baseUrl, true);
     const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
     const tabsBefore = (await contexts(firefox.client)).length;
-    await send(sidebar, "ask", "What does the server know about me?");
+    // The URLs are the user's own (Ask fetches only those and the page's links, with cookies
+    // only for the user's sites: security-local-files.test.ts).
+    await send(
+      sidebar,
+      "ask",
+      `What does the server know about me? See ${fixtures!.url("/extension/whoami")} and ${fixtures!.url("/extension/signup.html")}`,
+    );
     await allowUntil(
       sidebar,
       async () =>

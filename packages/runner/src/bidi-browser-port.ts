@@ -20,6 +20,7 @@ import {
   type DownloadInfo,
   type FetchRequest,
   type FetchResponse,
+  type LocalFileAccess,
   type NewTabOptions,
   type PageActionName,
   type PageResult,
@@ -32,6 +33,7 @@ import {
   type TabId,
   type TabInfo,
   type UploadRequest,
+  urlRefusal,
 } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import { ActionSideEffects, SIDE_EFFECT_EVENTS } from "./action-side-effects.js";
@@ -45,6 +47,7 @@ import {
 import { DownloadFolder } from "./download-folder.js";
 import { ElementActions } from "./element-actions.js";
 import { type FetchImpl, fetchText } from "./http-fetch.js";
+import { checkUploadPath, localFileAccess, type RunnerLocalFiles } from "./local-files.js";
 import { NETWORK_EVENTS, NetworkActivity } from "./network-activity.js";
 import { bidiCode, isFatal } from "./page-result.js";
 import { PAGE_SANDBOX, PageScriptChannel } from "./page-script-channel.js";
@@ -72,6 +75,8 @@ export interface BidiBrowserPortOptions {
   fetchImpl?: FetchImpl;
   /** A person who can take over now (pause_for_user); without one the tool is not offered. */
   person?: PersonAtHand;
+  /** What the user allowed of their files (--allow-file-urls, --upload-dir, --attach); default none. */
+  localFiles?: RunnerLocalFiles;
 }
 
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -113,6 +118,8 @@ const BIDI_CAPABILITIES = [
 export class BidiBrowserPort implements BrowserPort {
   /** Everything BiDi can run, and pause_for_user when a person is at hand. */
   readonly capabilities: BrowserCapabilities;
+  /** file: URLs only with --allow-file-urls (the executor and navigate check every URL). */
+  readonly localFiles: LocalFileAccess;
   readonly client: BidiClient;
   readonly channel: PageScriptChannel;
   readonly tabs: TabContexts;
@@ -127,9 +134,12 @@ export class BidiBrowserPort implements BrowserPort {
   readonly #fetch: FetchImpl;
   readonly #ownsBrowser: boolean;
   readonly #person: PersonAtHand | undefined;
+  readonly #files: RunnerLocalFiles | undefined;
 
   private constructor(opts: BidiBrowserPortOptions, realmScript: string) {
     this.#person = opts.person;
+    this.#files = opts.localFiles;
+    this.localFiles = localFileAccess(opts.localFiles);
     this.capabilities = browserCapabilities(
       ...BIDI_CAPABILITIES,
       ...(opts.person ? (["person_at_hand"] as const) : []),
@@ -222,6 +232,10 @@ export class BidiBrowserPort implements BrowserPort {
         success: false,
         error: `"${url}" is not a URL; give a full address such as https://example.com/.`,
       };
+    // Every navigation this port makes (the command line's URL, research_url, new_tab) obeys
+    // the URL policy, not only the agent's: javascript: is refused at once, file: unless allowed.
+    const refusal = urlRefusal(target, this.localFiles, "navigate to");
+    if (refusal) return { success: false, error: refusal.message, refused: refusal.code };
     try {
       await this.client.send(
         "browsingContext.navigate",
@@ -312,7 +326,12 @@ export class BidiBrowserPort implements BrowserPort {
   }
 
   async researchUrl(url: string, options: ResearchOptions = {}): Promise<ResearchResult> {
-    const id = await this.tabs.create(true);
+    // Without the user's cookies: a user context of its own, removed with the tab.
+    const cookieless =
+      options.credentials === "omit"
+        ? (await this.client.send("browser.createUserContext", {})).userContext
+        : undefined;
+    const id = await this.tabs.create(true, cookieless);
     try {
       const navigation = await this.navigate(id, url, options);
       if (!navigation.success) return navigation;
@@ -330,6 +349,8 @@ export class BidiBrowserPort implements BrowserPort {
       };
     } finally {
       await this.tabs.close(id).catch(() => {});
+      if (cookieless)
+        await this.client.send("browser.removeUserContext", { userContext: cookieless }).catch(() => {});
     }
   }
 
@@ -354,8 +375,11 @@ export class BidiBrowserPort implements BrowserPort {
     let path: string;
     try {
       if (request.downloadId) path = this.downloads.pathOf(request.downloadId);
-      else if (request.path) path = request.path;
-      else
+      else if (request.path) {
+        const checked = await checkUploadPath(request.path, this.#files, this.downloads.dir);
+        if (!checked.ok) return { success: false, error: checked.error };
+        path = checked.path;
+      } else
         return {
           success: false,
           error: "upload_file needs a file: pass downloadId (from list_downloads) or path.",

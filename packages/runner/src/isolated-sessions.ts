@@ -24,6 +24,7 @@ import {
 } from "./browser-connection.js";
 import type { DialogPolicy } from "./dialog-handler.js";
 import { TaskFailedError } from "./errors.js";
+import type { RunnerLocalFiles } from "./local-files.js";
 import { checkStorageStateFile, loadStorageState } from "./storage-state.js";
 
 export interface SessionBrowserOptions extends BrowserConnectionOptions {
@@ -33,6 +34,8 @@ export interface SessionBrowserOptions extends BrowserConnectionOptions {
   /** Size limit of one download (`--max-download-mb`). */
   maxDownloadBytes?: number;
   dialogPolicy?: DialogPolicy;
+  /** What the user allowed of their files, for every session's port. */
+  localFiles?: RunnerLocalFiles;
 }
 
 export interface IsolatedSession {
@@ -110,6 +113,7 @@ export class SessionBrowser {
         userContext,
         ...(this.#options.maxDownloadBytes ? { maxDownloadBytes: this.#options.maxDownloadBytes } : {}),
         ...(this.#options.dialogPolicy ? { dialogPolicy: this.#options.dialogPolicy } : {}),
+        ...(this.#options.localFiles ? { localFiles: this.#options.localFiles } : {}),
       });
       session.tabId = port.tabs.activeId!;
       if (this.#options.storageState) {

@@ -14,11 +14,13 @@ import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BidiBrowserPort } from "./bidi-browser-port.js";
+import { documentRefusal, urlRefusal } from "@webbrain/agent";
+import { BidiBrowserPort, normalizeUrl } from "./bidi-browser-port.js";
 import { type BrowserConnectionOptions, openBrowserConnection } from "./browser-connection.js";
 import { browserGoneMessage } from "./browser-gone.js";
 import type { DialogPolicy } from "./dialog-handler.js";
-import { BrowserUnavailableError, TaskFailedError } from "./errors.js";
+import { BrowserUnavailableError, TaskFailedError, UsageError } from "./errors.js";
+import { localFileAccess, type RunnerLocalFiles } from "./local-files.js";
 import { checkStorageStateFile, loadStorageState } from "./storage-state.js";
 import type { PersonAtHand } from "./wait-for-person.js";
 
@@ -37,6 +39,17 @@ export interface RunnerSessionOptions extends BrowserConnectionOptions {
   maxDownloadBytes?: number;
   /** The body ends its own work when `browserLost` fires and returns a report of it. */
   finishOnBrowserLoss?: boolean;
+  /** What the user allowed of their files (--allow-file-urls, --upload-dir, --attach). */
+  localFiles?: RunnerLocalFiles;
+}
+
+/**
+ * A URL from the command line (a positional, --url), checked before Firefox starts: a refused
+ * one (javascript:, file: without --allow-file-urls) is a one-line UsageError at once.
+ */
+export function checkCommandLineUrl(url: string, localFiles: RunnerLocalFiles | undefined): void {
+  const refusal = urlRefusal(normalizeUrl(url) ?? url, localFileAccess(localFiles));
+  if (refusal) throw new UsageError(refusal.message);
 }
 
 export interface RunnerSession {
@@ -61,6 +74,7 @@ export async function withRunnerSession<T>(
   opts.signal?.throwIfAborted();
   // Checked before Firefox starts: a bad file is a usage error, not a launch and a stack trace.
   if (opts.storageState) await checkStorageStateFile(opts.storageState);
+  if (opts.url) checkCommandLineUrl(opts.url, opts.localFiles);
   const pageScript = opts.pageScript ? await opts.pageScript() : "";
   const connection = await openBrowserConnection(opts);
   // Created by the first download only: most runs download nothing and leave nothing behind.
@@ -88,12 +102,16 @@ export async function withRunnerSession<T>(
       ownsBrowser: !opts.connect && !opts.webdriver,
       ...(opts.dialogPolicy ? { dialogPolicy: opts.dialogPolicy } : {}),
       ...(opts.person ? { person: opts.person } : {}),
+      ...(opts.localFiles ? { localFiles: opts.localFiles } : {}),
     });
     const tabId = port.tabs.activeId!;
     if (opts.storageState) await loadStorageState(connection.client, tabId, opts.storageState);
     if (opts.url) {
       const opened = await port.navigate(tabId, opts.url);
       if (!opened.success) throw new TaskFailedError(String(opened.error));
+      // A redirect may land on a document the user did not allow: nothing of it is read.
+      const landed = documentRefusal(String(opened.url ?? ""), port.localFiles);
+      if (landed) throw new TaskFailedError(landed.message);
     }
     return body({ port, tabId, description: connection.description, browserLost: browserLost.signal });
   })().catch((error: unknown) => {

@@ -89,12 +89,16 @@ export class TabContexts {
     this.#active = tabId;
   }
 
-  /** Opens a tab (in front unless `background`) and returns its context id. */
-  async create(background: boolean): Promise<string> {
+  /**
+   * Opens a tab (in front unless `background`) and returns its context id; in `userContext` if
+   * given (a cookieless research tab), else in this port's.
+   */
+  async create(background: boolean, userContext?: string): Promise<string> {
+    const inContext = userContext ?? this.#userContext;
     const params = {
       type: "tab" as const,
       background,
-      ...(this.#userContext ? { userContext: this.#userContext } : {}),
+      ...(inContext ? { userContext: inContext } : {}),
     };
     let context: string;
     try {

@@ -107,6 +107,15 @@ export class ToolRunner {
     this.#run = run;
   }
 
+  /**
+   * The page the session started on (the command line's URL) is the one the user gave: in Ask,
+   * fetch_url / research_url reach it, its links, and send cookies only to its site.
+   */
+  async #recordStartPage(): Promise<void> {
+    const tab = await this.#options.port.getTab(this.#options.tabId).catch(() => undefined);
+    if (tab?.url) this.#run.conversation.userUrls = [tab.url];
+  }
+
   /** The tools this mode and tier offer. */
   tools(): ToolSpec[] {
     const { mode, tier, vision, port } = this.#options;
@@ -131,6 +140,7 @@ export class ToolRunner {
   ): Promise<ToolAnswer> {
     const id = `call-${++this.#calls}`;
     const { signal } = options;
+    if (this.#calls === 1) await this.#recordStartPage();
     // Calls may overlap (MCP): each sees its own signal, all share the rest of the run's state.
     const run = signal
       ? new Proxy(this.#run, { get: (target, key) => (key === "signal" ? signal : Reflect.get(target, key)) })

@@ -4,7 +4,7 @@
  * probe script here on purpose: these tests are about how the runner reaches the page, and the
  * probe reports what it can see (closed shadow roots, the page's own globals).
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FixtureServer, startFixtureServer, waitFor } from "@webbrain/testkit";
@@ -43,6 +43,8 @@ beforeAll(async () => {
     pageScript: PROBE_SCRIPT,
     downloadsDir: join(workDir, "downloads"),
     ownsBrowser: true,
+    // upload_file takes local paths only from folders the user gave (--upload-dir).
+    localFiles: { allowFileUrls: false, uploadDirs: [await realpath(workDir)], attachments: [] },
   });
   tab = port.tabs.activeId!;
 });

@@ -8,6 +8,7 @@ import { bedrockProviderModule } from "@mariozechner/pi-ai/bedrock-provider";
 import { ConversationStore, platformSkillHttp } from "@webbrain/agent";
 import { SchedulerService } from "../scheduling/scheduler-service.js";
 import { languageInstruction, uiLanguage } from "../shared/i18n.js";
+import { SETTINGS_KEY } from "../shared/settings.js";
 import { SkillsService } from "../skills/skills-service.js";
 import { listArchives, openArchive } from "../zim/archive-store.js";
 import { OfflineWikipediaHttp } from "../zim/offline-wikipedia-http.js";
@@ -15,6 +16,7 @@ import { AlwaysGrants } from "./always-grants.js";
 import { WebRequestApiObserver } from "./api-observer-webrequest.js";
 import { askAboutHandler, ContextInbox, firefoxContextSources, installContextMenu } from "./context-menu.js";
 import { megabytesToBytes } from "./download-limit.js";
+import { addonLocalFiles } from "./local-files-setting.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
 import { RunHooks } from "./run-hooks.js";
@@ -34,6 +36,15 @@ const sessions = new TabSessions(browser.storage.session);
 // The download limit is read per download, so a change in settings applies to the next one.
 const port = new WebExtBrowserPort({
   maxDownloadBytes: async () => megabytesToBytes((await settings.load()).maxDownloadMb),
+});
+// The Settings page's "local files" checkbox reaches the URL policy of every run and replay.
+const followLocalFilesSetting = () =>
+  void settings.load().then((current) => {
+    port.localFiles = addonLocalFiles(current.allowFileUrls);
+  });
+followLocalFilesSetting();
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area === "local" && SETTINGS_KEY in changes) followLocalFilesSetting();
 });
 const store = new WebExtStore(browser.storage.local, browser.storage.session);
 const conversations = new ConversationStore(store);

@@ -19,6 +19,7 @@ import {
   type AgentEvent,
   type AgentOptions,
   type BrowserPort,
+  decoratePort,
   mayStream,
   type PermissionAnswer,
   type PermissionRequest,
@@ -37,6 +38,7 @@ import { t } from "../shared/i18n.js";
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
 import type { ChatMode, TranscriptItem } from "../shared/transcript.js";
+import { addonLocalFiles } from "./local-files-setting.js";
 import {
   agentErrorText,
   argsSummary,
@@ -261,8 +263,10 @@ export class RunManager {
         model: agentProvider.model,
         verbose: settings.verbose,
       });
+      // The local-files setting as of this run's start (main.ts keeps the port's own current too).
+      const port = decoratePort(this.deps.port, { localFiles: addonLocalFiles(settings.allowFileUrls) });
       const agent = new Agent({
-        port: trace ? trace.port(this.deps.port) : this.deps.port,
+        port: trace ? trace.port(port) : port,
         store: this.deps.store,
         provider: agentProvider,
         llm,

@@ -12,7 +12,10 @@
  * - Every call honours Stop (PortCallOptions.signal): it rejects at once with AbortError.
  * - Screenshots come from `captureTab` of the run tab, which works while that tab is inactive.
  * - `fetchUrl` sends the user's cookies (the background page's fetch with credentials), which is
- *   why spec 000 guards mutating methods behind /allow-api before this is called.
+ *   why spec 000 guards mutating methods behind /allow-api before this is called; a request the
+ *   agent marks `credentials: "omit"` (Ask, a site the user did not give) sends none, and
+ *   research_url then reads the page through such a fetch instead of a tab (a tab has cookies).
+ * - file: URLs only when the user turned on the setting (`localFiles`, kept current by main.ts).
  * - `researchUrl` always closes the tab it opened, also on failure.
  * - History is read only after the person allowed the optional `history` permission.
  */
@@ -25,6 +28,7 @@ import type {
   FetchRequest,
   FetchResponse,
   HttpFetch,
+  LocalFileAccess,
   NewTabOptions,
   PageActionName,
   PageResult,
@@ -45,6 +49,7 @@ import {
 import { isStopped, stoppedError, throwIfStopped } from "./abort.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
 import { DEFAULT_MAX_DOWNLOAD_MB, megabytesToBytes, watchDownloadSize } from "./download-limit.js";
+import { addonLocalFiles } from "./local-files-setting.js";
 import { NetworkActivity } from "./network-activity.js";
 import { WebExtPageActions } from "./page-actions.js";
 import { WebExtHistory } from "./webext-history.js";
@@ -149,8 +154,9 @@ async function loadSettled(
   }
 }
 
-/** The add-on's fetch seam: the background page's fetch, sending the user's cookies. */
-const fetchWithCookies: HttpFetch = (url, init) => fetch(url, { ...init, credentials: "include" });
+/** The add-on's fetch seam: the background page's fetch, sending the user's cookies unless told not to. */
+const fetchWithCookies: HttpFetch = (url, init) =>
+  fetch(url, { ...init, credentials: init.credentials ?? "include" });
 
 export class WebExtBrowserPort implements BrowserPort {
   /**
@@ -176,6 +182,8 @@ export class WebExtBrowserPort implements BrowserPort {
   ]);
   /** The user's history, behind the optional `history` permission (webext-history.ts). */
   readonly history = new WebExtHistory();
+  /** What the user allowed for local files (Settings); main.ts keeps it current. */
+  localFiles: LocalFileAccess = addonLocalFiles(false);
   readonly #network: NetworkActivity;
   readonly #pageActions: WebExtPageActions;
   readonly #maxDownloadBytes: () => Promise<number>;
@@ -271,6 +279,7 @@ export class WebExtBrowserPort implements BrowserPort {
 
   async researchUrl(url: string, options?: ResearchOptions): Promise<ResearchResult> {
     const maxChars = options?.maxChars ?? DEFAULT_RESEARCH_MAX_CHARS;
+    if (options?.credentials === "omit") return this.#researchWithoutCookies(url, maxChars, options);
     let tabId: number | undefined;
     try {
       const tab = await browser.tabs.create({ url, active: false });
@@ -289,6 +298,44 @@ export class WebExtBrowserPort implements BrowserPort {
     } finally {
       if (tabId !== undefined) await browser.tabs.remove(tabId).catch(() => undefined);
     }
+  }
+
+  /**
+   * research_url without the user's cookies: a tab would send them, so the page is fetched
+   * cookieless and its text read from the parsed HTML (its scripts do not run).
+   */
+  async #researchWithoutCookies(
+    url: string,
+    maxChars: number,
+    options: ResearchOptions,
+  ): Promise<ResearchResult> {
+    const response = await fetchText(
+      {
+        url,
+        credentials: "omit",
+        maxChars: DEFAULT_FETCH_MAX_CHARS,
+        timeoutMs: options.timeoutMs ?? NAVIGATION_TIMEOUT_MS,
+      },
+      fetchWithCookies,
+      options.signal,
+    );
+    if (response.status < 200 || response.status >= 400)
+      return {
+        success: false,
+        url: response.url,
+        error: `The page did not load: ${response.status === 0 ? response.statusText : `HTTP ${response.status} ${response.statusText}`}.`,
+      };
+    const doc = new DOMParser().parseFromString(response.body, "text/html");
+    for (const element of doc.querySelectorAll("script, style, noscript, template")) element.remove();
+    const text = (doc.body?.textContent ?? "").replace(/\s+/g, " ").trim();
+    return {
+      success: true,
+      url: response.url,
+      title: doc.title,
+      text: text.slice(0, maxChars),
+      ...(text.length > maxChars || response.truncated ? { truncated: true } : {}),
+      readWithoutCookies: true,
+    };
   }
 
   async listDownloads(options?: { limit?: number }): Promise<DownloadInfo[]> {

@@ -50,6 +50,7 @@ const ui = {
   agentSaved: byId<HTMLParagraphElement>("agent-saved"),
   streamResponses: byId<HTMLInputElement>("stream-responses"),
   screenshotAfterActions: byId<HTMLInputElement>("screenshot-after-actions"),
+  allowFileUrls: byId<HTMLInputElement>("allow-file-urls"),
   azureFields: byId<HTMLDivElement>("azure-fields"),
   bedrockFields: byId<HTMLDivElement>("bedrock-fields"),
   baseUrlLabel: byId<HTMLLabelElement>("p-baseUrl-label"),
@@ -223,6 +224,7 @@ function renderAgent(): void {
   ui.planBeforeAct.checked = settings.planBeforeAct;
   ui.streamResponses.checked = settings.streamResponses;
   ui.screenshotAfterActions.checked = settings.screenshotAfterActions;
+  ui.allowFileUrls.checked = settings.allowFileUrls;
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
     radio.checked = radio.value === settings.verbose;
   }
@@ -351,6 +353,11 @@ ui.planBeforeAct.addEventListener("change", () => {
 ui.screenshotAfterActions.addEventListener("change", () => {
   const checked = ui.screenshotAfterActions.checked;
   void update((s) => ({ ...s, screenshotAfterActions: checked })).then((ok) => ok && flashSaved());
+});
+
+ui.allowFileUrls.addEventListener("change", () => {
+  const checked = ui.allowFileUrls.checked;
+  void update((s) => ({ ...s, allowFileUrls: checked })).then((ok) => ok && flashSaved());
 });
 
 ui.streamResponses.addEventListener("change", () => {

@@ -82,6 +82,8 @@ export interface Settings {
   screenshotAfterActions: boolean;
   /** Largest file the agent may download, in MB; a bigger download is stopped and removed. */
   maxDownloadMb: number;
+  /** The agent may open, fetch and read file: URLs (local files); default off (url-policy.ts). */
+  allowFileUrls: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 130;
@@ -106,6 +108,7 @@ export const DEFAULT_SETTINGS: Settings = {
   streamResponses: true,
   screenshotAfterActions: true,
   maxDownloadMb: DEFAULT_MAX_DOWNLOAD_MB,
+  allowFileUrls: false,
 };
 
 export interface ProviderPreset {
@@ -369,6 +372,7 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
       streamResponses: raw.streamResponses !== false,
       screenshotAfterActions: raw.screenshotAfterActions !== false,
       maxDownloadMb,
+      allowFileUrls: raw.allowFileUrls === true,
     },
     problems,
   };

@@ -345,6 +345,7 @@ export const EN_MESSAGES = {
   workflowNeedsSecret: 'Type the secret input "$1" to run this workflow (it is never saved).',
   // Context menu, history permission, vision (issue 15)
   screenshotAfterActions: "Vision models: send a screenshot after each action",
+  allowFileUrls: "Let the agent open local files (file: URLs)",
   browserPermissionTitle: "Allow WebBrain to read your browsing history?",
   browserPermissionHistoryBody:
     "To answer, the agent wants to search the pages you have visited. Firefox asks you to confirm; you can take the permission back in Firefox's add-on settings.",

@@ -4,6 +4,7 @@
  */
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
 import { benchCommand } from "./bench-specs.js";
+import { localFileOptions } from "./local-file-specs.js";
 import { loginCommand, stateCommand } from "./session-specs.js";
 import { traceCommand, workflowCommand } from "./workflow-specs.js";
 
@@ -45,6 +46,7 @@ const browserOptions = {
     min: 1,
     help: "Size limit of one file the agent downloads (default 100); a bigger one is stopped and removed.",
   },
+  ...localFileOptions,
 } as const satisfies OptionSpecs;
 
 const modeTierOptions = {

@@ -36,7 +36,7 @@ import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageErr
 import { loadPageScript } from "../page-script-source.js";
 import { ProgressReporter } from "../progress-reporter.js";
 import { ensureModelReachable, modelUnavailableMessage, providerFromFlags } from "../provider-options.js";
-import { withRunnerSession } from "../runner-session.js";
+import { checkCommandLineUrl, withRunnerSession } from "../runner-session.js";
 import { loadSkillFiles } from "../skill-files.js";
 import { terminalApprovals } from "../terminal-approvals.js";
 import { TraceWriter } from "../trace-writer.js";
@@ -137,6 +137,10 @@ export async function runCommandHandler(
       "--plan and --confirm ask questions on the terminal; run them in a terminal, or drop them.",
     );
   }
+  // A refused --url (javascript:, file: without --allow-file-urls) stops here, before the model
+  // or Firefox is asked anything.
+  const browserOptions = browserOptionsFrom(options);
+  if (options.url) checkCommandLineUrl(options.url, browserOptions.localFiles);
   const trace = options.trace ? new TraceWriter(resolve(options.trace)) : undefined;
   // Trace records (versioned JSON lines, trace-writer.ts): the recorder sees the model, the
   // port and the events.
@@ -157,7 +161,7 @@ export async function runCommandHandler(
     progress.status("starting Firefox");
     outcome = await withRunnerSession(
       {
-        ...browserOptionsFrom(options),
+        ...browserOptions,
         pageScript: loadPageScript,
         signal: io.signal,
         ...(options.url ? { url: options.url } : {}),

@@ -8,6 +8,7 @@ import {
 } from "@webbrain/agent";
 import type { BrowserConnectionOptions } from "../browser-connection.js";
 import { UsageError } from "../errors.js";
+import { type RunnerLocalFiles, runnerLocalFilesFrom } from "../local-files.js";
 
 export function browserOptionsFrom(options: {
   headed?: boolean;
@@ -17,8 +18,13 @@ export function browserOptionsFrom(options: {
   profile?: string;
   "storage-state"?: string;
   "max-download-mb"?: number;
-}): BrowserConnectionOptions & { storageState?: string; maxDownloadBytes?: number } {
+  "allow-file-urls"?: boolean;
+  "upload-dir"?: readonly string[];
+  attach?: readonly string[];
+}): BrowserConnectionOptions & { storageState?: string; maxDownloadBytes?: number; localFiles: RunnerLocalFiles } {
   return {
+    // Checked here, when the command starts: a missing --upload-dir or --attach is exit 2.
+    localFiles: runnerLocalFilesFrom(options),
     ...(options.headed ? { headed: true } : {}),
     ...(options.connect ? { connect: options.connect } : {}),
     ...(options.webdriver ? { webdriver: options.webdriver } : {}),

@@ -2,6 +2,7 @@
  * Flags and help of `webbrain trace` and `webbrain workflow` (registered in command-specs.ts).
  */
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
+import { localFileOptions } from "./local-file-specs.js";
 
 const browserOptions = {
   headed: { kind: "boolean", help: "Show the Firefox window (default: headless)." },
@@ -20,6 +21,7 @@ const browserOptions = {
     valueName: "PATH",
     help: "Firefox binary to launch (default: $FIREFOX_BIN, then firefox-esr / firefox on PATH).",
   },
+  ...localFileOptions,
 } as const satisfies OptionSpecs;
 
 const traceOptions = {
