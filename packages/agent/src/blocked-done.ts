@@ -6,6 +6,7 @@
  * conversation.
  */
 import type { CompletionProbe, JsonValue } from "./browser-port.js";
+import { wrapUntrusted } from "./untrusted.js";
 
 export const BLOCKED_DONE_MAX = 2;
 
@@ -74,7 +75,8 @@ export class BlockedDone {
     this.counts.set(tabId, count + 1);
     return {
       kind: "block",
-      message: `done refused (blockedDone ${count + 1}/${BLOCKED_DONE_MAX}): the page still shows ${problem}. Finish or close it and verify the result, then call done again. If the task truly is complete, say how you verified it.`,
+      // The labels are the page's own words (a dialog's title, an alert's text): data, wrapped.
+      message: `done refused (blockedDone ${count + 1}/${BLOCKED_DONE_MAX}): the page still shows what the completion check found below. Finish or close it and verify the result, then call done again. If the task truly is complete, say how you verified it.\n${wrapUntrusted("page completion check", problem)}`,
     };
   }
 

@@ -15,6 +15,7 @@
  */
 import type { Message, ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
 import { DEFAULT_IMAGE_BUDGET, type ImageBudget, pruneImagesToBudget } from "./image-budget.js";
+import { sliceKeepingWrappers } from "./untrusted.js";
 
 export const TRIM_AT_MESSAGES = 50;
 export const TRIM_AT_CHARS = 80_000;
@@ -82,12 +83,14 @@ export function historyAsText(messages: Message[], maxChars = SUMMARY_INPUT_CHAR
       }
     } else {
       const text = message.content.map(blockText).join("");
-      lines.push(`RESULT ${message.toolName}${message.isError ? " (error)" : ""}: ${text.slice(0, 400)}`);
+      lines.push(
+        `RESULT ${message.toolName}${message.isError ? " (error)" : ""}: ${sliceKeepingWrappers(text, 0, 400)}`,
+      );
     }
   }
   const text = lines.join("\n");
   // Keep the end: the newest steps matter most for what comes next.
-  return text.length > maxChars ? `...\n${text.slice(text.length - maxChars)}` : text;
+  return text.length > maxChars ? `...\n${sliceKeepingWrappers(text, text.length - maxChars)}` : text;
 }
 
 /** A summary without a model: which tools ran and how they ended. */

@@ -10,6 +10,7 @@
  * - A tab's entries are cleared by navigation; an entry expires after SUBMIT_WINDOW_MS; a
  *   submit the page rejected on validation is forgotten, so a corrected retry may proceed.
  */
+import { wrapUntrusted } from "./untrusted.js";
 
 export const SUBMIT_WINDOW_MS = 45_000;
 
@@ -48,7 +49,8 @@ export class DuplicateSubmitGuard {
       const seconds = Math.round((now - previous) / 1000);
       return {
         allowed: false,
-        message: `Blocked duplicate submit: "${label.trim()}" was already clicked on this page ${seconds} s ago. Re-read the page to see whether it worked (a success message, a new URL, a changed list). Only if it visibly failed, repeat the click with _allowResubmit: true.`,
+        // The label is the control's name on the page: data, so it stays inside the wrapper.
+        message: `Blocked duplicate submit: the control named below was already clicked on this page ${seconds} s ago. Re-read the page to see whether it worked (a success message, a new URL, a changed list). Only if it visibly failed, repeat the click with _allowResubmit: true.\n${wrapUntrusted("page control name", `"${label.trim()}"`)}`,
       };
     }
     this.entries.set(key, now);

@@ -21,7 +21,8 @@ import type {
 import { isBrowserUnavailable } from "./errors.js";
 import { fetchRequestFor } from "./http-fetch.js";
 import { type PortActionToolName, type PortToolName, toolSpec } from "./tool-catalog.js";
-import { agentResult, plainResult, type ToolContent, untrustedResult } from "./tool-result.js";
+import { agentResult, modelFields, plainResult, type ToolContent, untrustedResult } from "./tool-result.js";
+import { wrapUntrusted } from "./untrusted.js";
 import { documentRefusal, type LocalFileAccess, NO_LOCAL_FILES, urlRefusal } from "./url-policy.js";
 
 /** fetch_url and research_url give up after this long. */
@@ -70,10 +71,12 @@ export async function dispatchTool(
   } catch (error) {
     // No browser, no retry: the loop ends the run on this (agent.ts).
     if (isBrowserUnavailable(error)) throw error;
+    // A thrown message can quote the page (a page's getter that throws, a script error), so
+    // it is data, wrapped like every other page text.
     return agentResult(
       name,
       false,
-      `The browser failed: ${(error as Error).message}. Re-read the page and try again.`,
+      `The browser failed; re-read the page and try again. Its error:\n${wrapUntrusted(`browser ${ctx.url}`, (error as Error).message)}`,
     );
   }
 }
@@ -296,6 +299,14 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
   },
 };
 
+/** Whether any value in the result (at any depth) is a string. */
+function carriesText(value: unknown): boolean {
+  if (typeof value === "string") return true;
+  if (Array.isArray(value)) return value.some(carriesText);
+  if (value && typeof value === "object") return Object.values(value).some(carriesText);
+  return false;
+}
+
 function portHandler(name: string): ToolHandler | undefined {
   return Object.hasOwn(PORT_TOOL_HANDLERS, name)
     ? PORT_TOOL_HANDLERS[name as keyof typeof PORT_TOOL_HANDLERS]
@@ -322,7 +333,9 @@ async function run(
       ? { ...args, max_chars: TREE_MAX_CHARS }
       : args;
   const result = await port.pageAction(ctx.tabId, name as PageActionName, params, call);
-  if (spec.result === "agent" && typeof result.error !== "string")
+  // Plain only while it carries no text at all: a hover's target, a scrolled element's name, a
+  // dialog the action opened are the page's words.
+  if (spec.result === "agent" && !carriesText(modelFields(result)))
     return { ...plainResult(name, result), pageResult: result };
   return { ...untrustedResult(name, `page ${ctx.url}`, result), pageResult: result };
 }

@@ -152,7 +152,9 @@ describe("duplicate-submit guard", () => {
     await h.agent.processMessage("1", "order it");
     expect(h.browser.named("click_ax")).toHaveLength(2);
     const results = toolResultTexts(h.llm.requests[5] as never);
-    expect(results[2]).toContain('Blocked duplicate submit: "Place order"');
+    expect(results[2]).toMatch(
+      /Blocked duplicate submit: [\s\S]*<untrusted [^>]*>\n"Place order"\n<\/untrusted>/,
+    );
     expect(results[3]).toContain("[click_ax ok]");
     expect(results[4]).toContain("Blocked duplicate submit");
   });

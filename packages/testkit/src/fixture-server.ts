@@ -7,6 +7,8 @@
  * - Serves files only from inside `root` (paths escaping it get 403); unknown paths get 404.
  * - Responses are `no-store` so Firefox never serves a stale fixture between tests.
  * - `close()` also drops keep-alive sockets, so it never waits on an idle browser connection.
+ * - `requests` logs every request as it arrives (routes and files alike), for tests that prove
+ *   something was never fetched.
  */
 import { readFile, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -47,6 +49,8 @@ export interface FixtureServer {
   /** http://localhost:PORT: the same server under another origin. */
   crossOrigin: string;
   port: number;
+  /** Every request received so far, in order: method and URL as sent (path and query). */
+  requests: { method: string; url: string }[];
   /** Absolute URL on `origin` for a path like "/forms/login.html". */
   url(path: string): string;
   close(): Promise<void>;
@@ -105,7 +109,9 @@ async function serveFile(root: string, pathname: string, res: ServerResponse): P
 export function startFixtureServer(opts: FixtureServerOptions = {}): Promise<FixtureServer> {
   const root = resolve(opts.root ?? DEFAULT_FIXTURES_ROOT);
   const routes = opts.routes ?? {};
+  const requests: FixtureServer["requests"] = [];
   const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? "GET", url: req.url ?? "/" });
     const pathname = new URL(req.url ?? "/", "http://fixture.invalid").pathname;
     const route = routes[pathname];
     const handled = route ? route(req, res) : serveFile(root, pathname, res);
@@ -125,6 +131,7 @@ export function startFixtureServer(opts: FixtureServerOptions = {}): Promise<Fix
         origin,
         crossOrigin: `http://localhost:${port}`,
         port,
+        requests,
         url: (path) => new URL(path, origin).toString(),
         close: () => {
           closing ??= new Promise<void>((done) => {
