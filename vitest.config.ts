@@ -1,15 +1,73 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// One config for the whole workspace. Tests that launch Firefox are heavy on a
-// two-core machine, so files run in at most two forked workers; each Firefox
-// test file owns one browser (DESIGN.md "Testing").
+/**
+ * Test files that need no Firefox: `npm run test:quick` runs only these. A list, not a naming
+ * rule: a new test file lands in the Firefox projects until someone adds it here, so a Firefox
+ * test can never slip into the quick group unnoticed. And if one is listed, its launch fails:
+ * the quick project points FIREFOX_BIN at a script that refuses, with a message that says so.
+ * (The agent package is browser-free by design, so all of its tests are quick.)
+ */
+export const QUICK_TESTS = [
+  "packages/agent/test/**/*.test.ts",
+  "packages/bidi/test/ack-nudge.test.ts",
+  "packages/bidi/test/batch-*.test.ts",
+  "packages/bidi/test/client-pending.test.ts",
+  "packages/bidi/test/client-transport.test.ts",
+  "packages/extension/test/addon-build.test.ts",
+  "packages/extension/test/connection-test.test.ts",
+  "packages/extension/test/packaged-skills.test.ts",
+  "packages/extension/test/persistence.test.ts",
+  "packages/extension/test/run-journal.test.ts",
+  "packages/extension/test/zim/*.test.ts",
+  "packages/pi-firefox-bidi/test/debug-log.test.ts",
+  "packages/pi-firefox-bidi/test/settings.test.ts",
+  "packages/runner/test/argv-parser.test.ts",
+  "packages/runner/test/network-activity.test.ts",
+  "packages/runner/test/provider-options.test.ts",
+  "packages/runner/test/skill-files.test.ts",
+  "packages/testkit/test/fixture-server.test.ts",
+  "packages/testkit/test/scripted-llm.test.ts",
+  "packages/testkit/test/wait-for.test.ts",
+];
+
+const ALL_TESTS = ["packages/*/test/**/*.test.ts"];
+const ADDON_TESTS = ["packages/extension/test/**/*.test.ts"];
+
+/** What a quick test gets as its Firefox: a launch that fails and says why. */
+const NO_FIREFOX = fileURLToPath(new URL("./scripts/firefox-refused-in-quick-tests.sh", import.meta.url));
+
+// One config for the whole workspace, three projects that share two forked workers (tests that
+// launch Firefox are heavy on a two-core machine; each Firefox test file owns one browser,
+// DESIGN.md "Testing"):
+// - quick: no browser (the list above);
+// - addon: the add-on's Firefox tests, after one build of the add-on for the run (globalSetup);
+// - firefox: every other test.
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 90_000,
     teardownTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "quick", include: QUICK_TESTS, env: { FIREFOX_BIN: NO_FIREFOX } },
+      },
+      {
+        extends: true,
+        test: {
+          name: "addon",
+          include: ADDON_TESTS,
+          exclude: QUICK_TESTS,
+          globalSetup: ["packages/extension/test/addon-build-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: { name: "firefox", include: ALL_TESTS, exclude: [...QUICK_TESTS, ...ADDON_TESTS] },
+      },
+    ],
   },
 });

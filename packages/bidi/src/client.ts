@@ -100,7 +100,23 @@ export interface SendOptions {
 export interface BidiClientOptions {
   /** Default per-command timeout in ms (0 = none). */
   defaultTimeoutMs?: number;
+  /**
+   * Where the shared timeout timer comes from; Node's timers unless given. A test passes its own
+   * to watch that one timer's ref state, which process-wide counts of timers cannot isolate.
+   */
+  timers?: TimerOperations;
 }
+
+/** The two timer calls the client makes; Node's `setTimeout` / `clearTimeout` by default. */
+export interface TimerOperations {
+  setTimeout(callback: () => void, ms: number): NodeJS.Timeout;
+  clearTimeout(timer: NodeJS.Timeout): void;
+}
+
+const NODE_TIMERS: TimerOperations = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (timer) => clearTimeout(timer),
+};
 
 export interface Subscription {
   /** Firefox's subscription id (BiDi `session.subscribe` result), when it sent one. */
@@ -162,6 +178,7 @@ export class BidiClient {
   #timerAt = Number.POSITIVE_INFINITY;
   /** Whether the timer holds the process open: only while a command with a deadline is pending. */
   #timerRefed = false;
+  readonly #timers: TimerOperations;
   #signals = new Map<AbortSignal, SignalWatch>();
   /** Observers of sent commands (tests and benches count them); empty on the hot path. */
   #sentListeners = new Set<(method: string) => void>();
@@ -172,6 +189,7 @@ export class BidiClient {
   constructor(transport: BidiTransport, opts: BidiClientOptions = {}) {
     this.#transport = transport;
     this.#defaultTimeoutMs = opts.defaultTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    this.#timers = opts.timers ?? NODE_TIMERS;
     transport.onMessage((text, bytes) => this.#onMessage(text, bytes));
     transport.onClose((reason) => this.destroy(reason));
   }
@@ -285,9 +303,12 @@ export class BidiClient {
   /** Makes sure the shared timer fires by `deadline` and holds the process open meanwhile. */
   #armTimer(deadline: number): void {
     if (this.#timer === undefined || deadline < this.#timerAt) {
-      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
       this.#timerAt = deadline;
-      this.#timer = setTimeout(this.#onTimer, Math.max(0, Math.ceil(deadline - performance.now())));
+      this.#timer = this.#timers.setTimeout(
+        this.#onTimer,
+        Math.max(0, Math.ceil(deadline - performance.now())),
+      );
       this.#timerRefed = true;
     } else if (!this.#timerRefed) {
       this.#timer.ref();
@@ -511,7 +532,7 @@ export class BidiClient {
     for (const pending of pendings) {
       if (pending) pending.reject(closedError(pending.method, pending.site, reason));
     }
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
     for (const [signal, watch] of this.#signals) signal.removeEventListener("abort", watch.listener);
     this.#signals.clear();

@@ -6,7 +6,13 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 import { answerWireBytes, answerWireText, sendAnswerFrame } from "../src/batch/index.js";
-import { BidiAbortError, BidiClient, BidiTimeoutError, connectWebSocketTransport } from "../src/index.js";
+import {
+  BidiAbortError,
+  BidiClient,
+  BidiTimeoutError,
+  connectWebSocketTransport,
+  type TimerOperations,
+} from "../src/index.js";
 
 const servers: WebSocketServer[] = [];
 const clients: BidiClient[] = [];
@@ -19,7 +25,7 @@ afterEach(async () => {
 });
 
 /** Answers `echo.text` with its params' text (any characters); never answers anything else. */
-async function connectedClient(): Promise<BidiClient> {
+async function connectedClient(timers?: TimerOperations): Promise<BidiClient> {
   const server = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   servers.push(server);
   await new Promise((r) => server.once("listening", r));
@@ -31,14 +37,35 @@ async function connectedClient(): Promise<BidiClient> {
     }),
   );
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/session`;
-  const client = new BidiClient(await connectWebSocketTransport(url), { defaultTimeoutMs: 0 });
+  const client = new BidiClient(await connectWebSocketTransport(url), { defaultTimeoutMs: 0, timers });
   clients.push(client);
   return client;
 }
 
-/** Ref'ed timers, which keep the process alive. */
-function activeTimers(): number {
-  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+/**
+ * Node's timers, recording the ones one client makes: whether that client holds the process open
+ * is whether one of its timers is armed and ref'ed. (Counting the process's active timers instead
+ * measures everything else the process runs too: the test runner's own timers move it.)
+ */
+function watchedTimers(): TimerOperations & { holdingProcess(): number; created: number } {
+  const armed = new Set<NodeJS.Timeout>();
+  return {
+    created: 0,
+    setTimeout(callback, ms) {
+      this.created += 1;
+      const timer: NodeJS.Timeout = setTimeout(() => {
+        armed.delete(timer);
+        callback();
+      }, ms);
+      armed.add(timer);
+      return timer;
+    },
+    clearTimeout(timer) {
+      armed.delete(timer);
+      clearTimeout(timer);
+    },
+    holdingProcess: () => [...armed].filter((timer) => timer.hasRef()).length,
+  };
 }
 
 describe("BidiClient pending commands", () => {
@@ -63,19 +90,21 @@ describe("BidiClient pending commands", () => {
   });
 
   it("holds the process open only while a command with a timeout is pending", async () => {
-    const client = await connectedClient();
-    const before = activeTimers();
+    const timers = watchedTimers();
+    const client = await connectedClient(timers);
+    expect(timers.holdingProcess()).toBe(0);
     const answered = client.sendUntyped("echo.text", { text: "a" }, { timeoutMs: 60_000 });
-    expect(activeTimers()).toBe(before + 1);
+    expect(timers.holdingProcess()).toBe(1);
     await answered;
-    expect(activeTimers()).toBe(before);
+    expect(timers.holdingProcess()).toBe(0);
     // A later command with a later deadline re-uses the armed timer and holds the process again.
     const pending = client.sendUntyped("never.answered", {}, { timeoutMs: 90_000 });
-    expect(activeTimers()).toBe(before + 1);
+    expect(timers.holdingProcess()).toBe(1);
+    expect(timers.created).toBe(1);
     const failed = pending.catch((e: unknown) => e);
     await client.close();
     expect(await failed).toBeInstanceOf(Error);
-    expect(activeTimers()).toBe(before);
+    expect(timers.holdingProcess()).toBe(0);
   });
 
   it("gives a signal one listener for all its commands and aborts only those", async () => {

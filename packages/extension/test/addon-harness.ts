@@ -1,15 +1,13 @@
 /**
- * Drives the built add-on in real Firefox the way a person would: build it into a temp folder,
+ * Drives the built add-on in real Firefox the way a person would: copy the run's build into a temp folder,
  * install it over BiDi (`webExtension.install`, fixed UUID through a pref), find its pages in
  * `browsingContext.getTree`, and act on them with trusted input (`input.performActions`).
  * Screenshots land in packages/extension/.artifacts/ (ignored by git) for a person to look at.
  */
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import {
   type BidiClient,
   callFunction,
@@ -19,7 +17,9 @@ import {
   performActions,
 } from "@webbrain/bidi";
 import { type FirefoxHarness, waitFor } from "@webbrain/testkit";
+import { inject } from "vitest";
 import type { ProviderConfig } from "../src/shared/settings.js";
+import { PREBUILT_ADDON_KEY, runAddonBuild } from "./addon-build.js";
 
 /** waitFor for a probe that yields a value once ready: resolves with that value, typed as present. */
 export async function until<T>(
@@ -62,17 +62,20 @@ export function downloadPrefs(dir: string): Record<string, string | number | boo
   };
 }
 
+/**
+ * The add-on in a temp folder of this test file's own (tests may add pages to it): a copy of the
+ * run's one build (addon-build-setup.ts), or a fresh build when the file runs without that setup.
+ */
 export async function buildAddon(): Promise<{ dir: string; remove(): Promise<void> }> {
   const parent = await mkdtemp(join(tmpdir(), "webbrain-addon-"));
   const dir = join(parent, "addon");
-  const tsx = join(PACKAGE_DIR, "..", "..", "node_modules", ".bin", "tsx");
   const remove = () => rm(parent, { recursive: true, force: true });
   try {
-    await promisify(execFile)(tsx, [join(PACKAGE_DIR, "scripts", "build.ts"), "--out", dir], {
-      cwd: PACKAGE_DIR,
-    });
+    const prebuilt = inject(PREBUILT_ADDON_KEY);
+    if (prebuilt) await cp(prebuilt, dir, { recursive: true });
+    else await runAddonBuild(dir);
   } catch (error) {
-    // A failed build leaves no half-built add-on folder behind.
+    // A failed build or copy leaves no half-built add-on folder behind.
     await remove();
     throw error;
   }

@@ -11,6 +11,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { alarmName } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
@@ -39,6 +40,9 @@ import {
 /** The sidebar size in the screenshots: the 360 px the sidebar must read well at. */
 const SIDEBAR_WIDTH_PX = 360;
 const SIDEBAR_HEIGHT_PX = 760;
+
+/** The recurring test's interval: 0.05 min, above the lowered minimum of 2 s. */
+const RECURRING_INTERVAL_MS = 3_000;
 
 /** A scheduled alarm must fire within this much of its time in Firefox. */
 const ALARM_SLACK_MS = 1_500;
@@ -229,7 +233,7 @@ describe("scheduled tasks", () => {
             name: "schedule_task",
             arguments: {
               prompt: "Count the headings.",
-              schedule: { type: "recurring", interval_minutes: 0.05 },
+              schedule: { type: "recurring", interval_minutes: RECURRING_INTERVAL_MS / 60_000 },
             },
           },
         ],
@@ -259,9 +263,29 @@ describe("scheduled tasks", () => {
     await screenshot(firefox.client, sidebar, "scheduled-3-cancelled");
     await firefox.client.send("browsingContext.close", { context: sidebar });
     const after = llm.requests.length;
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
-    // A run already under way may finish; no new one starts after the cancel.
+    // Cancelled means no alarm is armed for the job, so Firefox has nothing left to fire for it
+    // (a run already under way may finish, and must not re-arm it).
+    const jobAlarm = alarmName(twice[0]!.id);
+    await until(
+      () => bg<boolean>(`browser.alarms.get(${JSON.stringify(jobAlarm)}).then((a) => a !== undefined)`),
+      (armed) => !armed,
+      "the cancelled job's alarm to be cleared",
+    );
+    // Then a later event: Firefox fires alarms in time order, so by the time an alarm set one
+    // interval from now fires, the cancelled job's next run would have been due.
+    await bg(`new Promise((resolve) => {
+      const name = "after-cancel-probe";
+      browser.alarms.onAlarm.addListener(function heard(alarm) {
+        if (alarm.name !== name) return;
+        browser.alarms.onAlarm.removeListener(heard);
+        resolve(true);
+      });
+      browser.alarms.create(name, { when: Date.now() + ${RECURRING_INTERVAL_MS} });
+    })`);
     expect(llm.requests.length - after).toBeLessThanOrEqual(1);
+    expect(
+      await bg<boolean>(`browser.alarms.get(${JSON.stringify(jobAlarm)}).then((a) => a !== undefined)`),
+    ).toBe(false);
     expect((await jobsOf(owner.tabId))[0]?.state).toBe("cancelled");
   });
 

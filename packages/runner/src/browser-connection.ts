@@ -51,8 +51,11 @@ export interface BrowserConnection {
  */
 const SESSION_CAPABILITIES = { unhandledPromptBehavior: { default: "ignore" } } as const;
 
-/** File pickers would block `input.setFiles` on Firefox 153 without this pref. */
-const RUNNER_PREFS = { "remote.bidi.dismiss_file_pickers.enabled": true } as const;
+/**
+ * File pickers would block `input.setFiles` on Firefox 153 without this pref. Exported for the
+ * tests that start a Firefox for `--connect` runs: it gets the same prefs.
+ */
+export const RUNNER_PREFS = { "remote.bidi.dismiss_file_pickers.enabled": true } as const;
 
 export async function openBrowserConnection(opts: BrowserConnectionOptions): Promise<BrowserConnection> {
   if (opts.connect && opts.webdriver) {

@@ -1,6 +1,7 @@
 /**
  * The `webbrain` bin as a user runs it: a real process through the tsx shim, real Firefox.
- * Checks help, exit codes and the screenshot command end to end.
+ * Checks help, exit codes and the screenshot command end to end. Runs reach the file's one Firefox
+ * through `--connect` (cli-firefox.ts) unless launching is what they test.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -12,13 +13,15 @@ import { type FixtureServer, findRef, startFakeGrid, startFixtureServer } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/cli/command-specs.js";
 import { pngSize } from "../src/screenshots.js";
+import { useCliFirefox } from "./cli-firefox.js";
 import { BIN, runCli } from "./run-cli.js";
 
-/** Each test starts the CLI and Firefox (seconds each on a loaded two-core machine). */
+/** Each test starts the CLI, some also Firefox (seconds each on a loaded two-core machine). */
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
 
 let server: FixtureServer;
 let workDir: string;
+const firefox = useCliFirefox();
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -68,9 +71,10 @@ describe("webbrain CLI process", () => {
       const viewportFile = join(workDir, "viewport.png");
       const fullFile = join(workDir, "full.png");
       const url = server.url("/runner/browser-features.html");
+      // The first run launches its own Firefox, as a user's first command does.
       const viewport = await runCli(["screenshot", url, "-o", viewportFile]);
       expect(viewport.code, viewport.stderr).toBe(0);
-      const full = await runCli(["screenshot", url, "--full", "-o", fullFile]);
+      const full = await runCli(["screenshot", url, "--full", "-o", fullFile, ...firefox.connectArgs()]);
       expect(full.code, full.stderr).toBe(0);
       const viewportSize = pngSize(await readFile(viewportFile));
       const fullSize = pngSize(await readFile(fullFile));
@@ -113,7 +117,13 @@ describe("webbrain CLI process", () => {
   it(
     "exits 1 when the page does not load",
     async () => {
-      const result = await runCli(["screenshot", "http://127.0.0.1:1/", "-o", join(workDir, "x.png")]);
+      const result = await runCli([
+        "screenshot",
+        "http://127.0.0.1:1/",
+        "-o",
+        join(workDir, "x.png"),
+        ...firefox.connectArgs(),
+      ]);
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/^webbrain: Could not open http:\/\/127\.0\.0\.1:1\//);
     },
@@ -124,13 +134,13 @@ describe("webbrain CLI process", () => {
     "snapshot prints the whole tree, or a budgeted one folded, ending with the truncation marker",
     async () => {
       const url = server.url("/runner/product-form.html");
-      const whole = await runCli(["snapshot", url]);
+      const whole = await runCli(["snapshot", url, ...firefox.connectArgs()]);
       expect(whole.code, whole.stderr).toBe(0);
       expect(whole.stdout).toMatch(/^heading "Create a product" level=1\n/);
       expect(whole.stdout).toMatch(/\[\d+\] combobox "Billing period" value="Monthly"/);
       expect(whole.stdout).toMatch(/\[\d+\] button "Save product"/);
       // Over its budget the tree folds: what does not fit is one line with a ref to open it.
-      const cut = await runCli(["snapshot", url, "--budget", "200"]);
+      const cut = await runCli(["snapshot", url, "--budget", "200", ...firefox.connectArgs()]);
       expect(cut.stdout).toMatch(/\[\d+\] textbox "Name" … folded: \d+ controls/);
       expect(cut.stdout).not.toContain('combobox "Billing period"');
       expect(cut.stdout.trimEnd().split("\n").at(-1)).toMatch(/truncated/);
@@ -169,7 +179,10 @@ describe("webbrain CLI process", () => {
     "snapshot --json gives the page action's result, with the filter applied",
     async () => {
       const url = server.url("/runner/product-form.html");
-      const json = JSON.parse((await runCli(["snapshot", url, "--filter", "interactive", "--json"])).stdout);
+      const json = JSON.parse(
+        (await runCli(["snapshot", url, "--filter", "interactive", "--json", ...firefox.connectArgs()]))
+          .stdout,
+      );
       expect(json).toMatchObject({ success: true, metadata: { filter: "interactive" } });
       expect(json.tree).not.toContain("heading");
     },
@@ -179,9 +192,13 @@ describe("webbrain CLI process", () => {
   it(
     "exec answers each line as it finishes, so the next call can use a ref from the last answer",
     async () => {
-      const child = spawn(process.execPath, [BIN, "exec", server.url("/runner/trusted-only.html")], {
-        stdio: ["pipe", "pipe", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [BIN, "exec", server.url("/runner/trusted-only.html"), ...firefox.connectArgs()],
+        {
+          stdio: ["pipe", "pipe", "pipe"],
+        },
+      );
       let stderr = "";
       child.stderr.on("data", (chunk) => {
         stderr += chunk;
@@ -229,9 +246,12 @@ describe("webbrain CLI process", () => {
         { tool: "click_ax", args: { ref_id: 2 } },
         { tool: "read_page", args: {} },
       ];
-      const run = await runCli(["exec", server.url("/runner/trusted-only.html"), "--mode", "ask"], {
-        stdin: calls.map((c) => JSON.stringify(c)).join("\n"),
-      });
+      const run = await runCli(
+        ["exec", server.url("/runner/trusted-only.html"), "--mode", "ask", ...firefox.connectArgs()],
+        {
+          stdin: calls.map((c) => JSON.stringify(c)).join("\n"),
+        },
+      );
       const [, click, read] = run.stdout
         .trim()
         .split("\n")

@@ -16,6 +16,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { launchFirefox } from "@webbrain/bidi";
 import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { BIN, runCli } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 300_000;
@@ -32,6 +33,8 @@ const SIGN_IN = [
 
 let server: FixtureServer;
 let work: string;
+/** For the runs that test no launch or profile: they reach this Firefox with --connect. */
+const firefox = useCliFirefox();
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -81,9 +84,11 @@ describe("--profile and storage state", () => {
       });
       expect((await stat(stateFile)).mode & 0o777).toBe(0o600);
 
-      const fresh = await runCli(["snapshot", url]);
+      // These two need no profile: they reach the file's one Firefox, whose cookies are cleared
+      // after each test (cli-firefox.ts).
+      const fresh = await runCli(["snapshot", url, ...firefox.connectArgs()]);
       expect(fresh.stdout).toContain("Signed out");
-      const loaded = await runCli(["snapshot", url, "--storage-state", stateFile]);
+      const loaded = await runCli(["snapshot", url, "--storage-state", stateFile, ...firefox.connectArgs()]);
       expect(loaded.code, loaded.stderr).toBe(0);
       expect(loaded.stdout).toContain("Signed in as alice");
       expect(loaded.stdout).toContain("Note: hello alice");
@@ -124,6 +129,7 @@ describe("--profile and storage state", () => {
         server.url("/runner/account-login.html"),
         "--storage-state",
         bad,
+        ...firefox.connectArgs(),
       ]);
       expect(run.code).not.toBe(0);
       expect(run.stderr).toContain('"cookies" is not a list');

@@ -20,13 +20,16 @@ import {
   toolNames,
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { runCli } from "./run-cli.js";
 
-/** Each test starts the CLI and Firefox (seconds each on a loaded two-core machine). */
+/** Each test starts the CLI (seconds each on a loaded two-core machine). */
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
 
 let server: FixtureServer;
 let workDir: string;
+/** The file's one Firefox: every run that needs a browser reaches it with --connect. */
+const firefox = useCliFirefox();
 let llm: ScriptedLlm | undefined;
 const saved: Record<string, unknown>[] = [];
 let deleteCalls = 0;
@@ -137,6 +140,7 @@ describe("webbrain run", () => {
         "--json",
         "--trace",
         tracePath,
+        ...firefox.connectArgs(),
       ]);
       expect(run.code, run.stderr).toBe(0);
       expect(saved).toEqual([
@@ -192,6 +196,7 @@ describe("webbrain run", () => {
         server.url("/runner/delete-account.html"),
         "--base-url",
         llm.baseUrl,
+        ...firefox.connectArgs(),
       ]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toBe("Your plan is Pro, renewing on the 1st. I did not delete anything.\n");
@@ -232,7 +237,15 @@ describe("webbrain run", () => {
         },
       };
       await writeFile(jobPath, JSON.stringify(jobFile, null, 2));
-      const run = await runCli(["run", "--job", jobPath, "--base-url", llm.baseUrl, "--json"]);
+      const run = await runCli([
+        "run",
+        "--job",
+        jobPath,
+        "--base-url",
+        llm.baseUrl,
+        "--json",
+        ...firefox.connectArgs(),
+      ]);
       expect(run.code, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({
         status: "answered",

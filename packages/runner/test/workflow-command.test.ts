@@ -23,12 +23,15 @@ import {
   userTexts,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { runCli } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
 let server: FixtureServer;
 let workDir: string;
+/** The file's one Firefox: every run that needs a browser reaches it with --connect. */
+const firefox = useCliFirefox();
 let llm: ScriptedLlm | undefined;
 const orders: Record<string, unknown>[] = [];
 const subscriptions: Record<string, unknown>[] = [];
@@ -106,6 +109,7 @@ describe("traces and saved workflows", () => {
         llm.baseUrl,
         "--trace",
         tracePath(),
+        ...firefox.connectArgs(),
       ]);
       expect(run.code, run.stderr).toBe(0);
       expect(orders).toEqual([{ name: "Ada Lovelace", email: "ada@example.com", quantity: "3" }]);
@@ -186,6 +190,7 @@ describe("traces and saved workflows", () => {
         server.url("/workflow/order-v2.html"),
         "--param",
         "customer=Grace Hopper",
+        ...firefox.connectArgs(),
       ]);
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stdout).toMatch(/Replayed 4 steps/);
@@ -215,6 +220,7 @@ describe("traces and saved workflows", () => {
         "--json",
         // Not saved by this runner: approved explicitly (security-replay.test.ts covers asking).
         "--approve",
+        ...firefox.connectArgs(),
       ]);
       expect(replay.code, replay.stderr).toBe(0);
       expect(JSON.parse(replay.stdout)).toEqual({ status: "done", steps: 4 });
@@ -237,6 +243,7 @@ describe("traces and saved workflows", () => {
         workflowPath(),
         "--url",
         server.url("/workflow/order-v3.html"),
+        ...firefox.connectArgs(),
       ]);
       expect(replay.code).toBe(1);
       expect(replay.stderr).toMatch(
@@ -290,6 +297,7 @@ describe("traces and saved workflows", () => {
         "--handover",
         "--base-url",
         llm.baseUrl,
+        ...firefox.connectArgs(),
       ]);
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stderr).toMatch(/the replay stopped at step 2; handing over to the agent/);
