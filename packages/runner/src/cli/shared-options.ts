@@ -21,7 +21,11 @@ export function browserOptionsFrom(options: {
   "allow-file-urls"?: boolean;
   "upload-dir"?: readonly string[];
   attach?: readonly string[];
-}): BrowserConnectionOptions & { storageState?: string; maxDownloadBytes?: number; localFiles: RunnerLocalFiles } {
+}): BrowserConnectionOptions & {
+  storageState?: string;
+  maxDownloadBytes?: number;
+  localFiles: RunnerLocalFiles;
+} {
   return {
     // Checked here, when the command starts: a missing --upload-dir or --attach is exit 2.
     localFiles: runnerLocalFilesFrom(options),
