@@ -106,11 +106,23 @@ export async function waitForContext(client: BidiClient, match: (url: string) =>
  */
 export async function installAndOpenSettings(client: BidiClient, dir: string): Promise<string> {
   await installAddon(client, dir);
-  return waitForContext(
+  const context = await waitForContext(
     client,
     (url) => url.startsWith(`${ADDON_ORIGIN}/settings.html`),
     "the settings page after install",
   );
+  // The tab shows the settings URL before its document has the add-on's APIs (seen on a loaded
+  // machine: "browser is not defined" in the first evaluate), so wait for them too.
+  await until(
+    async () =>
+      (await evaluate<boolean>(
+        client,
+        context,
+        `typeof browser === "object" && document.readyState === "complete"`,
+      ).catch(() => false)) || undefined,
+    { timeoutMs: 15_000, message: "the settings page did not get the add-on's APIs" },
+  );
+  return context;
 }
 
 /** Runs `browser.tabs.create` from an add-on page; returns the new tab's BiDi context. */

@@ -109,7 +109,8 @@ describe("webbrain workflow run of a crafted file", () => {
       const file = await craftedFile("upload", [
         { tool: "upload_file", args: { selector: "#attachment", path: attachment } },
       ]);
-      const replay = await runCli(["workflow", "run", file, "--approve"], { env });
+      // The user gives the file for this run (upload_file sends nothing else).
+      const replay = await runCli(["workflow", "run", file, "--approve", "--attach", attachment], { env });
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stdout).toMatch(/Replayed 1 steps/);
       expect(hitsOf("/api/upload").map((hit) => JSON.parse(hit.body))).toEqual([
