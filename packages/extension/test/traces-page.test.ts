@@ -232,6 +232,8 @@ describe("traces page", () => {
     );
     const before = orders.length;
     await click(firefox.client, traces, `${item} button.run`);
+    // An imported file runs once the user approves the steps it shows (security-secrets.test.ts).
+    await click(firefox.client, traces, `${item} .workflow-approval button.approve`);
     await waitForText(firefox.client, traces, "#workflow-status", "Replayed 4 steps", 60_000);
     await screenshotOf(firefox.client, traces, ".workflows", "traces-2-workflow-replayed");
     await waitFor(async () => orders.length === before + 1, { message: "the replayed order" });
