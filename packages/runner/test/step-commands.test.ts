@@ -52,12 +52,19 @@ describe("BiDi commands per executor step", () => {
   it("click_ax: resolve, press, verify; URL and title from memory", async () => {
     await commandsOf("navigate", { url: server.url("/runner/trusted-only.html") });
     const tree = await commandsOf("get_accessibility_tree", {});
-    expect(tree.sent).toEqual(["script.evaluate"]);
+    // The second evaluate reads (and resets) the page layer's count of blocked popups
+    // (action-side-effects.ts), taken after every page action.
+    expect(tree.sent).toEqual(["script.evaluate", "script.evaluate"]);
     const button = findRef(String(tree.answer.result.tree ?? tree.answer.text), "button", "Confirm order");
 
     const click = await commandsOf("click_ax", { ref_id: button });
     expect(click.answer.result).toMatchObject({ success: true, trusted: true });
-    expect(click.sent).toEqual(["script.evaluate", "input.performActions", "script.evaluate"]);
+    expect(click.sent).toEqual([
+      "script.evaluate",
+      "input.performActions",
+      "script.evaluate",
+      "script.evaluate",
+    ]);
   });
 
   it("keeps the URL and title current through pushState, fragments and navigations", async () => {
