@@ -54,8 +54,7 @@ afterEach(async () => {
   for (const llm of llms.splice(0)) await llm.close();
 });
 
-function setup(settings: Settings) {
-  const area = new MemoryArea();
+function setup(settings: Settings, area = new MemoryArea()) {
   const sessions = new TabSessions(area);
   const runs = new RunManager({
     sessions,
@@ -67,6 +66,18 @@ function setup(settings: Settings) {
   runs.onEvent((_tab, entry) => events.push(entry));
   const ended = () => events.some((e) => e.event.kind === "run_end");
   return { area, sessions, runs, events, ended };
+}
+
+/** A storage area whose writes take `delayMs`, as under a loaded Firefox. */
+class SlowArea extends MemoryArea {
+  constructor(private readonly delayMs: number) {
+    super();
+  }
+
+  override async set(items: Record<string, unknown>): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    await super.set(items);
+  }
 }
 
 function withProvider(p: ProviderConfig): Settings {
@@ -124,6 +135,30 @@ describe("RunManager", () => {
       text: expect.stringContaining("apiKey is empty"),
     });
     expect(runs.isRunning("1")).toBe(false);
+  });
+
+  it("Continue clicked the moment a stopped run shows its end starts the next run, not a busy error", async () => {
+    const llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [{ fail: "hang", midStream: true }, { text: "Picked up where I left off." }],
+    });
+    llms.push(llm);
+    // Storage as slow as a loaded Firefox's: the run's last journal write is still under way
+    // when run_end reaches the panel, which is when a user (or the sidebar test) clicks Continue.
+    const area = new SlowArea(150);
+    const { runs, events, sessions } = setup(withProvider(scriptedProviderConfig(llm.baseUrl)), area);
+    let continued: Promise<{ runId: string }> | undefined;
+    runs.onEvent((_tab, entry) => {
+      if (entry.event.kind === "run_end" && continued === undefined) continued = runs.continueRun("1");
+    });
+    await runs.start("1", "Tell me everything.", "ask");
+    await waitFor(() => llm.requests.length === 1);
+    runs.stop("1");
+    await waitFor(() => continued !== undefined);
+    await expect(continued).resolves.toMatchObject({ runId: expect.any(String) });
+    await waitFor(() => events.filter((e) => e.event.kind === "run_end").length === 2, { timeoutMs: 10_000 });
+    const transcript = (await sessions.hydrate("1")).transcript;
+    expect(transcript.at(-1)).toMatchObject({ kind: "assistant", text: "Picked up where I left off." });
   });
 
   it("commits streamed text as one assistant item, never twice", async () => {

@@ -188,6 +188,7 @@ export class RunManager {
     body: (agent: Agent, options: Parameters<Agent["processMessage"]>[2]) => Promise<RunResult>,
     how: { interactive: boolean; attachmentNames?: string[] } = { interactive: false },
   ): Promise<{ runId: string }> {
+    await this.endedRunSettled(tabId);
     if (this.active.has(tabId)) {
       throw new RunError(t("errorBusy"));
     }
@@ -234,7 +235,7 @@ export class RunManager {
         : { kind: "notice", text: t("noticeContinuing"), at: this.clock.now() };
     const openingWritten = this.commit(tabId, run, opening);
 
-    void this.drive(tabId, run, async () => {
+    const driven = this.drive(tabId, run, async () => {
       await openingWritten;
       // Built inside the run, so a provider the agent rejects ends this run with its message.
       const agentProvider = toAgentProvider(provider);
@@ -292,8 +293,23 @@ export class RunManager {
         throw error;
       }
     });
+    this.driving.set(run, driven);
     return { runId };
   }
+
+  /**
+   * A run that has sent run_end (the panel shows Continue and Send again) is still writing its
+   * last journal entry: a click that comes in that window waits for the write instead of being
+   * told the tab is busy.
+   */
+  private async endedRunSettled(tabId: string): Promise<void> {
+    const run = this.active.get(tabId);
+    if (run && run.journal.status !== "running") {
+      await this.driving.get(run)?.catch(() => undefined);
+    }
+  }
+
+  private readonly driving = new WeakMap<ActiveRun, Promise<void>>();
 
   private async drive(tabId: string, run: ActiveRun, work: () => Promise<RunResult>): Promise<void> {
     let result: RunResult;
