@@ -84,6 +84,14 @@ export interface PackResult {
   tarballs: Record<string, string>;
 }
 
+/** The Node versions every published package supports: the workspace root's `engines`, once. */
+async function supportedEngines(): Promise<Record<string, string>> {
+  const root = await readManifest(".");
+  const engines = root.engines as Record<string, string> | undefined;
+  if (!engines?.node) throw new Error("the root package.json has no engines.node to publish");
+  return engines;
+}
+
 async function readManifest(dir: string): Promise<PackageJson> {
   return JSON.parse(await readFile(join(ROOT, dir, "package.json"), "utf8")) as PackageJson;
 }
@@ -204,6 +212,7 @@ async function buildAndPack(out: string, stageRoot: string, distRoot: string): P
   const manifests = new Map<string, PackageJson>();
   for (const pkg of BUILT) manifests.set(pkg.dir, await readManifest(pkg.dir));
   const versions = new Map([...manifests.values()].map((m) => [m.name, m.version]));
+  const engines = await supportedEngines();
   const tarballs: Record<string, string> = {};
 
   for (const pkg of BUILT) {
@@ -227,7 +236,7 @@ async function buildAndPack(out: string, stageRoot: string, distRoot: string): P
       version: manifest.version,
       ...(manifest.description ? { description: manifest.description } : {}),
       type: "module",
-      engines: { node: ">=20.6" },
+      engines,
       license: "MIT",
       ...(manifest.exports ? { exports: builtExports(manifest.exports) } : {}),
       ...(Object.keys(bin).length ? { bin } : {}),
@@ -237,7 +246,13 @@ async function buildAndPack(out: string, stageRoot: string, distRoot: string): P
     tarballs[manifest.name] = await npmPack(stage, out);
   }
 
-  tarballs["pi-firefox-bidi"] = await packPiPackage(stageRoot, out, versions, tarballs["@webbrain/bidi"]!);
+  tarballs["pi-firefox-bidi"] = await packPiPackage(
+    stageRoot,
+    out,
+    versions,
+    engines,
+    tarballs["@webbrain/bidi"]!,
+  );
   return { tarballs };
 }
 
@@ -250,6 +265,7 @@ async function packPiPackage(
   stageRoot: string,
   out: string,
   versions: ReadonlyMap<string, string>,
+  engines: Record<string, string>,
   bidiTarball: string,
 ): Promise<string> {
   const dir = "packages/pi-firefox-bidi";
@@ -264,6 +280,7 @@ async function packPiPackage(
     version: manifest.version,
     ...(manifest.description ? { description: manifest.description } : {}),
     type: "module",
+    engines,
     license: "MIT",
     ...(manifest.keywords ? { keywords: manifest.keywords } : {}),
     ...(manifest.exports ? { exports: manifest.exports } : {}),

@@ -1,6 +1,6 @@
 /**
  * The few web-platform globals the agent uses, which both a Firefox background page and
- * Node 20 provide. Declared here (and only here) so the package compiles with neither the DOM
+ * Node (22 and later) provide. Declared here (and only here) so the package compiles with neither the DOM
  * nor the Node type libraries, which keeps DOM and `node:` APIs out of reach by construction.
  */
 

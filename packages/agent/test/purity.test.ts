@@ -1,4 +1,4 @@
-// The agent must run unchanged in a Firefox background page and in Node 20: its sources may not
+// The agent must run unchanged in a Firefox background page and in Node: its sources may not
 // import node: modules or touch the DOM or the WebExtension API.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

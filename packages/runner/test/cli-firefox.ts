@@ -13,6 +13,7 @@
  * - Started with the prefs the runner gives a Firefox it launches, so a run behaves the same.
  */
 import { connectBidi, type FirefoxProcess, startFirefoxProcess } from "@webbrain/bidi";
+import { testsRunHeadless } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { RUNNER_PREFS } from "../src/browser-connection.js";
 
@@ -26,7 +27,7 @@ export interface CliFirefox {
 export function useCliFirefox(): CliFirefox {
   let firefox: FirefoxProcess | undefined;
   const start = async () => {
-    firefox = await startFirefoxProcess({ prefs: { ...RUNNER_PREFS } });
+    firefox = await startFirefoxProcess({ headless: testsRunHeadless(), prefs: { ...RUNNER_PREFS } });
   };
 
   beforeAll(start);

@@ -8,7 +8,7 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -56,6 +56,14 @@ describe("the packed packages", () => {
       // Built JavaScript, not the workspace's TypeScript through tsx.
       expect(existsSync(join(app, "node_modules", "tsx"))).toBe(false);
       expect(existsSync(join(app, "node_modules", "@webbrain", "runner", "dist", "index.d.ts"))).toBe(true);
+      // Each published package states the Node versions the workspace supports.
+      const rootEngines = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).engines;
+      for (const name of ["bidi", "page", "agent", "runner"]) {
+        const published = JSON.parse(
+          await readFile(join(app, "node_modules", "@webbrain", name, "package.json"), "utf8"),
+        );
+        expect(published.engines, name).toEqual(rootEngines);
+      }
 
       const { stdout } = await run(
         join(app, "node_modules", ".bin", "webbrain"),

@@ -32,13 +32,21 @@ export interface FirefoxHarness {
   newTab(opts?: NewTabOptions): Promise<string>;
 }
 
+/**
+ * Whether test browsers run headless: yes, unless `WEBBRAIN_TEST_HEADED=1` asks to watch them
+ * (needs a display; see CONTRIBUTING.md). A test's own `headless` option still wins.
+ */
+export function testsRunHeadless(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.WEBBRAIN_TEST_HEADED !== "1";
+}
+
 export function useFirefox(opts: LaunchOptions = {}): FirefoxHarness {
   let browser: FirefoxBrowser | undefined;
   const testTabs = new Set<string>();
   const testUserContexts = new Set<string>();
 
   beforeAll(async () => {
-    browser = await launchFirefox(opts);
+    browser = await launchFirefox({ headless: testsRunHeadless(), ...opts });
   });
 
   afterEach(async () => {
