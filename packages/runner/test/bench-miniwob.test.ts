@@ -7,12 +7,17 @@
 import { fileURLToPath } from "node:url";
 import { type ScriptedLlm, startScriptedLlm } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { miniwobStep } from "./miniwob/scripted-policy.js";
 import { runCli } from "./run-cli.js";
 
 const TASKS_DIR = fileURLToPath(new URL("../../testkit/fixtures/miniwob/html", import.meta.url));
 /** Enough scripted turns for every episode of the run (each turn answers one request). */
 const SCRIPT_TURNS = 400;
+
+// One Firefox for the file, reached through --connect: a CLI start here pays for tsx, not for
+// a Firefox launch too (launching is tested in run-command and cli-process).
+const firefox = useCliFirefox();
 
 let llm: ScriptedLlm | undefined;
 afterEach(async () => {
@@ -53,6 +58,7 @@ describe("webbrain bench miniwob", () => {
       "--model",
       "scripted-1",
       "--json",
+      ...firefox.connectArgs(),
     ]);
     expect(run.code, run.stderr).toBe(0);
     const out = JSON.parse(run.stdout) as {
@@ -107,6 +113,7 @@ describe("webbrain bench miniwob", () => {
       llm.baseUrl,
       "--model",
       "scripted-1",
+      ...firefox.connectArgs(),
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^task\s+success\s+steps\s+tokens\s+seconds/m);

@@ -58,6 +58,7 @@ export async function benchCommandHandler(
     browser = await SessionBrowser.open({
       pageScript: loadPageScript,
       ...(options.headed ? { headed: true } : {}),
+      ...(options.connect ? { connect: options.connect } : {}),
       ...(options.firefox ? { firefoxPath: options.firefox } : {}),
     });
     if (!options.json)

@@ -47,6 +47,11 @@ const benchOptions = {
   },
   json: { kind: "boolean", help: "Print the results as JSON (per episode, per task, overall) on stdout." },
   headed: { kind: "boolean", help: "Show the Firefox window (default: headless)." },
+  connect: {
+    kind: "string",
+    valueName: "ws://HOST:PORT",
+    help: "Use a running Firefox's WebDriver BiDi endpoint instead of launching one (each episode still gets a user context of its own).",
+  },
   firefox: { kind: "string", valueName: "PATH", help: "Firefox binary to launch." },
 } as const satisfies OptionSpecs;
 
