@@ -28,6 +28,7 @@ export const QUICK_TESTS = [
   "packages/runner/test/skill-files.test.ts",
   "packages/runner/test/supported-node.test.ts",
   "packages/testkit/test/fixture-server.test.ts",
+  "packages/testkit/test/import-rules.test.ts",
   "packages/testkit/test/scripted-llm.test.ts",
   "packages/testkit/test/wait-for.test.ts",
 ];

@@ -1,6 +1,13 @@
 // A multi-step Act task end to end: scripted model over real HTTP (OpenAI chat SSE), the agent
 // loop, the executor, an in-memory BrowserPort, persistence and restore.
-import { findRef, lastToolResultText, systemPromptText, toolNames, userTexts } from "@webbrain/testkit";
+import {
+  findRef,
+  lastToolResultText,
+  systemPromptText,
+  toolNames,
+  userTexts,
+  waitFor,
+} from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, CONVERSATION_KEY_PREFIX } from "../src/index.js";
 import { type Harness, harness, SHOP_TREE, SHOP_URL } from "./harness.js";
@@ -120,11 +127,13 @@ describe("Act task", () => {
   });
 
   it("refuses a second task in a tab while one runs", async () => {
-    h = await harness({ script: [{ fail: "hang" }] });
+    const busy = await harness({ script: [{ fail: "hang" }] });
+    h = busy;
     const controller = new AbortController();
-    const first = h.agent.processMessage("1", "slow task", { signal: controller.signal });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const second = await h.agent.processMessage("1", "another task");
+    const first = busy.agent.processMessage("1", "slow task", { signal: controller.signal });
+    // The first task is at the model (its request hangs there) before the second comes in.
+    await waitFor(() => busy.llm.requests.length === 1);
+    const second = await busy.agent.processMessage("1", "another task");
     expect(second.status).toBe("error");
     expect(second.error?.kind).toBe("busy");
     controller.abort();

@@ -4,7 +4,7 @@
  * that is down gets a clear message. Driven with trusted input only.
  */
 import { evaluate } from "@webbrain/bidi";
-import { type ScriptedLlm, setupFirefox, startScriptedLlm } from "@webbrain/testkit";
+import { type ScriptedLlm, setupFirefox, startScriptedLlm, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADDON_PREFS,
@@ -102,10 +102,17 @@ describe("settings page", () => {
     await click(client, settings, "#plan-before-act");
     await waitForText(client, settings, "#agent-saved", "Saved");
     await click(client, settings, 'input[name="verbose"][value="verbose"]');
-    const stored = await evaluate<{ maxSteps: number; planBeforeAct: boolean; verbose: string }>(
-      client,
-      settings,
-      "new Promise((r) => setTimeout(r, 200)).then(() => browser.storage.local.get('settings')).then((s) => s.settings)",
+    // The radio saves on change, after the click returns: read storage until that write is there.
+    const stored = await waitFor(
+      async () => {
+        const value = await evaluate<{ maxSteps: number; planBeforeAct: boolean; verbose: string }>(
+          client,
+          settings,
+          "browser.storage.local.get('settings').then((s) => s.settings)",
+        );
+        return value.verbose === "verbose" ? value : undefined;
+      },
+      { message: "the verbose choice never reached storage" },
     );
     expect(stored).toMatchObject({ maxSteps: 40, planBeforeAct: true, verbose: "verbose" });
     await setViewport(client, settings, 360, 900);

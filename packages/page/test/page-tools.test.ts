@@ -4,6 +4,7 @@
  * the completion probe, frames, shadow DOM and the read-only tools.
  */
 import { callFunction, navigate } from "@webbrain/bidi";
+import { waitFor } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
 import { buildPageScript, buildRunnerRealmScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
 import { PageSession, SANDBOX, usePageFixtures } from "./page-session.js";
@@ -214,7 +215,10 @@ describe("forms, frames, shadow DOM and reading", () => {
 
   it("get_frames and iframe_read: same-origin read with matchIndex, cross-origin answered as such", async () => {
     const page = await env.open("/page/frames.html");
-    await page.page("new Promise((r) => setTimeout(r, 300))");
+    // The same-origin frame's document has loaded once it reads with its own title.
+    await waitFor(async () => (await page.call("iframe_read", { index: 0 })).title === "Coupon frame", {
+      message: "the Coupon frame never loaded",
+    });
     const frames = await page.call("get_frames");
     const list = frames.frames as { index: number; title: string; same_origin: boolean }[];
     expect(list.map((f) => [f.title, f.same_origin])).toEqual([
