@@ -27,6 +27,7 @@ export const QUICK_TESTS = [
   "packages/runner/test/provider-options.test.ts",
   "packages/runner/test/skill-files.test.ts",
   "packages/runner/test/supported-node.test.ts",
+  "packages/runner/test/terminal-prompts.test.ts",
   "packages/testkit/test/fixture-server.test.ts",
   "packages/testkit/test/import-rules.test.ts",
   "packages/testkit/test/scripted-llm.test.ts",

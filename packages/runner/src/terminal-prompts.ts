@@ -21,7 +21,7 @@ export async function askYesNo(
   }
 }
 
-interface RawInput extends NodeJS.ReadableStream {
+export interface RawInput extends NodeJS.ReadableStream {
   isTTY?: boolean;
   setRawMode?: (raw: boolean) => unknown;
 }
@@ -48,9 +48,11 @@ export async function askHidden(
       rl.close();
     }
   }
-  output.write(question);
+  // Echo off before the question shows: an answer typed (or pasted) the moment it appears must
+  // never reach the screen.
   input.setRawMode(true);
   input.resume();
+  output.write(question);
   try {
     return await new Promise<string>((resolve, reject) => {
       let typed = "";
