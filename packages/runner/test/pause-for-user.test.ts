@@ -14,7 +14,12 @@ import {
   toolNames,
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { BIN, runCli } from "./run-cli.js";
+
+// One Firefox for the file, reached through --connect: each CLI start pays for tsx, not for a
+// launch too (launching itself is tested in run-command, cli-process and security-orphans).
+const firefox = useCliFirefox();
 
 /** Each test starts the CLI and Firefox: a minute or two on a loaded two-core machine. */
 const PROCESS_TEST_TIMEOUT_MS = 240_000;
@@ -43,7 +48,19 @@ afterAll(async () => {
 
 function runArgs(baseUrl: string, extra: string[]): string[] {
   const url = server.url("/runner/account-login.html");
-  return ["run", "sign in", "--url", url, "--base-url", baseUrl, "--model", "scripted-1", "--json", ...extra];
+  return [
+    "run",
+    "sign in",
+    "--url",
+    url,
+    "--base-url",
+    baseUrl,
+    "--model",
+    "scripted-1",
+    "--json",
+    ...firefox.connectArgs(),
+    ...extra,
+  ];
 }
 
 /** Resolves once `text` appears in what `read()` returns. */

@@ -14,8 +14,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FixtureServer, readBody, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { runCli } from "./run-cli.js";
 import { runOnTerminal, type TerminalRun } from "./terminal-session.js";
+
+// One Firefox for the file, reached through --connect: each CLI start pays for tsx, not for a
+// launch too (launching itself is tested in run-command, cli-process and security-orphans).
+const firefox = useCliFirefox();
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 const PAY_BUTTON = { role: "button", name: "Pay now", within: [] };
@@ -77,7 +82,7 @@ describe("webbrain workflow run of a crafted file", () => {
       const file = await craftedFile("execute-js", [
         { tool: "execute_js", args: { code: "fetch('/pwned', { method: 'POST', body: document.cookie })" } },
       ]);
-      const replay = await runCli(["workflow", "run", file, "--approve"], { env });
+      const replay = await runCli(["workflow", "run", file, "--approve", ...firefox.connectArgs()], { env });
       expect(replay.code, replay.stderr).toBe(1);
       expect(replay.stderr).toMatch(/the replay stopped at step 1: execute_js failed: .*Dev/);
       expect(hitsOf("/pwned")).toEqual([]);
@@ -91,7 +96,7 @@ describe("webbrain workflow run of a crafted file", () => {
       const file = await craftedFile("javascript-url", [
         { tool: "navigate", args: { url: "javascript:fetch('/pwned',{method:'POST',body:'js'})" } },
       ]);
-      const replay = await runCli(["workflow", "run", file, "--approve"], { env });
+      const replay = await runCli(["workflow", "run", file, "--approve", ...firefox.connectArgs()], { env });
       expect(replay.code, replay.stderr).toBe(1);
       expect(replay.stderr).toMatch(
         /the replay stopped at step 1: navigate to javascript:.* failed: javascript: URLs are refused/,
@@ -110,7 +115,10 @@ describe("webbrain workflow run of a crafted file", () => {
         { tool: "upload_file", args: { selector: "#attachment", path: attachment } },
       ]);
       // The user gives the file for this run (upload_file sends nothing else).
-      const replay = await runCli(["workflow", "run", file, "--approve", "--attach", attachment], { env });
+      const replay = await runCli(
+        ["workflow", "run", file, "--approve", "--attach", attachment, ...firefox.connectArgs()],
+        { env },
+      );
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stdout).toMatch(/Replayed 1 steps/);
       expect(hitsOf("/api/upload").map((hit) => JSON.parse(hit.body))).toEqual([
@@ -124,7 +132,7 @@ describe("webbrain workflow run of a crafted file", () => {
     "does not run a file it did not save without approval: no terminal and no --approve is a usage error",
     async () => {
       const file = await craftedFile("unapproved", [{ tool: "click_ax", args: {}, target: PAY_BUTTON }]);
-      const replay = await runCli(["workflow", "run", file], { env });
+      const replay = await runCli(["workflow", "run", file, ...firefox.connectArgs()], { env });
       expect(replay.code).toBe(2);
       expect(replay.stderr).toContain("was not saved by this webbrain. Its 1 steps:");
       expect(replay.stderr).toContain('1. click_ax on button "Pay now" {}');
@@ -142,7 +150,7 @@ describe("webbrain workflow run of a crafted file", () => {
       const file = await craftedFile("asked", [{ tool: "click_ax", args: {}, target: PAY_BUTTON }]);
       let terminal: TerminalRun | undefined;
       try {
-        terminal = runOnTerminal(["workflow", "run", file, "--confirm"], env);
+        terminal = runOnTerminal(["workflow", "run", file, "--confirm", ...firefox.connectArgs()], env);
         await terminal.answer("Run these steps? [y/N] ", 1, "y");
         await terminal.answer(/Allow navigate [^\n]*\[o\]nce \/ \[a\]lways \/ \[d\]eny: /, 1, "o");
         await terminal.answer(/Allow click_ax [^\n]*\[o\]nce \/ \[a\]lways \/ \[d\]eny: /, 1, "d");
@@ -160,7 +168,7 @@ describe("webbrain workflow run of a crafted file", () => {
       }
 
       // Approved once, the same text is not asked about again (its hash is recorded).
-      const again = await runCli(["workflow", "run", file], { env });
+      const again = await runCli(["workflow", "run", file, ...firefox.connectArgs()], { env });
       expect(again.stderr).not.toContain("was not saved by this webbrain");
       expect(again.code, again.stderr).toBe(0);
       expect(hitsOf("/api/pay")).toHaveLength(1);

@@ -22,8 +22,13 @@ import {
   startScriptedLlm,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { runCli } from "./run-cli.js";
 import { runOnTerminal, type TerminalRun } from "./terminal-session.js";
+
+// One Firefox for the file, reached through --connect: each CLI start pays for tsx, not for a
+// launch too (launching itself is tested in run-command, cli-process and security-orphans).
+const firefox = useCliFirefox();
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 const PASSWORD = "Tr0ub4dor&3-staple";
@@ -113,6 +118,7 @@ describe("secrets typed during a run", () => {
           llm.baseUrl,
           "--trace",
           tracePath(),
+          ...firefox.connectArgs(),
         ],
         { env },
       );
@@ -163,13 +169,22 @@ describe("secrets typed during a run", () => {
       expect(toStdout.code, toStdout.stderr).toBe(0);
       expect(toStdout.stdout).not.toContain(PASSWORD);
 
-      const without = await runCli(["workflow", "run", workflowPath()], { env });
+      const without = await runCli(["workflow", "run", workflowPath(), ...firefox.connectArgs()], { env });
       expect(without.code).toBe(2);
       expect(without.stderr).toMatch(/needs the secret parameter password, code, which is never saved/);
       expect(logins).toHaveLength(1);
 
       const replay = await runCli(
-        ["workflow", "run", workflowPath(), "--param", "password=second-Secret!", "--param", "code=111222"],
+        [
+          "workflow",
+          "run",
+          workflowPath(),
+          "--param",
+          "password=second-Secret!",
+          "--param",
+          "code=111222",
+          ...firefox.connectArgs(),
+        ],
         { env },
       );
       expect(replay.code, replay.stderr).toBe(0);
@@ -184,7 +199,7 @@ describe("secrets typed during a run", () => {
     async () => {
       let terminal: TerminalRun | undefined;
       try {
-        terminal = runOnTerminal(["workflow", "run", workflowPath()], env);
+        terminal = runOnTerminal(["workflow", "run", workflowPath(), ...firefox.connectArgs()], env);
         await terminal.answer('password (secret, for "Password"): ', 1, "third-Secret?");
         await terminal.answer('code (secret, for "Code"): ', 1, "333444");
         const code = await terminal.exit;

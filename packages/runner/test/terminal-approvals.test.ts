@@ -3,7 +3,6 @@
  * which gives it a pseudo-terminal (stdin and stderr are TTYs, as in a person's shell), and the
  * test answers the questions as they appear. Real headless Firefox, a scripted model over HTTP.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import {
   callOnNamed,
   type FixtureServer,
@@ -13,7 +12,11 @@ import {
   startScriptedLlm,
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN } from "./run-cli.js";
+import { useCliFirefox } from "./cli-firefox.js";
+import { runOnTerminal, type TerminalRun } from "./terminal-session.js";
+
+// One Firefox for the file, reached through --connect (launching is tested elsewhere).
+const firefox = useCliFirefox();
 
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
 const PLAN_QUESTION = "Approve this plan?";
@@ -22,7 +25,7 @@ const PERMISSION_QUESTION = /Allow click_ax[^\n]*\[o\]nce \/ \[a\]lways \/ \[d\]
 let server: FixtureServer;
 let llm: ScriptedLlm | undefined;
 /** The run of the current test; ended in afterEach if a failed test left it running. */
-let terminal: { child: ChildProcessWithoutNullStreams; exit: Promise<number | null> } | undefined;
+let terminal: TerminalRun | undefined;
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -50,59 +53,11 @@ function submitPlan(steps: { action: string; target?: string }[], risks: string[
   };
 }
 
-/** Quotes one argument for `sh -c` (what `script -c` runs). */
-function shellQuote(arg: string): string {
-  return `'${arg.replaceAll("'", `'\\''`)}'`;
-}
-
-interface TerminalRun {
-  /** Everything the terminal showed (stdout and stderr of the bin, and the echoed answers). */
-  screen(): string;
-  /** Types `answer` + Enter once the screen shows `question` for the `nth` time (1-based). */
-  answer(question: string | RegExp, nth: number, answer: string): Promise<void>;
-  exit: Promise<number | null>;
-}
-
-function runOnTerminal(args: string[]): TerminalRun {
-  const command = [process.execPath, BIN, ...args].map(shellQuote).join(" ");
-  const child: ChildProcessWithoutNullStreams = spawn("script", ["-qefc", command, "/dev/null"], {
-    env: { ...process.env, TERM: "dumb" },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let screen = "";
-  const waiters: (() => void)[] = [];
-  const onOutput = (chunk: Buffer) => {
-    screen += chunk.toString("utf8");
-    for (const wake of waiters.splice(0)) wake();
-  };
-  child.stdout.on("data", onOutput);
-  child.stderr.on("data", onOutput);
-  const exit = new Promise<number | null>((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => {
-      for (const wake of waiters.splice(0)) wake();
-      resolve(code);
-    });
-  });
-  terminal = { child, exit };
-  const count = (question: string | RegExp) =>
-    typeof question === "string"
-      ? screen.split(question).length - 1
-      : (screen.match(new RegExp(question.source, "g")) ?? []).length;
-  return {
-    // The terminal turns each "\n" into "\r\n".
-    screen: () => screen.replaceAll("\r\n", "\n"),
-    exit,
-    answer: async (question, nth, answer) => {
-      while (count(question) < nth) {
-        if (child.exitCode !== null) {
-          throw new Error(`the run ended before asking ${String(question)} (#${nth}); screen:\n${screen}`);
-        }
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-      child.stdin.write(`${answer}\n`);
-    },
-  };
+/** The bin on a pseudo-terminal, on the file's Firefox; ended in afterEach if a test fails. */
+function onTerminal(args: string[]): TerminalRun {
+  const run = runOnTerminal([...args, ...firefox.connectArgs()]);
+  terminal = run;
+  return run;
 }
 
 describe("webbrain run on a terminal", () => {
@@ -136,7 +91,7 @@ describe("webbrain run on a terminal", () => {
           }),
         ],
       });
-      const run = runOnTerminal([
+      const run = onTerminal([
         "run",
         "confirm my order",
         "--plan",
@@ -175,7 +130,7 @@ describe("webbrain run on a terminal", () => {
           { text: "unreachable: the plan was rejected" },
         ],
       });
-      const run = runOnTerminal([
+      const run = onTerminal([
         "run",
         "confirm my order",
         "--plan",
