@@ -26,7 +26,12 @@ import {
   toolResultTexts,
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { runCli } from "./run-cli.js";
+
+// One Firefox for the file, reached through --connect: each CLI start pays for tsx, not for a
+// launch too (launching itself is tested in run-command, cli-process and security-orphans).
+const firefox = useCliFirefox();
 
 /** Each test starts the CLI and Firefox (seconds each on a loaded two-core machine). */
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
@@ -87,7 +92,7 @@ describe("local files", () => {
       );
       expect(refused.stdout).not.toContain(SECRET);
 
-      const allowed = await runCli(["snapshot", fileUrl, "--allow-file-urls"]);
+      const allowed = await runCli(["snapshot", fileUrl, "--allow-file-urls", ...firefox.connectArgs()]);
       expect(allowed.code, allowed.stderr).toBe(0);
       expect(allowed.stdout).toContain(SECRET);
     },
@@ -128,6 +133,7 @@ describe("local files", () => {
         "scripted-1",
         "--tier",
         "full",
+        ...firefox.connectArgs(),
       ]);
       expect(run.code, run.stderr).toBe(0);
       const [upload, ...reads] = toolResultTexts(llm.requests[1]!);
@@ -162,6 +168,7 @@ describe("local files", () => {
           uploads,
           "--attach",
           attached,
+          ...firefox.connectArgs(),
         ],
         {
           stdin: [
@@ -216,7 +223,7 @@ describe("local files", () => {
         { tool: "research_url", args: { url: js } },
         { tool: "download_files", args: { urls: [js] } },
       ];
-      const exec = await runCli(["exec", server.url("/security/ask-linked.html")], {
+      const exec = await runCli(["exec", server.url("/security/ask-linked.html"), ...firefox.connectArgs()], {
         stdin: calls.map((call) => JSON.stringify(call)).join("\n"),
       });
       const results = answers(exec.stdout);
