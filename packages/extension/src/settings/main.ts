@@ -23,6 +23,7 @@ import {
 } from "../shared/settings.js";
 import { mountSkillsSection } from "../skills/skills-section.js";
 import { mountArchiveSection } from "../zim/archive-section.js";
+import { mountMessagingRoutesSection } from "./messaging-routes-section.js";
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -450,9 +451,10 @@ async function start(): Promise<void> {
   await renderGrants();
 }
 
-// Settings -> Skills and Offline Wikipedia live in their own modules (skills/, zim/).
+// Settings -> Protected messaging routes, Skills and Offline Wikipedia live in their own modules.
 const page = document.querySelector<HTMLElement>("main.page");
 if (page) {
+  mountMessagingRoutesSection(page);
   mountSkillsSection(page);
   mountArchiveSection(page);
 }
