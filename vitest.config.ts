@@ -16,6 +16,7 @@ export const QUICK_TESTS = [
   "packages/bidi/test/client-transport.test.ts",
   "packages/extension/test/addon-build.test.ts",
   "packages/extension/test/connection-test.test.ts",
+  "packages/extension/test/messaging-routes.test.ts",
   "packages/extension/test/packaged-skills.test.ts",
   "packages/extension/test/persistence.test.ts",
   "packages/extension/test/run-journal.test.ts",
