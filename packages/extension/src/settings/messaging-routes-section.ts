@@ -106,7 +106,7 @@ export function mountMessagingRoutesSection(parent: HTMLElement): void {
       li.append(element("span", { className: "hint route-builtin", text: t("routeBuiltIn") }));
       return li;
     }
-    const remove = element("button", { className: "quiet", text: t("revokeButton") });
+    const remove = element("button", { className: "quiet", text: t("removeButton") });
     remove.type = "button";
     remove.setAttribute("aria-label", t("routeRemove", route.label));
     remove.addEventListener("click", () => {
