@@ -107,7 +107,7 @@ export const workflowCommand: CommandSpec<typeof workflowOptions> = {
     "run FILE: each step finds its target again, acts and checks the effect it had when recorded;",
     "the first step that cannot be matched or checked stops the replay (exit 1) and says why.",
     "Steps that may send a message on a protected messaging route (built in, or given with",
-    "--messaging-route) are never replayed: a file whose steps were recorded on one is refused",
+    "--messaging-route) are never replayed: a file with such a step recorded on one is refused",
     "before Firefox starts, and a send on one where the page really is is refused too.",
     "Every step goes through the same gates as the agent's calls, in Act mode (no execute_js, no",
     "javascript: URLs). A file this webbrain did not save (by its exact text) is shown and must be",
