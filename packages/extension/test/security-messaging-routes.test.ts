@@ -8,6 +8,8 @@
  *   uses) is refused when its Send step was recorded on the route, and when a crafted file hides
  *   the route in its recorded URLs the replay's guard refuses the Send where the page really is;
  *   nothing reaches the chat's server;
+ * - an agent run in Act mode whose model clicks Send there is refused by the run's guard (no
+ *   plan named a recipient), and the model is told why;
  * - once the person removes the route, the same crafted replay sends: the guard protects what
  *   the setting says, not a list of its own.
  */
@@ -16,9 +18,13 @@ import { serializeWorkflow, type Workflow } from "@webbrain/agent";
 import { evaluate } from "@webbrain/bidi";
 import {
   type FixtureServer,
+  findRef,
+  lastToolResultText,
   readJsonBody,
+  type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
+  startScriptedLlm,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -30,6 +36,9 @@ import {
   fill,
   installAndOpenSettings,
   screenshot,
+  scriptedSettings,
+  startChatOnPage,
+  storeSettings,
   text,
   until,
   waitForText,
@@ -37,6 +46,7 @@ import {
 
 let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
 let fixtures: FixtureServer | undefined;
+let llm: ScriptedLlm | undefined;
 const sent: { to: string; text: string }[] = [];
 
 beforeAll(async () => {
@@ -52,6 +62,7 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
+  await llm?.close();
   await fixtures?.close();
   await addon?.remove();
 });
@@ -183,6 +194,48 @@ describe("Settings -> Protected messaging routes", () => {
     const crafted = await replay(settings, sayHi(fixtures!.url("/elsewhere.html")));
     expect(crafted).toMatchObject({ status: "stopped", step: 2, completed: 1 });
     expect(crafted.reason).toMatch(/^click_ax failed: Recipient guard: /);
+    await settle();
+    expect(sent).toEqual([]);
+  }, 120_000);
+
+  it("an agent run's Send on the user's route is refused, and the model is told why", async () => {
+    let refusal = "";
+    llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
+        (request) => {
+          const tree = lastToolResultText(request);
+          return {
+            toolCalls: [
+              { name: "type_ax", arguments: { ref_id: findRef(tree, "textbox", "Message"), value: "Hi" } },
+              { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Send") } },
+            ],
+          };
+        },
+        (request) => {
+          refusal = lastToolResultText(request);
+          return { toolCalls: [{ name: "done", arguments: { summary: "The guard refused the send." } }] };
+        },
+      ],
+    });
+    // Clicking and typing there always allowed, so no permission prompt waits for a sidebar.
+    await storeSettings(firefox.client, settings, scriptedSettings(llm.baseUrl, { maxSteps: 10 }), {
+      "agent:permissions:always": { [`interact ${fixtures!.origin}`]: true },
+    });
+    await startChatOnPage(
+      firefox,
+      settings,
+      // A URL of its own: the replays left tabs on the plain chat page.
+      fixtures!.url("/chat/chat.html?run=agent"),
+      "Say Hi to Alice Martin",
+      "act",
+    );
+    await waitFor(async () => llm!.remaining() === 0 && refusal !== "", {
+      timeoutMs: 60_000,
+      message: "the model told of the refused send",
+    });
+    expect(refusal).toMatch(/Recipient guard: /);
     await settle();
     expect(sent).toEqual([]);
   }, 120_000);
