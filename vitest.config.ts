@@ -16,6 +16,7 @@ export const QUICK_TESTS = [
   "packages/bidi/test/client-transport.test.ts",
   "packages/extension/test/addon-build.test.ts",
   "packages/extension/test/connection-test.test.ts",
+  "packages/extension/test/messaging-routes.test.ts",
   "packages/extension/test/packaged-skills.test.ts",
   "packages/extension/test/persistence.test.ts",
   "packages/extension/test/run-journal.test.ts",
@@ -46,7 +47,19 @@ const NO_FIREFOX = fileURLToPath(new URL("./scripts/firefox-refused-in-quick-tes
 // - quick: no browser (the list above);
 // - addon: the add-on's Firefox tests, after one build of the add-on for the run (globalSetup);
 // - firefox: every other test.
+/**
+ * Markdown (the add-on's packaged skills) imports as its text, as the add-on's build bundles it
+ * (esbuild's text loader), so a test reads the same PACKAGED_SKILLS the add-on ships.
+ */
+const markdownAsText = {
+  name: "markdown-as-text",
+  transform(code: string, id: string) {
+    return id.endsWith(".md") ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined;
+  },
+};
+
 export default defineConfig({
+  plugins: [markdownAsText],
   test: {
     pool: "forks",
     maxWorkers: 2,

@@ -55,7 +55,12 @@ export function classifyProviderError(config: ProviderConfig, message: Assistant
       { provider: detail },
     );
   }
-  const status = /\b(401|403)\b/.exec(text)?.[1];
+  // The AWS SDK names a refused token by its exception type, without the status in the text.
+  const status =
+    /\b(401|403)\b/.exec(text)?.[1] ??
+    (/\b(AccessDeniedException|UnrecognizedClientException|ExpiredTokenException)\b/.test(text)
+      ? "403"
+      : undefined);
   if (status) {
     const ollama =
       config.id === "ollama" ||
@@ -151,57 +156,6 @@ export class PiAiClient implements LlmClient {
     } finally {
       clearTimeout(timer);
     }
-  }
-}
-
-export interface ConnectionReport {
-  ok: boolean;
-  /** Model ids the server lists (OpenAI-compatible and Anthropic endpoints). */
-  models: string[];
-  error?: AgentError;
-}
-
-/** "Test connection": list the endpoint's models. Never throws. */
-export async function testConnection(config: ProviderConfig, timeoutMs = 10_000): Promise<ConnectionReport> {
-  if (config.kind === "bedrock" || config.kind === "azure-openai") {
-    return {
-      ok: false,
-      models: [],
-      error: new AgentError("config", `${config.label} has no model listing; run a short task to test it.`),
-    };
-  }
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  const root =
-    config.kind === "anthropic"
-      ? `${config.baseUrl.replace(/\/$/, "")}/v1`
-      : config.baseUrl.replace(/\/$/, "");
-  const headers: Record<string, string> =
-    config.kind === "anthropic"
-      ? { "x-api-key": config.apiKey ?? "", "anthropic-version": "2023-06-01" }
-      : config.apiKey
-        ? { authorization: `Bearer ${config.apiKey}` }
-        : {};
-  const failed = (errorMessage: string) =>
-    classifyProviderError(config, { stopReason: "error", errorMessage } as AssistantMessage);
-  try {
-    const response = await fetch(`${root}/models`, { headers, signal: controller.signal });
-    if (!response.ok) {
-      return {
-        ok: false,
-        models: [],
-        error: failed(`${response.status} ${response.statusText} ${await response.text()}`),
-      };
-    }
-    const body = (await response.json()) as { data?: { id?: unknown }[] };
-    const models = (body.data ?? []).map((entry) => String(entry.id));
-    return { ok: true, models };
-  } catch (error) {
-    if (controller.signal.aborted)
-      return { ok: false, models: [], error: timeoutError({ ...config, timeoutMs }) };
-    return { ok: false, models: [], error: failed(`Connection error. ${(error as Error).message}`) };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

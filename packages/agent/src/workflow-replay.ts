@@ -11,7 +11,10 @@
  *   permission gate, the duplicate-submit guard and the URL checks (no `javascript:` navigation)
  *   hold. Only the loop detector is left out: a recorded sequence may repeat an action on purpose.
  * - A workflow cannot inherit a planner recipient target: if any step that may dispatch a
- *   message ran on a protected messaging route, nothing is replayed at all.
+ *   message ran on a protected messaging route, nothing is replayed at all. A step's recorded
+ *   URL is data too (a crafted file may lie), so the replay's port also goes through a
+ *   recipient guard with the same routes and no pinned recipient: a send on a protected route
+ *   is refused where the page really is when the step runs.
  * - Replay never guesses: an ambiguous target is a stop, not a pick.
  */
 import type { ToolCall } from "@mariozechner/pi-ai";
@@ -20,7 +23,13 @@ import type { BrowserPort, PageResult } from "./browser-port.js";
 import { newConversation } from "./conversation.js";
 import { LoopDetector, type LoopVerdict } from "./loop-detector.js";
 import { type PermissionApprover, PermissionGate } from "./permission-gate.js";
-import { isPotentialDispatch, type MessagingRoute, matchMessagingRoute } from "./recipient-guard.js";
+import {
+  isPotentialDispatch,
+  type MessagingRoute,
+  matchMessagingRoute,
+  PROTECTED_MESSAGING_ROUTES,
+  RecipientGuard,
+} from "./recipient-guard.js";
 import { SECRET_PLACEHOLDER } from "./secret-values.js";
 import { MemoryStore, type Store } from "./store.js";
 import { DuplicateSubmitGuard } from "./submit-guard.js";
@@ -40,7 +49,7 @@ export interface ReplayOptions {
   approver?: PermissionApprover;
   /** Where the gate finds and keeps "always" grants (default: a store of this replay only). */
   store?: Store;
-  /** Protected messaging routes (default: the built-in list). */
+  /** Protected messaging routes (default: the built-in list; callers add the user's own). */
   routes?: readonly MessagingRoute[];
   signal?: AbortSignal;
   onStep?: (index: number, step: WorkflowStep, outcome: "ok" | "stopped", detail: string) => void;
@@ -152,7 +161,7 @@ function failureOf(outcome: ToolOutcome): string {
 }
 
 export async function replayWorkflow(
-  port: BrowserPort,
+  unguarded: BrowserPort,
   tabId: string,
   workflow: Workflow,
   options: ReplayOptions = {},
@@ -160,6 +169,8 @@ export async function replayWorkflow(
   const values = resolveParams(workflow, options.params ?? {});
   const blocked = protectedDispatchStep(workflow, options.routes);
   if (blocked) return { status: "stopped", step: blocked.step, reason: blocked.reason, completed: 0 };
+  // Never pinned: no recipient a replay could send to has been named by the user for it.
+  const port = new RecipientGuard(options.routes ?? PROTECTED_MESSAGING_ROUTES).wrap(unguarded);
   const calls = new ReplayCalls(port, tabId, options);
   const startUrl = options.startUrl ?? workflow.startUrl;
   if (startUrl) {

@@ -90,6 +90,9 @@ function skillMarkdown(endpoint: string): string {
   ].join("\n");
 }
 
+/** What the add-on seeds on first run (packaged-skills.ts), in order. */
+const PACKAGED_IDS = ["wikipedia", "freeskillz-xyz", "open-meteo-weather", "open-library-books"];
+
 async function storedSkillIds(): Promise<string[]> {
   return evaluate<string[]>(
     firefox.client,
@@ -113,9 +116,12 @@ describe("Settings -> Skills", () => {
     await setViewport(firefox.client, settingsPage, 360, 900);
   });
 
-  it("lists the packaged Wikipedia skill, seeded on first run", async () => {
+  it("lists the packaged skills, seeded on first run", async () => {
     await waitForText(firefox.client, settingsPage, "#skill-list", "Wikipedia");
-    expect(await storedSkillIds()).toEqual(["wikipedia"]);
+    await waitForText(firefox.client, settingsPage, "#skill-list", "FreeSkillz.xyz");
+    // Its tools are listed: the installed add-on parsed the bundled file.
+    await waitForText(firefox.client, settingsPage, "#skill-list", "read_youtube_transcript");
+    expect(await storedSkillIds()).toEqual(PACKAGED_IDS);
   });
 
   it("refuses a malformed manifest with a clear error and stores nothing", async () => {
@@ -128,7 +134,7 @@ describe("Settings -> Skills", () => {
       "endpoint must be an https:// URL",
     );
     await screenshotOf(firefox.client, settingsPage, "#skills", "skills-1-import-refused");
-    expect(await storedSkillIds()).toEqual(["wikipedia"]);
+    expect(await storedSkillIds()).toEqual(PACKAGED_IDS);
   });
 
   it("an imported skill's tool is in the next model call, goes out without cookies, and comes back wrapped", async () => {
@@ -138,7 +144,7 @@ describe("Settings -> Skills", () => {
     await waitForText(firefox.client, settingsPage, "#skill-status", "Imported “Fact lookup”");
     await waitForText(firefox.client, settingsPage, "#skill-list", "lookup_fact");
     await screenshotOf(firefox.client, settingsPage, "#skills", "skills-2-imported");
-    expect(await storedSkillIds()).toEqual(["wikipedia", "fact-lookup"]);
+    expect(await storedSkillIds()).toEqual([...PACKAGED_IDS, "fact-lookup"]);
 
     // The user is "logged in" to the skill's server: the browser holds its cookie...
     const context = await firefox.newTab();

@@ -13,21 +13,14 @@ import {
   type BrowserPort,
   type LlmClient,
   type MessagingRoute,
-  PROTECTED_MESSAGING_ROUTES,
-  parseMessagingRoutes,
   RecipientGuard,
   recipientFromPlan,
   type TraceRecord,
   TraceRecorder,
   type TraceVerbosity,
 } from "@webbrain/agent";
+import { MESSAGING_ROUTES_KEY, protectedRoutes } from "../shared/messaging-routes.js";
 import { type TraceSettings, type TraceStore, traceSettingsFrom } from "./trace-store.js";
-
-/**
- * Extra protected messaging routes, one `host /path-prefix label` line each (storage.local), on
- * top of the built-in list: a site the user messages on becomes protected with one line.
- */
-export const MESSAGING_ROUTES_KEY = "messagingRoutes";
 
 export interface RunTraceStart {
   tabId: string;
@@ -74,14 +67,7 @@ export class RunHooks {
 
   /** The built-in protected messaging routes plus the user's own lines (same format). */
   private async routes(): Promise<MessagingRoute[]> {
-    const extra = await this.loadExtraRoutes().catch(() => undefined);
-    if (typeof extra !== "string" || !extra.trim()) return [...PROTECTED_MESSAGING_ROUTES];
-    try {
-      return [...PROTECTED_MESSAGING_ROUTES, ...parseMessagingRoutes(extra)];
-    } catch (error) {
-      console.error("WebBrain: ignoring the extra messaging routes", error);
-      return [...PROTECTED_MESSAGING_ROUTES];
-    }
+    return protectedRoutes(await this.loadExtraRoutes().catch(() => undefined));
   }
 
   static settingsFrom(area: browser.storage.StorageArea, key: string): () => Promise<TraceSettings> {

@@ -10,12 +10,16 @@
  *   permission gate with the add-on's "always" grants (the Store the agent uses). A capability
  *   not granted is asked on the panel's port (PermissionAsk, answered by PermissionReply); a
  *   panel that closed denies.
+ * - The recipient guard's routes are the built-in ones and the user's (Settings -> Protected
+ *   messaging routes), read afresh for each replay: a step that may send on one is refused.
  */
 import {
   type BrowserPort,
+  type MessagingRoute,
   type PermissionAnswer,
   type PermissionRequest,
   parseWorkflow,
+  protectedDispatchStep,
   type ReplayResult,
   replayWorkflow,
   type Store,
@@ -23,6 +27,7 @@ import {
   WorkflowError,
 } from "@webbrain/agent";
 import { t } from "../shared/i18n.js";
+import { loadProtectedRoutes } from "../shared/messaging-routes.js";
 
 export const WORKFLOW_RUN_MESSAGE = "webbrain_workflow_run";
 export const WORKFLOW_PORT_NAME = "webbrain-workflow";
@@ -69,6 +74,8 @@ export interface WorkflowRunDeps {
   store: Store;
   /** Asks the person; absent: the gate allows (tests of the replay alone). */
   approver?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+  /** The protected messaging routes, built-in and the user's (default: read from storage.local). */
+  routes?: () => Promise<readonly MessagingRoute[]>;
 }
 
 export async function runWorkflow(
@@ -82,11 +89,16 @@ export async function runWorkflow(
     if (!url) return { status: "error", reason: t("workflowNeedsStartPage") };
     const refused = startUrlProblem(url);
     if (refused) return { status: "error", reason: refused };
+    const routes = await (deps.routes ?? (() => loadProtectedRoutes()))();
+    // Refused before a tab opens; replayWorkflow's own guard still checks where each send lands.
+    const blocked = protectedDispatchStep(workflow, routes);
+    if (blocked) return { status: "stopped", step: blocked.step, reason: blocked.reason, completed: 0 };
     const tab = await port.newTab(url, { active: true });
     const result = await replayWorkflow(port, tab.id, workflow, {
       params: message.params,
       startUrl: "",
       mode: "act",
+      routes,
       store: deps.store,
       ...(deps.approver ? { approver: deps.approver } : {}),
     });

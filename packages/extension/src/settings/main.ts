@@ -1,8 +1,10 @@
 /**
  * The settings page: providers (add from a preset, edit, remove, make active, test the
- * connection), max steps, Plan before Act, verbose level, the streaming kill switch, and the "always allow" grants to revoke. Every change is saved through
- * the background page, which validates it; a field the user got wrong is marked and explained.
- * Opened with `?welcome=1` on first install.
+ * connection), max steps, Plan before Act, verbose level, the streaming kill switch, and the
+ * "always allow" grants to revoke. Every change is saved through the background page, which
+ * validates it; a field the user got wrong is marked and explained. Opened with `?welcome=1` on
+ * first install. Protected messaging routes, Skills and Offline Wikipedia are sections of their
+ * own (messaging-routes-section.ts, skills/, zim/).
  */
 import { localizeDocument, t } from "../shared/i18n.js";
 import type { AlwaysGrant, ConnectionTestResult } from "../shared/messages.js";
@@ -23,6 +25,7 @@ import {
 } from "../shared/settings.js";
 import { mountSkillsSection } from "../skills/skills-section.js";
 import { mountArchiveSection } from "../zim/archive-section.js";
+import { mountMessagingRoutesSection } from "./messaging-routes-section.js";
 
 function byId<T extends HTMLElement>(id: string): T {
   const node = document.getElementById(id);
@@ -450,9 +453,10 @@ async function start(): Promise<void> {
   await renderGrants();
 }
 
-// Settings -> Skills and Offline Wikipedia live in their own modules (skills/, zim/).
+// Settings -> Protected messaging routes, Skills and Offline Wikipedia live in their own modules.
 const page = document.querySelector<HTMLElement>("main.page");
 if (page) {
+  mountMessagingRoutesSection(page);
   mountSkillsSection(page);
   mountArchiveSection(page);
 }

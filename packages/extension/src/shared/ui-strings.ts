@@ -127,6 +127,18 @@ export const EN_MESSAGES = {
   jobOwnerTabClosed: "The tab that scheduled this task is closed; open the page again and schedule it anew.",
   jobPageDidNotLoad: "The page $1 did not finish loading.",
   jobRunDidNotStart: "The scheduled run could not start: $1",
+  // Settings -> Protected messaging routes
+  routesHeading: "Protected messaging routes",
+  routesIntro:
+    "On these pages a message goes to a person. WebBrain sends nothing there unless the open conversation is the recipient you named in your request, and a saved workflow never sends there.",
+  routeHost: "Site (host)",
+  routePath: "Path of its conversations",
+  routeLabel: "Name",
+  routeBuiltIn: "built in",
+  routeRemove: "Remove the protected route $1",
+  routeNeedsHost: "Enter the site's host, such as chat.example.com (a port may follow: localhost:8080).",
+  routeNeedsPath: "Enter the path its conversations start with, beginning with /, such as /messages.",
+  routeAlreadyProtected: "$1 is already protected.",
   // Settings -> Skills
   skillsHeading: "Skills",
   skillsIntro:

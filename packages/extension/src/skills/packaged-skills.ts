@@ -1,7 +1,15 @@
 /**
  * The skills that ship with the add-on (packages/extension/skills/*.md), bundled as text.
  * Seeded into `customSkills` on first run (skills-store.ts); the user may disable or delete them.
+ * Enabled by default, as spec 000 has them: Wikipedia and FreeSkillz.xyz (YouTube transcripts,
+ * public media metadata and downloads). The original's other API skills ship too, off until the
+ * user turns them on (every enabled skill's tools go to every chat): Open-Meteo weather and Open
+ * Library. Each id is also its file's name (skills/<id>.md): the packaged-skills test reads the
+ * files by it.
  */
+import freeskillz from "../../skills/freeskillz-xyz.md";
+import openLibrary from "../../skills/open-library-books.md";
+import openMeteo from "../../skills/open-meteo-weather.md";
 import wikipedia from "../../skills/wikipedia.md";
 
 export interface PackagedSkill {
@@ -14,4 +22,7 @@ export interface PackagedSkill {
 
 export const PACKAGED_SKILLS: readonly PackagedSkill[] = [
   { id: "wikipedia", name: "Wikipedia", body: wikipedia, enabledByDefault: true },
+  { id: "freeskillz-xyz", name: "FreeSkillz.xyz", body: freeskillz, enabledByDefault: true },
+  { id: "open-meteo-weather", name: "Open-Meteo weather", body: openMeteo, enabledByDefault: false },
+  { id: "open-library-books", name: "Open Library", body: openLibrary, enabledByDefault: false },
 ];

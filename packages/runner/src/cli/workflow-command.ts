@@ -21,6 +21,7 @@ import {
   missingSecrets,
   PiAiClient,
   parseWorkflow,
+  protectedDispatchStep,
   type ReplayResult,
   replayWorkflow,
   serializeWorkflow,
@@ -39,7 +40,7 @@ import { readTraceFile } from "../trace-writer.js";
 import { WorkflowApprovals } from "../workflow-approvals.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
-import { browserOptionsFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
 import type { workflowCommand } from "./workflow-specs.js";
 
 type Options = ParsedOptions<typeof workflowCommand.options>;
@@ -177,6 +178,14 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
   }
   const workflow: Workflow = asUsage(() => parseWorkflow(text));
   const params = paramPairs(options.param);
+  // Checked before anything runs: a bad line is a usage error, never a route silently dropped.
+  const routes = messagingRoutesFrom(options["messaging-route"]);
+  const blocked = protectedDispatchStep(workflow, routes);
+  if (blocked) {
+    if (options.json) io.stdout.write(`${JSON.stringify({ status: "stopped", ...blocked, completed: 0 })}\n`);
+    io.stderr.write(`webbrain: not run: ${blocked.reason}\n`);
+    return EXIT_NOT_FINISHED;
+  }
   if (options.confirm && !io.interactive) {
     throw new UsageError("--confirm asks questions on the terminal; run it in a terminal, or drop it.");
   }
@@ -214,6 +223,7 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
           // Opened by the replay, through the executor's URL checks (a file's startUrl is data).
           startUrl: startUrl ?? "",
           mode: "act",
+          routes,
           ...(approvals ? { approver: approvals.permission } : {}),
           signal: io.signal,
           onStep: (index, step, outcome, detail) =>

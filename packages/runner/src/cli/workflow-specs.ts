@@ -68,6 +68,12 @@ const workflowOptions = {
     kind: "boolean",
     help: "run: ask on the terminal before gated actions (permission prompts), as `run --confirm`.",
   },
+  "messaging-route": {
+    kind: "string",
+    valueName: "LINE",
+    repeatable: true,
+    help: 'run: also protect this messaging route, as `run --messaging-route`: "HOST /PATH LABEL" (douyin.com /chat is built in); a step that may send there is refused. Repeatable.',
+  },
   handover: {
     kind: "boolean",
     help: "run: if the replay stops, let the agent finish the remaining steps (model flags as for `run`).",
@@ -100,7 +106,9 @@ export const workflowCommand: CommandSpec<typeof workflowOptions> = {
     "the page it is in) and every typed value turned into a parameter.",
     "run FILE: each step finds its target again, acts and checks the effect it had when recorded;",
     "the first step that cannot be matched or checked stops the replay (exit 1) and says why.",
-    "Steps that may send a message on a protected messaging route are never replayed.",
+    "Steps that may send a message on a protected messaging route (built in, or given with",
+    "--messaging-route) are never replayed: a file with such a step recorded on one is refused",
+    "before Firefox starts, and a send on one where the page really is is refused too.",
     "Every step goes through the same gates as the agent's calls, in Act mode (no execute_js, no",
     "javascript: URLs). A file this webbrain did not save (by its exact text) is shown and must be",
     "approved first: on a terminal you are asked; elsewhere pass --approve.",
@@ -112,5 +120,6 @@ export const workflowCommand: CommandSpec<typeof workflowOptions> = {
   examples: [
     'webbrain workflow save run.jsonl --param product="Pro plan" -o product.workflow.json',
     'webbrain workflow run product.workflow.json --param product="Team plan"',
+    'webbrain workflow run chat.workflow.json --messaging-route "chat.example.com /t Example chat"',
   ],
 };

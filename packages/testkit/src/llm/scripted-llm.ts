@@ -31,6 +31,12 @@ export interface ScriptedLlmOptions {
   stream?: boolean;
   /** Model ids listed by GET /models (default ["scripted-1"]). */
   models?: string[];
+  /**
+   * Every request (listing and generation) must carry this key, as the hosted APIs check it:
+   * `x-api-key` for Anthropic, `Authorization: Bearer` otherwise. Any other gets HTTP 401 with
+   * the dialect's error body. Absent: no key is checked (a local server).
+   */
+  apiKey?: string;
   /** Milliseconds between SSE events (default 0), so abort tests can land mid-stream. */
   eventDelayMs?: number;
   /**
@@ -93,6 +99,11 @@ function sendJson(
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+function presentedKey(dialect: Dialect, headers: Record<string, string>): string | undefined {
+  if (dialect === "anthropic") return headers["x-api-key"];
+  return /^Bearer (.+)$/i.exec(headers.authorization ?? "")?.[1];
+}
+
 export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<ScriptedLlm> {
   const { dialect } = options;
   const models = options.models ?? ["scripted-1"];
@@ -124,6 +135,14 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
       body,
       index: isGeneration ? requests.length : otherRequests.length,
     };
+    if (options.apiKey !== undefined && presentedKey(dialect, recorded.headers) !== options.apiKey) {
+      (isGeneration ? requests : otherRequests).push(recorded);
+      // Bedrock's SDK names the error from this header (a "Protocol error" without it).
+      const aws: Record<string, string> =
+        dialect === "bedrock" ? { "x-amzn-errortype": "AccessDeniedException" } : {};
+      sendJson(response, 401, errorBody(dialect, 401, "scripted server: invalid API key"), aws);
+      return;
+    }
     if (!isGeneration) {
       otherRequests.push(recorded);
       if (request.method === "GET" && /\/models$/.test(path))
