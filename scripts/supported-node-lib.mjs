@@ -51,7 +51,8 @@ export function installedNodeBin(version) {
   const installed = spawnSync(
     npm,
     ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--no-save", `${pkg}@${version}`],
-    { stdio: ["ignore", "inherit", "inherit"] },
+    // npm's own report goes to stderr: stdout is the bin folder `bin` prints for scripts.
+    { stdio: ["ignore", 2, 2] },
   );
   if (installed.status !== 0 || !existsSync(join(bin, "node"))) {
     fail(

@@ -32,6 +32,19 @@ function machineNode(): string | undefined {
   return undefined;
 }
 
+describe("supported-node.mjs bin", () => {
+  it("prints only the bin folder on stdout (.ci/run puts it on PATH), the Node there being the one asked for", async () => {
+    const script = join(ROOT, "scripts/supported-node.mjs");
+    for (const which of ["current", "oldest"] as const) {
+      const { stdout } = await run(process.execPath, [script, "bin", which], { timeout: 120_000 });
+      const lines = stdout.split("\n").filter((line) => line !== "");
+      expect(lines).toHaveLength(1);
+      const node = join(lines[0]!, "node");
+      expect((await run(node, ["-p", "process.versions.node"])).stdout.trim()).toBe(versions[which]);
+    }
+  });
+});
+
 describe("supported Node versions", () => {
   it("are the maintained LTS lines: 22, 24, 26 and later, never 20 or an odd release", () => {
     expect(["20.20.2", "21.7.0", "23.11.0", "25.2.0"].map(isSupported)).toEqual([false, false, false, false]);
