@@ -239,6 +239,7 @@ class TreeWalk {
   readonly overlays: OverlayBlock[] = [];
   #pendingText = "";
   #pendingDepth = 0;
+  readonly #namingParts = new Set<Element>();
   /** The name of the line just printed when it came from the text around it (see #flushText). */
   #contextName: string | undefined;
   refs = 0;
@@ -283,6 +284,16 @@ class TreeWalk {
     // The caller's fresh object becomes the line (no spread copy: this runs for every printed line).
     head.text = line;
     this.#out.push(head as HeadLine);
+  }
+
+  /** The elements inside a printed structure line that its aria-labelledby name is made of. */
+  #noteNamingParts(el: Element, names: readonly string[]): void {
+    if (!names.includes("aria-labelledby")) return;
+    const root = el.getRootNode() as Document | ShadowRoot;
+    for (const id of (el.getAttribute("aria-labelledby") ?? "").trim().split(/\s+/)) {
+      const part = id ? root.getElementById?.(id) : null;
+      if (part && part !== el && el.contains(part)) this.#namingParts.add(part);
+    }
   }
 
   #flushText(): void {
@@ -587,11 +598,14 @@ class TreeWalk {
         nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
         childInh.lineName = name;
         childInh.lineRole = role;
+        if (source === "labelledby") this.#noteNamingParts(el, names);
       }
     } else if (tag === "label" && dom.labelControl(el as HTMLLabelElement)) {
       // The control below prints this text as its name.
       childInh.textNamed = true;
     }
+    // A dialog's title bar text that is the dialog's name (aria-labelledby) is printed once, as it.
+    if (this.#namingParts.size > 0 && this.#namingParts.has(el)) childInh.textNamed = true;
 
     // Below an element with a ref the children's parentPointer decides nothing (see above).
     if (childInh.insideActionable && !inh.insideActionable) childInh.parentPointer = pointer ?? false;

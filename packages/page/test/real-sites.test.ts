@@ -92,6 +92,9 @@ describe("a draggable dialog (jQuery UI shape)", () => {
   it("prints its title bar as no control and Close once, and names resize handles by their edge", async () => {
     const page = await open(PAGE);
     const tree = await page.tree();
+    // Its title is its name (aria-labelledby): printed once, on the dialog's line.
+    expect(tree.split("Edit record").length - 1).toBe(1);
+    expect(tree).toMatch(/^dialog "Edit record"$/m);
     const close = lines(tree).filter((l) => l.includes("Close"));
     expect(close).toEqual([expect.stringMatching(/^\[\d+\] button "Close"$/)]);
     expect(tree).not.toContain("ui-resizable");
