@@ -1,6 +1,7 @@
 /**
  * blockedDone: refuse `done` while the page still shows an open dialog, a form with invalid
- * fields or an error alert, and the summary claims success, because "done" with the dialog still open is the classic
+ * fields that someone changed (an untouched empty form is a fresh one, not an unfinished one)
+ * or an error alert, and the summary claims success, because "done" with the dialog still open is the classic
  * unfinished task. At most BLOCKED_DONE_MAX times per tab, then `done` goes through with a
  * loud verification note, so a wrong probe can never trap the agent. Cleared with the
  * conversation.
@@ -47,7 +48,11 @@ export function unfinishedWork(probe: CompletionProbe): string | undefined {
   if (dialogs.length) parts.push(`open dialog: ${dialogs.join(", ")}`);
   const invalidForms = list(probe.forms).filter((form) => {
     const invalid = field(form, "invalid");
-    return typeof invalid === "number" && invalid > 0;
+    if (typeof invalid !== "number" || invalid === 0) return false;
+    // An empty form nobody touched (a fresh "add another" form after a save) is not unfinished:
+    // its required fields are invalid only because they are empty.
+    const changed = field(form, "changed") ?? field(form, "filled");
+    return typeof changed !== "number" || changed > 0;
   });
   if (invalidForms.length)
     parts.push(`form with invalid fields: ${invalidForms.map((form) => label(form, "a form")).join(", ")}`);

@@ -91,7 +91,7 @@ export const PAGE_ACTIONS: readonly PageActionName[] = [
 export interface CompletionProbe extends PageResult {
   /** Open dialogs (native `<dialog open>`, aria-modal, role=dialog/alertdialog): `{label, modal}`. */
   dialogs?: JsonValue[];
-  /** Visible forms: `{label, fields, filled, invalid}` (counts of fields). */
+  /** Visible forms: `{label, fields, filled, invalid, changed}` (counts of fields; `changed`: from their markup defaults). */
   forms?: JsonValue[];
   /** Live regions and alerts: `{role, text}`. */
   messages?: JsonValue[];

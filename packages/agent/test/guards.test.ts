@@ -258,6 +258,18 @@ describe("blockedDone", () => {
     ).toContain("error message: Card number is invalid");
   });
 
+  it("does not count an untouched empty form (a fresh 'add another' form after a save) as unfinished", () => {
+    const fresh = { label: "New contact", fields: 3, filled: 1, invalid: 2, changed: 0 };
+    expect(unfinishedWork({ success: true, forms: [fresh] })).toBeUndefined();
+    expect(unfinishedWork({ success: true, forms: [{ ...fresh, changed: 1 }] })).toContain(
+      "form with invalid fields: New contact",
+    );
+    // A page layer without `changed` (older): an empty form is judged by what is filled in.
+    expect(
+      unfinishedWork({ success: true, forms: [{ label: "A", fields: 2, filled: 0, invalid: 2 }] }),
+    ).toBeUndefined();
+  });
+
   it("does not block a summary that admits failure", async () => {
     h = await harness({
       script: [

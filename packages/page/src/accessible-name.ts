@@ -22,9 +22,9 @@ import {
   TEXT_NODE,
   truncate,
 } from "./dom-realm.js";
-import { nativeDom } from "./native-dom.js";
+import { nativeDom, type StyleReader, styleReader } from "./native-dom.js";
 import { type AttributeNames, NAME_FROM_CONTENT_ROLES } from "./roles.js";
-import { isHandleClass } from "./states.js";
+import { isDragHandleClass, isHandleClass } from "./states.js";
 
 export const NAME_MAX_CHARS = 100;
 /** Adjacent text longer than this is prose, not a label. */
@@ -48,6 +48,13 @@ const NAMED_BY_LOOK_ROLES: ReadonlySet<string> = new Set([
   "radio",
   "checkbox",
 ]);
+
+/** Controls the browser draws: their colour comes from a theme, not from what they mean. */
+const NATIVE_CONTROL_TAGS: ReadonlySet<string> = new Set(["input", "select", "textarea", "button"]);
+/** What an unlabelled checkbox or radio may sit in and be called by (nearest first). */
+const CONTEXT_SELECTOR =
+  "td, th, [role=cell], [role=gridcell], tr, [role=row], li, [role=listitem], [role=option]";
+const CELL_SELECTOR = "td, th, [role=cell], [role=gridcell]";
 
 const SKIPPED_TEXT_TAGS: ReadonlySet<string> = new Set([
   "script",
@@ -75,6 +82,8 @@ export type NameSource =
   | "title"
   | "icon"
   | "colour"
+  | "context"
+  | "handle"
   | "none";
 
 export interface AccessibleName {
@@ -97,17 +106,28 @@ export function boundedText(root: Node, limit: number): string {
   }
   const parts: string[] = [];
   let length = 0;
-  const visit = (node: Node): void => {
+  // Text its element hides (display:none, visibility:hidden) is no part of what a person reads.
+  let styleOf: StyleReader | undefined;
+  const readStyle = (el: Element): CSSStyleDeclaration | undefined => {
+    if (!styleOf) {
+      const view = el.ownerDocument.defaultView;
+      if (!view) return undefined;
+      styleOf = styleReader(view);
+    }
+    return styleOf(el);
+  };
+  const visit = (node: Node, textHidden: boolean): void => {
     if (length >= limit) return;
     const type = dom.nodeType(node);
     if (type === TEXT_NODE) {
+      if (textHidden) return;
       const text = dom.nodeValue(node) ?? "";
       parts.push(text);
       length += text.length;
       return;
     }
     if (type !== ELEMENT_NODE) {
-      for (let child = dom.firstChild(node); child; child = dom.nextSibling(child)) visit(child);
+      for (let child = dom.firstChild(node); child; child = dom.nextSibling(child)) visit(child, textHidden);
       return;
     }
     const el = node as Element;
@@ -117,15 +137,25 @@ export function boundedText(root: Node, limit: number): string {
     const names = dom.getAttributeNames(el);
     const attr = (name: string): string | null => (names.includes(name) ? dom.getAttribute(el, name) : null);
     if (attr("aria-hidden") === "true" || names.includes("hidden")) return;
+    if (node !== root) {
+      const style = readStyle(el);
+      if (style) {
+        if (dom.getPropertyValue(style, "display") === "none") return;
+        // visibility is inherited and a descendant may set it back to visible.
+        const visibility = dom.getPropertyValue(style, "visibility");
+        textHidden = visibility === "hidden" || visibility === "collapse";
+      }
+    }
     const label = attr("aria-label");
     if (label && node !== root) {
+      if (textHidden) return;
       parts.push(` ${label} `);
       length += label.length;
       return;
     }
     if (tag === "img") {
       const alt = attr("alt");
-      if (alt) {
+      if (alt && !textHidden) {
         parts.push(` ${alt} `);
         length += alt.length;
       }
@@ -133,7 +163,7 @@ export function boundedText(root: Node, limit: number): string {
     }
     if (tag === "svg") {
       const title = el.querySelector("title")?.textContent;
-      if (title) {
+      if (title && !textHidden) {
         parts.push(` ${title} `);
         length += title.length;
       }
@@ -143,18 +173,18 @@ export function boundedText(root: Node, limit: number): string {
     if (tag === "slot") {
       const assigned = (node as HTMLSlotElement).assignedNodes({ flatten: true });
       if (assigned.length > 0) {
-        for (const child of assigned) visit(child);
+        for (const child of assigned) visit(child, textHidden);
         return;
       }
     }
     const shadow = shadowRootOf(el, tag);
     const source: Node = shadow ?? node;
     for (let child = dom.firstChild(source); child; child = dom.nextSibling(child)) {
-      visit(child);
+      visit(child, textHidden);
       if (length >= limit) return;
     }
   };
-  visit(root);
+  visit(root, false);
   return collapseWhitespace(parts.join(" "));
 }
 
@@ -364,7 +394,15 @@ function rawAccessibleName(
   }
   const title = collapseWhitespace(attr("title") ?? "");
   if (title) return { name: title, source: "title" };
-  if (NAMED_BY_LOOK_ROLES.has(role)) {
+  if (tag === "input") {
+    const type = (attr("type") ?? "").toLowerCase();
+    if (type === "checkbox" || type === "radio") {
+      const text = contextText(el);
+      if (text) return { name: text, source: "context" };
+    }
+  }
+  // A native control's background is the browser's or the site's theme, never what it means.
+  if (NAMED_BY_LOOK_ROLES.has(role) && !NATIVE_CONTROL_TAGS.has(tag)) {
     const icon = iconName(el);
     if (icon) return { name: icon, source: "icon" };
     // Text beside a control is not its name (the instruction above a row of swatches, the
@@ -372,8 +410,51 @@ function rawAccessibleName(
     // all it shows is a colour, which is then what a person calls it.
     const colour = swatchColour(el);
     if (colour) return { name: colour, source: "colour" };
+    const handle = handleName(nativeDom().getAttribute(el, "class") ?? "");
+    if (handle) return { name: handle, source: "handle" };
   }
   return { name: "", source: "none" };
+}
+
+/**
+ * An unlabelled checkbox or radio is called by the text of what it sits in, as a person reads
+ * it: its cell, else its row, else its list item or option. Only where that holds no other
+ * checkbox or radio (then the text is not this one's).
+ */
+function contextText(el: Element): string {
+  const dom = nativeDom();
+  let container = dom.closest(el, CONTEXT_SELECTOR);
+  while (container) {
+    if (container.querySelectorAll("input[type=checkbox], input[type=radio]").length > 1) return "";
+    const text = boundedText(container, NAME_MAX_CHARS + 1);
+    if (text) return text;
+    if (!dom.matches(container, CELL_SELECTOR)) return "";
+    const parent = dom.parentElement(container);
+    container = parent ? dom.closest(parent, CONTEXT_SELECTOR) : null;
+  }
+  return "";
+}
+
+const EDGES: Readonly<Record<string, string>> = {
+  n: "top edge",
+  s: "bottom edge",
+  e: "right edge",
+  w: "left edge",
+  ne: "top-right corner",
+  nw: "top-left corner",
+  se: "bottom-right corner",
+  sw: "bottom-left corner",
+};
+
+/**
+ * A drag handle by what it does and where it sits (`resize bottom-right corner`), not by its
+ * class: a class list is markup, and a model reads "ui-resizable-handle" as a control to press.
+ */
+function handleName(className: string): string {
+  if (!isDragHandleClass(className)) return "";
+  if (/(?:^|\s)drag-handle(?:\s|$)/.test(className)) return "drag handle";
+  const edge = /(?:^|\s)ui-resizable-(n|s|e|w|ne|nw|se|sw)(?:\s|$)/.exec(className)?.[1];
+  return edge ? `resize ${EDGES[edge]}` : "resize handle";
 }
 
 /**

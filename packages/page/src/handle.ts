@@ -29,6 +29,7 @@ import { selectText } from "./actions/selection-actions.js";
 import { setField } from "./actions/set-field-action.js";
 import { checkValue, typeAx } from "./actions/text-actions.js";
 import { waitForElement, waitForStable } from "./actions/wait-actions.js";
+import { leavingRecently } from "./leave-watch.js";
 import { badParams, PageError } from "./page-error.js";
 import { PageState } from "./page-state.js";
 import { Params } from "./params.js";
@@ -167,7 +168,10 @@ export function createRealmPageLayer(currentDocument: () => Document): PageLayer
       const floor = p.optionalNumber("ref_floor");
       if (floor !== undefined) registry.raiseFloor(Math.floor(floor));
       const result = fn(current, p);
-      return isPromise(result) ? result.catch((error: unknown) => failureResult(action, error)) : result;
+      if (isPromise(result)) return result.catch((error: unknown) => failureResult(action, error));
+      // Asked to unload just now: what this answer read is a page about to go (see leave-watch.ts).
+      if (leavingRecently()) result.leaving = true;
+      return result;
     } catch (error) {
       return failureResult(action, error);
     }

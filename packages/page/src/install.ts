@@ -6,6 +6,7 @@
  */
 import { cancelWaits } from "./actions/wait-actions.js";
 import { createRealmPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./handle.js";
+import { installLeaveWatch } from "./leave-watch.js";
 import { installListenerHook } from "./listeners.js";
 import { installPopupWatch } from "./popup-watch.js";
 
@@ -20,6 +21,8 @@ const scope = globalThis as typeof globalThis & { __webbrainPage?: InstalledPage
 installListenerHook(window);
 // Also before page scripts: count the popups Firefox blocks (window.open answering null).
 installPopupWatch(window);
+// And whether the document is being left (a beforeunload prompt delays the navigation).
+installLeaveWatch(window);
 if (!scope.__webbrainPage) {
   // `document` is read at each call: this realm may show a later document than the one it was
   // installed in (a same-origin load into a frame's initial about:blank keeps the Window).

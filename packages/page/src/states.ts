@@ -137,6 +137,9 @@ function ownedListState(el: Element, styleOf: StyleReader): string | undefined {
   const owned = ownedContainer(el);
   if (!owned) return undefined;
   const hidden = isHiddenBox(owned.element, styleOf);
+  // A hidden block beside a control is often no part of it (a "Refreshing…" note beside
+  // Refresh): only a control that says it toggles it is a collapsed disclosure.
+  if (hidden && !owned.list && !saysItToggles(el, owned.element)) return undefined;
   if (hidden) return "collapsed";
   return owned.list && dom.childElementCount(owned.element) > 0 ? "expanded" : undefined;
 }
@@ -158,6 +161,30 @@ function ownedContainer(el: Element): { element: Element; list: boolean } | unde
     if (OWNED_LIST_TAGS.has(dom.localName(child))) return { element: child, list: true };
   }
   return undefined;
+}
+
+/** Class words of disclosures (accordions, collapses, dropdowns) on a toggle or its panel. */
+const DISCLOSURE_CLASS =
+  /(?:^|[\s_-])(?:accordion|collapse|collapsible|collapsed|expand|expander|expandable|toggle|toggler|disclosure|dropdown|submenu|panel|drawer)(?:[\s_-]|$)/i;
+
+/**
+ * Whether a toggle says it shows and hides `owned`: it names it (aria-controls), a disclosure
+ * class sits on either, or the toggle draws an arrow or plus in ::before/::after.
+ */
+function saysItToggles(el: Element, owned: Element): boolean {
+  const dom = nativeDom();
+  const controls = dom.getAttribute(el, "aria-controls");
+  const id = dom.getAttribute(owned, "id");
+  if (controls && id && controls.split(/\s+/).includes(id)) return true;
+  if (DISCLOSURE_CLASS.test(dom.getAttribute(el, "class") ?? "")) return true;
+  if (DISCLOSURE_CLASS.test(dom.getAttribute(owned, "class") ?? "")) return true;
+  const view = el.ownerDocument.defaultView;
+  if (!view) return false;
+  for (const pseudo of ["::before", "::after"]) {
+    const content = view.getComputedStyle(el, pseudo).getPropertyValue("content");
+    if (content && content !== "none" && content !== "normal" && content !== '""') return true;
+  }
+  return false;
 }
 
 function isHiddenBox(el: Element, styleOf: StyleReader): boolean {

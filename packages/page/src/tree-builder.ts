@@ -44,7 +44,13 @@ import { foldTree, type HeadLine, lineText, type Section, sectionEnd, type TreeL
 import { isOverlayContainer } from "./overlays.js";
 import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
-import { INTERACTIVE_CONTEXT_ROLES, roleOf, STRUCTURE_ROLES, structureRoleNeedsName } from "./roles.js";
+import {
+  type AttributeNames,
+  INTERACTIVE_CONTEXT_ROLES,
+  roleOf,
+  STRUCTURE_ROLES,
+  structureRoleNeedsName,
+} from "./roles.js";
 import { inferredStates } from "./states.js";
 import { boxOf, placeOf, readSvgContent } from "./svg-content.js";
 import { clipsEverything, intersectsViewport, ownBoxHidden } from "./visibility.js";
@@ -195,6 +201,8 @@ interface Inherited {
   textNamed: boolean;
   /** The name on the nearest printed ancestor's line ("" when none or unnamed). */
   lineName: string;
+  /** The role on that line ("" when none). */
+  lineRole: string;
   /** Text here is not rendered (own box hidden) or outside the viewport for `visible`. */
   textHidden: boolean;
   /** Inside an element that already has a ref: no `cursor:pointer` refs below it. */
@@ -231,6 +239,9 @@ class TreeWalk {
   readonly overlays: OverlayBlock[] = [];
   #pendingText = "";
   #pendingDepth = 0;
+  readonly #namingParts = new Set<Element>();
+  /** The name of the line just printed when it came from the text around it (see #flushText). */
+  #contextName: string | undefined;
   refs = 0;
   /** The element a scoped tree (`ref_id`) prints, undefined for the whole page. */
   scopeRoot: Element | undefined;
@@ -264,6 +275,7 @@ class TreeWalk {
 
   #emit(depth: number, text: string, head?: Omit<HeadLine, "text"> & { text?: string }): void {
     this.#flushText();
+    this.#contextName = undefined;
     const line = INDENT.repeat(depth) + text;
     if (!head) {
       this.#out.push(line);
@@ -274,8 +286,24 @@ class TreeWalk {
     this.#out.push(head as HeadLine);
   }
 
+  /** The elements inside a printed structure line that its aria-labelledby name is made of. */
+  #noteNamingParts(el: Element, names: readonly string[]): void {
+    if (!names.includes("aria-labelledby")) return;
+    const root = el.getRootNode() as Document | ShadowRoot;
+    for (const id of (el.getAttribute("aria-labelledby") ?? "").trim().split(/\s+/)) {
+      const part = id ? root.getElementById?.(id) : null;
+      if (part && part !== el && el.contains(part)) this.#namingParts.add(part);
+    }
+  }
+
   #flushText(): void {
     const text = this.#pendingText.trim();
+    // The text a checkbox was just named by (its list item's or row's): printed once, as its name.
+    if (text && text === this.#contextName) {
+      this.#contextName = undefined;
+      this.#pendingText = "";
+      return;
+    }
     if (text) this.#out.push(INDENT.repeat(this.#pendingDepth) + truncate(text, TEXT_LINE_MAX_CHARS));
     this.#pendingText = "";
   }
@@ -372,27 +400,42 @@ class TreeWalk {
       !itemWrapper
     )
       candidate = inh.itemRole;
+    // A label whose checkbox or radio is hidden (a custom-drawn box) is the control a person sees;
+    // a label of a control that shows is that control's name, not a control of its own (a
+    // listener on it only forwards the click).
+    let stateSource: Element = el;
+    let labelsShownControl = false;
+    if (candidate === undefined && tag === "label") {
+      const control = dom.labelControl(el as HTMLLabelElement);
+      if (control && toggleDrawsNoBox(control, inh.styleOf)) {
+        candidate = nativeDom().inputType(control as HTMLInputElement);
+        stateSource = control;
+      } else if (control) {
+        labelsShownControl = true;
+      }
+    }
     // Wired by script (a listener, a delegation, a handler property): a control whatever it looks like.
     // A wired list (a jQuery UI sortable) is a list whose items are the controls.
+    let byLook = false;
     if (
       candidate === undefined &&
       !itemWrapper &&
+      !labelsShownControl &&
       tag !== "html" &&
       tag !== "body" &&
-      this.#wiring.isWired(el)
-    )
+      this.#wiring.isWired(el) &&
+      !decorationOfControl(el, inh, baseRole, names)
+    ) {
       candidate = baseRole || (tag === "ul" || tag === "ol" ? "list" : "clickable");
-    // The edge or corner a wired widget is resized by.
-    if (candidate === undefined && inh.insideActionable && isDragHandle(el, names)) candidate = "clickable";
-    // A label whose checkbox or radio is hidden (a custom-drawn box) is the control a person sees.
-    let stateSource: Element = el;
-    if (candidate === undefined && tag === "label") {
-      const control = hiddenToggleOf(el as HTMLLabelElement);
-      if (control) {
-        candidate = nativeDom().inputType(control);
-        stateSource = control;
-      }
+      byLook = true;
     }
+    // The edge or corner a wired widget is resized by.
+    if (
+      candidate === undefined &&
+      isDragHandle(el, names) &&
+      (inh.insideActionable || this.#wiring.isWired(dom.parentElement(el) ?? el))
+    )
+      candidate = "clickable";
     if (
       candidate === undefined &&
       !itemWrapper &&
@@ -401,8 +444,15 @@ class TreeWalk {
       !NO_CURSOR_REF_TAGS.has(tag)
     ) {
       pointer = dom.getPropertyValue(style, "cursor") === "pointer";
-      if (pointer) candidate = baseRole || "clickable";
+      if (pointer) {
+        candidate = baseRole || "clickable";
+        byLook = true;
+      }
     }
+    // A panel or title bar that listens for clicks or drags and holds real controls is not one
+    // control named by all it holds: its controls are (a "Close" button in a draggable title bar).
+    if (byLook && candidate === "clickable" && el.querySelector(REAL_CONTROLS) !== null)
+      candidate = undefined;
     // A plain inline element (span, b, em) that prints nothing needs no box: its text is hidden
     // only by visibility (inline boxes cannot be sized to zero or positioned as overlays).
     const needsBox =
@@ -450,6 +500,7 @@ class TreeWalk {
       depth: inh.depth,
       textNamed: inh.textNamed,
       lineName: inh.lineName,
+      lineRole: inh.lineRole,
       textHidden:
         boxHidden || (this.#filter === "visible" && !inViewport && !contents)
           ? true
@@ -473,8 +524,21 @@ class TreeWalk {
             : ""),
     };
 
-    if ((actionRole !== undefined || editingHost) && inViewport) {
-      const { name, source } = accessibleName(el, role, this.#labels, names, tag);
+    let named =
+      (actionRole !== undefined || editingHost) && inViewport
+        ? accessibleName(el, role, this.#labels, names, tag)
+        : undefined;
+    // The same control printed twice (a native radio inside its role="radio" wrapper): once.
+    if (
+      named &&
+      inh.insideActionable &&
+      named.name !== "" &&
+      named.name === inh.lineName &&
+      role === inh.lineRole
+    )
+      named = undefined;
+    if (named) {
+      const { name, source } = named;
       const ref = this.#registry.refFor(el, role, name);
       this.refs++;
       this.refNames[ref] = name;
@@ -502,6 +566,7 @@ class TreeWalk {
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
       // An anchor: a chunk of a part too big to open at once can start here (see outline.ts).
       this.#emit(inh.depth, line, { el, role, name, anchor: true });
+      if (source === "context") this.#contextName = name;
       printed = true;
       nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
       // A custom combobox shows its text as value="...": printing it again below says nothing.
@@ -510,6 +575,7 @@ class TreeWalk {
       // The items of a composite (a listbox with a ref, a wired list) still get refs of their own.
       childInh.insideActionable = ITEM_ROLE_OF_CONTAINER[role] === undefined && role !== "list";
       childInh.lineName = name;
+      childInh.lineRole = role;
     } else if (!boxHidden && inViewport && this.#printsStructure(role, el, tag)) {
       const { name, source } = accessibleName(el, role, this.#labels, names, tag);
       if (role === "heading" && name !== "" && name === inh.lineName) {
@@ -531,11 +597,15 @@ class TreeWalk {
         printed = true;
         nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
         childInh.lineName = name;
+        childInh.lineRole = role;
+        if (source === "labelledby") this.#noteNamingParts(el, names);
       }
     } else if (tag === "label" && dom.labelControl(el as HTMLLabelElement)) {
       // The control below prints this text as its name.
       childInh.textNamed = true;
     }
+    // A dialog's title bar text that is the dialog's name (aria-labelledby) is printed once, as it.
+    if (this.#namingParts.size > 0 && this.#namingParts.has(el)) childInh.textNamed = true;
 
     // Below an element with a ref the children's parentPointer decides nothing (see above).
     if (childInh.insideActionable && !inh.insideActionable) childInh.parentPointer = pointer ?? false;
@@ -666,6 +736,7 @@ class TreeWalk {
       inOverlay: true,
       textNamed: false,
       lineName: "",
+      lineRole: "",
       textHidden: false,
     };
     const role = roleOf(el);
@@ -717,6 +788,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
     depth: 0,
     textNamed: false,
     lineName: "",
+    lineRole: "",
     textHidden: false,
     insideActionable: false,
     parentPointer: false,
@@ -900,15 +972,38 @@ function assemble(
   };
 }
 
-/** A label's checkbox/radio when that control draws no box of its own (a custom-drawn one). */
-function hiddenToggleOf(label: HTMLLabelElement): HTMLInputElement | undefined {
+/**
+ * Whether a label's control is a checkbox or radio that draws no box of its own (a custom-drawn
+ * one): hidden the way the walk skips it (no box, visibility, the 1px "visually hidden" clip).
+ */
+function toggleDrawsNoBox(control: Element, styleOf: StyleReader): boolean {
   const dom = nativeDom();
-  const control = dom.labelControl(label);
-  if (!control || dom.localName(control) !== "input") return undefined;
-  const input = control as HTMLInputElement;
-  const type = dom.inputType(input);
-  if (type !== "checkbox" && type !== "radio") return undefined;
-  return input.checkVisibility({ visibilityProperty: true }) ? undefined : input;
+  if (dom.localName(control) !== "input") return false;
+  const type = dom.inputType(control as HTMLInputElement);
+  if (type !== "checkbox" && type !== "radio") return false;
+  if (!control.checkVisibility({ visibilityProperty: true })) return true;
+  const rect = dom.getBoundingClientRect(control);
+  return ownBoxHidden(styleOf(control), dom.rectWidth(rect), dom.rectHeight(rect));
+}
+
+/**
+ * Controls a person acts on: a wired container holding one is not itself a control. (Cheap:
+ * asked only of elements made clickable by a listener or a pointer cursor.)
+ */
+const REAL_CONTROLS =
+  "a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=''], [contenteditable=true], " +
+  "[role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=textbox], [role=combobox], " +
+  "[role=menuitem], [role=tab], [role=option], [role=slider], [role=spinbutton]";
+
+/**
+ * A listener on an icon inside a button, link or toggle (a delegated `.icon` handler) does not
+ * make the icon a second control: the control it sits in is what a person clicks. Only for
+ * elements with no role, no tabindex and no text (an icon); a clickable row's icons stay theirs.
+ */
+function decorationOfControl(el: Element, inh: Inherited, baseRole: string, names: AttributeNames): boolean {
+  if (!inh.insideActionable || inh.lineRole === "clickable" || inh.lineRole === "") return false;
+  if (baseRole !== "" || names.includes("tabindex")) return false;
+  return !/\S/.test(nativeDom().textContent(el) ?? "");
 }
 
 /** A swatch in running text is a small box: a larger coloured block is layout, not content. */

@@ -2,7 +2,7 @@
  * Widgets named by what a person sees of them, on the runner's port (the page script preloaded
  * in the BiDi sandbox): colour chips, images without alt, the items of a script-wired list,
  * date/time fields and the value form they take, values cut in the page's tree and whole in a
- * tree scoped to their field, a slider's thumb, a spinner's aria-hidden arrows, resize handles,
+ * tree scoped to their field, a slider's thumb, a spinner's aria-hidden arrows, resize handles (by edge),
  * an icon-only toolbar button, and controls that do not borrow the text beside them.
  */
 import { describe, expect, it } from "vitest";
@@ -104,8 +104,10 @@ describe("widgets named by what they show (runner port)", () => {
     expect(tree).toMatch(/\[\d+\] slider position=40% class="ui-slider-handle"$/m);
     const up = lineOf(tree, /\[\d+\] button class="ui-spinner-button ui-spinner-up"$/);
     expect(tree).toMatch(/\[\d+\] button class="ui-spinner-button ui-spinner-down"$/m);
-    const south = lineOf(tree, /\[\d+\] clickable class="ui-resizable-handle ui-resizable-s"$/);
-    expect(tree).toMatch(/\[\d+\] clickable class="ui-resizable-handle ui-resizable-e"$/m);
+    // Resize handles are named by the edge a person drags, not by their class (issue 23).
+    const south = lineOf(tree, /\[\d+\] clickable "resize bottom edge"$/);
+    expect(tree).toMatch(/\[\d+\] clickable "resize right edge"$/m);
+    expect(tree).not.toContain("ui-resizable");
     expect(tree).toMatch(/\[\d+\] button class="ql-bold"$/m);
     await clickRef(page, refIn(up));
     expect(await page.page<string>("document.getElementById('spin').value")).toBe("1");

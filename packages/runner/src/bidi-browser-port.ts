@@ -48,6 +48,7 @@ import { DownloadFolder } from "./download-folder.js";
 import { ElementActions } from "./element-actions.js";
 import { type FetchImpl, fetchText } from "./http-fetch.js";
 import { checkUploadPath, localFileAccess, type RunnerLocalFiles } from "./local-files.js";
+import { LeavingTabs } from "./navigation-watch.js";
 import { NETWORK_EVENTS, NetworkActivity } from "./network-activity.js";
 import { bidiCode, isFatal } from "./page-result.js";
 import { PAGE_SANDBOX, PageScriptChannel } from "./page-script-channel.js";
@@ -130,6 +131,7 @@ export class BidiBrowserPort implements BrowserPort {
   readonly network: NetworkActivity;
   readonly sideEffects: ActionSideEffects;
   readonly #elements: ElementActions;
+  readonly #leaving: LeavingTabs;
   readonly #navigationTimeoutMs: number;
   readonly #fetch: FetchImpl;
   readonly #ownsBrowser: boolean;
@@ -156,12 +158,14 @@ export class BidiBrowserPort implements BrowserPort {
     this.network = new NetworkActivity(opts.client);
     this.sideEffects = new ActionSideEffects(opts.client);
     this.#elements = new ElementActions(opts.client, this.channel, this.tabs, this.dialogs, this.network);
+    this.#leaving = new LeavingTabs(opts.client);
   }
 
   /** Subscribes to events, installs the page script and opens the tab the agent works in. */
   static async open(opts: BidiBrowserPortOptions): Promise<BidiBrowserPort> {
     const port = new BidiBrowserPort(opts, await loadRunnerRealmScript());
     port.dialogs.start();
+    port.#leaving.start();
     port.network.start();
     await port.client.subscribe(EVENTS);
     await port.tabs.start();
@@ -189,6 +193,7 @@ export class BidiBrowserPort implements BrowserPort {
   /** Stops listening; the connection itself is closed by its owner. */
   dispose(): void {
     this.dialogs.stop();
+    this.#leaving.stop();
     this.network.stop();
     this.tabs.stop();
     this.documents.stop();
@@ -300,9 +305,16 @@ export class BidiBrowserPort implements BrowserPort {
   ): Promise<PageResult> {
     if (!this.tabs.has(tabId))
       throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    // A page being left behind an accepted "leave this page?" prompt: act on the page it goes to.
+    const left = await this.#leaving.settled(tabId, this.#navigationTimeoutMs, options.signal);
     // Downloads and tabs the action starts are reported in its result (action-side-effects.ts).
     const effects = this.sideEffects.begin(tabId, (context) => context === tabId);
     const result = await this.#elements.run(tabId, action, params, options.signal);
+    if (left) {
+      const url = this.documents.url(tabId) ?? "";
+      result.navigated = true;
+      result.note = `The page navigated to ${url} after the previous action (a "leave this page?" prompt was accepted); this result is of the new page.`;
+    }
     Object.assign(result, await effects.collect());
     await this.dialogs.settled();
     // The frame list costs a round trip: fetch it only when something needs it.

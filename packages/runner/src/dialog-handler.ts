@@ -77,6 +77,17 @@ export class DialogHandler {
     return this.#records.length > 0;
   }
 
+  /**
+   * Whether a beforeunload prompt of one of these contexts was accepted and not yet taken: the
+   * page is being left, though its navigation starts only after the answer.
+   */
+  leaveAccepted(contexts: ReadonlySet<string>): boolean {
+    return this.#records.some(
+      (record) =>
+        record.type === "beforeunload" && record.answer === "accepted" && contexts.has(record.context),
+    );
+  }
+
   /** Hands over (and forgets) the records of these contexts. */
   take(contexts: ReadonlySet<string>): DialogRecord[] {
     const taken: DialogRecord[] = [];

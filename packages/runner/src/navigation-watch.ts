@@ -10,6 +10,8 @@ export interface NavigationWatch {
   stop(): void;
   /** A document navigation of the tab or frame started since the watch began. */
   started(): boolean;
+  /** Resolves true once a document navigation has started, false after timeoutMs without one. */
+  whenStarted(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /**
    * The loaded URL, or the started one if the load takes longer than timeoutMs. Rejects with the
    * Stop error when the signal fires first. Stops the watch.
@@ -20,9 +22,12 @@ export interface NavigationWatch {
 /** One watch's state, fed by the shared listeners of `NavigationEvents`. */
 interface ActiveWatch {
   ours(context: string): boolean;
+  /** Firefox sends the navigation a beforeunload prompt let through without a `url`. */
+  started: boolean;
   startedUrl: string | undefined;
   loadedUrl: string | undefined;
   onLoad: (() => void) | undefined;
+  onStart: (() => void) | undefined;
 }
 
 /**
@@ -43,9 +48,11 @@ export class NavigationEvents {
     this.#listen();
     const state: ActiveWatch = {
       ours: (id) => id === context || id === tabId,
+      started: false,
       startedUrl: undefined,
       loadedUrl: undefined,
       onLoad: undefined,
+      onStart: undefined,
     };
     this.#active.add(state);
     const stop = () => {
@@ -53,7 +60,28 @@ export class NavigationEvents {
     };
     return {
       stop,
-      started: () => state.startedUrl !== undefined,
+      started: () => state.started,
+      whenStarted: async (timeoutMs, signal) => {
+        if (state.started) return true;
+        await new Promise<void>((resolve, reject) => {
+          const finish = () => {
+            clearTimeout(timer);
+            state.onStart = undefined;
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          };
+          const onAbort = () => {
+            clearTimeout(timer);
+            state.onStart = undefined;
+            reject(stoppedError("waiting for the page to be left", signal as AbortSignal));
+          };
+          const timer = setTimeout(finish, timeoutMs);
+          state.onStart = finish;
+          if (signal?.aborted) onAbort();
+          else signal?.addEventListener("abort", onAbort, { once: true });
+        });
+        return state.started;
+      },
       loaded: async (timeoutMs, signal) => {
         try {
           if (state.loadedUrl === undefined) {
@@ -93,17 +121,87 @@ export class NavigationEvents {
       this.#client.on("browsingContext.navigationStarted", (info) => {
         for (const state of this.#active) {
           if (!state.ours(info.context)) continue;
-          state.startedUrl = info.url;
+          state.started = true;
+          state.startedUrl = info.url || undefined;
           state.loadedUrl = undefined;
+          state.onStart?.();
         }
       }),
       this.#client.on("browsingContext.load", (info) => {
         for (const state of this.#active) {
-          if (!state.ours(info.context) || state.startedUrl === undefined) continue;
+          if (!state.ours(info.context) || !state.started) continue;
           state.loadedUrl = info.url;
           state.onLoad?.();
         }
       }),
     ];
+  }
+}
+
+/**
+ * Tabs being left after an accepted beforeunload prompt. Firefox opens that prompt after the
+ * click that caused it has returned (and its effect was read), then starts the navigation once
+ * it is answered: the next action would read the old document, or the new one before it has a
+ * body. Until the tab's next `load` (bounded), an action waits for it.
+ */
+export class LeavingTabs {
+  readonly #client: BidiClient;
+  readonly #leaving = new Map<string, { waiters: (() => void)[] }>();
+  #removers: (() => void)[] | undefined;
+
+  constructor(client: BidiClient) {
+    this.#client = client;
+  }
+
+  start(): void {
+    this.#removers ??= [
+      this.#client.on("browsingContext.userPromptOpened", (info) => {
+        if (info.type === "beforeunload" && !this.#leaving.has(info.context))
+          this.#leaving.set(info.context, { waiters: [] });
+      }),
+      this.#client.on("browsingContext.load", (info) => this.#settle(info.context)),
+    ];
+  }
+
+  stop(): void {
+    for (const remove of this.#removers ?? []) remove();
+    this.#removers = undefined;
+    for (const context of [...this.#leaving.keys()]) this.#settle(context);
+  }
+
+  /**
+   * Waits until the tab has loaded the page it is leaving for (at most timeoutMs). True when it
+   * was being left, so the caller can say it navigated.
+   */
+  async settled(tabId: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    const entry = this.#leaving.get(tabId);
+    if (!entry) return false;
+    await new Promise<void>((resolve, reject) => {
+      const finish = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(stoppedError("waiting for the page being left to load", signal as AbortSignal));
+      };
+      // A prompt whose navigation never loads (dismissed, a download) must not hold every action.
+      const timer = setTimeout(() => {
+        this.#settle(tabId);
+        finish();
+      }, timeoutMs);
+      entry.waiters.push(finish);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    return true;
+  }
+
+  #settle(context: string): void {
+    const entry = this.#leaving.get(context);
+    if (!entry) return;
+    this.#leaving.delete(context);
+    for (const wake of entry.waiters) wake();
   }
 }

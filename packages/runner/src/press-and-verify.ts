@@ -11,7 +11,8 @@
  * Invariants:
  * - A trusted action's result says `trusted: true`; plans and handles never reach the model.
  * - If the press started a navigation of the tab, the verify call is skipped (its element is gone
- *   with the old document) and the result says the page navigated.
+ *   with the old document) and the result says the page navigated; so too when the press was
+ *   answered by an accepted beforeunload prompt, whose navigation starts after the answer.
  * - Stop (the signal) is checked before every round and every step: once it fires nothing more
  *   is pressed, and the action rejects with the Stop error.
  */
@@ -26,6 +27,9 @@ import { type InputStep, invalidStepReason, performSteps } from "./trusted-input
 
 /** How long a press that navigated waits for the new document to load before answering. */
 const NAVIGATION_SETTLE_TIMEOUT_MS = 10_000;
+
+/** How long after an accepted beforeunload prompt the navigation it let through may take to start. */
+const LEAVE_START_TIMEOUT_MS = 3_000;
 
 /** Resolve -> press -> verify rounds one action may take (a combobox needs two). */
 const MAX_PLAN_ROUNDS = 4;
@@ -81,27 +85,46 @@ export class PlanPresser {
         return { success: false, error: `Firefox refused the trusted input: ${(error as Error).message}` };
       }
       await this.#dialogs.settled();
+      // An accepted "leave this page?" (beforeunload) prompt means the page is being left, but
+      // Firefox starts the navigation only once the prompt is answered: wait for it (bounded)
+      // instead of verifying in the document that is going away.
+      if (!watch.started() && this.#dialogs.leaveAccepted(new Set([tabId, context])))
+        await watch.whenStarted(LEAVE_START_TIMEOUT_MS, signal);
       if (watch.started()) {
         // The next call would race the new document: wait for it to load (bounded).
         const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
         return { ...toPageResult(merged), trusted: true, navigated: true, url };
       }
-      watch.stop();
       const verify = answer.verify;
       if (!isRecord(verify) || typeof verify.action !== "string") {
+        watch.stop();
         // Without a verify call (every plan of @webbrain/page has one; another page script may
         // not) the resolve answer describes the page *before* the input: drop its `focused`,
         // which the input may have changed, rather than mislead.
         const { focused: _before, ...rest } = toPageResult(merged);
         return { ...rest, trusted: true };
       }
-      answer = await this.#caller.call(
-        tabId,
-        context,
-        verify.action,
-        isRecord(verify.params) ? verify.params : {},
-        call,
-      );
+      try {
+        answer = await this.#caller.call(
+          tabId,
+          context,
+          verify.action,
+          isRecord(verify.params) ? verify.params : {},
+          call,
+        );
+        // The page was asked to unload while we read it back: its "leave?" prompt is being
+        // answered and the navigation starts after that. Report that navigation, not this read.
+        if (
+          isRecord(answer) &&
+          answer.leaving === true &&
+          (await watch.whenStarted(LEAVE_START_TIMEOUT_MS, signal))
+        ) {
+          const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
+          return { ...toPageResult(merged), trusted: true, navigated: true, url };
+        }
+      } finally {
+        watch.stop();
+      }
       if (isRecord(answer) && !Array.isArray(answer.plan)) {
         return { ...toPageResult({ ...merged, ...answer }), trusted: true };
       }

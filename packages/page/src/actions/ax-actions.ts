@@ -22,7 +22,35 @@ import { buildTree } from "../tree-builder.js";
 /** Pause after a synthetic click so handlers and framework re-renders run before we look. */
 export const EFFECT_SETTLE_MS = 50;
 
-export function getAccessibilityTree(state: PageState, p: Params): PageResult {
+/** How long a tree read waits for a document that is still loading and shows nothing yet. */
+export const TREE_LOADING_WAIT_MS = 5_000;
+
+/**
+ * A document still loading may have no body yet: its empty tree is not the page (the model
+ * read it as "the page is blank"). Wait for it (bounded), then say it is loading if it still is.
+ */
+export function getAccessibilityTree(state: PageState, p: Params): PageResult | Promise<PageResult> {
+  const first = readTree(state, p);
+  if (!loadingAndEmpty(state, first)) return first;
+  return (async () => {
+    const deadline = performance.now() + TREE_LOADING_WAIT_MS;
+    while (state.doc.readyState === "loading" && performance.now() < deadline) await sleep(50);
+    const again = readTree(state, p);
+    if (!loadingAndEmpty(state, again)) return again;
+    throw new PageError(
+      "timeout",
+      `The page is still loading after ${TREE_LOADING_WAIT_MS / 1000} s and shows nothing yet (${state.doc.location?.href ?? ""}). Wait a moment and read the tree again.`,
+    );
+  })();
+}
+
+function loadingAndEmpty(state: PageState, result: PageResult): boolean {
+  if (state.doc.readyState !== "loading") return false;
+  const metadata = result.metadata as { lines?: number } | undefined;
+  return result.tree === "" && (metadata?.lines ?? 0) === 0;
+}
+
+function readTree(state: PageState, p: Params): PageResult {
   const filter = p.oneOf("filter", ["all", "visible", "interactive"] as const, "all");
   const scopeRef = p.optionalRef("ref_id");
   const maxChars = p.optionalNumber("max_chars");

@@ -89,6 +89,23 @@ export function verifyForm(state: PageState, p: Params): PageResult {
   return { success: true, forms: report };
 }
 
+/** Whether a field's value differs from the one its markup gave it. */
+function changedFromDefault(field: Element): boolean {
+  if (isInput(field)) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    return field.value !== field.defaultValue;
+  }
+  if (isTextArea(field)) return field.value !== field.defaultValue;
+  if (isSelect(field)) {
+    const options = Array.from(field.options);
+    // Without a `selected` option in the markup, a single select starts on its first option.
+    if (!field.multiple && !options.some((o) => o.defaultSelected)) return field.selectedIndex > 0;
+    return options.some((o) => o.selected !== o.defaultSelected);
+  }
+  // An editor or custom field has no default to compare with: text in it counts as a change.
+  return (field.textContent ?? "").trim() !== "";
+}
+
 export function probeCompletion(state: PageState): PageResult {
   const dialogs = Array.from(
     state.doc.querySelectorAll("dialog[open], [aria-modal=true], [role=dialog], [role=alertdialog]"),
@@ -110,7 +127,10 @@ export function probeCompletion(state: PageState): PageResult {
         typeof (f as HTMLInputElement).checkValidity === "function" &&
         !(f as HTMLInputElement).validity.valid,
     ).length;
-    return { label: describeContainer(form), fields: fields.length, filled, invalid };
+    // Fields a person (or the agent) changed from what the page put there: none means the form
+    // is untouched (a fresh "add another" form after a save), not an unfinished one.
+    const changed = fields.filter(changedFromDefault).length;
+    return { label: describeContainer(form), fields: fields.length, filled, invalid, changed };
   });
   const messages = Array.from(state.doc.querySelectorAll(LIVE_SELECTOR))
     .filter(isRendered)
