@@ -61,7 +61,11 @@ const STRICT_APP_PAGE = html(
 
 const APP_STATE_JS: FixtureRoute = (_req, res) => {
   res.writeHead(200, { "content-type": "text/javascript", "cache-control": "no-store" });
-  res.end(`window.appState = { user: "ann" };`);
+  // The page records whether its own CSP lets it eval (the strict page's must not).
+  res.end(
+    `window.appState = { user: "ann", cart: [1, 2, 3], since: new Date(0) };
+try { eval("1"); window.pageEval = "allowed"; } catch (error) { window.pageEval = error.name; }`,
+  );
 };
 
 const FIRST_PAGE = html(`<title>First</title></head><body>

@@ -1,8 +1,8 @@
 /**
  * The add-on's BrowserPort in real Firefox, through the installed add-on (its manifest,
  * permissions and content scripts in every frame): cross-origin frames addressed by frameId,
- * promote_iframe, verify_form in a frame, execute_js in the page's realm with and without a
- * strict CSP, refs never reused after a navigation, wait_for_stable waiting for a slow fetch,
+ * promote_iframe, verify_form in a frame, execute_js in the page's realm and, under a strict CSP,
+ * in the content script's sandbox with the page's objects, refs never reused after a navigation, wait_for_stable waiting for a slow fetch,
  * and a downloaded file attached to a file input.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -182,13 +182,34 @@ describe("execute_js", () => {
     expect(String(big.result).length).toBeLessThan(6_100);
   });
 
-  it("says so, and runs nothing, when the page's CSP forbids eval", async () => {
+  it("runs under a CSP without 'unsafe-eval' (a script the add-on loads), with the page's objects", async () => {
     const { tab, context } = await openTab("/port/strict-app");
-    const result = await pageAction(tab, "execute_js", { code: "window.appState.user = 'mallory'" });
-    expect(result).toMatchObject({ success: false, code: "csp_blocked" });
-    expect(result.error).toMatch(/Content-Security-Policy forbids/);
-    // The page's own script ran (CSP allows 'self'), and the code did not.
-    expect(await evaluate(firefox.client, context, "window.appState.user")).toBe("ann");
+    // The page's own realm refuses eval here (its own script tried).
+    expect(await evaluate(firefox.client, context, "window.pageEval")).toBe("EvalError");
+    expect(
+      await pageAction(tab, "execute_js", {
+        code: "const total = appState.cart.reduce((a, b) => a + b, 0); ({ user: window.appState.user, total, since: appState.since, el: document.querySelector('p'), title: document.title })",
+      }),
+    ).toEqual({
+      success: true,
+      via: "page script (the page's CSP forbids eval)",
+      result: { user: "ann", total: 6, since: "1970-01-01T00:00:00.000Z", el: "<p>", title: "Strict app" },
+    });
+    // What the code writes lands in the page's own objects.
+    expect(
+      await pageAction(tab, "execute_js", { code: "appState.user = 'bea'; appState.user" }),
+    ).toMatchObject({
+      success: true,
+      result: "bea",
+    });
+    expect(await evaluate(firefox.client, context, "window.appState.user")).toBe("bea");
+    const thrown = await pageAction(tab, "execute_js", { code: "nothingHere.at(1)" });
+    expect(thrown).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^The code threw: ReferenceError/),
+    });
+    const big = await pageAction(tab, "execute_js", { code: "'x'.repeat(50000)" });
+    expect(big).toMatchObject({ success: true, truncated: true, result_chars: 50_002 });
   });
 });
 
