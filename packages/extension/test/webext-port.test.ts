@@ -306,6 +306,54 @@ describe("Stop", () => {
   });
 });
 
+describe("what a click started", () => {
+  it("reports a download, a new tab, a popup and page dialogs in the runner's fields", async () => {
+    const { tab, context } = await openTab("/port/effects");
+    const download = await pageAction(tab, "click", { text: "Download report" });
+    expect(download.success, String(download.error)).toBe(true);
+    expect(download.downloads).toEqual([
+      {
+        // The server's Content-Disposition names the file; Firefox prefers it to the download attribute.
+        filename: "summary.csv",
+        url: `${fixtures.origin}/port/files/summary.csv`,
+        status: "complete",
+        bytes: REPORT_CSV.length,
+        path: join(downloadsDir, "summary.csv"),
+      },
+    ]);
+    expect(download.new_tabs).toBeUndefined();
+
+    // The popup blocker refuses a synthetic click's target=_blank too; the add-on opens the link
+    // behind the page as the runner's trusted click does, and reports that tab.
+    const newTab = await pageAction(tab, "click", { text: "Open second in a new tab" });
+    expect(newTab.success, String(newTab.error)).toBe(true);
+    expect(newTab.new_tabs).toEqual([{ tab_id: expect.any(String), url: `${fixtures.origin}/port/second` }]);
+    expect(newTab.downloads).toBeUndefined();
+    const opened = (await probe.call<{ id: string; url: string }[]>("listTabs")).find(
+      (info) => info.id === newTab.new_tabs?.[0]?.tab_id,
+    );
+    expect(opened?.url).toBe(`${fixtures.origin}/port/second`);
+
+    // A synthetic click is no user gesture: Firefox's popup blocker refuses the page's
+    // window.open, and the click says so, as the runner's result does for a refused popup.
+    const popup = await pageAction(tab, "click", { text: "Open account popup" });
+    expect(popup).toMatchObject({ success: true, popups_blocked: 1 });
+    expect(popup.new_tabs).toBeUndefined();
+
+    const alerted = await pageAction(tab, "click", { text: "Save draft" });
+    expect(alerted).toMatchObject({ success: true, dialogs: ['alert "Saved as draft" -> accepted'] });
+    const confirmed = await pageAction(tab, "click", { text: "Delete draft" });
+    expect(confirmed).toMatchObject({ success: true, dialogs: ['confirm "Delete the draft?" -> accepted'] });
+    expect(await evaluate(firefox.client, context, "document.getElementById('answer').textContent")).toBe(
+      "deleted",
+    );
+    // A click that started nothing reports nothing.
+    const plain = await pageAction(tab, "read_page", {});
+    for (const key of ["downloads", "new_tabs", "popups_blocked", "dialogs"])
+      expect(plain[key]).toBeUndefined();
+  });
+});
+
 describe("downloads and uploads", () => {
   it("downloads the file behind a link and attaches it to a file input", async () => {
     const { tab } = await openTab("/port/files");
