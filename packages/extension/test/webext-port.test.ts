@@ -354,6 +354,59 @@ describe("what a click started", () => {
   });
 });
 
+describe("paste from the system clipboard", () => {
+  async function probeCall(expression: string): Promise<unknown> {
+    return JSON.parse(
+      await evaluate<string>(firefox.client, probe.context, `webbrainProbe.${expression}`, {
+        awaitPromise: true,
+      }),
+    ) as unknown;
+  }
+
+  it("Control+v pastes text copied outside the page after clipboard_read is allowed, and not when denied", async () => {
+    const { tab, context } = await openTab("/port/second");
+    await probeCall(`writeClipboard(${JSON.stringify("Order 4711 from another app")})`);
+    const field = "document.querySelector('input')";
+    await evaluate(firefox.client, context, `${field}.focus()`);
+
+    await probeCall('setApproverAnswer("clipboard_read", "deny")');
+    await probeCall("takeAsked()");
+    const denied = await probe.execute("press_keys", { keys: "Control+v" }, tab, "act", "full");
+    expect(denied.isError).toBe(true);
+    expect(denied.text).toMatch(/denied clipboard_read/);
+    const askedDenied = (await probeCall("takeAsked()")) as { capability: string }[];
+    expect(askedDenied.map((request) => request.capability)).toEqual(["interact", "clipboard_read"]);
+    expect(await evaluate(firefox.client, context, `${field}.value`)).toBe("");
+
+    await probeCall('setApproverAnswer("clipboard_read", "once")');
+    // The model cannot skip the prompt by passing the port's flag itself.
+    const pasted = await probe.execute(
+      "press_keys",
+      { keys: "Control+v", read_clipboard: true },
+      tab,
+      "act",
+      "full",
+    );
+    expect(pasted.isError, pasted.text).toBe(false);
+    expect(pasted.details).toMatchObject({
+      pasted_from: "system clipboard",
+      effects: ["Control+v: pasted 27 chars from the system clipboard"],
+    });
+    expect(((await probeCall("takeAsked()")) as { capability: string }[]).map((r) => r.capability)).toEqual([
+      "interact",
+      "clipboard_read",
+    ]);
+    expect(await evaluate(firefox.client, context, `${field}.value`)).toBe("Order 4711 from another app");
+
+    // Keys that do not paste never ask for the clipboard.
+    const tabbed = await probe.execute("press_keys", { keys: "Tab" }, tab, "act", "full");
+    expect(tabbed.isError, tabbed.text).toBe(false);
+    expect(((await probeCall("takeAsked()")) as { capability: string }[]).map((r) => r.capability)).toEqual([
+      "interact",
+    ]);
+  });
+});
+
 describe("downloads and uploads", () => {
   it("downloads the file behind a link and attaches it to a file input", async () => {
     const { tab } = await openTab("/port/files");

@@ -182,6 +182,7 @@ export class WebExtBrowserPort implements BrowserPort {
     "resource_url",
     "file_upload",
     "history",
+    "clipboard_read",
   ]);
   /** The user's history, behind the optional `history` permission (webext-history.ts). */
   readonly history = new WebExtHistory();
