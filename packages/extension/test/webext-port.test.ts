@@ -210,6 +210,13 @@ describe("execute_js", () => {
     });
     const big = await pageAction(tab, "execute_js", { code: "'x'.repeat(50000)" });
     expect(big).toMatchObject({ success: true, truncated: true, result_chars: 50_002 });
+    // Statements whose last one is no expression run once and answer nothing.
+    expect(
+      await pageAction(tab, "execute_js", {
+        code: "if (appState.user) { appState.visits = (appState.visits || 0) + 1 }",
+      }),
+    ).toMatchObject({ success: true, result: "[undefined]" });
+    expect(await evaluate(firefox.client, context, "window.appState.visits")).toBe(1);
   });
 });
 

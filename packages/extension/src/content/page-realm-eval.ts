@@ -132,66 +132,86 @@ const CSP_BLOCKED =
 /** How long a page-realm script may take to load and answer, ms (a promise it awaits included). */
 const SCRIPT_ANSWER_TIMEOUT_MS = 30_000;
 
+/** How many statement boundaries, from the end, are tried as the place of the last expression. */
+const MAX_BODY_CANDIDATES = 20;
+
 /**
- * Statements' completion value without eval: the code becomes a function body that returns its
- * last expression. Only syntax is checked here (the sandbox's Function compiles, never runs):
- * the whole code as an expression, else the longest statement prefix followed by an expression.
+ * Statements' completion value without eval: the code as a function body that returns its last
+ * expression. Candidates, best first: the whole code as an expression, then the code cut at a
+ * statement boundary (from the end) with the rest returned, then the code as it is. Which one
+ * parses is known only once Firefox compiles it (a script with a syntax error runs nothing).
  */
-export function asFunctionBody(code: string, compiles: (body: string) => boolean): string {
-  if (compiles(`return (${code}\n);`)) return `return (${code}\n);`;
+export function functionBodies(code: string): string[] {
+  const bodies = [`return (${code}\n);`];
   const trimmed = code.replace(/[\s;]+$/, "");
-  for (let cut = trimmed.length - 1; cut > 0; cut--) {
+  for (let cut = trimmed.length - 1; cut > 0 && bodies.length <= MAX_BODY_CANDIDATES; cut--) {
     const char = trimmed[cut];
     if (char !== ";" && char !== "\n" && char !== "}") continue;
-    const head = trimmed.slice(0, cut + 1);
     const tail = trimmed.slice(cut + 1).trim();
-    if (!tail) continue;
-    const body = `${head}\nreturn (${tail}\n);`;
-    if (compiles(body)) return body;
+    if (tail) bodies.push(`${trimmed.slice(0, cut + 1)}\nreturn (${tail}\n);`);
   }
-  return code;
+  bodies.push(code);
+  return bodies;
 }
 
-function compilesInSandbox(body: string): boolean {
-  try {
-    new Function(`return async () => {${body}\n}`);
-    return true;
-  } catch {
-    return false;
-  }
-}
+type ScriptOutcome = { kind: "answer"; json: string } | { kind: "syntax" } | { kind: "refused" };
 
 /**
  * Runs the code in the page's realm through a `<script src="blob:…">` this content script adds.
  * Firefox lets loads that a content script triggers override the page's CSP (an add-on's
  * principal "overrides CSP"), so the script runs where eval may not. Its answer comes back as a
- * one-time event whose name only this call knows. Answers undefined when the script was refused.
+ * one-time event whose name only this call knows. A candidate body with a syntax error runs
+ * nothing (the window's error event names our script), so the next one is tried. Answers
+ * undefined when Firefox refused the script.
  */
-function runByPageScript(code: string, maxDepth: number): Promise<string | undefined> {
-  const body = asFunctionBody(code, compilesInSandbox);
+async function runByPageScript(code: string, maxDepth: number): Promise<string | undefined> {
+  for (const body of functionBodies(code)) {
+    const outcome = await runScript(body, maxDepth);
+    if (outcome.kind === "answer") return outcome.json;
+    if (outcome.kind === "refused") return undefined;
+  }
+  return JSON.stringify({ ok: false, error: "SyntaxError: the code does not parse as JavaScript" });
+}
+
+function runScript(body: string, maxDepth: number): Promise<ScriptOutcome> {
   const eventName = `webbrain-execute-js-${crypto.randomUUID()}`;
   const source = `(${pageRealmRun.toString()})("", ${maxDepth}, async () => {${body}\n}).then((json) => document.dispatchEvent(new CustomEvent(${JSON.stringify(eventName)}, { detail: json })));`;
   const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
   const script = document.createElement("script");
-  return new Promise<string | undefined>((resolve) => {
-    const finish = (answer: string | undefined) => {
+  return new Promise<ScriptOutcome>((resolve) => {
+    const finish = (outcome: ScriptOutcome) => {
       clearTimeout(timer);
       document.removeEventListener(eventName, onAnswer);
+      window.removeEventListener("error", onError, true);
       script.remove();
       URL.revokeObjectURL(url);
-      resolve(answer);
+      resolve(outcome);
     };
     const onAnswer = (event: Event) => {
       const detail = (event as CustomEvent<unknown>).detail;
-      finish(typeof detail === "string" ? detail : undefined);
+      finish(
+        typeof detail === "string"
+          ? { kind: "answer", json: detail }
+          : {
+              kind: "answer",
+              json: JSON.stringify({ ok: false, error: "the page script answered no text" }),
+            },
+      );
+    };
+    const onError = (event: ErrorEvent) => {
+      if (event.filename === url && /SyntaxError/.test(String(event.message))) finish({ kind: "syntax" });
     };
     const timer = setTimeout(
       () =>
-        finish(JSON.stringify({ ok: false, error: `no answer within ${SCRIPT_ANSWER_TIMEOUT_MS / 1000} s` })),
+        finish({
+          kind: "answer",
+          json: JSON.stringify({ ok: false, error: `no answer within ${SCRIPT_ANSWER_TIMEOUT_MS / 1000} s` }),
+        }),
       SCRIPT_ANSWER_TIMEOUT_MS,
     );
     document.addEventListener(eventName, onAnswer);
-    script.addEventListener("error", () => finish(undefined), { once: true });
+    window.addEventListener("error", onError, true);
+    script.addEventListener("error", () => finish({ kind: "refused" }), { once: true });
     script.src = url;
     (document.head ?? document.documentElement).append(script);
   });
