@@ -36,6 +36,8 @@ export const BROWSER_CAPABILITIES = {
   person_at_hand:
     "has a person at the browser who can take over (log in, solve a captcha) and hand the run back",
   history: "searches the user's browsing history and lists a page's visits",
+  clipboard_read:
+    "reads the system clipboard for a paste key (Control+v), behind the permission gate's clipboard_read",
 } as const;
 
 export type BrowserCapability = keyof typeof BROWSER_CAPABILITIES;

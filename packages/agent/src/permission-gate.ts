@@ -12,7 +12,14 @@
  */
 import type { Store } from "./store.js";
 
-export type Capability = "interact" | "navigate" | "network" | "download" | "upload" | "execute_js";
+export type Capability =
+  | "interact"
+  | "navigate"
+  | "network"
+  | "download"
+  | "upload"
+  | "execute_js"
+  | "clipboard_read";
 
 export interface PermissionRequest {
   capability: Capability;

@@ -200,9 +200,12 @@ export class ToolExecutor {
       }
     }
 
+    const clipboard = await this.clipboardRead(name, args, pageUrl);
+    if (!clipboard.allowed) return agentResult(name, false, clipboard.message);
+
     if (name === "screenshot" && run.images?.spent)
       return agentResult(name, false, run.images.spentMessage());
-    const outcome = await dispatchTool(this.deps.port, name, args, {
+    const outcome = await dispatchTool(this.deps.port, name, clipboard.args, {
       tabId,
       url: pageUrl,
       ...portCall,
@@ -271,6 +274,29 @@ export class ToolExecutor {
       port: this.deps.port,
       checkPermission: (request) => this.deps.gate.check(request),
     });
+  }
+
+  /**
+   * A paste key on a port that reads the system clipboard for it (the add-on: synthetic keys
+   * paste nothing themselves) reads it only after the gate's `clipboard_read` for the page's
+   * origin; `read_clipboard` in the port call says it was allowed, and is never the model's.
+   */
+  private async clipboardRead(
+    name: string,
+    args: Record<string, unknown>,
+    pageUrl: string,
+  ): Promise<{ allowed: true; args: Record<string, unknown> } | { allowed: false; message: string }> {
+    if (name !== "press_keys") return { allowed: true, args };
+    const { read_clipboard: _fromModel, ...rest } = args;
+    if (!this.deps.port.capabilities.has("clipboard_read") || !pastes(rest.keys))
+      return { allowed: true, args: rest };
+    const decision = await this.deps.gate.check({
+      capability: "clipboard_read",
+      origin: originOf(pageUrl),
+      tool: name,
+      detail: `paste the system clipboard into ${originOf(pageUrl)} (${str(rest.keys)})`,
+    });
+    return decision.allowed ? { allowed: true, args: { ...rest, read_clipboard: true } } : decision;
   }
 
   /** How each tool the agent runs is answered, by its declared name (tool-catalog.ts `runs`). */
@@ -366,6 +392,12 @@ export class ToolExecutor {
     const text = decision.kind === "allow_with_note" ? `${summary}\n\n${decision.note}` : summary;
     return { ...agentResult("done", true, "Task finished."), end: { kind: "done", text } };
   }
+}
+
+/** Whether press_keys' keys include a paste chord (Control+v). */
+export function pastes(keys: unknown): boolean {
+  const list = Array.isArray(keys) ? keys.map(String) : [String(keys ?? "")];
+  return list.some((item) => /(^|[\s,])(control|ctrl)\+v($|[\s,])/i.test(item));
 }
 
 /** Which capability a call uses, and on which origin (undefined: no permission needed). */

@@ -48,6 +48,7 @@ declare namespace browser {
       active: boolean;
       status?: "loading" | "complete";
       hidden?: boolean;
+      openerTabId?: number;
     }
     interface ChangeInfo {
       status?: "loading" | "complete";
@@ -58,6 +59,7 @@ declare namespace browser {
       url?: string;
       active?: boolean;
       windowId?: number;
+      openerTabId?: number;
     }
     interface InjectDetails {
       code?: string;
@@ -88,6 +90,7 @@ declare namespace browser {
     const onActivated: WebExtEvent<(info: { tabId: number; windowId: number }) => void>;
     const onUpdated: WebExtEvent<(tabId: number, changeInfo: ChangeInfo, tab: Tab) => void>;
     const onRemoved: WebExtEvent<(tabId: number) => void>;
+    const onCreated: WebExtEvent<(tab: Tab) => void>;
   }
 
   namespace storage {
@@ -118,12 +121,15 @@ declare namespace browser {
       state: "in_progress" | "complete" | "interrupted";
       startTime: string;
       error?: string;
+      /** The page the download came from (Firefox sets it for a page's own downloads). */
+      referrer?: string;
     }
     function search(query: { limit?: number; orderBy?: string[]; id?: number }): Promise<DownloadItem[]>;
     function download(options: { url: string; filename?: string; saveAs?: boolean }): Promise<number>;
     function cancel(id: number): Promise<void>;
     function removeFile(id: number): Promise<void>;
     function erase(query: { id?: number }): Promise<number[]>;
+    const onCreated: WebExtEvent<(item: DownloadItem) => void>;
   }
 
   namespace browserAction {

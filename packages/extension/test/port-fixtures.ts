@@ -61,7 +61,11 @@ const STRICT_APP_PAGE = html(
 
 const APP_STATE_JS: FixtureRoute = (_req, res) => {
   res.writeHead(200, { "content-type": "text/javascript", "cache-control": "no-store" });
-  res.end(`window.appState = { user: "ann" };`);
+  // The page records whether its own CSP lets it eval (the strict page's must not).
+  res.end(
+    `window.appState = { user: "ann", cart: [1, 2, 3], since: new Date(0) };
+try { eval("1"); window.pageEval = "allowed"; } catch (error) { window.pageEval = error.name; }`,
+  );
 };
 
 const FIRST_PAGE = html(`<title>First</title></head><body>
@@ -112,16 +116,35 @@ const FILES_PAGE = html(`<title>Files</title></head><body>
   });
 </script></body>`);
 
-const REPORT: FixtureRoute = (_req, res) => {
-  res.writeHead(200, {
-    "content-type": "text/csv",
-    "content-disposition": 'attachment; filename="report.csv"',
-    "cache-control": "no-store",
-  });
-  res.end(REPORT_CSV);
-};
+function csvAttachment(filename: string): FixtureRoute {
+  return (_req, res) => {
+    res.writeHead(200, {
+      "content-type": "text/csv",
+      "content-disposition": `attachment; filename="${filename}"`,
+      "cache-control": "no-store",
+    });
+    res.end(REPORT_CSV);
+  };
+}
+const REPORT = csvAttachment("report.csv");
+
+/**
+ * Clicks with side effects, as the runner's fixture (downloads-popups.html) has them, plus page
+ * dialogs: a download link, a new-tab link, a popup button, an alert and a confirm.
+ */
+const EFFECTS_PAGE = html(`<title>Effects</title></head><body>
+<h1>Reports</h1>
+<a href="/port/files/summary.csv" download="monthly-summary.csv">Download report</a>
+<a href="/port/second" target="_blank">Open second in a new tab</a>
+<button type="button" onclick="window.open('/port/first', 'account', 'width=400,height=300')">Open account popup</button>
+<button type="button" onclick="alert('Saved as draft')">Save draft</button>
+<button type="button" onclick="document.getElementById('answer').textContent = confirm('Delete the draft?') ? 'deleted' : 'kept'">Delete draft</button>
+<p id="answer">undecided</p>
+</body>`);
 
 export const PORT_ROUTES: Record<string, FixtureRoute> = {
+  "/port/effects": EFFECTS_PAGE,
+  "/port/files/summary.csv": csvAttachment("summary.csv"),
   "/port/frames": FRAMES_HOST,
   "/port/partner-frame": PARTNER_FRAME,
   "/port/other-frame": PARTNER_FRAME,

@@ -1,8 +1,8 @@
 /**
  * The add-on's BrowserPort in real Firefox, through the installed add-on (its manifest,
  * permissions and content scripts in every frame): cross-origin frames addressed by frameId,
- * promote_iframe, verify_form in a frame, execute_js in the page's realm with and without a
- * strict CSP, refs never reused after a navigation, wait_for_stable waiting for a slow fetch,
+ * promote_iframe, verify_form in a frame, execute_js in the page's realm and, under a strict CSP,
+ * in the content script's sandbox with the page's objects, refs never reused after a navigation, wait_for_stable waiting for a slow fetch,
  * and a downloaded file attached to a file input.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -182,13 +182,41 @@ describe("execute_js", () => {
     expect(String(big.result).length).toBeLessThan(6_100);
   });
 
-  it("says so, and runs nothing, when the page's CSP forbids eval", async () => {
+  it("runs under a CSP without 'unsafe-eval' (a script the add-on loads), with the page's objects", async () => {
     const { tab, context } = await openTab("/port/strict-app");
-    const result = await pageAction(tab, "execute_js", { code: "window.appState.user = 'mallory'" });
-    expect(result).toMatchObject({ success: false, code: "csp_blocked" });
-    expect(result.error).toMatch(/Content-Security-Policy forbids/);
-    // The page's own script ran (CSP allows 'self'), and the code did not.
-    expect(await evaluate(firefox.client, context, "window.appState.user")).toBe("ann");
+    // The page's own realm refuses eval here (its own script tried).
+    expect(await evaluate(firefox.client, context, "window.pageEval")).toBe("EvalError");
+    expect(
+      await pageAction(tab, "execute_js", {
+        code: "const total = appState.cart.reduce((a, b) => a + b, 0); ({ user: window.appState.user, total, since: appState.since, el: document.querySelector('p'), title: document.title })",
+      }),
+    ).toEqual({
+      success: true,
+      via: "page script (the page's CSP forbids eval)",
+      result: { user: "ann", total: 6, since: "1970-01-01T00:00:00.000Z", el: "<p>", title: "Strict app" },
+    });
+    // What the code writes lands in the page's own objects.
+    expect(
+      await pageAction(tab, "execute_js", { code: "appState.user = 'bea'; appState.user" }),
+    ).toMatchObject({
+      success: true,
+      result: "bea",
+    });
+    expect(await evaluate(firefox.client, context, "window.appState.user")).toBe("bea");
+    const thrown = await pageAction(tab, "execute_js", { code: "nothingHere.at(1)" });
+    expect(thrown).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/^The code threw: ReferenceError/),
+    });
+    const big = await pageAction(tab, "execute_js", { code: "'x'.repeat(50000)" });
+    expect(big).toMatchObject({ success: true, truncated: true, result_chars: 50_002 });
+    // Statements whose last one is no expression run once and answer nothing.
+    expect(
+      await pageAction(tab, "execute_js", {
+        code: "if (appState.user) { appState.visits = (appState.visits || 0) + 1 }",
+      }),
+    ).toMatchObject({ success: true, result: "[undefined]" });
+    expect(await evaluate(firefox.client, context, "window.appState.visits")).toBe(1);
   });
 });
 
@@ -284,6 +312,107 @@ describe("Stop", () => {
     expect(await pending).toMatchObject({ success: false, code: "cancelled" });
     // The port still works after a Stop.
     expect((await pageAction(tab, "read_page", {})).success).toBe(true);
+  });
+});
+
+describe("what a click started", () => {
+  it("reports a download, a new tab, a popup and page dialogs in the runner's fields", async () => {
+    const { tab, context } = await openTab("/port/effects");
+    const download = await pageAction(tab, "click", { text: "Download report" });
+    expect(download.success, String(download.error)).toBe(true);
+    expect(download.downloads).toEqual([
+      {
+        // The server's Content-Disposition names the file; Firefox prefers it to the download attribute.
+        filename: "summary.csv",
+        url: `${fixtures.origin}/port/files/summary.csv`,
+        status: "complete",
+        bytes: REPORT_CSV.length,
+        path: join(downloadsDir, "summary.csv"),
+      },
+    ]);
+    expect(download.new_tabs).toBeUndefined();
+
+    // The popup blocker refuses a synthetic click's target=_blank too; the add-on opens the link
+    // behind the page as the runner's trusted click does, and reports that tab.
+    const newTab = await pageAction(tab, "click", { text: "Open second in a new tab" });
+    expect(newTab.success, String(newTab.error)).toBe(true);
+    expect(newTab.new_tabs).toEqual([{ tab_id: expect.any(String), url: `${fixtures.origin}/port/second` }]);
+    expect(newTab.downloads).toBeUndefined();
+    const opened = (await probe.call<{ id: string; url: string }[]>("listTabs")).find(
+      (info) => info.id === newTab.new_tabs?.[0]?.tab_id,
+    );
+    expect(opened?.url).toBe(`${fixtures.origin}/port/second`);
+
+    // A synthetic click is no user gesture: Firefox's popup blocker refuses the page's
+    // window.open, and the click says so, as the runner's result does for a refused popup.
+    const popup = await pageAction(tab, "click", { text: "Open account popup" });
+    expect(popup).toMatchObject({ success: true, popups_blocked: 1 });
+    expect(popup.new_tabs).toBeUndefined();
+
+    const alerted = await pageAction(tab, "click", { text: "Save draft" });
+    expect(alerted).toMatchObject({ success: true, dialogs: ['alert "Saved as draft" -> accepted'] });
+    const confirmed = await pageAction(tab, "click", { text: "Delete draft" });
+    expect(confirmed).toMatchObject({ success: true, dialogs: ['confirm "Delete the draft?" -> accepted'] });
+    expect(await evaluate(firefox.client, context, "document.getElementById('answer').textContent")).toBe(
+      "deleted",
+    );
+    // A click that started nothing reports nothing.
+    const plain = await pageAction(tab, "read_page", {});
+    for (const key of ["downloads", "new_tabs", "popups_blocked", "dialogs"])
+      expect(plain[key]).toBeUndefined();
+  });
+});
+
+describe("paste from the system clipboard", () => {
+  async function probeCall(expression: string): Promise<unknown> {
+    return JSON.parse(
+      await evaluate<string>(firefox.client, probe.context, `webbrainProbe.${expression}`, {
+        awaitPromise: true,
+      }),
+    ) as unknown;
+  }
+
+  it("Control+v pastes text copied outside the page after clipboard_read is allowed, and not when denied", async () => {
+    const { tab, context } = await openTab("/port/second");
+    await probeCall(`writeClipboard(${JSON.stringify("Order 4711 from another app")})`);
+    const field = "document.querySelector('input')";
+    await evaluate(firefox.client, context, `${field}.focus()`);
+
+    await probeCall('setApproverAnswer("clipboard_read", "deny")');
+    await probeCall("takeAsked()");
+    const denied = await probe.execute("press_keys", { keys: "Control+v" }, tab, "act", "full");
+    expect(denied.isError).toBe(true);
+    expect(denied.text).toMatch(/denied clipboard_read/);
+    const askedDenied = (await probeCall("takeAsked()")) as { capability: string }[];
+    expect(askedDenied.map((request) => request.capability)).toEqual(["interact", "clipboard_read"]);
+    expect(await evaluate(firefox.client, context, `${field}.value`)).toBe("");
+
+    await probeCall('setApproverAnswer("clipboard_read", "once")');
+    // The model cannot skip the prompt by passing the port's flag itself.
+    const pasted = await probe.execute(
+      "press_keys",
+      { keys: "Control+v", read_clipboard: true },
+      tab,
+      "act",
+      "full",
+    );
+    expect(pasted.isError, pasted.text).toBe(false);
+    expect(pasted.details).toMatchObject({
+      pasted_from: "system clipboard",
+      effects: ["Control+v: pasted 27 chars from the system clipboard"],
+    });
+    expect(((await probeCall("takeAsked()")) as { capability: string }[]).map((r) => r.capability)).toEqual([
+      "interact",
+      "clipboard_read",
+    ]);
+    expect(await evaluate(firefox.client, context, `${field}.value`)).toBe("Order 4711 from another app");
+
+    // Keys that do not paste never ask for the clipboard.
+    const tabbed = await probe.execute("press_keys", { keys: "Tab" }, tab, "act", "full");
+    expect(tabbed.isError, tabbed.text).toBe(false);
+    expect(((await probeCall("takeAsked()")) as { capability: string }[]).map((r) => r.capability)).toEqual([
+      "interact",
+    ]);
   });
 });
 

@@ -5,8 +5,9 @@
  * - Control+c / Control+x run `execCommand("copy"/"cut")`, which fires the page's copy event and
  *   writes the system clipboard where the caller may (the add-on has `clipboardWrite`), and keep
  *   the text in this page layer as well;
- * - Control+v inserts that kept text: the add-on has no `clipboardRead`, so it cannot read the
- *   system clipboard, and says so in the effect line. Text copied outside this page is not seen.
+ * - Control+v inserts the system clipboard's text when the caller read it and passed it
+ *   (`clipboard_text`: the add-on reads it with `clipboardRead` after the permission gate), else
+ *   the text kept from a copy in this page; the effect line says which.
  * Trusted keys (the runner) never come here: Firefox runs its own commands, clipboard included.
  */
 import { isInput, isTextArea } from "./dom-realm.js";
@@ -55,7 +56,12 @@ function insertIntoField(field: TextField, text: string, inputType: string): voi
 }
 
 /** The editing command a Control chord stands for, done by hand; its effect line, if any. */
-export function clipboardKey(state: PageState, target: Element, combo: KeyCombo): string | undefined {
+export function clipboardKey(
+  state: PageState,
+  target: Element,
+  combo: KeyCombo,
+  systemClipboard?: string,
+): string | undefined {
   if (!combo.ctrl || combo.alt || combo.meta) return undefined;
   const key = combo.key.key.toLowerCase();
   const field = textField(target);
@@ -77,12 +83,15 @@ export function clipboardKey(state: PageState, target: Element, combo: KeyCombo)
   if (key === "v") {
     if (!field && !(target as HTMLElement).isContentEditable)
       return "no text field has focus: nothing was pasted";
-    const text = state.copiedText;
+    const fromSystem = systemClipboard !== undefined;
+    const text = systemClipboard ?? state.copiedText;
     if (text === undefined)
-      return "nothing was copied in this page; the add-on cannot read the system clipboard";
+      return "nothing was copied in this page and the system clipboard was not read: nothing was pasted";
     if (field) insertIntoField(field, text, "insertFromPaste");
     else state.doc.execCommand("insertText", false, text);
-    return `pasted ${text.length} chars copied in this page`;
+    return fromSystem
+      ? `pasted ${text.length} chars from the system clipboard`
+      : `pasted ${text.length} chars copied in this page (the system clipboard was not read)`;
   }
   return undefined;
 }

@@ -14,6 +14,7 @@ const CAPABILITIES: readonly Capability[] = [
   "download",
   "upload",
   "execute_js",
+  "clipboard_read",
 ];
 
 function isCapability(value: string): value is Capability {

@@ -94,6 +94,7 @@ export class WebExtPageActions {
     iframe_read: (tabId, params, signal) => this.#iframeRead(tabId, params, signal),
     verify_form: (tabId, params, signal) => this.#verifyForm(tabId, params, signal),
     wait_for_stable: (tabId, params, signal) => this.#waitForStable(tabId, params, signal),
+    press_keys: (tabId, params, signal) => this.#pressKeys(tabId, params, signal),
   };
 
   /** Forget a closed tab's ref floor. */
@@ -164,6 +165,36 @@ export class WebExtPageActions {
       signal,
     );
     return { ...result, frame: frame.url };
+  }
+
+  /**
+   * press_keys: with `read_clipboard` (the agent's gate allowed clipboard_read for a paste) the
+   * system clipboard is read here (manifest `clipboardRead`: the background page may call
+   * navigator.clipboard.readText without a gesture) and handed to the page layer's paste.
+   */
+  async #pressKeys(
+    tabId: number,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<PageResult> {
+    const { read_clipboard: readClipboard, clipboard_text: _notFromCaller, ...rest } = params;
+    if (readClipboard !== true) return this.#call(tabId, TOP_FRAME_ID, "press_keys", rest, signal);
+    let text: string;
+    try {
+      text = await navigator.clipboard.readText();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const result = await this.#call(tabId, TOP_FRAME_ID, "press_keys", rest, signal);
+      return { ...result, clipboard_error: `Firefox refused to read the system clipboard: ${reason}` };
+    }
+    const result = await this.#call(
+      tabId,
+      TOP_FRAME_ID,
+      "press_keys",
+      { ...rest, clipboard_text: text },
+      signal,
+    );
+    return { ...result, pasted_from: "system clipboard" };
   }
 
   #executeJs(tabId: number, params: Record<string, unknown>): Promise<PageResult> {

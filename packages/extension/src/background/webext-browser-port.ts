@@ -45,8 +45,11 @@ import {
   ATTACH_FILE_MESSAGE,
   type AttachFileMessage,
   type ElementTarget,
+  isLinkFollowed,
+  LINK_FOLLOWED_FIELD,
 } from "../content/content-messages.js";
 import { isStopped, stoppedError, throwIfStopped } from "./abort.js";
+import { WebExtActionSideEffects } from "./action-side-effects.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
 import { DEFAULT_MAX_DOWNLOAD_MB, megabytesToBytes, watchDownloadSize } from "./download-limit.js";
 import { addonLocalFiles } from "./local-files-setting.js";
@@ -179,6 +182,7 @@ export class WebExtBrowserPort implements BrowserPort {
     "resource_url",
     "file_upload",
     "history",
+    "clipboard_read",
   ]);
   /** The user's history, behind the optional `history` permission (webext-history.ts). */
   readonly history = new WebExtHistory();
@@ -186,6 +190,7 @@ export class WebExtBrowserPort implements BrowserPort {
   localFiles: LocalFileAccess = addonLocalFiles(false);
   readonly #network: NetworkActivity;
   readonly #pageActions: WebExtPageActions;
+  readonly #sideEffects = new WebExtActionSideEffects();
   readonly #maxDownloadBytes: () => Promise<number>;
 
   /** `maxDownloadBytes`: the user's limit for one download, read per download (settings). */
@@ -257,13 +262,23 @@ export class WebExtBrowserPort implements BrowserPort {
     return loadSettled(numericTabId(tabId), timeoutMs, async () => undefined, false, options?.signal);
   }
 
-  pageAction(
+  /** Downloads and tabs the action started are added to its result (action-side-effects.ts). */
+  async pageAction(
     tabId: TabId,
     action: PageActionName,
     params: Record<string, unknown>,
     options?: PortCallOptions,
   ): Promise<PageResult> {
-    return this.#pageActions.run(numericTabId(tabId), action, params, options?.signal);
+    const id = numericTabId(tabId);
+    const effects = await this.#sideEffects.begin(id);
+    try {
+      const result = await this.#pageActions.run(id, action, params, options?.signal);
+      const followed = result[LINK_FOLLOWED_FIELD];
+      delete result[LINK_FOLLOWED_FIELD];
+      return Object.assign(result, await effects.collect(isLinkFollowed(followed) ? followed : undefined));
+    } finally {
+      effects.end();
+    }
   }
 
   async screenshot(tabId: TabId): Promise<Screenshot> {

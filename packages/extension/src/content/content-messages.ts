@@ -11,6 +11,21 @@ export const RESOURCE_URL_MESSAGE = "webbrain_resource_url";
 export const ATTACH_FILE_MESSAGE = "webbrain_attach_file";
 export const CANCEL_WAITS_MESSAGE = "webbrain_cancel_waits";
 
+/**
+ * Set on a page action's answer when it followed a link (content/page-effects.ts); the
+ * background page reads and removes it before the result goes on.
+ */
+export const LINK_FOLLOWED_FIELD = "__webbrainLinkFollowed";
+
+export interface LinkFollowed {
+  /** A link meant for a new tab that the popup blocker refused (no user activation): its URL. */
+  blockedNewTab?: string;
+}
+
+export function isLinkFollowed(value: unknown): value is LinkFollowed {
+  return typeof value === "object" && value !== null;
+}
+
 /** Which element: a ref from this document's tree, or a CSS selector. */
 export interface ElementTarget {
   ref_id?: number | string;

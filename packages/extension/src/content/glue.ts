@@ -19,6 +19,7 @@ import {
   RESOURCE_URL_MESSAGE,
 } from "./content-messages.js";
 import { attachFile } from "./file-attach.js";
+import { installDialogWatch, withPageEffects } from "./page-effects.js";
 import { executeJs } from "./page-realm-eval.js";
 import { PAGE_SCRIPT_MISSING, pageScript } from "./page-script-api.js";
 import { resourceUrl } from "./resource-url.js";
@@ -32,7 +33,7 @@ async function runAction(action: string, params: Record<string, unknown>): Promi
   const api = pageScript();
   if (api === undefined) return { success: false, error: PAGE_SCRIPT_MISSING };
   try {
-    return toJson(await api.handle(action, params));
+    return toJson(await withPageEffects(() => api.handle(action, params)));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { success: false, error: `page action ${action} failed inside the page: ${message}` };
@@ -63,6 +64,7 @@ async function runContentMessage(message: ContentMessage): Promise<unknown> {
 const scope = globalThis as { __webbrainGlueInstalled?: boolean };
 if (!scope.__webbrainGlueInstalled) {
   scope.__webbrainGlueInstalled = true;
+  installDialogWatch();
   browser.runtime.onMessage.addListener((message) => {
     if (isPageActionMessage(message)) return runAction(message.action, message.params);
     if (isContentMessage(message)) return runContentMessage(message);

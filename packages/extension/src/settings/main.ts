@@ -378,6 +378,7 @@ const CAPABILITY_KEYS = {
   download: "capDownload",
   upload: "capUpload",
   execute_js: "capExecuteJs",
+  clipboard_read: "capClipboardRead",
 } as const;
 
 function capabilityLabel(capability: string): string {

@@ -66,6 +66,7 @@ export const EN_MESSAGES = {
   capDownload: "Downloads",
   capUpload: "Uploads",
   capExecuteJs: "Run scripts",
+  capClipboardRead: "Read the clipboard",
   newProvider: "New provider",
   editProvider: "Edit $1",
   inUse: "in use",

@@ -13,7 +13,9 @@ import {
   MemoryStore,
   type Mode,
   newConversation,
+  type PermissionAnswer,
   PermissionGate,
+  type PermissionRequest,
   parseSkills,
   platformSkillHttp,
   type RunContext,
@@ -71,9 +73,15 @@ async function callStopped(method: string, args: unknown[], stopAfterMs: number)
  * check, argument validation, guards, then dispatch over this port), without a model. No
  * approver: as `webbrain exec`, the caller wrote the calls.
  */
+const approverAnswers = new Map<string, PermissionAnswer>();
+const asked: PermissionRequest[] = [];
 const executor = new ToolExecutor({
   port,
-  gate: new PermissionGate(new MemoryStore(), undefined),
+  // As the sidebar's prompt answers: "once" unless a test sets another answer.
+  gate: new PermissionGate(new MemoryStore(), async (request) => {
+    asked.push(request);
+    return approverAnswers.get(request.capability) ?? "once";
+  }),
   submitGuard: new DuplicateSubmitGuard(),
   blockedDone: new BlockedDone(),
 });
@@ -128,6 +136,17 @@ Object.assign(globalThis, {
       return "null";
     },
     capabilities: () => JSON.stringify([...port.capabilities]),
+    /** The permission prompt's answer for a capability ("once" by default), and the requests it was asked (taken). */
+    setApproverAnswer: (capability: string, answer: PermissionAnswer) => {
+      approverAnswers.set(capability, answer);
+      return "null";
+    },
+    takeAsked: () => JSON.stringify(asked.splice(0)),
+    /** Writes the system clipboard as another application would (clipboardWrite). */
+    writeClipboard: async (text: string) => {
+      await navigator.clipboard.writeText(text);
+      return "null";
+    },
   },
 });
 document.title = "port probe ready";

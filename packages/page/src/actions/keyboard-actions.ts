@@ -88,9 +88,14 @@ function moveFocus(doc: Document, backwards: boolean): Element | null {
   return next ?? null;
 }
 
-function defaultAction(state: PageState, target: Element, combo: KeyCombo): string | undefined {
+function defaultAction(
+  state: PageState,
+  target: Element,
+  combo: KeyCombo,
+  systemClipboard?: string,
+): string | undefined {
   const key = combo.key.key;
-  const edit = clipboardKey(state, target, combo);
+  const edit = clipboardKey(state, target, combo, systemClipboard);
   if (edit) return edit;
   if (key === "Tab" && !combo.ctrl && !combo.alt && !combo.meta) {
     const next = moveFocus(state.doc, combo.shift);
@@ -169,12 +174,13 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
     };
   }
   const effects: string[] = [];
+  const systemClipboard = p.optionalString("clipboard_text");
   for (const combo of combos) {
     const active = target ?? deepActiveElement(state.doc) ?? state.doc.body;
     const el = active ?? state.doc.documentElement;
     const allowed = pressKey(el, combo);
     if (allowed && el.isConnected) {
-      const effect = defaultAction(state, el, combo);
+      const effect = defaultAction(state, el, combo, systemClipboard);
       if (effect) effects.push(`${combo.text}: ${effect}`);
     }
   }
