@@ -5,6 +5,7 @@
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
 import { benchCommand } from "./bench-specs.js";
 import { localFileOptions } from "./local-file-specs.js";
+import { modelOptions } from "./model-specs.js";
 import { loginCommand, stateCommand } from "./session-specs.js";
 import { traceCommand, workflowCommand } from "./workflow-specs.js";
 
@@ -111,6 +112,7 @@ const runOptions = {
     valueName: "REGION",
     help: "--provider bedrock: the AWS region (default $AWS_REGION); the key is $AWS_BEARER_TOKEN_BEDROCK.",
   },
+  ...modelOptions,
   "max-steps": { kind: "integer", valueName: "N", min: 1, help: "Stop after N model turns (default 130)." },
   skill: skillOption,
   "messaging-route": messagingRouteOption,

@@ -35,7 +35,12 @@ import { CountingLlm, type TokenUsage } from "../counting-llm.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageError } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
 import { ProgressReporter } from "../progress-reporter.js";
-import { ensureModelReachable, modelUnavailableMessage, providerFromFlags } from "../provider-options.js";
+import {
+  ensureModelReachable,
+  modelUnavailableMessage,
+  providerFromFlags,
+  resolveVision,
+} from "../provider-options.js";
 import { checkCommandLineUrl, withRunnerSession } from "../runner-session.js";
 import { loadSkillFiles } from "../skill-files.js";
 import { terminalApprovals } from "../terminal-approvals.js";
@@ -44,7 +49,7 @@ import { terminalPerson } from "../wait-for-person.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";
-import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom, providerFlagsFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof runCommand.options>;
 
@@ -118,20 +123,8 @@ export async function runCommandHandler(
   // Skills are checked before any browser starts: a malformed one is a usage error.
   const skills = await loadSkillFiles(options.skill ?? []);
   const routes = messagingRoutesFrom(options["messaging-route"]);
-  const provider = providerFromFlags(
-    {
-      ...(options.provider ? { provider: options.provider } : {}),
-      ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
-      ...(options.model ? { model: options.model } : {}),
-      ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
-      ...(options.tier ? { tier: options.tier } : {}),
-      ...(options["azure-deployment"] ? { azureDeployment: options["azure-deployment"] } : {}),
-      ...(options["azure-api-version"] ? { azureApiVersion: options["azure-api-version"] } : {}),
-      ...(options["bedrock-region"] ? { bedrockRegion: options["bedrock-region"] } : {}),
-    },
-    io.env,
-  );
-  if (mode === "dev" && provider.tier === "compact") throw new UsageError(devOnCompact().message);
+  const flagged = providerFromFlags(providerFlagsFrom(options), io.env);
+  if (mode === "dev" && flagged.tier === "compact") throw new UsageError(devOnCompact().message);
   if ((options.plan || options.confirm) && !io.interactive) {
     throw new UsageError(
       "--plan and --confirm ask questions on the terminal; run them in a terminal, or drop them.",
@@ -148,16 +141,18 @@ export async function runCommandHandler(
     task,
     mode,
     url: options.url ?? "",
-    provider: provider.id,
-    model: provider.model,
+    provider: flagged.id,
+    model: flagged.model,
   });
   const progress = new ProgressReporter(io.stderr, io.interactive);
   const personAtHand = options["allow-pause"] || (options.headed === true && io.interactive);
   let outcome: { result: RunResult; toolCalls: number; usage: TokenUsage };
   let failure: string | undefined;
+  let provider = flagged;
   try {
     progress.status(`checking the model at ${provider.baseUrl}`);
     await ensureModelReachable(provider);
+    provider = await resolveVision(provider, options.vision ?? "auto");
     progress.status("starting Firefox");
     outcome = await withRunnerSession(
       {
@@ -169,7 +164,9 @@ export async function runCommandHandler(
         ...(personAtHand ? { person: terminalPerson(io.stdin, io.stderr, () => progress.stop()) } : {}),
       },
       async ({ port, tabId, description, browserLost }) => {
-        progress.line(`webbrain: ${description}; ${provider.label} model ${provider.model}; mode ${mode}`);
+        progress.line(
+          `webbrain: ${description}; ${provider.label} model ${provider.model}${provider.vision ? " (images on)" : ""}; mode ${mode}`,
+        );
         const counting = new CountingLlm(new PiAiClient(provider));
         const llm = recorder ? recorder.llm(counting) : counting;
         const approvals =
@@ -192,6 +189,8 @@ export async function runCommandHandler(
             store: new MemoryStore(),
             provider,
             llm,
+            // A vision model sees the page after each action, as in the add-on (its default).
+            screenshotAfterActions: provider.vision,
             ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
             ...(skills.length > 0 ? { skills } : {}),
             ...(observer ? { apiShortcuts: (id: string) => observer.guidance(id) } : {}),

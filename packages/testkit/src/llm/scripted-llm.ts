@@ -31,6 +31,8 @@ export interface ScriptedLlmOptions {
   stream?: boolean;
   /** Model ids listed by GET /models (default ["scripted-1"]). */
   models?: string[];
+  /** openai-chat: extra fields of every /models entry (e.g. `capabilities: ["vision"]`). */
+  modelInfo?: Record<string, unknown>;
   /** Milliseconds between SSE events (default 0), so abort tests can land mid-stream. */
   eventDelayMs?: number;
   /**
@@ -127,7 +129,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     if (!isGeneration) {
       otherRequests.push(recorded);
       if (request.method === "GET" && /\/models$/.test(path))
-        sendJson(response, 200, modelList(dialect, models));
+        sendJson(response, 200, modelList(dialect, models, options.modelInfo));
       else
         sendJson(response, 404, errorBody(dialect, 404, `scripted ${dialect} server has no route ${path}`));
       return;
