@@ -4,7 +4,10 @@
  * The real bin, one shared headless Firefox (--connect), scripted LLM servers over HTTP that
  * record every request.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   type FixtureServer,
   imageCount,
@@ -27,6 +30,10 @@ let llm: ScriptedLlm | undefined;
 
 /** About 1,200 characters of page text, so a few reads outgrow a small context window. */
 const LONG_TEXT = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} of the lamp catalogue.`).join(" ");
+
+/** A 1x1 PNG. */
+const TINY_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
 const html = (body: string) => (_req: IncomingMessage, res: ServerResponse) => {
   res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
@@ -197,6 +204,84 @@ describe("webbrain run --context-window", () => {
       expect(standard.code, standard.stderr).toBe(0);
       expect(summarized(llm.requests)).toBe(false);
       expect(llm.requests).toHaveLength(11);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+});
+
+describe("webbrain run --include", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "webbrain-include-"));
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it(
+    "a text file's content reaches the model's first message, fenced by its name",
+    async () => {
+      const notes = join(dir, "notes.md");
+      await writeFile(notes, "The lamp code is ORBIT-7731.\n");
+      llm = await startScriptedLlm({ dialect: "openai-chat", script: [done] });
+      const result = await run(["--include", notes]);
+      expect(result.code, result.stderr).toBe(0);
+      const first = userTexts(llm.requests[0] as RecordedRequest).join("\n");
+      expect(first).toContain('<attached_file name="notes.md">\nThe lamp code is ORBIT-7731.');
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "an image goes beside the message for a vision model (--vision on)",
+    async () => {
+      const picture = join(dir, "lamp.png");
+      await writeFile(picture, Buffer.from(TINY_PNG, "base64"));
+      llm = await startScriptedLlm({ dialect: "openai-chat", script: [done] });
+      const result = await run(["--include", picture, "--vision", "on"]);
+      expect(result.code, result.stderr).toBe(0);
+      // The first-message screenshot and the user's image.
+      expect(imageCount(llm.requests[0] as RecordedRequest)).toBe(2);
+      expect(JSON.stringify(llm.requests[0]?.body)).toContain(TINY_PNG);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "refuses an oversized, an unsupported and an image file for a text-only model with a message that says why (exit 2)",
+    async () => {
+      const big = join(dir, "big.txt");
+      await writeFile(big, "x".repeat(600 * 1024));
+      const binary = join(dir, "tool.exe");
+      await writeFile(binary, Buffer.from([0x4d, 0x5a, 0, 0]));
+      const picture = join(dir, "photo.png");
+      await writeFile(picture, Buffer.from(TINY_PNG, "base64"));
+      const oversized = await runCli([
+        "run",
+        "read it",
+        "--include",
+        big,
+        "--base-url",
+        "http://127.0.0.1:9",
+      ]);
+      expect(oversized.code).toBe(2);
+      expect(oversized.stderr).toContain("big.txt is 600 KB; files of this kind may be at most 512 KB.");
+      const unsupported = await runCli([
+        "run",
+        "read it",
+        "--include",
+        binary,
+        "--base-url",
+        "http://127.0.0.1:9",
+      ]);
+      expect(unsupported.code).toBe(2);
+      expect(unsupported.stderr).toContain("tool.exe is not a text, PDF or image file.");
+      // The image check needs the model's answer on vision: a model that takes none refuses it.
+      llm = await startScriptedLlm({ dialect: "openai-chat", script: [done] });
+      const image = await run(["--include", picture, "--vision", "off"]);
+      expect(image.code).toBe(2);
+      expect(image.stderr).toContain("photo.png is an image, but the model does not take images");
+      expect(llm.requests).toHaveLength(0);
     },
     PROCESS_TEST_TIMEOUT_MS,
   );

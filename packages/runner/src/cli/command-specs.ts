@@ -113,6 +113,12 @@ const runOptions = {
     help: "--provider bedrock: the AWS region (default $AWS_REGION); the key is $AWS_BEARER_TOKEN_BEDROCK.",
   },
   ...modelOptions,
+  include: {
+    kind: "string",
+    valueName: "FILE",
+    repeatable: true,
+    help: "Give the model this file with the task, as the add-on's Attach: text, a PDF's text, or an image (vision models); at most 4. Not --attach, which lets upload_file send a file to a site.",
+  },
   "max-steps": { kind: "integer", valueName: "N", min: 1, help: "Stop after N model turns (default 130)." },
   skill: skillOption,
   "messaging-route": messagingRouteOption,

@@ -22,6 +22,7 @@ import {
   devOnCompact,
   JobFileError,
   MemoryStore,
+  messageWithAttachments,
   PiAiClient,
   parseJobFile,
   RecipientGuard,
@@ -43,6 +44,7 @@ import {
 } from "../provider-options.js";
 import { checkCommandLineUrl, withRunnerSession } from "../runner-session.js";
 import { loadSkillFiles } from "../skill-files.js";
+import { checkImagesFit, readTaskAttachments } from "../task-attachments.js";
 import { terminalApprovals } from "../terminal-approvals.js";
 import { TraceWriter } from "../trace-writer.js";
 import { terminalPerson } from "../wait-for-person.js";
@@ -114,12 +116,17 @@ export async function runCommandHandler(
       "--allow-pause needs one task and one person at the terminal; drop it with --tasks, or run the task alone.",
     );
   }
+  if (options.tasks && options.include) {
+    throw new UsageError("--include gives files to one task; drop it with --tasks, or run the task alone.");
+  }
   if (options.tasks)
     return (await import("./task-file-command.js")).runTaskFileCommand(positionals, options, io);
   const task = (positionals[0] ?? "").trim();
   if (!task)
     throw new UsageError('The task is empty; say what to do, e.g. webbrain run "find the cheapest lamp".');
   const mode = options.mode ?? "act";
+  // Included files are read and bounded now: a refused one is a usage error before anything starts.
+  const attachments = await readTaskAttachments(options.include ?? []);
   // Skills are checked before any browser starts: a malformed one is a usage error.
   const skills = await loadSkillFiles(options.skill ?? []);
   const routes = messagingRoutesFrom(options["messaging-route"]);
@@ -153,6 +160,7 @@ export async function runCommandHandler(
     progress.status(`checking the model at ${provider.baseUrl}`);
     await ensureModelReachable(provider);
     provider = await resolveVision(provider, options.vision ?? "auto");
+    checkImagesFit(attachments, provider.vision);
     progress.status("starting Firefox");
     outcome = await withRunnerSession(
       {
@@ -198,8 +206,14 @@ export async function runCommandHandler(
             ...(options.confirm && approvals ? { approver: approvals.permission } : {}),
           });
           let toolCalls = 0;
-          const processed = await agent.processMessage(tabId, task, {
+          const images = attachments.flatMap((attachment) =>
+            attachment.kind === "image"
+              ? [{ data: attachment.dataBase64, mimeType: attachment.mimeType }]
+              : [],
+          );
+          const processed = await agent.processMessage(tabId, messageWithAttachments(task, attachments), {
             mode,
+            ...(images.length > 0 ? { images } : {}),
             // Firefox gone ends the run too: the model is not asked again for calls that cannot run.
             signal: AbortSignal.any([io.signal, browserLost]),
             onEvent: (event: AgentEvent) => {
