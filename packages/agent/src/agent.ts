@@ -29,6 +29,7 @@ import {
   KEEP_TAIL_MESSAGES,
   needsTrim,
   pruneImages,
+  trimAtChars,
   trimHistory,
 } from "./context-manager.js";
 import { type Conversation, ConversationStore, newConversation } from "./conversation.js";
@@ -525,7 +526,8 @@ export class Agent {
     options: MessageOptions,
   ): Promise<void> {
     conversation.messages = pruneImages(conversation.messages, this.imageBudget);
-    if (!emergency && !needsTrim(conversation.messages)) return;
+    const maxChars = trimAtChars(this.options.provider.contextWindow);
+    if (!emergency && !needsTrim(conversation.messages, maxChars)) return;
     const summarize = modelSummarizer(this.llm, options.signal ? { signal: options.signal } : {}, this.now);
     const keep = emergency ? EMERGENCY_KEEP_TAIL_MESSAGES : KEEP_TAIL_MESSAGES;
     const trimmed = await trimHistory(conversation.messages, summarize, keep);

@@ -1,7 +1,8 @@
 /**
  * Context management (spec 000): keep a long run inside the model's context.
  *
- * - Trim once a conversation passes TRIM_AT_MESSAGES messages or TRIM_AT_CHARS characters:
+ * - Trim once a conversation passes TRIM_AT_MESSAGES messages or its context window's share of
+ *   characters (trimAtChars: TRIM_AT_CHARS at the default 32,000 tokens):
  *   the middle of the history is replaced by an LLM-written summary, folded into the first
  *   user message (the task), and the newest steps are kept verbatim.
  * - Emergency trim after a context-overflow error keeps far less, then the call is retried.
@@ -15,6 +16,7 @@
  */
 import type { Message, ToolResultMessage, UserMessage } from "@mariozechner/pi-ai";
 import { DEFAULT_IMAGE_BUDGET, type ImageBudget, pruneImagesToBudget } from "./image-budget.js";
+import { DEFAULT_CONTEXT_WINDOW } from "./provider-config.js";
 import { sliceKeepingWrappers } from "./untrusted.js";
 
 export const TRIM_AT_MESSAGES = 50;
@@ -52,8 +54,17 @@ export function historyChars(messages: Message[]): number {
   return messages.reduce((sum, message) => sum + messageChars(message), 0);
 }
 
-export function needsTrim(messages: Message[]): boolean {
-  return messages.length > TRIM_AT_MESSAGES || historyChars(messages) > TRIM_AT_CHARS;
+/**
+ * Characters of history a context window holds before trimming: 2.5 per token leaves room for
+ * the system prompt, the tool list and the answer (about 4 characters make a token in English).
+ * The default window gives TRIM_AT_CHARS.
+ */
+export function trimAtChars(contextWindow: number = DEFAULT_CONTEXT_WINDOW): number {
+  return Math.round(contextWindow * 2.5);
+}
+
+export function needsTrim(messages: Message[], maxChars: number = TRIM_AT_CHARS): boolean {
+  return messages.length > TRIM_AT_MESSAGES || historyChars(messages) > maxChars;
 }
 
 /**

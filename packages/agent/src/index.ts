@@ -6,6 +6,7 @@ export * from "./agent-events.js";
 export * from "./agent-facilities.js";
 export * from "./api-observer.js";
 export * from "./ask-fetch-policy.js";
+export * from "./attachments.js";
 export * from "./blocked-done.js";
 export * from "./browser-capabilities.js";
 export * from "./browser-port.js";

@@ -20,6 +20,7 @@ import {
   SUMMARY_HEADER,
   TRIM_AT_CHARS,
   TRIM_AT_MESSAGES,
+  trimAtChars,
   trimHistory,
 } from "../src/index.js";
 import { type Harness, harness, SHOP_URL } from "./harness.js";
@@ -36,6 +37,16 @@ const bigTree = (size: number) =>
     { length: size },
     (_, index) => `[${index + 1}] link "Article number ${index + 1} about lamps"`,
   ).join("\n");
+
+describe("the context window's character budget", () => {
+  it("is TRIM_AT_CHARS at the default window and shrinks with a smaller one", () => {
+    expect(trimAtChars()).toBe(TRIM_AT_CHARS);
+    expect(trimAtChars(4_000)).toBe(10_000);
+    const history: Message[] = [{ role: "user", content: "x".repeat(20_000), timestamp: 0 }];
+    expect(needsTrim(history)).toBe(false);
+    expect(needsTrim(history, trimAtChars(4_000))).toBe(true);
+  });
+});
 
 describe("trimming", () => {
   it("summarizes the middle of a long run with the model once past the character budget, keeping the task", async () => {

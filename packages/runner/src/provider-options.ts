@@ -30,6 +30,10 @@ export interface ProviderFlags {
   azureApiVersion?: string;
   /** AWS Bedrock: the region (default $AWS_REGION). */
   bedrockRegion?: string;
+  /** Give up on one model call after this many seconds (default the agent's 180). */
+  requestTimeoutSeconds?: number;
+  /** Tokens the model can read (default the agent's DEFAULT_CONTEXT_WINDOW). */
+  contextWindow?: number;
 }
 
 /** llama.cpp's server answers for whatever model it loaded; a name is still required by the API. */
@@ -131,6 +135,8 @@ export function providerFromFlags(
     ...(flags.baseUrl ? { baseUrl: apiBaseUrl(flags.baseUrl, preset.kind) } : {}),
     ...(flags.tier ? { tier: flags.tier } : {}),
     ...(apiKey ? { apiKey } : {}),
+    ...(flags.requestTimeoutSeconds ? { timeoutMs: flags.requestTimeoutSeconds * 1000 } : {}),
+    ...(flags.contextWindow ? { contextWindow: flags.contextWindow } : {}),
     ...cloud,
   });
   try {
@@ -166,6 +172,68 @@ export async function ensureModelReachable(config: ProviderConfig): Promise<void
   // A server without /models (404) or that wants a key for listing still may serve the task.
   if (kind !== "provider_unreachable" && kind !== "provider_timeout") return;
   throw new ModelUnavailableError(modelUnavailableMessage(config, report.error?.message ?? ""));
+}
+
+/**
+ * Presets whose models take images (the add-on's presets say the same). Local servers and
+ * routers serve whatever model was loaded, so only the server can tell (modelTakesImages).
+ */
+const VISION_PRESETS: ReadonlySet<string> = new Set(["openai", "anthropic", "azure", "bedrock"]);
+
+const asRecord = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+
+const listsImages = (value: unknown): boolean =>
+  Array.isArray(value) && value.some((item) => item === "image" || item === "vision");
+
+/**
+ * What the server says about its model: OpenRouter and vLLM-style listings give
+ * `architecture.input_modalities` / `input_modalities`, Ollama and LM Studio `capabilities`,
+ * llama.cpp's /props `modalities.vision` (its /v1/models entry says nothing of images).
+ * Unknown (no such field, no answer) is false: images are sent only when something says so.
+ */
+async function serverSaysImages(config: ProviderConfig): Promise<boolean> {
+  const root = config.baseUrl.replace(/\/$/, "");
+  const headers: Record<string, string> = config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
+  const getJson = async (url: string): Promise<Record<string, unknown> | undefined> => {
+    try {
+      const response = await fetch(url, { headers, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      return response.ok ? asRecord(await response.json()) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const listing = await getJson(`${root}/models`);
+  const entries = Array.isArray(listing?.data) ? listing.data.map(asRecord) : [];
+  const entry =
+    entries.find((candidate) => candidate?.id === config.model) ??
+    (entries.length === 1 ? entries[0] : undefined);
+  if (entry) {
+    const architecture = asRecord(entry.architecture);
+    if (
+      listsImages(architecture?.input_modalities) ||
+      listsImages(entry.input_modalities) ||
+      listsImages(entry.capabilities) ||
+      listsImages(entry.modalities)
+    )
+      return true;
+  }
+  if (config.kind !== "openai-compatible") return false;
+  const props = await getJson(`${root.replace(/\/v1$/, "")}/props`);
+  return asRecord(props?.modalities)?.vision === true;
+}
+
+/** Does the model take images? `on`/`off` as said; `auto` asks the preset, then the server. */
+export async function resolveVision(
+  config: ProviderConfig,
+  setting: "on" | "off" | "auto",
+): Promise<ProviderConfig> {
+  if (setting !== "auto") return { ...config, vision: setting === "on" };
+  if (VISION_PRESETS.has(config.id)) return { ...config, vision: true };
+  if (config.kind === "bedrock" || config.kind === "azure-openai") return { ...config, vision: false };
+  return { ...config, vision: await serverSaysImages(config) };
 }
 
 export function modelUnavailableMessage(config: ProviderConfig, detail: string): string {

@@ -142,6 +142,7 @@ async function runOne(options: TaskPoolOptions, index: number): Promise<TaskOutc
         store: new MemoryStore(),
         provider: options.provider,
         llm: options.llm(),
+        screenshotAfterActions: options.provider.vision,
         ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
         ...(options.skills?.[index]?.length ? { skills: options.skills[index] } : {}),
       });

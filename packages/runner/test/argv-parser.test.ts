@@ -27,6 +27,15 @@ describe("parseCommandArgs", () => {
     expect(shot.options).toEqual({ out: "a.png", full: true });
   });
 
+  it("refuses an integer past its upper bound, naming the flag and the bound", () => {
+    expect(() => parseCommandArgs(runCommand, ["t", "--request-timeout", "3601"])).toThrow(
+      /--request-timeout must be at most 3600 \(got 3601\)/,
+    );
+    expect(parsed(parseCommandArgs(runCommand, ["t", "--request-timeout", "3600"])).options).toEqual({
+      "request-timeout": 3600,
+    });
+  });
+
   it("answers help before any other check", () => {
     expect(parseCommandArgs(runCommand, ["--bogus", "--help"])).toEqual({ help: true });
     expect(parseCommandArgs(snapshotCommand, ["-h"])).toEqual({ help: true });

@@ -7,8 +7,9 @@
 import { GlobalWorkerOptions, getDocument } from "pdfjs-dist";
 import {
   type Attachment,
+  attachmentKind,
   base64Of,
-  IMAGE_TYPES,
+  boundedAttachmentText,
   MAX_ATTACHMENT_CHARS,
   MAX_IMAGE_BYTES,
   MAX_PDF_BYTES,
@@ -22,29 +23,6 @@ export class AttachmentError extends Error {
 
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 const kilobytes = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
-
-function isPdf(file: File): boolean {
-  return file.type === "application/pdf" || /\.pdf$/i.test(file.name);
-}
-
-function isImage(file: File): boolean {
-  return (IMAGE_TYPES as readonly string[]).includes(file.type);
-}
-
-function isText(file: File): boolean {
-  return (
-    file.type.startsWith("text/") ||
-    /\.(txt|md|markdown|csv|tsv|json|xml|html?|log|ya?ml|ini|toml|js|ts|py|java|c|cpp|h|rs|go|rb|sh|sql)$/i.test(
-      file.name,
-    )
-  );
-}
-
-function bounded(name: string, text: string): Attachment {
-  const cut = text.length > MAX_ATTACHMENT_CHARS;
-  const kept = cut ? `${text.slice(0, MAX_ATTACHMENT_CHARS)}\n[…]` : text;
-  return { kind: "text", name, text: kept };
-}
 
 async function pdfText(file: File): Promise<string> {
   GlobalWorkerOptions.workerSrc = browser.runtime.getURL("pdf.worker.min.mjs");
@@ -67,7 +45,8 @@ async function pdfText(file: File): Promise<string> {
 }
 
 export async function readAttachment(file: File, vision: boolean): Promise<Attachment> {
-  if (isImage(file)) {
+  const kind = attachmentKind(file.name, file.type);
+  if (kind === "image") {
     if (!vision) throw new AttachmentError(t("attachImageNeedsVision", file.name));
     if (file.size > MAX_IMAGE_BYTES)
       throw new AttachmentError(
@@ -80,7 +59,7 @@ export async function readAttachment(file: File, vision: boolean): Promise<Attac
       dataBase64: base64Of(new Uint8Array(await file.arrayBuffer())),
     };
   }
-  if (isPdf(file)) {
+  if (kind === "pdf") {
     if (file.size > MAX_PDF_BYTES)
       throw new AttachmentError(
         t("attachTooLarge", file.name, megabytes(file.size), megabytes(MAX_PDF_BYTES)),
@@ -92,14 +71,14 @@ export async function readAttachment(file: File, vision: boolean): Promise<Attac
       throw new AttachmentError(t("attachPdfUnreadable", file.name, (error as Error).message));
     }
     if (text === "") throw new AttachmentError(t("attachPdfNoText", file.name));
-    return bounded(file.name, text);
+    return boundedAttachmentText(file.name, text);
   }
-  if (isText(file)) {
+  if (kind === "text") {
     if (file.size > MAX_TEXT_FILE_BYTES)
       throw new AttachmentError(
         t("attachTooLarge", file.name, kilobytes(file.size), kilobytes(MAX_TEXT_FILE_BYTES)),
       );
-    return bounded(file.name, await file.text());
+    return boundedAttachmentText(file.name, await file.text());
   }
   throw new AttachmentError(t("attachUnsupported", file.name));
 }

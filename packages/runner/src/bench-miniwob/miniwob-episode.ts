@@ -107,6 +107,7 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
       store: new MemoryStore(),
       provider: deps.provider,
       llm: counting,
+      screenshotAfterActions: deps.provider.vision,
       maxSteps: spec.maxSteps,
     });
     const result = await agent.processMessage(tabId, utterance, { mode: "act", signal: stop.signal });

@@ -12,7 +12,7 @@ import { UsageError } from "../errors.js";
 export type OptionSpec =
   | { kind: "boolean"; help: string; short?: string }
   | { kind: "string"; help: string; valueName: string; short?: string; repeatable?: boolean }
-  | { kind: "integer"; help: string; valueName: string; min: number; short?: string }
+  | { kind: "integer"; help: string; valueName: string; min: number; max?: number; short?: string }
   | { kind: "enum"; help: string; values: readonly string[]; short?: string };
 
 export type OptionSpecs = Record<string, OptionSpec>;
@@ -129,6 +129,8 @@ function convertValue(name: string, option: OptionSpec, raw: string, hint: strin
     const value = Number(raw);
     if (value < option.min)
       throw new UsageError(`--${name} must be at least ${option.min} (got ${value}). ${hint}`);
+    if (option.max !== undefined && value > option.max)
+      throw new UsageError(`--${name} must be at most ${option.max} (got ${value}). ${hint}`);
     return value;
   }
   if (option.kind === "enum" && !option.values.includes(raw)) {

@@ -10,10 +10,11 @@ import { runMiniwob } from "../bench-miniwob/run-miniwob.js";
 import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
 import { loadPageScript } from "../page-script-source.js";
-import { ensureModelReachable, providerFromFlags } from "../provider-options.js";
+import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import { BENCH_SUITES, type benchCommand } from "./bench-specs.js";
 import type { CliIo } from "./cli-io.js";
+import { providerFlagsFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof benchCommand.options>;
 
@@ -39,17 +40,9 @@ export async function benchCommandHandler(
     .map((t) => t.trim())
     .filter(Boolean);
   const tasks = await listMiniwobTasks(options["tasks-dir"], only);
-  const provider = providerFromFlags(
-    {
-      ...(options.provider ? { provider: options.provider } : {}),
-      ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
-      ...(options.model ? { model: options.model } : {}),
-      ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
-      ...(options.tier ? { tier: options.tier } : {}),
-    },
-    io.env,
-  );
-  await ensureModelReachable(provider);
+  const flagged = providerFromFlags(providerFlagsFrom(options), io.env);
+  await ensureModelReachable(flagged);
+  const provider = await resolveVision(flagged, options.vision ?? "auto");
   const seeds = options.seeds ?? 1;
   const server = await serveTasks(options["tasks-dir"]);
   let browser: SessionBrowser | undefined;

@@ -1,5 +1,6 @@
 /** `webbrain bench miniwob`: flags and help (see bench-command.ts). */
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
+import { modelOptions } from "./model-specs.js";
 
 export const BENCH_SUITES = ["miniwob"] as const;
 
@@ -45,6 +46,7 @@ const benchOptions = {
     values: ["compact", "mid", "full"],
     help: "Model tier: compact, mid or full tools (default: the provider's).",
   },
+  ...modelOptions,
   json: { kind: "boolean", help: "Print the results as JSON (per episode, per task, overall) on stdout." },
   headed: { kind: "boolean", help: "Show the Firefox window (default: headless)." },
   connect: {

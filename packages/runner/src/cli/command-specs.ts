@@ -5,6 +5,7 @@
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
 import { benchCommand } from "./bench-specs.js";
 import { localFileOptions } from "./local-file-specs.js";
+import { modelOptions } from "./model-specs.js";
 import { loginCommand, stateCommand } from "./session-specs.js";
 import { traceCommand, workflowCommand } from "./workflow-specs.js";
 
@@ -110,6 +111,13 @@ const runOptions = {
     kind: "string",
     valueName: "REGION",
     help: "--provider bedrock: the AWS region (default $AWS_REGION); the key is $AWS_BEARER_TOKEN_BEDROCK.",
+  },
+  ...modelOptions,
+  include: {
+    kind: "string",
+    valueName: "FILE",
+    repeatable: true,
+    help: "Give the model this file with the task, as the add-on's Attach: text, a PDF's text, or an image (vision models); at most 4. Not --attach, which lets upload_file send a file to a site.",
   },
   "max-steps": { kind: "integer", valueName: "N", min: 1, help: "Stop after N model turns (default 130)." },
   skill: skillOption,

@@ -22,6 +22,7 @@ import {
   devOnCompact,
   JobFileError,
   MemoryStore,
+  messageWithAttachments,
   PiAiClient,
   parseJobFile,
   RecipientGuard,
@@ -35,16 +36,22 @@ import { CountingLlm, type TokenUsage } from "../counting-llm.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageError } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
 import { ProgressReporter } from "../progress-reporter.js";
-import { ensureModelReachable, modelUnavailableMessage, providerFromFlags } from "../provider-options.js";
+import {
+  ensureModelReachable,
+  modelUnavailableMessage,
+  providerFromFlags,
+  resolveVision,
+} from "../provider-options.js";
 import { checkCommandLineUrl, withRunnerSession } from "../runner-session.js";
 import { loadSkillFiles } from "../skill-files.js";
+import { checkImagesFit, readTaskAttachments } from "../task-attachments.js";
 import { terminalApprovals } from "../terminal-approvals.js";
 import { TraceWriter } from "../trace-writer.js";
 import { terminalPerson } from "../wait-for-person.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";
-import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom, providerFlagsFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof runCommand.options>;
 
@@ -109,29 +116,22 @@ export async function runCommandHandler(
       "--allow-pause needs one task and one person at the terminal; drop it with --tasks, or run the task alone.",
     );
   }
+  if (options.tasks && options.include) {
+    throw new UsageError("--include gives files to one task; drop it with --tasks, or run the task alone.");
+  }
   if (options.tasks)
     return (await import("./task-file-command.js")).runTaskFileCommand(positionals, options, io);
   const task = (positionals[0] ?? "").trim();
   if (!task)
     throw new UsageError('The task is empty; say what to do, e.g. webbrain run "find the cheapest lamp".');
   const mode = options.mode ?? "act";
+  // Included files are read and bounded now: a refused one is a usage error before anything starts.
+  const attachments = await readTaskAttachments(options.include ?? []);
   // Skills are checked before any browser starts: a malformed one is a usage error.
   const skills = await loadSkillFiles(options.skill ?? []);
   const routes = messagingRoutesFrom(options["messaging-route"]);
-  const provider = providerFromFlags(
-    {
-      ...(options.provider ? { provider: options.provider } : {}),
-      ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
-      ...(options.model ? { model: options.model } : {}),
-      ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
-      ...(options.tier ? { tier: options.tier } : {}),
-      ...(options["azure-deployment"] ? { azureDeployment: options["azure-deployment"] } : {}),
-      ...(options["azure-api-version"] ? { azureApiVersion: options["azure-api-version"] } : {}),
-      ...(options["bedrock-region"] ? { bedrockRegion: options["bedrock-region"] } : {}),
-    },
-    io.env,
-  );
-  if (mode === "dev" && provider.tier === "compact") throw new UsageError(devOnCompact().message);
+  const flagged = providerFromFlags(providerFlagsFrom(options), io.env);
+  if (mode === "dev" && flagged.tier === "compact") throw new UsageError(devOnCompact().message);
   if ((options.plan || options.confirm) && !io.interactive) {
     throw new UsageError(
       "--plan and --confirm ask questions on the terminal; run them in a terminal, or drop them.",
@@ -148,16 +148,19 @@ export async function runCommandHandler(
     task,
     mode,
     url: options.url ?? "",
-    provider: provider.id,
-    model: provider.model,
+    provider: flagged.id,
+    model: flagged.model,
   });
   const progress = new ProgressReporter(io.stderr, io.interactive);
   const personAtHand = options["allow-pause"] || (options.headed === true && io.interactive);
   let outcome: { result: RunResult; toolCalls: number; usage: TokenUsage };
   let failure: string | undefined;
+  let provider = flagged;
   try {
     progress.status(`checking the model at ${provider.baseUrl}`);
     await ensureModelReachable(provider);
+    provider = await resolveVision(provider, options.vision ?? "auto");
+    checkImagesFit(attachments, provider.vision);
     progress.status("starting Firefox");
     outcome = await withRunnerSession(
       {
@@ -169,7 +172,9 @@ export async function runCommandHandler(
         ...(personAtHand ? { person: terminalPerson(io.stdin, io.stderr, () => progress.stop()) } : {}),
       },
       async ({ port, tabId, description, browserLost }) => {
-        progress.line(`webbrain: ${description}; ${provider.label} model ${provider.model}; mode ${mode}`);
+        progress.line(
+          `webbrain: ${description}; ${provider.label} model ${provider.model}${provider.vision ? " (images on)" : ""}; mode ${mode}`,
+        );
         const counting = new CountingLlm(new PiAiClient(provider));
         const llm = recorder ? recorder.llm(counting) : counting;
         const approvals =
@@ -192,6 +197,8 @@ export async function runCommandHandler(
             store: new MemoryStore(),
             provider,
             llm,
+            // A vision model sees the page after each action, as in the add-on (its default).
+            screenshotAfterActions: provider.vision,
             ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
             ...(skills.length > 0 ? { skills } : {}),
             ...(observer ? { apiShortcuts: (id: string) => observer.guidance(id) } : {}),
@@ -199,8 +206,14 @@ export async function runCommandHandler(
             ...(options.confirm && approvals ? { approver: approvals.permission } : {}),
           });
           let toolCalls = 0;
-          const processed = await agent.processMessage(tabId, task, {
+          const images = attachments.flatMap((attachment) =>
+            attachment.kind === "image"
+              ? [{ data: attachment.dataBase64, mimeType: attachment.mimeType }]
+              : [],
+          );
+          const processed = await agent.processMessage(tabId, messageWithAttachments(task, attachments), {
             mode,
+            ...(images.length > 0 ? { images } : {}),
             // Firefox gone ends the run too: the model is not asked again for calls that cannot run.
             signal: AbortSignal.any([io.signal, browserLost]),
             onEvent: (event: AgentEvent) => {

@@ -9,6 +9,34 @@ import {
 import type { BrowserConnectionOptions } from "../browser-connection.js";
 import { UsageError } from "../errors.js";
 import { type RunnerLocalFiles, runnerLocalFilesFrom } from "../local-files.js";
+import type { ProviderFlags } from "../provider-options.js";
+
+/** The model flags a command took, as providerFromFlags reads them. */
+export function providerFlagsFrom(options: {
+  provider?: string;
+  "base-url"?: string;
+  model?: string;
+  "api-key-env"?: string;
+  tier?: ProviderFlags["tier"];
+  "azure-deployment"?: string;
+  "azure-api-version"?: string;
+  "bedrock-region"?: string;
+  "request-timeout"?: number;
+  "context-window"?: number;
+}): ProviderFlags {
+  return {
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
+    ...(options.tier ? { tier: options.tier } : {}),
+    ...(options["azure-deployment"] ? { azureDeployment: options["azure-deployment"] } : {}),
+    ...(options["azure-api-version"] ? { azureApiVersion: options["azure-api-version"] } : {}),
+    ...(options["bedrock-region"] ? { bedrockRegion: options["bedrock-region"] } : {}),
+    ...(options["request-timeout"] ? { requestTimeoutSeconds: options["request-timeout"] } : {}),
+    ...(options["context-window"] ? { contextWindow: options["context-window"] } : {}),
+  };
+}
 
 export function browserOptionsFrom(options: {
   headed?: boolean;

@@ -12,13 +12,13 @@ import { PiAiClient, type RunStatus } from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
 import { loadPageScript } from "../page-script-source.js";
-import { ensureModelReachable, providerFromFlags } from "../provider-options.js";
+import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
 import { loadSkillFiles } from "../skill-files.js";
 import { readTaskFile, runTaskPool } from "../task-file.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";
-import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom, providerFlagsFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof runCommand.options>;
 
@@ -44,17 +44,9 @@ export async function runTaskFileCommand(
   );
   const routes = messagingRoutesFrom(options["messaging-route"]);
   const mode = options.mode ?? "act";
-  const provider = providerFromFlags(
-    {
-      ...(options.provider ? { provider: options.provider } : {}),
-      ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
-      ...(options.model ? { model: options.model } : {}),
-      ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
-      ...(options.tier ? { tier: options.tier } : {}),
-    },
-    io.env,
-  );
-  await ensureModelReachable(provider);
+  const flagged = providerFromFlags(providerFlagsFrom(options), io.env);
+  await ensureModelReachable(flagged);
+  const provider = await resolveVision(flagged, options.vision ?? "auto");
   const parallel = options.parallel ?? 1;
   const started = Date.now();
   const browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });

@@ -32,7 +32,7 @@ import {
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
 import { writePrivateFile } from "../private-file.js";
-import { ensureModelReachable, providerFromFlags } from "../provider-options.js";
+import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
 import { withRunnerSession } from "../runner-session.js";
 import { terminalApprovals } from "../terminal-approvals.js";
 import { askHidden, askYesNo } from "../terminal-prompts.js";
@@ -40,7 +40,7 @@ import { readTraceFile } from "../trace-writer.js";
 import { WorkflowApprovals } from "../workflow-approvals.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
-import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom, providerFlagsFrom } from "./shared-options.js";
 import type { workflowCommand } from "./workflow-specs.js";
 
 type Options = ParsedOptions<typeof workflowCommand.options>;
@@ -196,18 +196,9 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
   await askSecrets(workflow, params, io);
   const startUrl = options.url ?? workflow.startUrl;
   // The model is checked before Firefox starts, as `run` does, so --handover fails fast.
-  const provider = options.handover
-    ? providerFromFlags(
-        {
-          ...(options.provider ? { provider: options.provider } : {}),
-          ...(options["base-url"] ? { baseUrl: options["base-url"] } : {}),
-          ...(options.model ? { model: options.model } : {}),
-          ...(options["api-key-env"] ? { apiKeyEnv: options["api-key-env"] } : {}),
-        },
-        io.env,
-      )
-    : undefined;
+  const provider = options.handover ? providerFromFlags(providerFlagsFrom(options), io.env) : undefined;
   if (provider) await ensureModelReachable(provider);
+  const model = provider ? await resolveVision(provider, options.vision ?? "auto") : undefined;
   let handedOver: { status: string; text: string } | undefined;
   const result: ReplayResult = await withRunnerSession(
     {
@@ -240,9 +231,15 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
       } finally {
         approvals?.close();
       }
-      if (replayed.status === "stopped" && provider && replayed.step > 0) {
+      if (replayed.status === "stopped" && model && replayed.step > 0) {
         io.stderr.write(`webbrain: the replay stopped at step ${replayed.step}; handing over to the agent\n`);
-        const agent = new Agent({ port, store: new MemoryStore(), provider, llm: new PiAiClient(provider) });
+        const agent = new Agent({
+          port,
+          store: new MemoryStore(),
+          provider: model,
+          llm: new PiAiClient(model),
+          screenshotAfterActions: model.vision,
+        });
         const outcome = await agent.processMessage(tabId, handoverTask(workflow, replayed, params), {
           mode: "act",
           signal: io.signal,

@@ -3,6 +3,7 @@
  */
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
 import { localFileOptions } from "./local-file-specs.js";
+import { modelOptions } from "./model-specs.js";
 
 const browserOptions = {
   headed: { kind: "boolean", help: "Show the Firefox window (default: headless)." },
@@ -90,6 +91,7 @@ const workflowOptions = {
     valueName: "VAR",
     help: "run --handover: read the API key from this environment variable.",
   },
+  ...modelOptions,
   ...browserOptions,
 } as const satisfies OptionSpecs;
 

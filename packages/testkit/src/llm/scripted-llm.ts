@@ -37,6 +37,8 @@ export interface ScriptedLlmOptions {
    * the dialect's error body. Absent: no key is checked (a local server).
    */
   apiKey?: string;
+  /** openai-chat: extra fields of every /models entry (e.g. `capabilities: ["vision"]`). */
+  modelInfo?: Record<string, unknown>;
   /** Milliseconds between SSE events (default 0), so abort tests can land mid-stream. */
   eventDelayMs?: number;
   /**
@@ -146,7 +148,7 @@ export async function startScriptedLlm(options: ScriptedLlmOptions): Promise<Scr
     if (!isGeneration) {
       otherRequests.push(recorded);
       if (request.method === "GET" && /\/models$/.test(path))
-        sendJson(response, 200, modelList(dialect, models));
+        sendJson(response, 200, modelList(dialect, models, options.modelInfo));
       else
         sendJson(response, 404, errorBody(dialect, 404, `scripted ${dialect} server has no route ${path}`));
       return;

@@ -292,7 +292,11 @@ export function errorBody(dialect: Dialect, status: number, message: string): Re
   return { error: { message, type: status === 401 ? "invalid_request_error" : "server_error", code: null } };
 }
 
-export function modelList(dialect: Dialect, models: string[]): Record<string, unknown> {
+export function modelList(
+  dialect: Dialect,
+  models: string[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   if (dialect === "bedrock") {
     return { modelSummaries: models.map((modelId) => ({ modelId, modelName: modelId })) };
   }
@@ -306,6 +310,6 @@ export function modelList(dialect: Dialect, models: string[]): Record<string, un
   }
   return {
     object: "list",
-    data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "scripted" })),
+    data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "scripted", ...extra })),
   };
 }
