@@ -108,16 +108,28 @@ describe("text verification with synthetic typing", () => {
   });
 });
 
+let report: { id: string } | undefined;
+/**
+ * report.txt downloaded by the run (what upload_file may send), once complete; downloaded once
+ * (Firefox would name a second copy report(1).txt).
+ */
+async function downloadReport(): Promise<{ id: string }> {
+  if (report) return report;
+  const download = await probe.call<{ id: string }>("download", fixtures.url("/conformance/report.txt"));
+  await waitFor(
+    async () => {
+      const listed = await probe.call<{ id: string; state: string }[]>("listDownloads");
+      return listed.some((item) => item.id === download.id && item.state === "complete");
+    },
+    { timeoutMs: 15_000, message: "the download never completed" },
+  );
+  report = download;
+  return download;
+}
+
 describe("script uploader", () => {
   it("a downloaded file reaches the server through the page's change listener and XHR", async () => {
-    const download = await probe.call<{ id: string }>("download", fixtures.url("/conformance/report.txt"));
-    await waitFor(
-      async () => {
-        const listed = await probe.call<{ id: string; state: string }[]>("listDownloads");
-        return listed.some((item) => item.id === download.id && item.state === "complete");
-      },
-      { timeoutMs: 15_000, message: "the download never completed" },
-    );
+    const download = await downloadReport();
     const { tab, context } = await openTab("/page/script-uploader.html");
     const uploaded = await probe.call<Result>("uploadFile", tab, {
       downloadId: download.id,
@@ -138,5 +150,37 @@ describe("script uploader", () => {
     expect(
       await evaluate<string>(firefox.client, context, "document.getElementById('events').textContent"),
     ).toBe("events: input change");
+  });
+
+  it("drop: true drops a downloaded file on a drop zone: the page's drop listener reads it and fetch POSTs it", async () => {
+    const download = await downloadReport();
+    const { tab, context } = await openTab("/page/script-uploader.html");
+    received.length = 0;
+    const refused = await probe.call<Result>("uploadFile", tab, {
+      downloadId: download.id,
+      selector: "h1",
+      drop: true,
+    });
+    expect(refused).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/does not take dropped files/),
+    });
+    const dropped = await probe.call<Result>("uploadFile", tab, {
+      downloadId: download.id,
+      selector: "#drop",
+      drop: true,
+    });
+    expect(dropped).toMatchObject({ success: true, uploaded: "report.txt", dropped: true });
+    const log = () =>
+      evaluate<string>(firefox.client, context, "document.getElementById('upload-log').textContent");
+    await waitFor(async () => (await log()).includes("server got"), {
+      timeoutMs: 10_000,
+      message: "the page never reported the dropped upload",
+    });
+    const served = await (await fetch(fixtures.url("/conformance/report.txt"))).text();
+    expect(received).toEqual([{ url: "/upload-sink?name=report.txt&via=drop", body: served }]);
+    expect(await log()).toBe(
+      `uploaded report.txt (${served.length} bytes) via drop: server got ${served.length} bytes`,
+    );
   });
 });

@@ -155,4 +155,25 @@ describe("script uploader", () => {
     expect(await inPage("document.getElementById('events').textContent")).toBe("events: input change");
     expect(received).toEqual([{ url: "/upload-sink?name=invoice.txt&via=xhr", body: INVOICE }]);
   });
+
+  it("drop: true drops the file on a drop zone: the page's drop listener reads it and fetch POSTs it", async () => {
+    await port.navigate(tab, server.url("/page/script-uploader.html"));
+    received.length = 0;
+    const path = join(workDir, "invoice.txt");
+    const refused = await port.uploadFile(tab, { selector: "h1", path, drop: true });
+    expect(refused).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/does not take dropped files/),
+    });
+    const dropped = await port.uploadFile(tab, { selector: "#drop", path, drop: true });
+    expect(dropped).toMatchObject({ success: true, uploaded: "invoice.txt", dropped: true, trusted: false });
+    await waitFor(
+      async () => (await inPage("document.getElementById('upload-log').textContent")).includes("server got"),
+      { timeoutMs: 10_000, message: "the page never reported the dropped upload" },
+    );
+    expect(await inPage("document.getElementById('upload-log').textContent")).toBe(
+      `uploaded invoice.txt (${INVOICE.length} bytes) via drop: server got ${INVOICE.length} bytes`,
+    );
+    expect(received).toEqual([{ url: "/upload-sink?name=invoice.txt&via=drop", body: INVOICE }]);
+  });
 });
