@@ -198,6 +198,8 @@ export interface UploadRequest {
   downloadId?: string;
   /** A local path (runner only; the add-on answers unsupported). */
   path?: string;
+  /** Drop the file on the element (a page's drop zone) instead of putting it in a file input. */
+  drop?: boolean;
 }
 
 /** How a pause_for_user ended (an abort rejects instead, like any port call on Stop). */

@@ -479,8 +479,14 @@ const DECLARATIONS = [
   }),
   tool("upload_file", {
     kind: "act",
-    description: "Put a file into a file input.",
-    parameters: Type.Object({ ref_id: optRef, selector: optStr(), downloadId: optStr(), path: optStr() }),
+    description: "Put a file into a file input, or drop it on a drop zone (drop: true).",
+    parameters: Type.Object({
+      ref_id: optRef,
+      selector: optStr(),
+      downloadId: optStr(),
+      path: optStr(),
+      drop: optBool("drop the file on this element (a drop zone with no file input)"),
+    }),
     offer: ACTING_MID,
     needs: ["file_upload"],
     runs: PORT,

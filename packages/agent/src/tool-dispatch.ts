@@ -292,7 +292,7 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
   upload_file: async (port, args, ctx, call) => {
     if (!port.uploadFile) return agentResult("upload_file", false, "This browser cannot upload files.");
     const request: Record<string, unknown> = {};
-    for (const key of ["ref_id", "selector", "downloadId", "path"])
+    for (const key of ["ref_id", "selector", "downloadId", "path", "drop"])
       if (args[key] !== undefined) request[key] = args[key];
     const result = await port.uploadFile(ctx.tabId, request, call);
     return { ...untrustedResult("upload_file", `page ${ctx.url}`, result), pageResult: result };

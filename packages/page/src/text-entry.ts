@@ -24,6 +24,7 @@ const EDITABLE_SELECTOR = "input, textarea, [contenteditable]:not([contenteditab
 export interface TypeOutcome {
   verified: boolean;
   actual: string;
+  reformatted?: true;
   method: "value_setter" | "insert_text" | "text_content" | "select_option" | "select_options" | "toggle";
 }
 
@@ -165,11 +166,37 @@ function looselyEqual(a: string, b: string): boolean {
   return norm(a) === norm(b) && norm(a) !== "";
 }
 
-export function verifyText(
-  el: Element,
-  expected: string,
-  replaced: boolean,
-): { verified: boolean; actual: string } {
+/**
+ * Rendered multi-line text as written: the browser's no-break spaces and a line's trailing
+ * spaces are layout, not text, so they do not count; indents, markers and brackets do.
+ */
+function normalizeLines(text: string): string {
+  return text
+    .replace(/\u00a0/g, " ")
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.replace(/[ \t]+$/, ""))
+    .join("\n")
+    .replace(/^\n+|\n+$/g, "");
+}
+
+export interface TextCheck {
+  verified: boolean;
+  actual: string;
+  /**
+   * A single-line input shows the same letters and digits in another form (a mask, a number
+   * format): the field took the text but changed it, so it is not `verified`; `actual` is what
+   * the field holds.
+   */
+  reformatted?: true;
+}
+
+/**
+ * The whole value must match. Only a single-line <input> may show a reformat (its letters and
+ * digits kept, the rest changed); in a textarea or an editor a changed character (a doubled list
+ * marker, an added indent, a closed bracket) is a different text, never a match.
+ */
+export function verifyText(el: Element, expected: string, replaced: boolean): TextCheck {
   const actual = readBack(el);
   if (isSelect(el))
     return {
@@ -180,10 +207,47 @@ export function verifyText(
           actual.toLowerCase().includes(expected.toLowerCase())),
       actual,
     };
-  const text = (el as HTMLElement).isContentEditable ? collapseWhitespace(actual) : actual;
-  const wanted = (el as HTMLElement).isContentEditable ? collapseWhitespace(expected) : expected;
-  if (replaced) return { verified: text === wanted || looselyEqual(text, wanted), actual };
-  return { verified: text.includes(wanted), actual };
+  const editable = (el as HTMLElement).isContentEditable;
+  const multiLine = expected.includes("\n");
+  // A one-line editor's rendered text may wrap or pad; several lines are compared as lines.
+  const norm = editable ? (multiLine ? normalizeLines : collapseWhitespace) : (s: string) => s;
+  const text = norm(actual);
+  const wanted = norm(expected);
+  if (!replaced) return { verified: text.includes(wanted), actual };
+  if (text === wanted) return { verified: true, actual };
+  if (isInput(el) && looselyEqual(text, wanted)) return { verified: false, actual, reformatted: true };
+  return { verified: false, actual };
+}
+
+/**
+ * Puts `value` in as a paste would: one insertion of the whole text, so an editor that reacts to
+ * keys (continues a list on Enter, closes brackets) does not change it. Replaces the content.
+ */
+export function insertAsPaste(el: Element, value: string): TextCheck {
+  const html = el as HTMLElement;
+  html.focus({ preventScroll: true });
+  const doc = el.ownerDocument;
+  if (isInput(el) || isTextArea(el)) el.select();
+  else {
+    const selection = windowOf(el).getSelection();
+    if (selection) {
+      const range = doc.createRange();
+      range.selectNodeContents(el);
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
+  }
+  let inserted = false;
+  try {
+    inserted = doc.execCommand("insertText", false, value);
+  } catch {
+    inserted = false;
+  }
+  if (!inserted && (isInput(el) || isTextArea(el))) {
+    setNativeValue(el, value);
+    fireInputAndChange(el, value);
+  }
+  return verifyText(el, value, true);
 }
 
 /** Types `value` into a text target with synthetic events; verifies by reading it back. */

@@ -10,7 +10,7 @@
  * - A failure the page or the model caused resolves `{success: false, error}`; a closed tab or
  *   a dead browser throws (TabGoneError, BidiConnectionClosedError).
  */
-import { access } from "node:fs/promises";
+import { access, readFile, stat } from "node:fs/promises";
 import {
   type BrowserCapabilities,
   type BrowserCapability,
@@ -36,6 +36,7 @@ import {
   urlRefusal,
 } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+import { dropFileOnElement } from "@webbrain/page/file-drop";
 import { ActionSideEffects, SIDE_EFFECT_EVENTS } from "./action-side-effects.js";
 import { ContextDocuments, DOCUMENT_EVENTS } from "./context-documents.js";
 import {
@@ -53,7 +54,7 @@ import { NETWORK_EVENTS, NetworkActivity } from "./network-activity.js";
 import { bidiCode, isFatal } from "./page-result.js";
 import { PAGE_SANDBOX, PageScriptChannel } from "./page-script-channel.js";
 import { loadRunnerRealmScript } from "./page-script-source.js";
-import { isElementHandle } from "./remote-value.js";
+import { fromRemoteValue, isElementHandle } from "./remote-value.js";
 import { captureScreenshot } from "./screenshots.js";
 import { sleepUnlessStopped, stoppedError, throwIfStopped, unlessStopped } from "./stop-signal.js";
 import { TabContexts, TabGoneError } from "./tab-contexts.js";
@@ -83,6 +84,8 @@ export interface BidiBrowserPortOptions {
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
 /** research_url reads at most this much page text unless told otherwise. */
 const RESEARCH_MAX_CHARS = 20_000;
+/** A dropped file travels as base64 in one BiDi message (the add-on's upload cap, too). */
+const MAX_DROP_BYTES = 20 * 1024 * 1024;
 /** How often back/forward poll for the document to finish loading. */
 const READY_POLL_MS = 50;
 
@@ -407,6 +410,7 @@ export class BidiBrowserPort implements BrowserPort {
         error: target.error ?? 'That target is not an element; point at an <input type="file">.',
       };
     }
+    if (request.drop === true) return this.#dropFile(target.context, target.element.sharedId, path, options);
     try {
       await this.client.send(
         "input.setFiles",
@@ -422,6 +426,49 @@ export class BidiBrowserPort implements BrowserPort {
       };
     }
     return { success: true, uploaded: path.split(/[/\\]/).at(-1) ?? path };
+  }
+
+  /**
+   * A file dropped on a drop zone. WebDriver BiDi's input.performActions moves the pointer but
+   * carries no files, and Firefox 153 has no BiDi command for a file drag, so the drag events are
+   * dispatched in the sandbox (isTrusted false) with the file's bytes, as the add-on does.
+   */
+  async #dropFile(
+    context: string,
+    sharedId: string,
+    path: string,
+    options: PortCallOptions,
+  ): Promise<PageResult> {
+    const size = (await stat(path)).size;
+    if (size > MAX_DROP_BYTES)
+      return {
+        success: false,
+        error: `That file is ${size} bytes; a dropped file goes through the page and may be up to ${MAX_DROP_BYTES} bytes. Use a file input (without drop) for bigger files.`,
+      };
+    const name = path.split(/[/\\]/).at(-1) ?? "file";
+    const result = await this.client.send(
+      "script.callFunction",
+      {
+        functionDeclaration: String(dropFileOnElement),
+        awaitPromise: false,
+        target: { context, sandbox: PAGE_SANDBOX },
+        arguments: [
+          { sharedId },
+          { type: "string", value: (await readFile(path)).toString("base64") },
+          { type: "string", value: name },
+          { type: "string", value: "application/octet-stream" },
+        ],
+        serializationOptions: { maxObjectDepth: 1 },
+        resultOwnership: "none",
+      },
+      options.signal ? { signal: options.signal } : {},
+    );
+    if (result.type === "exception")
+      return { success: false, error: `The drop failed in the page: ${result.exceptionDetails.text}` };
+    const answer = fromRemoteValue(result.result);
+    return answer !== null && typeof answer === "object" && !Array.isArray(answer)
+      ? { ...(answer as PageResult), trusted: false }
+      : { success: false, error: "The drop gave no answer." };
   }
 
   /** The tab's URL from memory; TabGoneError once it is closed. */

@@ -446,6 +446,7 @@ export class WebExtBrowserPort implements BrowserPort {
       name: item.filename.split(/[/\\]/).at(-1) || "download",
       mime: item.mime || type.split(";")[0]?.trim() || "application/octet-stream",
       dataBase64: toBase64(bytes),
+      ...(request.drop === true ? { drop: true } : {}),
     };
     return sendToFrame(id, TOP_FRAME_ID, message, "upload_file");
   }

@@ -52,6 +52,8 @@ export interface AttachFileMessage {
   name: string;
   mime: string;
   dataBase64: string;
+  /** Drop it on the target (a drop zone) instead of a file input. */
+  drop?: boolean;
 }
 
 /** Stop: end the page layer's waits in progress in this frame (their calls answer `cancelled`). */

@@ -29,6 +29,7 @@ import {
   ensureWritable,
   failUnverified,
   isTextAreaLike,
+  reformattedResult,
   secretFlag,
   typingPlan,
 } from "./text-actions.js";
@@ -113,7 +114,10 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
   }
 
   const outcome = writeText(field, value, true);
-  if (!outcome.verified) throw failUnverified("set_field", target, value, outcome.actual, field);
+  if (outcome.reformatted && !submit)
+    return { ...reformattedResult("set_field", field, target, value, outcome.actual), combobox };
+  if (!outcome.verified && !outcome.reformatted)
+    throw failUnverified("set_field", target, value, outcome.actual, field);
   const secret = secretFlag(field);
   if (!submit)
     return {
@@ -126,6 +130,10 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
     };
 
   const enter = parseKeyCombo("Enter")!;
+  // Submitted after a reformat: said so, with what the field held, not `verified`.
+  const typed = outcome.reformatted
+    ? { verified: false, reformatted: true, value: shownValue(field, outcome.actual) }
+    : { verified: true };
   if (combobox) {
     await sleep(COMBOBOX_OPEN_DELAY_MS);
     pressKey(field, parseKeyCombo("ArrowDown")!);
@@ -134,7 +142,7 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
     await sleep(EFFECT_SETTLE_MS);
     return {
       success: true,
-      verified: true,
+      ...typed,
       target,
       combobox: true,
       committed: field.isConnected ? shownValue(field, collapseWhitespace(readBack(field))) : null,
@@ -161,7 +169,7 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
   await sleep(EFFECT_SETTLE_MS);
   return {
     success: true,
-    verified: true,
+    ...typed,
     target,
     combobox: false,
     submitted,

@@ -11,8 +11,10 @@ import type { ElementSummary, PageResult, PlanStep } from "../protocol.js";
 import { isSecretField, shownValue } from "../secret-field.js";
 import {
   checkValueForm,
+  insertAsPaste,
   readBack,
   selectContentForTyping,
+  type TextCheck,
   textTarget,
   valueFormatOf,
   verifyText,
@@ -51,6 +53,37 @@ export function ensureWritable(el: Element, target: ElementSummary, action: stri
       { target },
     );
   }
+}
+
+/**
+ * The success answer for a field that took the text but shows it reformatted (a mask, a number
+ * format): not `verified`, and the value it actually holds.
+ */
+export function reformattedResult(
+  action: string,
+  field: Element,
+  target: ElementSummary,
+  expected: string,
+  actual: string,
+): PageResult {
+  const shown = shownValue(field, actual);
+  return {
+    success: true,
+    verified: false,
+    reformatted: true,
+    value: shown,
+    target,
+    note: `${action}: the field reformatted what was typed: ${JSON.stringify(shownValue(field, expected))} shows as ${JSON.stringify(shown)} (same letters and digits). Check that this form is what you meant.`,
+    ...secretFlag(field),
+  };
+}
+
+/**
+ * Whether an editor may change text typed key by key (continue a list on Enter, indent, close a
+ * bracket): text areas and rich editors; a single-line input's key handlers are its own mask.
+ */
+function mayDivergeWhenTyped(el: Element): boolean {
+  return isTextArea(el) || (el as HTMLElement).isContentEditable;
 }
 
 export function typingPlan(point: { x: number; y: number }, value: string, replace: boolean): PlanStep[] {
@@ -95,12 +128,23 @@ export function typeIntoElement(
     return {
       ...resolveResult(field, target, actionable.point, typingPlan(actionable.point, value, replace), {
         action: "check_value",
-        params: { ref_id: target.ref_id, expected: value, replace },
+        params: {
+          ref_id: target.ref_id,
+          expected: value,
+          replace,
+          ...(replace && mayDivergeWhenTyped(field) ? { paste_fallback: true } : {}),
+        },
       }),
       ...extra,
     };
   }
   const outcome = writeText(field, value, replace);
+  if (outcome.reformatted)
+    return {
+      ...reformattedResult(action, field, target, value, outcome.actual),
+      method: outcome.method,
+      ...extra,
+    };
   if (!outcome.verified) throw failUnverified(action, target, value, outcome.actual, field);
   return {
     success: true,
@@ -117,9 +161,29 @@ export function checkValue(state: PageState, p: Params): PageResult {
   const expected = p.string("expected");
   const replace = p.boolean("replace", true);
   const target = summarize(state, el);
-  const check = isTextAreaLike(el) ? verifyText(el, expected, replace) : comboboxCheck(el, expected);
+  let check: TextCheck = isTextAreaLike(el) ? verifyText(el, expected, replace) : comboboxCheck(el, expected);
+  let pasted = false;
+  if (!check.verified && !check.reformatted && replace && p.boolean("paste_fallback", false)) {
+    // Trusted keys went through the page's key handlers (an editor continued a list on Enter,
+    // indented, closed a bracket): the text is put in once more, whole, as a paste would.
+    check = insertAsPaste(el, expected);
+    pasted = true;
+  }
+  if (check.reformatted) return reformattedResult("check_value", el, target, expected, check.actual);
   if (!check.verified) throw failUnverified("check_value", target, expected, check.actual, el);
-  return { success: true, verified: true, value: shownValue(el, check.actual), target, ...secretFlag(el) };
+  return {
+    success: true,
+    verified: true,
+    value: shownValue(el, check.actual),
+    target,
+    ...(pasted
+      ? {
+          method: "insert_text",
+          note: "Typed key by key, the editor changed the text (it reacts to keys such as Enter), so it was inserted whole, as a paste.",
+        }
+      : {}),
+    ...secretFlag(el),
+  };
 }
 
 export function isTextAreaLike(el: Element): boolean {
