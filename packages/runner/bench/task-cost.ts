@@ -20,7 +20,7 @@
  * Flags: --only NAME[,NAME] (tasks), --parallel 1,2,4 (the Ns; default 1,2,4), --skip-mcp,
  * --skip-run, --skip-parallel.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -29,6 +29,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { startFirefoxProcess } from "@webbrain/bidi";
 import {
   type FixtureServer,
   type RecordedRequest,
@@ -38,7 +39,6 @@ import {
   startScriptedLlm,
   toolResultTexts,
 } from "@webbrain/testkit";
-import { startFirefoxProcess } from "@webbrain/bidi";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { RUNNER_PREFS } from "../src/browser-connection.js";
 
@@ -305,7 +305,9 @@ class MemorySampler {
     const tree = descendants(rows, [...this.serverPids(), ...this.browserPids()]);
     // The browser is every process below the first firefox process of the tree.
     const ffRoots = tree
-      .filter((r) => /firefox/i.test(r.comm) && !tree.some((p) => p.pid === r.ppid && /firefox/i.test(p.comm)))
+      .filter(
+        (r) => /firefox/i.test(r.comm) && !tree.some((p) => p.pid === r.ppid && /firefox/i.test(p.comm)),
+      )
       .map((r) => r.pid);
     const browser = new Set(descendants(tree, ffRoots).map((r) => r.pid));
     let b = 0;
@@ -336,6 +338,8 @@ class MemorySampler {
 interface Figures {
   calls: number;
   tokens: number;
+  /** The results' share of `tokens` (without the tool list each call repeats). */
+  resultTokens: number;
   wallMs: number;
   ok: boolean;
   browserMb: number;
@@ -352,7 +356,9 @@ async function listToolTokens(client: Client): Promise<number> {
   const { tools } = await client.listTools();
   // What a model is sent: each tool's name, description and input schema.
   return tokens(
-    JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }))),
+    JSON.stringify(
+      tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema })),
+    ),
   );
 }
 
@@ -407,7 +413,12 @@ const OURS: Policy = {
 const PLAYWRIGHT: Policy = {
   find(text, role, name) {
     // `- button "Save" [ref=e12]`, attributes may sit between the name and the ref.
-    return refOf(text, new RegExp(`- ${escapeRe(role)} "([^"\\n]*)"[^\\n]*?\\[ref=(\\w+)\\]`, "g"), name, true);
+    return refOf(
+      text,
+      new RegExp(`- ${escapeRe(role)} "([^"\\n]*)"[^\\n]*?\\[ref=(\\w+)\\]`, "g"),
+      name,
+      true,
+    );
   },
   navigate: (url) => ({ name: "browser_navigate", arguments: { url } }),
   read: () => ({ name: "browser_snapshot", arguments: {} }),
@@ -433,11 +444,13 @@ async function runTask(
 ): Promise<Omit<Figures, "browserMb" | "serverMb">> {
   let calls = 0;
   let sent = 0;
+  let results = 0;
   const start = performance.now();
   const call = async (c: { name: string; arguments: Record<string, unknown> }) => {
     calls++;
     const result = await session.client.callTool(c, undefined, { timeout: CALL_TIMEOUT_MS });
     const text = textOf(result);
+    results += tokens(text);
     sent += session.toolListTokens + tokens(text);
     return { text, isError: (result as McpText).isError === true || text.includes("### Error") };
   };
@@ -463,11 +476,18 @@ async function runTask(
       if (!done) throw new Error(`the server refused ${step.act} on ${step.role} "${step.name}" twice`);
     }
     const data = await fixtures.waitFor(tag, 10_000);
-    return { calls, tokens: sent, wallMs: performance.now() - start, ok: data !== undefined && task.ok(data) };
+    return {
+      calls,
+      tokens: sent,
+      resultTokens: results,
+      wallMs: performance.now() - start,
+      ok: data !== undefined && task.ok(data),
+    };
   } catch (error) {
     return {
       calls,
       tokens: sent,
+      resultTokens: results,
       wallMs: performance.now() - start,
       ok: false,
       error: error instanceof Error ? error.message : String(error),
@@ -526,7 +546,9 @@ async function startPlaywright(): Promise<Started> {
   try {
     cli = join(dirname(require.resolve("@playwright/mcp")), "cli.js");
   } catch {
-    throw new Error("@playwright/mcp is not installed: npm install (it is a devDependency of packages/runner)");
+    throw new Error(
+      "@playwright/mcp is not installed: npm install (it is a devDependency of packages/runner)",
+    );
   }
   // Its snapshots and logs go to files under the working folder: keep them out of the repository.
   const cwd = mkdtempSync(join(tmpdir(), "pw-mcp-bench-"));
@@ -549,12 +571,25 @@ async function startPlaywright(): Promise<Started> {
   });
   const client = new Client({ name: "webbrain-bench", version: "0.1.0" });
   try {
-    await withTimeout(client.connect(transport), START_TIMEOUT_MS, "Playwright MCP did not answer initialize");
+    await withTimeout(
+      client.connect(transport),
+      START_TIMEOUT_MS,
+      "Playwright MCP did not answer initialize",
+    );
     const toolListTokens = await withTimeout(
       listToolTokens(client),
       START_TIMEOUT_MS,
       "Playwright MCP did not list its tools",
     );
+    // It launches its browser on the first tool call: launch it now, so no task pays for it
+    // (webbrain mcp launches Firefox before it answers initialize).
+    const warm = await client.callTool(
+      { name: "browser_navigate", arguments: { url: "about:blank" } },
+      undefined,
+      { timeout: START_TIMEOUT_MS },
+    );
+    if ((warm as McpText).isError || textOf(warm).includes("### Error"))
+      throw new Error(`its browser did not start: ${textOf(warm).slice(0, 400)}`);
     return {
       session: { client, toolListTokens },
       pid: () => (transport.pid ? [transport.pid] : []),
@@ -596,7 +631,9 @@ async function sideBySide(tasks: Task[], fixtures: Submissions) {
       const o = await fig(ours, OURS);
       const p = await fig(pw, PLAYWRIGHT);
       rows.push({ task: task.id, ours: o, pw: p });
-      process.stderr.write(`${task.id}: ours ${o.ok ? "ok" : `FAIL ${o.error ?? ""}`}, PW ${p.ok ? "ok" : `FAIL ${p.error ?? ""}`}\n`);
+      process.stderr.write(
+        `${task.id}: ours ${o.ok ? "ok" : `FAIL ${o.error ?? ""}`}, PW ${p.ok ? "ok" : `FAIL ${p.error ?? ""}`}\n`,
+      );
     }
   } finally {
     await pw?.close().catch(() => {});
@@ -679,7 +716,7 @@ async function agentRun(task: Task, fixtures: Submissions, connect: string | und
       ...(connect ? ["--connect", connect] : []),
     ];
     const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = require("node:child_process").spawn(process.execPath, args, { env: childEnv() });
+      const child = spawn(process.execPath, args, { env: childEnv() });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (c: Buffer) => {
@@ -702,7 +739,9 @@ async function agentRun(task: Task, fixtures: Submissions, connect: string | und
       tokensSent: sent,
       wallMs: performance.now() - start,
       ok: data !== undefined && task.ok(data),
-      ...(out.code === 0 && data !== undefined ? {} : { error: `exit ${out.code}: ${out.stdout.slice(-400)} ${out.stderr.slice(-300)}` }),
+      ...(out.code === 0 && data !== undefined
+        ? {}
+        : { error: `exit ${out.code}: ${out.stdout.slice(-400)} ${out.stderr.slice(-300)}` }),
     };
   } finally {
     await llm.close();
@@ -713,19 +752,24 @@ async function agentRun(task: Task, fixtures: Submissions, connect: string | und
 // Table 3: N sessions at once. Ours: one `webbrain mcp --port` (one Firefox, a user context per
 // session); Playwright's: N `--isolated` instances (a browser each).
 
-async function startOursHttp(n: number): Promise<{ sessions: Started[]; pid: () => number[]; close(): Promise<void> }> {
-  const { spawn } = await import("node:child_process");
-  const child = spawn(process.execPath, [BIN, "mcp", "--port", "0", "--max-sessions", String(Math.max(8, n))], {
-    env: childEnv(),
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+async function startOursHttp(
+  n: number,
+): Promise<{ sessions: Started[]; pid: () => number[]; close(): Promise<void> }> {
+  const child = spawn(
+    process.execPath,
+    [BIN, "mcp", "--port", "0", "--max-sessions", String(Math.max(8, n))],
+    {
+      env: childEnv(),
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let stderr = "";
   const ready = await withTimeout(
     new Promise<{ url: string; token: string }>((resolve) => {
       child.stderr.on("data", (c: Buffer) => {
         stderr += c;
         const url = /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr)?.[1];
-        const token = /token[^A-Za-z0-9_-]*([A-Za-z0-9_-]{20,})/i.exec(stderr)?.[1];
+        const token = /token for this start: (\S+)/.exec(stderr)?.[1];
         if (url && token) resolve({ url, token });
       });
     }),
@@ -733,7 +777,9 @@ async function startOursHttp(n: number): Promise<{ sessions: Started[]; pid: () 
     "webbrain mcp --port did not print its URL and token",
   ).catch((error: unknown) => {
     child.kill();
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; stderr: ${stderr.slice(-500)}`);
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}; stderr: ${stderr.slice(-500)}`,
+    );
   });
   const sessions: Started[] = [];
   for (let i = 0; i < n; i++) {
@@ -842,15 +888,22 @@ const ratio = (a: number, b: number) => (b === 0 ? "-" : `${(a / b).toFixed(2)}x
 const sec = (ms: number) => (ms / 1000).toFixed(2);
 const mb = (m: number) => m.toFixed(0);
 
-function printSideBySide(rows: Array<{ task: string; ours: Figures; pw: Figures }>, tools: { ours: number; pw: number }) {
-  const sum = (pick: (f: Figures) => number, side: "ours" | "pw") => rows.reduce((n, r) => n + pick(r[side]), 0);
-  const max = (pick: (f: Figures) => number, side: "ours" | "pw") => Math.max(...rows.map((r) => pick(r[side])));
+function printSideBySide(
+  rows: Array<{ task: string; ours: Figures; pw: Figures }>,
+  tools: { ours: number; pw: number },
+) {
+  const sum = (pick: (f: Figures) => number, side: "ours" | "pw") =>
+    rows.reduce((n, r) => n + pick(r[side]), 0);
+  const max = (pick: (f: Figures) => number, side: "ours" | "pw") =>
+    Math.max(...rows.map((r) => pick(r[side])));
   const body = rows.map((r) => [
     r.task,
     `${r.ours.ok ? "ok" : "FAIL"} / ${r.pw.ok ? "ok" : "FAIL"}`,
     `${r.ours.calls} / ${r.pw.calls}`,
     `${r.ours.tokens} / ${r.pw.tokens}`,
     ratio(r.ours.tokens, r.pw.tokens),
+    `${r.ours.resultTokens} / ${r.pw.resultTokens}`,
+    ratio(r.ours.resultTokens, r.pw.resultTokens),
     `${sec(r.ours.wallMs)} / ${sec(r.pw.wallMs)}`,
     ratio(r.ours.wallMs, r.pw.wallMs),
     `${mb(r.ours.browserMb)} / ${mb(r.pw.browserMb)}`,
@@ -863,9 +916,20 @@ function printSideBySide(rows: Array<{ task: string; ours: Figures; pw: Figures 
     `${okOurs}/${rows.length} / ${okPw}/${rows.length}`,
     `${sum((f) => f.calls, "ours")} / ${sum((f) => f.calls, "pw")}`,
     `${sum((f) => f.tokens, "ours")} / ${sum((f) => f.tokens, "pw")}`,
-    ratio(sum((f) => f.tokens, "ours"), sum((f) => f.tokens, "pw")),
+    ratio(
+      sum((f) => f.tokens, "ours"),
+      sum((f) => f.tokens, "pw"),
+    ),
+    `${sum((f) => f.resultTokens, "ours")} / ${sum((f) => f.resultTokens, "pw")}`,
+    ratio(
+      sum((f) => f.resultTokens, "ours"),
+      sum((f) => f.resultTokens, "pw"),
+    ),
     `${sec(sum((f) => f.wallMs, "ours"))} / ${sec(sum((f) => f.wallMs, "pw"))}`,
-    ratio(sum((f) => f.wallMs, "ours"), sum((f) => f.wallMs, "pw")),
+    ratio(
+      sum((f) => f.wallMs, "ours"),
+      sum((f) => f.wallMs, "pw"),
+    ),
     `${mb(max((f) => f.browserMb, "ours"))} / ${mb(max((f) => f.browserMb, "pw"))} (peak)`,
     `${mb(max((f) => f.serverMb, "ours"))} / ${mb(max((f) => f.serverMb, "pw"))} (peak)`,
   ]);
@@ -878,6 +942,8 @@ function printSideBySide(rows: Array<{ task: string; ours: Figures; pw: Figures 
         "MCP calls",
         "tokens to model",
         "tokens ours/PW",
+        "of which results",
+        "results ours/PW",
         "wall s",
         "wall ours/PW",
         "browser RSS MB",
@@ -894,7 +960,13 @@ function printSideBySide(rows: Array<{ task: string; ours: Figures; pw: Figures 
 }
 
 function printRuns(rows: Array<{ task: string; f: RunFigures }>) {
-  const body = rows.map((r) => [r.task, r.f.ok ? "ok" : "FAIL", String(r.f.steps), String(r.f.tokensSent), sec(r.f.wallMs)]);
+  const body = rows.map((r) => [
+    r.task,
+    r.f.ok ? "ok" : "FAIL",
+    String(r.f.steps),
+    String(r.f.tokensSent),
+    sec(r.f.wallMs),
+  ]);
   body.push([
     "total",
     `${rows.filter((r) => r.f.ok).length}/${rows.length}`,
@@ -919,7 +991,18 @@ function printParallel(rows: ParallelRow[]) {
   ]);
   console.log("\n### N sessions at once (every session does every task)\n");
   console.log(
-    table(["N", "side", "success", "wall s per task", "browser RSS MB (peak)", "server RSS MB (peak)", "total MB"], body),
+    table(
+      [
+        "N",
+        "side",
+        "success",
+        "batch wall s / tasks",
+        "browser RSS MB (peak)",
+        "server RSS MB (peak)",
+        "total MB",
+      ],
+      body,
+    ),
   );
 }
 
