@@ -415,7 +415,8 @@ const PLAYWRIGHT: Policy = {
     // `- button "Save" [ref=e12]`, attributes may sit between the name and the ref.
     return refOf(
       text,
-      new RegExp(`- ${escapeRe(role)} "([^"\\n]*)"[^\\n]*?\\[ref=(\\w+)\\]`, "g"),
+      // YAML quotes a line whose name holds ": " (`- 'checkbox "Done: Call Bob" [ref=e13]'`).
+      new RegExp(`- '?${escapeRe(role)} "([^"\\n]*)"[^\\n]*?\\[ref=(\\w+)\\]`, "g"),
       name,
       true,
     );
@@ -466,7 +467,15 @@ async function runTask(
           ref = policy.find(read.text, step.role, step.name);
           if (attempt === 0 || ref !== undefined) page = read.text;
         }
-        if (ref === undefined) throw new Error(`no ${step.role} "${step.name}" in what the server returned`);
+        if (ref === undefined) {
+          const at = page.indexOf(step.name);
+          throw new Error(
+            `no ${step.role} "${step.name}" in what the server returned` +
+              (at >= 0
+                ? ` (the name is there: ${JSON.stringify(page.slice(Math.max(0, at - 120), at + 80))})`
+                : ""),
+          );
+        }
         const acted = await call(policy.act(step, ref));
         if (!acted.isError) {
           done = true;
