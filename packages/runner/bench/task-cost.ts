@@ -863,6 +863,10 @@ async function parallel(ns: number[], tasks: Task[], fixtures: Submissions): Pro
                 tag,
               );
               if (f.ok) ok++;
+              else
+                process.stderr.write(
+                  `parallel N=${n} ${side} ${task.id} failed: ${f.error ?? "wrong data"}\n`,
+                );
             }
           }),
         );
