@@ -5,11 +5,13 @@
  */
 import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { runCli } from "./run-cli.js";
 
 const TEST_TIMEOUT_MS = 180_000;
 const REPORT_BYTES = "month,total\njanuary,1200\nfebruary,1350\n".length;
 
+const firefox = useCliFirefox();
 let server: FixtureServer;
 
 beforeAll(async () => {
@@ -40,9 +42,12 @@ describe("download and popup events in click results", () => {
         { tool: "click", args: { text: "Open checkout in a new tab" } },
         { tool: "click", args: { text: "Open account popup" } },
       ];
-      const run = await runCli(["exec", server.url("/runner/downloads-popups.html")], {
-        stdin: `${calls.map((call) => JSON.stringify(call)).join("\n")}\n`,
-      });
+      const run = await runCli(
+        ["exec", server.url("/runner/downloads-popups.html"), ...firefox.connectArgs()],
+        {
+          stdin: `${calls.map((call) => JSON.stringify(call)).join("\n")}\n`,
+        },
+      );
       const answers = run.stdout
         .trim()
         .split("\n")

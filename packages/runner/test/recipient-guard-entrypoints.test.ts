@@ -21,7 +21,10 @@ import {
   startScriptedLlm,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { BIN, runCli } from "./run-cli.js";
+
+const firefox = useCliFirefox();
 
 const PROCESS_TEST_TIMEOUT_MS = 300_000;
 /** The SDK's 60 s default is too short for a Firefox launch on a loaded two-core machine. */
@@ -90,6 +93,7 @@ describe("recipient guard on webbrain run --tasks and webbrain mcp", () => {
       );
       const run = await runCli([
         "run",
+        ...firefox.connectArgs(),
         "--tasks",
         file,
         "--messaging-route",
@@ -115,7 +119,15 @@ describe("recipient guard on webbrain run --tasks and webbrain mcp", () => {
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: [BIN, "mcp", "--messaging-route", routeLine(), "--url", server.url("/chat/chat.html")],
+          args: [
+            BIN,
+            "mcp",
+            ...firefox.connectArgs(),
+            "--messaging-route",
+            routeLine(),
+            "--url",
+            server.url("/chat/chat.html"),
+          ],
           env,
           stderr: "pipe",
         }),

@@ -21,7 +21,10 @@ import {
   toolResultTexts,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { runCli } from "./run-cli.js";
+
+const firefox = useCliFirefox();
 
 /** The CLI starts Firefox and runs a few research tabs (seconds each on a loaded machine). */
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
@@ -121,6 +124,7 @@ describe("Ask mode sends nothing the page chose", () => {
       });
       const run = await runCli([
         "run",
+        ...firefox.connectArgs(),
         "Summarize this report.",
         "--mode",
         "ask",
@@ -172,6 +176,7 @@ describe("Ask mode sends nothing the page chose", () => {
       });
       const run = await runCli([
         "run",
+        ...firefox.connectArgs(),
         "Read the partner page.",
         "--url",
         `${server.url("/security/ask-exfil.html")}?other=${encodeURIComponent(server.crossOrigin)}`,

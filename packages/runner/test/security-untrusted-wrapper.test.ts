@@ -24,7 +24,10 @@ import {
   toolResultTexts,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useCliFirefox } from "./cli-firefox.js";
 import { runCli } from "./run-cli.js";
+
+const firefox = useCliFirefox();
 
 /** Each test starts the CLI and Firefox (seconds each on a loaded two-core machine). */
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
@@ -184,6 +187,7 @@ describe("page text reaches the model only inside the untrusted wrapper", () => 
       });
       const run = await runCli([
         "run",
+        ...firefox.connectArgs(),
         "Submit the order on this page.",
         "--url",
         server.url(`/hostile.html?from=${URL_INJECTION}`),
