@@ -166,13 +166,31 @@ export function profileLockHolder(
   return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
 }
 
+/**
+ * Whether `pid` is a running process. A zombie is not: it has exited and waits for its parent
+ * to reap it, and `kill(pid, 0)` still succeeds on it. That matters after a power-cut-like end:
+ * a Firefox whose watchdog died is reparented to init, and an init that reaps late (as in some
+ * containers) left it a zombie that kept the dead run's profile from being swept.
+ */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+  return !isZombie(pid);
+}
+
+/** Linux: the state letter in /proc/PID/stat (after the command's closing paren). Elsewhere false. */
+function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return false;
+  }
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  return state === "Z" || state === "X";
 }
 
 /**

@@ -235,6 +235,26 @@ describe("temp profiles of dead runs", () => {
     for (const kept of [live, held, unmarked, other]) expect(existsSync(kept), kept).toBe(true);
   });
 
+  it("are swept when their Firefox is a zombie that init has not reaped yet", async () => {
+    // `sh` forks a child that exits at once, then becomes `sleep`, which never reaps it: a zombie
+    // for as long as the sleep runs, as a Firefox whose watchdog died is until init reaps it.
+    const parent = join(scratch, "tmp-sweep-zombie");
+    mkdirSync(parent);
+    const holder = spawn("sh", ["-c", "true & echo $!; exec sleep 30"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => holder.stdout.once("data", resolve)));
+      await waitForState(zombie, "Z");
+      const dead = await deadPid();
+      const orphan = markedTempFolder(parent, "zombie-firefox", dead);
+      symlinkSync(`127.0.0.1:+${zombie}`, join(orphan, "lock"));
+      expect(sweepDeadTempProfiles(parent)).toEqual([orphan]);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  });
+
   it("createTempProfile marks its folder with this process as the owner", () => {
     const dir = createTempProfile();
     try {
@@ -248,3 +268,13 @@ describe("temp profiles of dead runs", () => {
     }
   });
 });
+
+/** Waits (bounded) until /proc says `pid` is in `state` (a letter of /proc/PID/stat). */
+async function waitForState(pid: number, state: string): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    if (stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === state) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`process ${pid} never reached state ${state}`);
+}
