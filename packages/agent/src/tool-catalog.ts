@@ -42,7 +42,7 @@ export type ToolKind = "observe" | "act" | "navigate" | "network" | "download" |
  *   origins, the page's own realm): not in the page layer.
  * - `port`: a BrowserPort method, called by the agent's dispatch (navigate, screenshot, fetch...).
  * - `agent`: the agent answers it (done, clarify, scheduling); `requires` names what the embedder
- *   must give the agent for it (agent-facilities.ts), else it is not offered.
+ *   must give the agent for it (AGENT_FACILITIES in @webbrain/protocol), else it is not offered.
  */
 export type ToolRuns =
   | { in: "page"; trustedInput: boolean; searchesShadowRoots: boolean }
