@@ -52,9 +52,7 @@ describe("the packed packages", () => {
         "@webbrain/page",
         "@webbrain/agent",
         "@webbrain/runner",
-      ].map(
-        (name) => packs.tarballs[name]!,
-      );
+      ].map((name) => packs.tarballs[name]!);
       await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...ours], {
         cwd: app,
         timeout: STEP_TIMEOUT_MS,
