@@ -3,7 +3,7 @@
  * tarballs that install on a machine that has never seen this repository:
  *
  *   npm run pack:packages -- --out DIR    (default DIR: .artifacts/packs)
- *   npm install -g DIR/webbrain-bidi-0.1.0.tgz DIR/webbrain-page-0.1.0.tgz \
+ *   npm install -g DIR/webbrain-protocol-0.1.0.tgz DIR/webbrain-bidi-0.1.0.tgz DIR/webbrain-page-0.1.0.tgz \
  *     DIR/webbrain-agent-0.1.0.tgz DIR/webbrain-runner-0.1.0.tgz
  *
  * Why a staging folder: in the workspace every package.json points at its TypeScript sources
@@ -13,7 +13,7 @@
  * half-finished pack.
  *
  * Invariants:
- * - Packages build in dependency order (bidi, page, agent, runner); each build resolves its
+ * - Packages build in dependency order (protocol, bidi, page, agent, runner); each build resolves its
  *   workspace imports to the built declarations of the ones before (tsconfig.build.json paths).
  * - A type error fails the pack: nothing half-typed is published.
  * - The page layer's script is built here once and shipped as a string (dist/bundle.js), so the
@@ -70,6 +70,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
 `;
 
 const BUILT: readonly BuiltPackage[] = [
+  { dir: "packages/protocol", bins: {} },
   { dir: "packages/bidi", bins: { "webbrain-bidi": BIDI_BIN } },
   { dir: "packages/page", bins: {} },
   { dir: "packages/agent", bins: {} },
@@ -99,6 +100,7 @@ async function readManifest(dir: string): Promise<PackageJson> {
 /** Workspace imports, resolved to built declarations under `distRoot` (see tsconfig.build.json). */
 function builtPaths(distRoot: string): Record<string, string[]> {
   return {
+    "@webbrain/protocol": [join(distRoot, "protocol", "index.d.ts")],
     "@webbrain/bidi": [join(distRoot, "bidi", "index.d.ts")],
     "@webbrain/page": [join(distRoot, "page", "index.d.ts")],
     "@webbrain/page/protocol": [join(distRoot, "page", "protocol.d.ts")],

@@ -8,19 +8,16 @@
  * Then the loop's own overhead per step against bare pi-ai calls to the same server.
  * Figures only; nothing here asserts timing.
  */
+
 import { type Context, complete, type Model } from "@mariozechner/pi-ai";
+import { ALL_BROWSER_CAPABILITIES, MODES, type Mode, TIERS, type Tier } from "@webbrain/protocol";
 import { type RecordedRequest, startScriptedLlm, systemPromptText } from "@webbrain/testkit";
 import {
   Agent,
-  ALL_BROWSER_CAPABILITIES,
   type BrowserPort,
   MemoryStore,
-  MODES,
-  type Mode,
   type ProviderConfig,
   systemPrompt,
-  TIERS,
-  type Tier,
   TOOL_CATALOG,
 } from "../src/index.js";
 

@@ -10,9 +10,8 @@ import {
   type BrowserCapability,
   MODES,
   TIERS,
-  toolNamesFor,
-  toolsNotOffered,
-} from "../src/index.js";
+} from "@webbrain/protocol";
+import { toolNamesFor, toolsNotOffered } from "../src/index.js";
 
 const names = process.argv.slice(2);
 for (const name of names) {

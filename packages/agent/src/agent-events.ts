@@ -2,9 +2,10 @@
  * What an agent run reports: progress events for a UI (sidebar, CLI) and the final result.
  * Events are plain JSON so the add-on can post them between its pages and journal them.
  */
+
+import type { Mode } from "@webbrain/protocol";
 import type { AgentError } from "./errors.js";
 import type { Plan } from "./planner.js";
-import type { Mode } from "./tool-selection.js";
 
 export type AgentEvent =
   | { type: "run_start"; tabId: string; mode: Mode }

@@ -1,19 +1,8 @@
 /**
- * What the embedder gives the agent itself, beside the BrowserPort. A tool that runs in the agent
- * may need one (tool-catalog.ts `runs.requires`); it is offered, and allowed at execution, only
- * when the embedder provides it. The add-on gives a scheduler (browser.alarms); the runner has
- * cron and gives none.
+ * The facilities (AGENT_FACILITIES in @webbrain/protocol) an embedder's agent options give: a
+ * tool that runs in the agent and requires one is offered, and allowed at execution, only then.
  */
-export const AGENT_FACILITIES = {
-  scheduler: "schedules tasks for later",
-} as const;
-
-export type AgentFacility = keyof typeof AGENT_FACILITIES;
-
-/** What one embedder provides. */
-export type AgentFacilities = ReadonlySet<AgentFacility>;
-
-export const NO_AGENT_FACILITIES: AgentFacilities = new Set();
+import { type AgentFacilities, type AgentFacility, NO_AGENT_FACILITIES } from "@webbrain/protocol";
 
 const WITH_SCHEDULER: AgentFacilities = new Set<AgentFacility>(["scheduler"]);
 

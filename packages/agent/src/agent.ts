@@ -18,6 +18,7 @@
  * what each step is given (model-inputs), runs (tool-executor) and guards are in their modules.
  */
 import type { AssistantMessage, ToolCall, UserMessage } from "@mariozechner/pi-ai";
+import type { Mode } from "@webbrain/protocol";
 import { raceAbort } from "./abort-race.js";
 import type { AgentEventListener, RunResult, RunStatus } from "./agent-events.js";
 import { agentFacilities } from "./agent-facilities.js";
@@ -64,7 +65,7 @@ import type { Store } from "./store.js";
 import { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
 import { withNote } from "./tool-result.js";
-import { devOnCompact, type Mode } from "./tool-selection.js";
+import { devOnCompact } from "./tool-selection.js";
 
 export const DEFAULT_MAX_STEPS = 130;
 const PREVIEW_CHARS = 200;

@@ -15,8 +15,9 @@
  *   the public contract (DESIGN.md).
  * - Results are plain JSON (no class instances), so they can be persisted and sent to the model.
  */
+
+import type { BrowserCapabilities } from "@webbrain/protocol";
 import type { RequestCredentials } from "./ask-fetch-policy.js";
-import type { BrowserCapabilities } from "./browser-capabilities.js";
 import {
   type PageToolName,
   PORT_HELPER_ACTIONS,

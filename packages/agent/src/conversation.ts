@@ -7,10 +7,10 @@
  * are pi-ai Messages as sent to the model (JSON-safe).
  */
 import type { Message } from "@mariozechner/pi-ai";
+import { isMode, type Mode } from "@webbrain/protocol";
 import type { JsonValue } from "./browser-port.js";
 import type { Plan } from "./planner.js";
 import type { Store } from "./store.js";
-import type { Mode } from "./tool-selection.js";
 
 export const CONVERSATION_VERSION = 1;
 export const CONVERSATION_KEY_PREFIX = "agentConv:";
@@ -62,7 +62,7 @@ function isConversation(value: unknown): value is Conversation {
   return (
     record.version === CONVERSATION_VERSION &&
     typeof record.tabId === "string" &&
-    (record.mode === "ask" || record.mode === "act" || record.mode === "dev") &&
+    isMode(record.mode) &&
     Array.isArray(record.messages) &&
     typeof record.stepsUsed === "number" &&
     typeof record.workingTabId === "string"

@@ -8,7 +8,6 @@ export * from "./api-observer.js";
 export * from "./ask-fetch-policy.js";
 export * from "./attachments.js";
 export * from "./blocked-done.js";
-export * from "./browser-capabilities.js";
 export * from "./browser-port.js";
 export * from "./context-manager.js";
 export * from "./conversation.js";

@@ -6,8 +6,7 @@
  * tab through the BrowserPort.
  */
 import type { AssistantMessage, ImageContent, TextContent, Tool, UserMessage } from "@mariozechner/pi-ai";
-import type { AgentFacilities } from "./agent-facilities.js";
-import type { BrowserCapabilities } from "./browser-capabilities.js";
+import type { AgentFacilities, BrowserCapabilities, Mode } from "@webbrain/protocol";
 import type { BrowserPort } from "./browser-port.js";
 import type { Summarizer } from "./context-manager.js";
 import type { Plan } from "./planner.js";
@@ -17,7 +16,7 @@ import type { LlmCallOptions, LlmClient } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
 import { adapterFor, type SiteAdapter } from "./site-adapters.js";
 import { type ParsedSkill, type SkillTool, skillsPrompt, skillToolsForMode } from "./skills.js";
-import { type Mode, toolsFor } from "./tool-selection.js";
+import { toolsFor } from "./tool-selection.js";
 import { wrapUntrusted } from "./untrusted.js";
 
 export const SUMMARIZER_PROMPT =

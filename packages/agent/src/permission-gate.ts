@@ -10,19 +10,11 @@
  *   not to retry); neither is persisted.
  * - A persisted grant is exact: the same capability on the same origin.
  */
+import type { PermissionCapability } from "@webbrain/protocol";
 import type { Store } from "./store.js";
 
-export type Capability =
-  | "interact"
-  | "navigate"
-  | "network"
-  | "download"
-  | "upload"
-  | "execute_js"
-  | "clipboard_read";
-
 export interface PermissionRequest {
-  capability: Capability;
+  capability: PermissionCapability;
   /** `https://example.com` (scheme + host + port), or the URL itself when it has no origin. */
   origin: string;
   tool: string;
@@ -78,7 +70,7 @@ export class PermissionGate {
   }
 
   /** Remove a persisted "always" grant (settings UI). */
-  async revoke(capability: Capability, origin: string): Promise<void> {
+  async revoke(capability: PermissionCapability, origin: string): Promise<void> {
     const grants = await this.grants();
     delete grants[`${capability} ${origin}`];
     await this.store.set(ALWAYS_GRANTS_KEY, grants);

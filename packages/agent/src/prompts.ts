@@ -5,7 +5,7 @@
  *
  * Invariant: the untrusted-content rule is in every prompt, because every mode reads pages.
  */
-import type { Mode, Tier } from "./tool-selection.js";
+import type { Mode, Tier } from "@webbrain/protocol";
 import { UNTRUSTED_TAG } from "./untrusted.js";
 
 const IDENTITY = "You are WebBrain, a browser agent working in the user's Firefox tab.";

@@ -13,13 +13,14 @@
  *   aborts propagate as they are: no duplicate request.
  */
 import type { AssistantMessage } from "@mariozechner/pi-ai";
+import type { Mode } from "@webbrain/protocol";
 import { AgentError } from "./errors.js";
 import type { LlmCallOptions, LlmClient, LlmRequest } from "./provider-client.js";
 import type { ProviderConfig } from "./provider-config.js";
 
 /** What a run is, as far as streaming goes. */
 export interface StreamingRunFacts {
-  mode: "ask" | "act" | "dev";
+  mode: Mode;
   /** A person started it from the panel (not a scheduled job). */
   interactive: boolean;
   /** A Continue of an earlier run. */

@@ -11,16 +11,17 @@
  *   timed out, stopped).
  * - Results are wrapped as untrusted unless the skill declared `resultPolicy: "trusted"`.
  */
+import type { Mode } from "@webbrain/protocol";
 import type { BrowserPort, JsonValue } from "./browser-port.js";
 import type { GateDecision, PermissionRequest } from "./permission-gate.js";
 import { originOf } from "./permission-gate.js";
-import type { SkillMode, SkillTool } from "./skills.js";
+import type { SkillTool } from "./skills.js";
 import { buildSkillRequest, runHttpSkillTool, SKILL_TIMEOUT_MS, type SkillHttp } from "./skills-http.js";
 import { agentResult, type ToolContent, untrustedResult } from "./tool-result.js";
 
 export interface SkillRunContext {
   http: SkillHttp;
-  mode: SkillMode;
+  mode: Mode;
   activeTabUrl?: string;
   signal?: AbortSignal;
   /** Downloads for download-job tools (the port's `download`). */

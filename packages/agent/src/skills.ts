@@ -18,6 +18,7 @@
  * - A stored skill that no longer parses never breaks the agent: `parseSkill` drops the bad
  *   tool and reports it in `errors`; its instructions still apply.
  */
+import { isMode, MODES, type Mode } from "@webbrain/protocol";
 import { TOOL_CATALOG } from "./tool-catalog.js";
 
 export interface SkillDefinition {
@@ -36,8 +37,6 @@ export interface SkillParameter {
   description?: string;
   [key: string]: unknown;
 }
-
-export type SkillMode = "ask" | "act" | "dev";
 
 /** A URL-like argument may only point at these hosts (and their subdomains) and path prefixes. */
 export interface UrlAllowRule {
@@ -82,7 +81,7 @@ export interface SkillTool {
   resultPolicy: "untrusted" | "trusted";
   responseLimits: ResponseLimits;
   /** Modes the tool is offered in: http tools everywhere, download jobs in action modes only. */
-  modes: SkillMode[];
+  modes: Mode[];
   job?: DownloadJobSpec;
   skillId: string;
 }
@@ -108,8 +107,7 @@ const META_FENCE = /```webbrain-skill[^\S\n]*\n([\s\S]*?)```/g;
 const TOOL_NAME = /^[a-z][a-z0-9_]{1,47}$/;
 const LOCAL_HTTP = /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
 const BUILTIN = new Set(TOOL_CATALOG.map((spec) => spec.name));
-const ALL_MODES: SkillMode[] = ["ask", "act", "dev"];
-const ACTION_MODES: SkillMode[] = ["act", "dev"];
+const ACTION_MODES: readonly Mode[] = ["act", "dev"];
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === "object" && !Array.isArray(value)
@@ -183,14 +181,14 @@ function checkJob(name: string, tool: Record<string, unknown>, origin: string): 
   return { ...(spec as DownloadJobSpec), pollIntervalMs: poll, timeoutMs: timeout };
 }
 
-function checkModes(name: string, raw: unknown, kind: SkillTool["kind"]): SkillMode[] | string {
-  const allowed = kind === "httpDownloadJob" ? ACTION_MODES : ALL_MODES;
-  if (raw === undefined) return allowed;
-  if (!Array.isArray(raw) || raw.some((mode) => !ALL_MODES.includes(mode as SkillMode))) {
+function checkModes(name: string, raw: unknown, kind: SkillTool["kind"]): Mode[] | string {
+  const allowed: readonly Mode[] = kind === "httpDownloadJob" ? ACTION_MODES : MODES;
+  if (raw === undefined) return [...allowed];
+  if (!Array.isArray(raw) || raw.some((mode) => !isMode(mode))) {
     return `${name}: modes must be a list of "ask", "act", "dev"`;
   }
   // A download job never runs in Ask, whatever the manifest says.
-  return (raw as SkillMode[]).filter((mode) => allowed.includes(mode));
+  return (raw as Mode[]).filter((mode) => allowed.includes(mode));
 }
 
 function checkTool(raw: unknown, skillId: string, taken: Set<string>): SkillTool | string {
@@ -331,7 +329,7 @@ export function buildCustomSkillsPrompt(skills: readonly SkillDefinition[]): str
 }
 
 /** The skill's tools offered in a mode. */
-export function skillToolsForMode(tools: Iterable<SkillTool>, mode: SkillMode): SkillTool[] {
+export function skillToolsForMode(tools: Iterable<SkillTool>, mode: Mode): SkillTool[] {
   return [...tools].filter((tool) => tool.modes.includes(mode));
 }
 

@@ -20,10 +20,16 @@
  * mode; `control` ends or pauses the turn (`pause_for_user` waits for a person, then goes on),
  * or schedules work for later.
  */
+
+import {
+  type AgentFacility,
+  type BrowserCapability,
+  type Mode,
+  modeSchema,
+  type Tier,
+  TreeFilterSchema,
+} from "@webbrain/protocol";
 import { type TSchema, Type } from "typebox";
-import type { AgentFacility } from "./agent-facilities.js";
-import type { BrowserCapability } from "./browser-capabilities.js";
-import type { Mode, Tier } from "./tool-selection.js";
 
 export type ToolKind = "observe" | "act" | "navigate" | "network" | "download" | "dev" | "control";
 
@@ -36,7 +42,7 @@ export type ToolKind = "observe" | "act" | "navigate" | "network" | "download" |
  *   origins, the page's own realm): not in the page layer.
  * - `port`: a BrowserPort method, called by the agent's dispatch (navigate, screenshot, fetch...).
  * - `agent`: the agent answers it (done, clarify, scheduling); `requires` names what the embedder
- *   must give the agent for it (agent-facilities.ts), else it is not offered.
+ *   must give the agent for it (AGENT_FACILITIES in @webbrain/protocol), else it is not offered.
  */
 export type ToolRuns =
   | { in: "page"; trustedInput: boolean; searchesShadowRoots: boolean }
@@ -134,9 +140,7 @@ const DECLARATIONS = [
     description:
       'Indexed snapshot of the page: [ref] role "name" states. Parts that do not fit are folded into one line; pass its ref as ref_id to print that part. find/role: only matching lines. diff: only what changed since the last snapshot.',
     parameters: Type.Object({
-      filter: Type.Optional(
-        Type.Union([Type.Literal("interactive"), Type.Literal("visible"), Type.Literal("all")]),
-      ),
+      filter: Type.Optional(TreeFilterSchema),
       ref_id: optRef,
       max_chars: optNum(),
       find: optStr(),
@@ -564,11 +568,7 @@ const DECLARATIONS = [
           },
         ),
       ),
-      mode: Type.Optional(
-        Type.Union([Type.Literal("ask"), Type.Literal("act"), Type.Literal("dev")], {
-          description: "Default act (never above this chat's).",
-        }),
-      ),
+      mode: Type.Optional(modeSchema({ description: "Default act (never above this chat's)." })),
     }),
     offer: EVERYWHERE,
     needs: [],

@@ -17,6 +17,7 @@
  * do instead. Only a loop stop or repeated malformed calls end the run from here.
  */
 import { type ToolCall, validateToolCall } from "@mariozechner/pi-ai";
+import type { PermissionCapability, Tier } from "@webbrain/protocol";
 import { agentFacilities } from "./agent-facilities.js";
 import { admitsFailure, type BlockedDone } from "./blocked-done.js";
 import type { BrowserPort, CompletionProbe } from "./browser-port.js";
@@ -24,7 +25,7 @@ import type { Conversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
 import type { RunImageCounter } from "./image-budget.js";
 import type { LoopDetector, LoopVerdict } from "./loop-detector.js";
-import { type Capability, originOf, type PermissionGate } from "./permission-gate.js";
+import { originOf, type PermissionGate } from "./permission-gate.js";
 import { type AgentScheduler, runScheduleTool, type ScheduleToolName } from "./scheduler/schedule-tools.js";
 import { runSkillTool } from "./skill-tool-runner.js";
 import type { SkillTool } from "./skills.js";
@@ -33,7 +34,7 @@ import type { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type AgentToolName, type ToolSpec, toolSpec } from "./tool-catalog.js";
 import { dispatchTool } from "./tool-dispatch.js";
 import { agentResult, isValidationRejection, refNamesOf, type ToolContent, withNote } from "./tool-result.js";
-import { allowedTool, type Tier } from "./tool-selection.js";
+import { allowedTool } from "./tool-selection.js";
 import { gateUrls } from "./url-gate.js";
 
 /** Consecutive malformed tool calls before the run stops with a malformed_tool_call error. */
@@ -405,7 +406,7 @@ export function permissionFor(
   spec: ToolSpec,
   args: Record<string, unknown>,
   pageUrl: string,
-): { capability: Capability; origin: string; detail: string } | undefined {
+): { capability: PermissionCapability; origin: string; detail: string } | undefined {
   const detail = `${spec.name} ${JSON.stringify(args).slice(0, 120)}`;
   switch (spec.kind) {
     case "act":

@@ -15,20 +15,19 @@
  * - `allowedTool` is what the executor calls for every call, whatever the model sends: the
  *   tool list given to the model is a hint, this check is the rule.
  */
-import { AGENT_FACILITIES, type AgentFacilities, type AgentFacility } from "./agent-facilities.js";
 import {
+  AGENT_FACILITIES,
+  type AgentFacilities,
+  type AgentFacility,
   BROWSER_CAPABILITIES,
   type BrowserCapabilities,
+  type Mode,
   missingCapabilities,
-} from "./browser-capabilities.js";
+  type Tier,
+  tierRank,
+} from "@webbrain/protocol";
 import { AgentError } from "./errors.js";
 import { TOOL_CATALOG, type ToolDeclaration, toolSpec } from "./tool-catalog.js";
-
-export type Mode = "ask" | "act" | "dev";
-export type Tier = "compact" | "mid" | "full";
-
-export const MODES: readonly Mode[] = ["ask", "act", "dev"];
-export const TIERS: readonly Tier[] = ["compact", "mid", "full"];
 
 export interface ToolSelectionInput {
   mode: Mode;
@@ -46,12 +45,10 @@ function missingFacilities(spec: ToolDeclaration, have: AgentFacilities | undefi
   return spec.runs.in === "agent" ? spec.runs.requires.filter((name) => have?.has(name) !== true) : [];
 }
 
-const TIER_RANK: Record<Tier, number> = { compact: 0, mid: 1, full: 2 };
-
 /** Does this mode and tier offer the tool at all (before vision and capabilities)? */
 export function offeredIn(spec: ToolDeclaration, mode: Mode, tier: Tier): boolean {
   const lowest = spec.offer[mode];
-  return lowest !== undefined && TIER_RANK[tier] >= TIER_RANK[lowest];
+  return lowest !== undefined && tierRank(tier) >= tierRank(lowest);
 }
 
 export function devOnCompact(): AgentError {

@@ -18,6 +18,7 @@
  * - Replay never guesses: an ambiguous target is a stop, not a pick.
  */
 import type { ToolCall } from "@mariozechner/pi-ai";
+import type { Mode } from "@webbrain/protocol";
 import { BlockedDone } from "./blocked-done.js";
 import type { BrowserPort, PageResult } from "./browser-port.js";
 import { newConversation } from "./conversation.js";
@@ -35,7 +36,6 @@ import { MemoryStore, type Store } from "./store.js";
 import { DuplicateSubmitGuard } from "./submit-guard.js";
 import { checkNavigableUrl } from "./tool-dispatch.js";
 import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
-import type { Mode } from "./tool-selection.js";
 import { fillPlaceholders, resolveParams, type Workflow, type WorkflowStep } from "./workflow-format.js";
 import { findTarget, formatTarget } from "./workflow-target.js";
 

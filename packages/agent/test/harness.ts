@@ -1,13 +1,7 @@
 /** Shared setup for agent tests: a scripted LLM over HTTP, a MemoryBrowser, an Agent. */
+import type { Tier } from "@webbrain/protocol";
 import { type Dialect, type ScriptedLlm, type ScriptStep, startScriptedLlm } from "@webbrain/testkit";
-import {
-  Agent,
-  type AgentEvent,
-  type AgentOptions,
-  MemoryStore,
-  type ProviderConfig,
-  type Tier,
-} from "../src/index.js";
+import { Agent, type AgentEvent, type AgentOptions, MemoryStore, type ProviderConfig } from "../src/index.js";
 import { MemoryBrowser, type PageScript } from "./memory-browser.js";
 
 export const SHOP_URL = "https://shop.example/";

@@ -3,21 +3,20 @@
  * actions behave), and every call is recorded so tests can assert what the agent did.
  * Browser behaviour itself is tested by the runner and the add-on in real Firefox.
  */
-import {
-  ALL_BROWSER_CAPABILITIES,
-  type BrowserCapabilities,
-  type BrowserPort,
-  type CompletionProbe,
-  type DownloadContent,
-  type DownloadInfo,
-  type FetchRequest,
-  type FetchResponse,
-  type HistoryAccess,
-  type PageActionName,
-  type PageResult,
-  type ResearchResult,
-  type Screenshot,
-  type TabInfo,
+import { ALL_BROWSER_CAPABILITIES, type BrowserCapabilities } from "@webbrain/protocol";
+import type {
+  BrowserPort,
+  CompletionProbe,
+  DownloadContent,
+  DownloadInfo,
+  FetchRequest,
+  FetchResponse,
+  HistoryAccess,
+  PageActionName,
+  PageResult,
+  ResearchResult,
+  Screenshot,
+  TabInfo,
 } from "../src/index.js";
 
 export interface PageScript {

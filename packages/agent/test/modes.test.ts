@@ -1,16 +1,13 @@
 // Modes and tiers: the tool lists, and the execution-time rule that holds whatever the model sends.
+import { ALL_BROWSER_CAPABILITIES, browserCapabilities, MODES, TIERS } from "@webbrain/protocol";
 import { lastToolResultText, toolNames } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  ALL_BROWSER_CAPABILITIES,
   agentFacilities,
   allowedTool,
-  browserCapabilities,
-  MODES,
   PAGE_ACTIONS,
   PAGE_LAYER_ACTIONS,
   PORT_ACTIONS,
-  TIERS,
   TOOL_CATALOG,
   toolNamesFor,
   toolsNotOffered,

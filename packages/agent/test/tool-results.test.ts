@@ -1,9 +1,10 @@
 // Tool results: what the model reads (`content`) apart from what code reads (`details`).
+
 import type { ToolCall } from "@mariozechner/pi-ai";
+import { browserCapabilities } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import {
   BlockedDone,
-  browserCapabilities,
   DuplicateSubmitGuard,
   LoopDetector,
   MemoryStore,

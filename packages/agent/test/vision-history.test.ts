@@ -3,10 +3,10 @@
  * request carries (screenshots after actions, verify_form's view, the count and byte budgets),
  * and the history tools' answers and offers.
  */
+import { ALL_BROWSER_CAPABILITIES } from "@webbrain/protocol";
 import { imageCount, type RecordedRequest } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  ALL_BROWSER_CAPABILITIES,
   base64Bytes,
   DEFAULT_IMAGE_BUDGET,
   PRUNED_IMAGE_TEXT,

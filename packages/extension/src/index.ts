@@ -21,4 +21,4 @@ export {
   type Settings,
   validateProvider,
 } from "./shared/settings.js";
-export type { ChatMode, TranscriptItem } from "./shared/transcript.js";
+export type { TranscriptItem } from "./shared/transcript.js";

@@ -4,11 +4,12 @@
  * it over BiDi and calls the port from that page. The port then works through the add-on's real
  * manifest, permissions and content scripts in every frame, as it does in the background page.
  */
+
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Mode, Tier } from "@webbrain/agent";
 import { type BidiClient, evaluate } from "@webbrain/bidi";
+import type { Mode, Tier } from "@webbrain/protocol";
 import { build } from "esbuild";
 import {
   buildAddon,

@@ -3,16 +3,17 @@
  * LLM over real HTTP. The browser seam (BrowserPort) is a small stand-in that only knows one
  * tab, because these runs never act on a page.
  */
+
 import type { BrowserPort, PageResult, TabInfo } from "@webbrain/agent";
 import {
   AgentError,
   alarmName,
-  browserCapabilities,
   MemoryStore,
   type ScheduledJob,
   ScheduledJobManager,
   taskDraft,
 } from "@webbrain/agent";
+import { browserCapabilities } from "@webbrain/protocol";
 import { type ScriptedLlm, type ScriptStep, startScriptedLlm, waitFor } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { argsSummary, nudgeText, planForApproval, resultText } from "../src/background/panel-text.js";

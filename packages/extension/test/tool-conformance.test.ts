@@ -6,12 +6,14 @@
  * tools the add-on does not offer is asserted exactly (README "What the add-on does not offer"
  * says why for each), so a capability that drifts fails here.
  */
+
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MODES, type Mode, TIERS, type Tier, TOOL_CATALOG } from "@webbrain/agent";
+import { TOOL_CATALOG } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
+import { MODES, type Mode, TIERS, type Tier } from "@webbrain/protocol";
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,

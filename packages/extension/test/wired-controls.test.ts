@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { evaluate, navigate } from "@webbrain/bidi";
-import { type FixtureServer, startFixtureServer, useFirefox } from "@webbrain/testkit";
+import { type FixtureServer, lineOf, refIn, startFixtureServer, useFirefox } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDON_PREFS, buildAddon, firefoxTabId, installAddon, waitForContext } from "./addon-harness.js";
 
@@ -75,9 +75,6 @@ async function open(path: string): Promise<AddonPage> {
     last: () => evaluate<string>(firefox.client, context, "document.getElementById('last').textContent"),
   };
 }
-
-const lineOf = (tree: string, pattern: RegExp) => tree.split("\n").find((l) => pattern.test(l)) ?? "";
-const refIn = (line: string) => Number(/\[(\d+)\]/.exec(line)?.[1] ?? Number.NaN);
 
 async function click(page: AddonPage, line: string): Promise<void> {
   const result = await page.call("click_ax", { ref_id: refIn(line) });

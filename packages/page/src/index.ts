@@ -21,7 +21,6 @@ export type {
   JsonValue,
   PageResult,
   PlanStep,
-  TreeFilter,
   VerifyCall,
   ViewportPoint,
 } from "./protocol.js";

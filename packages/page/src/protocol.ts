@@ -9,7 +9,6 @@
  */
 
 export type ActionMode = "dispatch" | "resolve";
-export type TreeFilter = "all" | "visible" | "interactive";
 
 export type ErrorCode =
   | "bad_params"

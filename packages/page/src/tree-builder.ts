@@ -16,6 +16,8 @@
  * Longer than the other modules on purpose: the printing rules share one pass and its state
  * (pending text, overlay sinks, inherited flags); split apart they would hide that invariant.
  */
+
+import type { TreeFilter } from "@webbrain/protocol";
 import { accessibleName, LabelIndex, NAME_MAX_CHARS, swatchColour } from "./accessible-name.js";
 import {
   collapseWhitespace,
@@ -42,7 +44,6 @@ import { WiringIndex } from "./listeners.js";
 import { nativeDom, type StyleReader, styleReader } from "./native-dom.js";
 import { foldTree, type HeadLine, lineText, type Section, sectionEnd, type TreeLine } from "./outline.js";
 import { isOverlayContainer } from "./overlays.js";
-import type { TreeFilter } from "./protocol.js";
 import type { RefRegistry } from "./ref-registry.js";
 import {
   type AttributeNames,

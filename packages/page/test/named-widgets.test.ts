@@ -5,15 +5,13 @@
  * tree scoped to their field, a slider's thumb, a spinner's aria-hidden arrows, resize handles (by edge),
  * an icon-only toolbar button, and controls that do not borrow the text beside them.
  */
+import { lineOf, refIn } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
 import type { PageSession } from "./page-session.js";
 import { useWiredFixtures } from "./wired-session.js";
 
 const { open } = useWiredFixtures();
 const PAGE = "/page/wired/named-widgets.html";
-
-const lineOf = (tree: string, pattern: RegExp) => tree.split("\n").find((l) => pattern.test(l)) ?? "";
-const refIn = (line: string) => Number(/\[(\d+)\]/.exec(line)?.[1] ?? Number.NaN);
 
 async function clickRef(page: PageSession, ref: number): Promise<void> {
   const done = await page.runResolved(await page.call("click_ax", { ref_id: ref, mode: "resolve" }));

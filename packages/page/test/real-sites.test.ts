@@ -4,6 +4,7 @@
  * hides, native checkboxes named by their colour, states and refs a person does not see, and a
  * draggable title bar printed as a "Close" clickable above the real Close button.
  */
+import { refIn } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
 import type { PageSession } from "./page-session.js";
 import { useWiredFixtures } from "./wired-session.js";
@@ -12,7 +13,6 @@ const { open } = useWiredFixtures();
 const PAGE = "/page/wired/real-sites.html";
 
 const lines = (tree: string) => tree.split("\n").map((l) => l.trim());
-const refIn = (line: string) => Number(/\[(\d+)\]/.exec(line)?.[1] ?? Number.NaN);
 const lastAction = (page: PageSession) => page.page<string>("document.getElementById('last').textContent");
 
 async function clickRef(page: PageSession, ref: number): Promise<void> {

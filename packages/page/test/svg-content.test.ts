@@ -5,14 +5,12 @@
  * cursor), an icon inside a button left as the button's one line, and a many-dot chart capped.
  * Refs are clicked with trusted input to prove they name the shape the page reacts to.
  */
+import { lineOf, refIn } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
 import type { PageSession } from "./page-session.js";
 import { useWiredFixtures } from "./wired-session.js";
 
 const { open } = useWiredFixtures();
-
-const lineOf = (tree: string, pattern: RegExp) => tree.split("\n").find((l) => pattern.test(l)) ?? "";
-const refIn = (line: string) => Number(/\[(\d+)\]/.exec(line)?.[1] ?? Number.NaN);
 
 async function clickRef(page: PageSession, ref: number): Promise<void> {
   const done = await page.runResolved(await page.call("click_ax", { ref_id: ref, mode: "resolve" }));

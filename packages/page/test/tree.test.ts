@@ -147,7 +147,7 @@ describe("filters, budget and scope", () => {
     const page = await env.open("/page/tree-basics.html");
     const result = await page.call("get_accessibility_tree", { filter: "everything" });
     expect(result).toMatchObject({ success: false, code: "bad_params" });
-    expect(result.error).toContain("all, visible, interactive");
+    expect(result.error).toContain("interactive, visible, all");
   });
 });
 

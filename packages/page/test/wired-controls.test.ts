@@ -4,14 +4,12 @@
  * controls, a calendar, an autocomplete menu, a custom tree, custom checkboxes. Each ref is
  * clicked with trusted input to prove it names the control the page reacts to.
  */
+import { lineOf, refIn } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
 import type { PageSession } from "./page-session.js";
 import { useWiredFixtures } from "./wired-session.js";
 
 const { open } = useWiredFixtures();
-
-const lineOf = (tree: string, pattern: RegExp) => tree.split("\n").find((l) => pattern.test(l)) ?? "";
-const refIn = (line: string) => Number(/\[(\d+)\]/.exec(line)?.[1] ?? Number.NaN);
 
 async function clickRef(page: PageSession, ref: number): Promise<void> {
   const result = await page.call("click_ax", { ref_id: ref, mode: "resolve" });

@@ -10,12 +10,10 @@
  * - A failure the page or the model caused resolves `{success: false, error}`; a closed tab or
  *   a dead browser throws (TabGoneError, BidiConnectionClosedError).
  */
+
 import { access, readFile, stat } from "node:fs/promises";
 import {
-  type BrowserCapabilities,
-  type BrowserCapability,
   type BrowserPort,
-  browserCapabilities,
   type DownloadContent,
   type DownloadInfo,
   type FetchRequest,
@@ -37,6 +35,7 @@ import {
 } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import { dropFileOnElement } from "@webbrain/page/file-drop";
+import { type BrowserCapabilities, type BrowserCapability, browserCapabilities } from "@webbrain/protocol";
 import { ActionSideEffects, SIDE_EFFECT_EVENTS } from "./action-side-effects.js";
 import { ContextDocuments, DOCUMENT_EVENTS } from "./context-documents.js";
 import {

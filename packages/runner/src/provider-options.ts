@@ -7,16 +7,17 @@
  * that does not answer at all is a ModelUnavailableError (exit 3) saying how to start or point
  * at one, raised before Firefox is launched.
  */
+
 import {
   AgentError,
   DEFAULT_PROVIDER_ID,
   PROVIDER_PRESETS,
   type ProviderConfig,
   providerFromPreset,
-  type Tier,
   testConnection,
   validateProviderConfig,
 } from "@webbrain/agent";
+import type { Tier } from "@webbrain/protocol";
 import { ModelUnavailableError, UsageError } from "./errors.js";
 
 export interface ProviderFlags {

@@ -14,6 +14,7 @@
  *   go on. Only the browser dying ends the whole run.
  * - Results come back in file order whatever order the tasks finish in.
  */
+
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import {
@@ -21,13 +22,13 @@ import {
   type LlmClient,
   MemoryStore,
   type MessagingRoute,
-  type Mode,
   type ProviderConfig,
   RecipientGuard,
   type RunStatus,
   recipientFromPlan,
   type SkillDefinition,
 } from "@webbrain/agent";
+import type { Mode } from "@webbrain/protocol";
 import { UsageError } from "./errors.js";
 import type { SessionBrowser } from "./isolated-sessions.js";
 

@@ -9,16 +9,14 @@
  * - `call` never throws for a bad call: a refused, malformed or failed call is a result with
  *   `success: false` and `error`. It throws only when the browser is gone.
  */
+
 import {
   AgentError,
-  ALL_BROWSER_CAPABILITIES,
   BlockedDone,
-  type BrowserCapabilities,
   type BrowserPort,
   DuplicateSubmitGuard,
   LoopDetector,
   MemoryStore,
-  type Mode,
   newConversation,
   type PageResult,
   type PermissionApprover,
@@ -28,12 +26,12 @@ import {
   type SkillDefinition,
   type SkillTool,
   skillToolsForMode,
-  type Tier,
   ToolExecutor,
   type ToolOutcome,
   type ToolSpec,
   toolsFor,
 } from "@webbrain/agent";
+import { ALL_BROWSER_CAPABILITIES, type BrowserCapabilities, type Mode, type Tier } from "@webbrain/protocol";
 import { AdvisoryLoopDetector, AdvisorySubmitGuard } from "./advisory-guards.js";
 import { UsageError } from "./errors.js";
 

@@ -46,9 +46,13 @@ describe("the packed packages", () => {
       const app = join(work, "app");
       await mkdir(app);
       await writeFile(join(app, "package.json"), JSON.stringify({ name: "app", private: true }));
-      const ours = ["@webbrain/bidi", "@webbrain/page", "@webbrain/agent", "@webbrain/runner"].map(
-        (name) => packs.tarballs[name]!,
-      );
+      const ours = [
+        "@webbrain/protocol",
+        "@webbrain/bidi",
+        "@webbrain/page",
+        "@webbrain/agent",
+        "@webbrain/runner",
+      ].map((name) => packs.tarballs[name]!);
       await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...ours], {
         cwd: app,
         timeout: STEP_TIMEOUT_MS,
@@ -58,7 +62,7 @@ describe("the packed packages", () => {
       expect(existsSync(join(app, "node_modules", "@webbrain", "runner", "dist", "index.d.ts"))).toBe(true);
       // Each published package states the Node versions the workspace supports.
       const rootEngines = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")).engines;
-      for (const name of ["bidi", "page", "agent", "runner"]) {
+      for (const name of ["protocol", "bidi", "page", "agent", "runner"]) {
         const published = JSON.parse(
           await readFile(join(app, "node_modules", "@webbrain", name, "package.json"), "utf8"),
         );

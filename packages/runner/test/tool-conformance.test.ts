@@ -13,7 +13,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { MODES, type Mode, TIERS, type Tier, TOOL_CATALOG, toolsNotOffered } from "@webbrain/agent";
+import { TOOL_CATALOG, toolsNotOffered } from "@webbrain/agent";
+import { MODES, type Mode, TIERS, type Tier } from "@webbrain/protocol";
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,

@@ -5,5 +5,6 @@ export * from "./firefox-harness.js";
 export * from "./fixture-server.js";
 export * from "./llm/index.js";
 export * from "./tool-conformance.js";
+export * from "./tree-lines.js";
 export * from "./wait-for.js";
 export * from "./zim-writer.js";

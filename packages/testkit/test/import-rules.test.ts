@@ -110,6 +110,12 @@ describe("import rules", () => {
     expect(importsOf(source)).toEqual(["@scope/one", "../x.js", "./y.js", "two/sub", "side-effect"]);
   });
 
+  it("every package DESIGN.md draws exists, and every package has its arrows", () => {
+    const folders = new Set(OUR_NAMES.values());
+    expect(Object.keys(DESIGN_ARROWS).filter((folder) => !folders.has(folder))).toEqual([]);
+    expect([...folders].filter((folder) => !(folder in DESIGN_ARROWS))).toEqual([]);
+  });
+
   for (const folder of [...OUR_NAMES.values()].sort()) {
     it(`${folder}: package.json names only the arrows DESIGN.md draws`, () => {
       const manifest = manifestOf(folder);

@@ -25,7 +25,8 @@
  * - Only `task` jobs export: a `resume` job continues a conversation that lives in the browser.
  * - A bad file is a `JobFileError` that names the field and says what to fix.
  */
-import type { JobMode, ScheduledJob } from "./job.js";
+import { isMode, MODES, type Mode } from "@webbrain/protocol";
+import type { ScheduledJob } from "./job.js";
 
 export const JOB_FILE_FORMAT = "webbrain-job";
 export const JOB_FILE_VERSION = 1;
@@ -42,7 +43,7 @@ export interface JobFile {
     kind: "task";
     title: string;
     prompt: string;
-    mode: JobMode;
+    mode: Mode;
     url?: string;
     schedule: JobFileSchedule;
   };
@@ -51,8 +52,6 @@ export interface JobFile {
 export class JobFileError extends Error {
   override name = "JobFileError";
 }
-
-const MODES: readonly JobMode[] = ["ask", "act", "dev"];
 
 /** The job file of a task job; `ownerTabUrl` fills `url` for a job that runs on its own tab. */
 export function jobFileFromJob(job: ScheduledJob, ownerTabUrl?: string, now = Date.now()): JobFile {
@@ -117,7 +116,7 @@ export function parseJobFile(text: string): JobFile {
   if (typeof job.prompt !== "string" || job.prompt.trim() === "") {
     throw new JobFileError('"job.prompt" must be the task to do (a non-empty string).');
   }
-  if (typeof job.mode !== "string" || !MODES.includes(job.mode as JobMode)) {
+  if (!isMode(job.mode)) {
     throw new JobFileError(`"job.mode" must be one of ${MODES.join(", ")}.`);
   }
   if (job.url !== undefined) {

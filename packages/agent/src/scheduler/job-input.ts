@@ -3,7 +3,8 @@
  * job draft. Every refusal is a `ScheduleInputError` whose message says what to send instead,
  * because the model reads it as the tool's result.
  */
-import type { JobMode, JobSchedule, JobTarget, SchedulerLimits } from "./job.js";
+import { isMode, type Mode } from "@webbrain/protocol";
+import type { JobSchedule, JobTarget, SchedulerLimits } from "./job.js";
 
 export class ScheduleInputError extends Error {
   override name = "ScheduleInputError";
@@ -13,7 +14,7 @@ export interface TaskDraft {
   kind: "task";
   title: string;
   prompt: string;
-  mode: JobMode;
+  mode: Mode;
   target: JobTarget;
   schedule: JobSchedule;
 }
@@ -22,7 +23,7 @@ export interface ResumeDraft {
   kind: "resume";
   title: string;
   prompt: string;
-  mode: JobMode;
+  mode: Mode;
   target: { type: "current_tab" };
   schedule: { type: "once"; runAt: number };
 }
@@ -48,9 +49,9 @@ function text(value: unknown, what: string, max: number): string {
   return trimmed;
 }
 
-function mode(value: unknown): JobMode {
+function mode(value: unknown): Mode {
   if (value === undefined) return "act";
-  if (value === "ask" || value === "act" || value === "dev") return value;
+  if (isMode(value)) return value;
   throw new ScheduleInputError(`mode must be "ask", "act" or "dev" (got ${JSON.stringify(value)}).`);
 }
 
@@ -164,7 +165,7 @@ export function resumeDraft(
   args: Record<string, unknown>,
   now: number,
   limits: SchedulerLimits,
-  currentMode: JobMode,
+  currentMode: Mode,
 ): ResumeDraft {
   const reason = text(args.reason, "reason", MAX_TITLE_CHARS);
   const instruction =

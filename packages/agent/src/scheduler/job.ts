@@ -13,6 +13,7 @@
  * a run that left it waiting on the user (`needs_user_input`, `paused`): it stays there until the
  * user cancels it, or `restore` queues it again.
  */
+import type { Mode } from "@webbrain/protocol";
 import type { JsonValue } from "../browser-port.js";
 
 /** `resume`: continue this tab's conversation later. `task`: run a new task, maybe on a URL. */
@@ -42,8 +43,6 @@ export type JobSchedule =
 /** `current_tab`: the tab that scheduled it. `url`: a tab showing this URL (opened inactive). */
 export type JobTarget = { type: "current_tab" } | { type: "url"; url: string };
 
-export type JobMode = "ask" | "act" | "dev";
-
 export interface JobResult {
   status: "completed" | "failed" | "needs_user_input" | "paused";
   /** What the run answered (or why it failed), short. */
@@ -57,7 +56,7 @@ export interface ScheduledJob {
   title: string;
   /** The task's prompt, or the instruction a resumed run starts with. */
   prompt: string;
-  mode: JobMode;
+  mode: Mode;
   /** The tab whose conversation scheduled it: its sidebar lists the job. */
   ownerTabId: string;
   target: JobTarget;

@@ -10,6 +10,7 @@
  * - `schedule_resume` ends the current run (a durable pause), as in the original.
  * - Bad input answers the model with a sentence that says what to send, and schedules nothing.
  */
+import { type Mode, modeRank } from "@webbrain/protocol";
 import type { ScheduledJob, SchedulerLimits } from "./job.js";
 import { type JobDraft, resumeDraft, ScheduleInputError, taskDraft } from "./job-input.js";
 
@@ -22,10 +23,6 @@ export interface AgentScheduler {
 
 /** The scheduling tools; declared with every other tool in tool-catalog.ts. */
 export type ScheduleToolName = "schedule_task" | "schedule_resume";
-
-type Mode = "ask" | "act" | "dev";
-
-const STRENGTH: Record<Mode, number> = { ask: 0, act: 1, dev: 2 };
 
 export type ScheduleToolAnswer =
   | { ok: true; text: string; job: ScheduledJob; ends: boolean }
@@ -46,7 +43,7 @@ export async function runScheduleTool(
     const now = scheduler.now();
     if (name === "schedule_task") {
       draft = taskDraft(args, now, scheduler.limits);
-      if (STRENGTH[draft.mode] > STRENGTH[context.mode]) draft = { ...draft, mode: context.mode };
+      if (modeRank(draft.mode) > modeRank(context.mode)) draft = { ...draft, mode: context.mode };
     } else {
       draft = resumeDraft(args, now, scheduler.limits, context.mode);
     }

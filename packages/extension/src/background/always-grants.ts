@@ -4,22 +4,9 @@
  * `"<capability> <origin>"`; revoking goes through the gate, so the next action on that site
  * asks again.
  */
-import { ALWAYS_GRANTS_KEY, type Capability, PermissionGate, type Store } from "@webbrain/agent";
+import { ALWAYS_GRANTS_KEY, PermissionGate, type Store } from "@webbrain/agent";
+import { isPermissionCapability, PERMISSION_CAPABILITIES } from "@webbrain/protocol";
 import type { AlwaysGrant } from "../shared/messages.js";
-
-const CAPABILITIES: readonly Capability[] = [
-  "interact",
-  "navigate",
-  "network",
-  "download",
-  "upload",
-  "execute_js",
-  "clipboard_read",
-];
-
-function isCapability(value: string): value is Capability {
-  return (CAPABILITIES as readonly string[]).includes(value);
-}
 
 export class AlwaysGrants {
   constructor(private readonly store: Store) {}
@@ -32,7 +19,7 @@ export class AlwaysGrants {
     for (const [key, granted] of Object.entries(stored)) {
       const space = key.indexOf(" ");
       const capability = key.slice(0, space);
-      if (granted !== true || space < 0 || !isCapability(capability)) continue;
+      if (granted !== true || space < 0 || !isPermissionCapability(capability)) continue;
       grants.push({ capability, origin: key.slice(space + 1) });
     }
     return grants.sort(
@@ -41,8 +28,8 @@ export class AlwaysGrants {
   }
 
   async revoke(capability: string, origin: string): Promise<{ revoked: boolean }> {
-    if (!isCapability(capability)) {
-      throw new Error(`Unknown capability "${capability}". Known: ${CAPABILITIES.join(", ")}.`);
+    if (!isPermissionCapability(capability)) {
+      throw new Error(`Unknown capability "${capability}". Known: ${PERMISSION_CAPABILITIES.join(", ")}.`);
     }
     const before = await this.list();
     if (!before.some((g) => g.capability === capability && g.origin === origin)) return { revoked: false };

@@ -18,8 +18,8 @@
  *   with a fake clock.
  */
 
+import type { Mode } from "@webbrain/protocol";
 import type { JournalEntry, RunEvent, RunSnapshot } from "../shared/run-events.js";
-import type { ChatMode } from "../shared/transcript.js";
 
 export const MAX_REPLAY_EVENTS = 256;
 export const MAX_STREAM_TEXT_CHARS = 100_000;
@@ -57,7 +57,7 @@ export class RunJournal {
   constructor(
     tabId: string,
     runId: string,
-    mode: ChatMode,
+    mode: Mode,
     private readonly sink: JournalSink,
     private readonly clock: Clock = systemClock,
   ) {

@@ -13,6 +13,7 @@
  *   follows.
  * - Stop aborts the agent and answers any open prompt with its refusing choice.
  */
+
 import {
   Agent,
   AgentError,
@@ -33,11 +34,12 @@ import {
   StreamingPolicyClient,
   typedValue,
 } from "@webbrain/agent";
+import type { Mode } from "@webbrain/protocol";
 import { type Attachment, messageWithAttachments } from "../shared/attachments.js";
 import { t } from "../shared/i18n.js";
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
-import type { ChatMode, TranscriptItem } from "../shared/transcript.js";
+import type { TranscriptItem } from "../shared/transcript.js";
 import { addonLocalFiles } from "./local-files-setting.js";
 import {
   agentErrorText,
@@ -131,7 +133,7 @@ export class RunManager {
   async start(
     tabId: string,
     text: string,
-    mode: ChatMode,
+    mode: Mode,
     options: StartOptions = {},
   ): Promise<{ runId: string }> {
     // shownAs: what the chat shows as the opening message (a scheduled run is marked as such).
@@ -183,7 +185,7 @@ export class RunManager {
 
   private async launch(
     tabId: string,
-    mode: ChatMode,
+    mode: Mode,
     userText: string | undefined,
     body: (agent: Agent, options: Parameters<Agent["processMessage"]>[2]) => Promise<RunResult>,
     how: { interactive: boolean; attachmentNames?: string[] } = { interactive: false },

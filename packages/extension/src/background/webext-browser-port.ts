@@ -19,9 +19,8 @@
  * - `researchUrl` always closes the tab it opened, also on failure.
  * - History is read only after the person allowed the optional `history` permission.
  */
+
 import type {
-  BrowserCapabilities,
-  BrowserCapability,
   BrowserPort,
   DownloadContent,
   DownloadInfo,
@@ -41,6 +40,7 @@ import type {
   UploadRequest,
 } from "@webbrain/agent";
 import { fetchText } from "@webbrain/agent";
+import type { BrowserCapabilities, BrowserCapability } from "@webbrain/protocol";
 import {
   ATTACH_FILE_MESSAGE,
   type AttachFileMessage,

@@ -11,20 +11,16 @@
  *   job state it leaves: a question (clarify) needs the user's input, a run stopped before
  *   finishing (step limit, Stop, a guard) is paused until Continue, only an answer completes.
  */
+
 import type { JobRunner, JobRunOutcome, ScheduledJob } from "@webbrain/agent";
+import type { Mode } from "@webbrain/protocol";
 import { t } from "../shared/i18n.js";
 import type { JournalEntry, RunEvent } from "../shared/run-events.js";
-import type { ChatMode } from "../shared/transcript.js";
 
 /** The part of RunManager a scheduled run needs. */
 export interface RunStarter {
   isRunning(tabId: string): boolean;
-  start(
-    tabId: string,
-    text: string,
-    mode: ChatMode,
-    options?: { shownAs?: string },
-  ): Promise<{ runId: string }>;
+  start(tabId: string, text: string, mode: Mode, options?: { shownAs?: string }): Promise<{ runId: string }>;
   onEvent(listener: (tabId: string, entry: JournalEntry) => void): () => void;
 }
 

@@ -6,6 +6,7 @@
  * first install. Protected messaging routes, Skills and Offline Wikipedia are sections of their
  * own (messaging-routes-section.ts, skills/, zim/).
  */
+import type { PermissionCapability, Tier } from "@webbrain/protocol";
 import { localizeDocument, t } from "../shared/i18n.js";
 import type { AlwaysGrant, ConnectionTestResult } from "../shared/messages.js";
 import { request } from "../shared/request.js";
@@ -15,7 +16,6 @@ import {
   PROVIDER_PRESETS,
   type ProviderConfig,
   type ProviderPreset,
-  type ProviderTier,
   parseSettings,
   providerFromPreset,
   SETTINGS_KEY,
@@ -94,7 +94,7 @@ function readForm(base: ProviderConfig): ProviderConfig {
     baseUrl: fields.baseUrl.value.trim().replace(/\/+$/, ""),
     apiKey: fields.apiKey.value.trim(),
     model: fields.model.value.trim(),
-    tier: fields.tier.value as ProviderTier,
+    tier: fields.tier.value as Tier,
     contextWindow: Number(fields.contextWindow.value),
     vision: fields.vision.checked,
     timeoutSeconds: Number(fields.timeoutSeconds.value),
@@ -379,7 +379,7 @@ const CAPABILITY_KEYS = {
   upload: "capUpload",
   execute_js: "capExecuteJs",
   clipboard_read: "capClipboardRead",
-} as const;
+} as const satisfies Record<PermissionCapability, string>;
 
 function capabilityLabel(capability: string): string {
   const key = CAPABILITY_KEYS[capability as keyof typeof CAPABILITY_KEYS];

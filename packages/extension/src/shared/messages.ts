@@ -7,11 +7,13 @@
  * one `subscribe` and gets a `snapshot` followed by every later event in order, so it can
  * never miss or repeat one.
  */
+
 import type { TraceRecord } from "@webbrain/agent";
+import type { Mode } from "@webbrain/protocol";
 import type { Attachment } from "./attachments.js";
 import type { JournalEntry, RunSnapshot } from "./run-events.js";
 import type { ProviderConfig, Settings } from "./settings.js";
-import type { ChatMode, TranscriptItem } from "./transcript.js";
+import type { TranscriptItem } from "./transcript.js";
 
 export const RUN_PORT_NAME = "webbrain-run";
 
@@ -19,7 +21,7 @@ export type Request =
   | { type: "get_settings" }
   | { type: "save_settings"; settings: Settings }
   | { type: "test_provider"; provider: ProviderConfig }
-  | { type: "chat_start"; tabId: number; text: string; mode: ChatMode; attachments?: Attachment[] }
+  | { type: "chat_start"; tabId: number; text: string; mode: Mode; attachments?: Attachment[] }
   | { type: "chat_continue"; tabId: number }
   | { type: "chat_stop"; tabId: number }
   | { type: "chat_clear"; tabId: number }

@@ -3,8 +3,10 @@
  * sidebar. Every event gets a sequence number from the journal; the sidebar ignores any event
  * whose number it has already seen, which is what makes a reconnect free of duplicated text.
  */
+
 import type { RunStatus as AgentRunStatus } from "@webbrain/agent";
-import type { ChatMode, TranscriptItem } from "./transcript.js";
+import type { Mode } from "@webbrain/protocol";
+import type { TranscriptItem } from "./transcript.js";
 
 export type RunStatus = "running" | "done" | "stopped" | "error";
 
@@ -28,7 +30,7 @@ export interface OpenToolCall {
 }
 
 export type RunEvent =
-  | { kind: "run_start"; runId: string; mode: ChatMode }
+  | { kind: "run_start"; runId: string; mode: Mode }
   /** A transcript item that just became final (also appended to `tabChat:<tabId>`). */
   | { kind: "item"; item: TranscriptItem }
   /** Streamed model text of the current step; committed later by an `item` of kind assistant. */
@@ -63,7 +65,7 @@ export interface JournalEntry {
 export interface RunSnapshot {
   tabId: string;
   runId: string;
-  mode: ChatMode;
+  mode: Mode;
   status: RunStatus;
   /** The last sequence number given out; live events after this are new to the reader. */
   seq: number;

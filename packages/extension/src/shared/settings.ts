@@ -8,6 +8,7 @@
  * runs before saving: each message says which field is wrong and what to enter.
  */
 
+import { isTier, type Tier } from "@webbrain/protocol";
 import { t } from "./i18n.js";
 
 export const SETTINGS_KEY = "settings";
@@ -33,10 +34,6 @@ const APIS_NEEDING_KEY: readonly ProviderApi[] = [
   "azure-openai-responses",
 ];
 
-/** Spec 000's provider tiers: which tool set the agent offers. Compact cannot use Dev mode. */
-export type ProviderTier = "compact" | "mid" | "full";
-export const PROVIDER_TIERS: readonly ProviderTier[] = ["compact", "mid", "full"];
-
 export type VerboseLevel = "normal" | "verbose" | "deep";
 export const VERBOSE_LEVELS: readonly VerboseLevel[] = ["normal", "verbose", "deep"];
 
@@ -53,7 +50,7 @@ export interface ProviderConfig {
   /** The API key; for Bedrock its API key (a bearer token). */
   apiKey: string;
   model: string;
-  tier: ProviderTier;
+  tier: Tier;
   /** The model accepts screenshots. */
   vision: boolean;
   contextWindow: number;
@@ -117,7 +114,7 @@ export interface ProviderPreset {
   api: ProviderApi;
   baseUrl: string;
   model: string;
-  tier: ProviderTier;
+  tier: Tier;
   vision: boolean;
   needsKey: boolean;
   /** A server on this machine: the settings page says "(local)" in the user's language. */
@@ -262,7 +259,7 @@ export function validateProvider(provider: ProviderConfig): FieldProblem[] {
   if (APIS_NEEDING_KEY.includes(provider.api) && provider.apiKey.trim() === "") {
     problems.push({ field: "apiKey", message: t("problemApiKey") });
   }
-  if (!PROVIDER_TIERS.includes(provider.tier)) {
+  if (!isTier(provider.tier)) {
     problems.push({ field: "tier", message: t("problemTier") });
   }
   if (!Number.isInteger(provider.contextWindow) || provider.contextWindow < 1_000) {
@@ -308,7 +305,7 @@ function parseProvider(raw: unknown, index: number, problems: string[]): Provide
     baseUrl: text("baseUrl", ""),
     apiKey: text("apiKey", ""),
     model: text("model", ""),
-    tier: PROVIDER_TIERS.includes(raw.tier as ProviderTier) ? (raw.tier as ProviderTier) : "mid",
+    tier: isTier(raw.tier) ? raw.tier : "mid",
     vision: raw.vision === true,
     contextWindow:
       typeof raw.contextWindow === "number" &&

@@ -5,14 +5,11 @@
  * sidebar renders it. Keeping data rather than rendered HTML means a restored transcript is
  * sanitized again on render, exactly like a live one.
  */
-
-export type ChatMode = "ask" | "act" | "dev";
-
-export const CHAT_MODES: readonly ChatMode[] = ["ask", "act", "dev"];
+import type { Mode } from "@webbrain/protocol";
 
 export type TranscriptItem =
   /** `attachments`: names of the files attached to the message. */
-  | { kind: "user"; text: string; mode: ChatMode; at: number; attachments?: string[] }
+  | { kind: "user"; text: string; mode: Mode; at: number; attachments?: string[] }
   | { kind: "assistant"; text: string; at: number }
   | {
       kind: "tool";
@@ -35,8 +32,4 @@ export const MAX_TRANSCRIPT_ITEMS = 400;
 export function appendBounded(items: readonly TranscriptItem[], added: readonly TranscriptItem[]) {
   const all = [...items, ...added];
   return all.length > MAX_TRANSCRIPT_ITEMS ? all.slice(all.length - MAX_TRANSCRIPT_ITEMS) : all;
-}
-
-export function isChatMode(value: unknown): value is ChatMode {
-  return value === "ask" || value === "act" || value === "dev";
 }

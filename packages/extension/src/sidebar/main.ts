@@ -7,13 +7,14 @@
  * a run, and reopening it rebuilds the same view from the background's journal.
  */
 
+import { isMode, type Mode } from "@webbrain/protocol";
 import { mountJobsView } from "../scheduling/jobs-view.js";
 import { type Attachment, MAX_ATTACHMENTS } from "../shared/attachments.js";
 import { localizeDocument, t } from "../shared/i18n.js";
 import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/messages.js";
 import { request } from "../shared/request.js";
 import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
-import { type ChatMode, isChatMode } from "../shared/transcript.js";
+
 import { WORKFLOWS_KEY } from "../workflows/workflow-library.js";
 import { showSaveForm, WorkflowListView } from "../workflows/workflow-panel.js";
 import { AttachmentError, readAttachment } from "./attachment-reader.js";
@@ -59,7 +60,7 @@ const setWorkflowStatus = (text: string) => {
 const workflowList = new WorkflowListView(byId<HTMLUListElement>("workflow-list"), setWorkflowStatus);
 
 /** The mode of the tab's current or last run (an Ask run acts on nothing, so it saves nothing). */
-let runMode: ChatMode | undefined;
+let runMode: Mode | undefined;
 
 /** "Save as workflow" is offered on a finished Act or Dev run of the tab (not while one runs). */
 function offerSave(finished: boolean): void {
@@ -160,9 +161,9 @@ const view = new TranscriptView(
   byId<HTMLElement>("reply-nav"),
 );
 
-function selectedMode(): ChatMode {
+function selectedMode(): Mode {
   const checked = document.querySelector<HTMLInputElement>('input[name="mode"]:checked');
-  return isChatMode(checked?.value) ? checked.value : "ask";
+  return isMode(checked?.value) ? checked.value : "ask";
 }
 
 function setStatus(text: string): void {
@@ -201,7 +202,7 @@ function refreshTabTitle(tabId: number): void {
 }
 
 /** Shows `mode` on the Ask / Act / Dev switch, as if the person had picked it. */
-function showMode(mode: ChatMode): void {
+function showMode(mode: Mode): void {
   const radio = document.querySelector<HTMLInputElement>(`input[name="mode"][value="${mode}"]`);
   if (radio) radio.checked = true;
   ui.input.placeholder = t(PLACEHOLDERS[mode]);

@@ -5,13 +5,13 @@
  *
  * Every call answers JSON text, so BiDi's value serialisation never reshapes a result.
  */
+
 import {
   BlockedDone,
   DuplicateSubmitGuard,
   importSkill,
   LoopDetector,
   MemoryStore,
-  type Mode,
   newConversation,
   type PermissionAnswer,
   PermissionGate,
@@ -20,10 +20,10 @@ import {
   platformSkillHttp,
   type RunContext,
   runSkillTool,
-  type Tier,
   ToolExecutor,
   toolsFor,
 } from "@webbrain/agent";
+import type { Mode, Tier } from "@webbrain/protocol";
 import { WebExtBrowserPort } from "../../src/background/webext-browser-port.js";
 
 // The download limit is read per download, as the background page reads it from settings.

@@ -6,20 +6,20 @@
  *
  * Every answer is JSON text, so BiDi's value serialisation never reshapes a result.
  */
+
 import {
   BlockedDone,
   DuplicateSubmitGuard,
   LoopDetector,
   MemoryStore,
-  type Mode,
   newConversation,
   PermissionGate,
   type RunContext,
-  type Tier,
   ToolExecutor,
   toolNamesFor,
   toolsNotOffered,
 } from "@webbrain/agent";
+import type { Mode, Tier } from "@webbrain/protocol";
 import { WebExtBrowserPort } from "../../src/background/webext-browser-port.js";
 
 const port = new WebExtBrowserPort();

@@ -7,6 +7,7 @@
  * and a plan of trusted input steps, and names the follow-up call that verifies the effect.
  */
 
+import { TREE_FILTERS } from "@webbrain/protocol";
 import { diffTrees, swapLastTree } from "../diff.js";
 import { isSelect, sleep } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
@@ -51,7 +52,7 @@ function loadingAndEmpty(state: PageState, result: PageResult): boolean {
 }
 
 function readTree(state: PageState, p: Params): PageResult {
-  const filter = p.oneOf("filter", ["all", "visible", "interactive"] as const, "all");
+  const filter = p.oneOf("filter", TREE_FILTERS, "all");
   const scopeRef = p.optionalRef("ref_id");
   const maxChars = p.optionalNumber("max_chars");
   if (maxChars !== undefined && maxChars < 200) {

@@ -1,4 +1,5 @@
 /** `webbrain bench miniwob`: flags and help (see bench-command.ts). */
+import { TIERS } from "@webbrain/protocol";
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
 import { modelOptions } from "./model-specs.js";
 
@@ -43,7 +44,7 @@ const benchOptions = {
   },
   tier: {
     kind: "enum",
-    values: ["compact", "mid", "full"],
+    values: TIERS,
     help: "Model tier: compact, mid or full tools (default: the provider's).",
   },
   ...modelOptions,

@@ -2,16 +2,13 @@
  * The flags and help of every `webbrain` command, as data: the parser and `--help` both read
  * these, so a flag cannot exist without its help line.
  */
+import { MODES, TIERS, TREE_FILTERS } from "@webbrain/protocol";
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
 import { benchCommand } from "./bench-specs.js";
 import { localFileOptions } from "./local-file-specs.js";
 import { modelOptions } from "./model-specs.js";
 import { loginCommand, stateCommand } from "./session-specs.js";
 import { traceCommand, workflowCommand } from "./workflow-specs.js";
-
-export const MODES = ["ask", "act", "dev"] as const;
-export const TIERS = ["compact", "mid", "full"] as const;
-export const SNAPSHOT_FILTERS = ["interactive", "visible", "all"] as const;
 
 /** Where the browser comes from: launched here, or a remote one. Shared by every command. */
 const browserOptions = {
@@ -185,7 +182,7 @@ export const runCommand: CommandSpec<typeof runOptions> = {
 const snapshotOptions = {
   filter: {
     kind: "enum",
-    values: SNAPSHOT_FILTERS,
+    values: TREE_FILTERS,
     help: "Which nodes: all (default), visible, or interactive only.",
   },
   budget: {

@@ -1,11 +1,10 @@
 /**
  * What a BrowserPort can run, as a set of named capabilities.
  *
- * Each tool declaration (tool-catalog.ts) names the capabilities it needs; the agent offers a
- * tool only when the port declares all of them, and the executor checks again before running
- * it. A port declares a capability only when a real call through it works: the conformance
- * tests (runner and add-on, real Firefox) call every tool a port is offered and fail on
- * "unknown action" or "not supported".
+ * Each tool declaration names the capabilities it needs; the agent offers a tool only when the
+ * port declares all of them, and the executor checks again before running it. A port declares a
+ * capability only when a real call through it works: the conformance tests (runner and add-on,
+ * real Firefox) call every tool a port is offered and fail on "unknown action" or "not supported".
  *
  * Some capabilities change no tool list and only say how a tool behaves (`trusted_input`,
  * `closed_shadow_roots`, `full_page_screenshot`); they are here so a port says it once.

@@ -1,0 +1,12 @@
+/**
+ * @webbrain/protocol: the contract between realms (see README.md). Isomorphic: no DOM, no
+ * `node:`, no `browser.*`; imports typebox and nothing of ours.
+ */
+
+export * from "./agent-facilities.js";
+export * from "./browser-capabilities.js";
+export * from "./mode-schema.js";
+export * from "./modes.js";
+export * from "./permission-capabilities.js";
+export * from "./tree-filter.js";
+export * from "./tree-filter-schema.js";

@@ -1,0 +1,34 @@
+/**
+ * The agent's modes and the provider tiers: the one definition every realm uses (the agent's
+ * tool selection, the add-on's sidebar and settings, the runner's flags, saved jobs and chats).
+ *
+ * - Ask is read-only, Act changes pages, Dev adds developer tools on top of Act.
+ * - A tier says how large a model is, so how many tools it is given (Compact < Mid < Full).
+ * Both lists are in ascending order of strength: code that ranks modes or tiers uses the index.
+ */
+
+export const MODES = ["ask", "act", "dev"] as const;
+export type Mode = (typeof MODES)[number];
+
+export const TIERS = ["compact", "mid", "full"] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** A value read from storage, a file or the model: is it one of the modes? */
+export function isMode(value: unknown): value is Mode {
+  return (MODES as readonly unknown[]).includes(value);
+}
+
+/** A value read from storage, a file or the model: is it one of the tiers? */
+export function isTier(value: unknown): value is Tier {
+  return (TIERS as readonly unknown[]).includes(value);
+}
+
+/** How strong a mode is: Ask 0 < Act 1 < Dev 2 (a scheduled task never runs above its chat's). */
+export function modeRank(mode: Mode): number {
+  return MODES.indexOf(mode);
+}
+
+/** How large a tier is: Compact 0 < Mid 1 < Full 2 (a tool offered from Mid is offered on Full). */
+export function tierRank(tier: Tier): number {
+  return TIERS.indexOf(tier);
+}
