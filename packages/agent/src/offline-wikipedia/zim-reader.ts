@@ -1,9 +1,9 @@
 /**
  * A reader for openZIM archives (Kiwix), browser-free: it reads bytes through `ZimByteSource`
- * (an OPFS file or a user-picked File in the add-on, a Node file in tests) and never loads the
- * whole archive. It finds entries by title (binary search of the title pointer list) and reads
- * an article's blob out of its cluster. Clusters are decompressed by maintained libraries:
- * zstd by `fzstd`, xz by `xz-decompress`.
+ * (an OPFS file or a user-picked File in the add-on, a file handle in the runner's `--zim`)
+ * and never loads the whole archive. It finds entries by title (binary search of the title
+ * pointer list) and reads an article's blob out of its cluster. Clusters are decompressed by
+ * maintained libraries: zstd by `fzstd`, xz by `xz-decompress`.
  *
  * Format facts (openzim.org/wiki/ZIM_file_format): an 80-byte little-endian header; a MIME type
  * list; a URL pointer list (u64 per entry, sorted by namespace+URL); a title pointer list (u32
