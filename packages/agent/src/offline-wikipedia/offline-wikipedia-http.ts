@@ -12,7 +12,12 @@
  *
  * The add-on lists the archives installed in OPFS; the runner gives the one `--zim FILE` names.
  */
-import type { SkillHttp, SkillHttpRequest, SkillHttpResponse } from "../skills-http.js";
+import {
+  failureText,
+  type SkillHttp,
+  type SkillHttpRequest,
+  type SkillHttpResponse,
+} from "../skills-http.js";
 import { articleText, type ZimReader } from "./zim-reader.js";
 
 const SUMMARY = /^https:\/\/([a-z-]+)\.wikipedia\.org\/api\/rest_v1\/page\/summary\/([^?#]+)/;
@@ -96,10 +101,9 @@ export class OfflineWikipediaHttp<Archive extends ArchiveMetadata = ArchiveMetad
     // A broken archive is no answer: the live failure is what the model hears then.
     const local = await this.lookup(language, title).catch(() => undefined);
     if (local) return local;
-    throw new Error(
-      `${liveFailure instanceof Error ? liveFailure.message : String(liveFailure)}; no offline archive has an article titled "${title}"`,
-      { cause: liveFailure },
-    );
+    throw new Error(`${failureText(liveFailure)}; no offline archive has an article titled "${title}"`, {
+      cause: liveFailure,
+    });
   }
 
   private async lookup(language: string, title: string): Promise<SkillHttpResponse | undefined> {

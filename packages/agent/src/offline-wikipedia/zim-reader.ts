@@ -12,7 +12,11 @@
  * whether offsets are 64-bit (0x10), then blob offsets and blobs.
  */
 import { decompress as zstdDecompress } from "fzstd";
-import { XzReadableStream } from "xz-decompress";
+import * as xzModule from "xz-decompress";
+
+// xz-decompress is CommonJS (a webpack bundle) whose exports Node cannot detect statically: Node
+// gives them under `default`, bundlers (the add-on's esbuild, vitest) at the top level too.
+const { XzReadableStream } = (xzModule as { default?: typeof xzModule }).default ?? xzModule;
 
 export interface ZimByteSource {
   readonly size: number;
