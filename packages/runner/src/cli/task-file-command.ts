@@ -18,10 +18,10 @@ import {
 } from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
+import type { SkillNetwork } from "../offline-wikipedia-file.js";
 import { loadPageScript } from "../page-script-source.js";
 import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
 import { loadSkillFiles } from "../skill-files.js";
-import type { SkillNetwork } from "../offline-wikipedia-file.js";
 import { readTaskFile, runTaskPool, type TaskLine } from "../task-file.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
