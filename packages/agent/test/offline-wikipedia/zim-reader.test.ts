@@ -7,14 +7,14 @@
 import { open, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeXzZim } from "@webbrain/testkit";
+import { describe, expect, it } from "vitest";
 import {
   articleText,
   type ZimByteSource,
   ZimFormatError,
   ZimReader,
-} from "@webbrain/agent/offline-wikipedia";
-import { writeXzZim } from "@webbrain/testkit";
-import { describe, expect, it } from "vitest";
+} from "../../src/offline-wikipedia/index.js";
 
 const ZIM_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../../testkit/fixtures/zim");
 const ZIM = join(ZIM_DIR, "test-wikipedia.zim");
