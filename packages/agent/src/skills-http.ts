@@ -272,6 +272,16 @@ export interface SkillCallResult {
   error?: string;
 }
 
+/**
+ * An error's message with its cause's: Node's fetch says only "fetch failed", and the cause
+ * ("connect ECONNREFUSED 127.0.0.1:443", "getaddrinfo ENOTFOUND ...") says why.
+ */
+export function failureText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
+}
+
 /** Run a skill's read-only HTTP tool once. Network failures come back as `ok: false`. */
 export async function runHttpSkillTool(
   tool: SkillTool,
@@ -287,7 +297,7 @@ export async function runHttpSkillTool(
     return {
       ok: false,
       url: request.url,
-      error: `The request to ${new URL(request.url).origin} failed: ${(error as Error).message}`,
+      error: `The request to ${new URL(request.url).origin} failed: ${failureText(error)}`,
     };
   }
   const { text, truncated } = limitSkillResponse(tool, response);

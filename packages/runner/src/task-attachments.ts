@@ -34,7 +34,8 @@ const size = (bytes: number) =>
 async function pdfText(bytes: Uint8Array): Promise<string> {
   // The legacy build runs in Node; loaded only when a PDF is given.
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const task = getDocument({ data: bytes, useSystemFonts: false });
+  // Errors only (verbosity 0): PDF.js warns on stderr about fonts it does not need for text.
+  const task = getDocument({ data: bytes, useSystemFonts: false, verbosity: 0 });
   const pdf = await task.promise;
   try {
     const pages: string[] = [];
@@ -81,7 +82,7 @@ async function readOne(path: string): Promise<Attachment> {
       text = await pdfText(bytes);
     } catch (error) {
       throw new UsageError(
-        `--include ${path}: could not read the PDF ${name} (${(error as Error).message}).`,
+        `--include ${path}: ${name} is not a readable PDF (${(error as Error).message}); check that the file is complete, or save it as PDF again.`,
       );
     }
     if (text === "") throw new UsageError(`--include ${path}: ${name} has no text to read (a scanned PDF?).`);

@@ -27,6 +27,7 @@ import {
   type RunStatus,
   recipientFromPlan,
   type SkillDefinition,
+  type SkillHttp,
 } from "@webbrain/agent";
 import type { Mode } from "@webbrain/protocol";
 import { UsageError } from "./errors.js";
@@ -108,6 +109,8 @@ export interface TaskPoolOptions {
   messagingRoutes?: readonly MessagingRoute[];
   /** Each task's skills, by its position in `tasks` (`--skill` files plus the line's own). */
   skills?: readonly (readonly SkillDefinition[])[];
+  /** How skill tools reach the network (`--zim`: Wikipedia's offline fallback). */
+  skillHttp?: SkillHttp;
   /** Called as each task finishes (progress, streaming output). */
   onOutcome?: (outcome: TaskOutcome) => void;
 }
@@ -146,6 +149,7 @@ async function runOne(options: TaskPoolOptions, index: number): Promise<TaskOutc
         screenshotAfterActions: options.provider.vision,
         ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
         ...(options.skills?.[index]?.length ? { skills: options.skills[index] } : {}),
+        ...(options.skillHttp ? { skillHttp: options.skillHttp } : {}),
       });
       const result = await agent.processMessage(session.tabId, line.task, {
         mode: options.mode,

@@ -24,6 +24,7 @@ import {
   parseSkills,
   type RunContext,
   type SkillDefinition,
+  type SkillHttp,
   type SkillTool,
   skillToolsForMode,
   ToolExecutor,
@@ -47,6 +48,8 @@ export interface ToolRunnerOptions {
   advisoryGuards?: boolean;
   /** Skills (`--skill FILE`): their declared tools are offered beside the browser tools. */
   skills?: readonly SkillDefinition[];
+  /** How skill tools reach the network (`--zim`: Wikipedia's offline fallback). */
+  skillHttp?: SkillHttp;
 }
 
 /** A skill's tool as a tool list shows it (plain JSON Schema parameters). */
@@ -88,6 +91,7 @@ export class ToolRunner {
     this.#executor = new ToolExecutor({
       // Skill tools go out through the agent's cookieless fetch (no cookie jar on Node either).
       skillTools: this.#skillTools,
+      ...(options.skillHttp ? { skillHttp: options.skillHttp } : {}),
       port: options.port,
       gate: new PermissionGate(new MemoryStore(), options.approver),
       submitGuard: this.#advisorySubmit ?? new DuplicateSubmitGuard(),

@@ -17,6 +17,7 @@ import {
   startScriptedLlm,
   toolNames,
   userTexts,
+  writeTextPdf,
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
@@ -228,6 +229,50 @@ describe("webbrain run --include", () => {
       expect(result.code, result.stderr).toBe(0);
       const first = userTexts(llm.requests[0] as RecordedRequest).join("\n");
       expect(first).toContain('<attached_file name="notes.md">\nThe lamp code is ORBIT-7731.');
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "a PDF's text reaches the model's first message (PDF.js's legacy build, in Node), with no PDF.js noise on stderr",
+    async () => {
+      const invoice = join(dir, "invoice.pdf");
+      await writeFile(invoice, writeTextPdf(["Invoice 2026-118 (paid)", "The lamp costs 42 euros."]));
+      llm = await startScriptedLlm({ dialect: "openai-chat", script: [done] });
+      const result = await run(["--include", invoice]);
+      expect(result.code, result.stderr).toBe(0);
+      const first = userTexts(llm.requests[0] as RecordedRequest).join("\n");
+      expect(first).toContain('<attached_file name="invoice.pdf">');
+      expect(first).toMatch(/Invoice 2026-118 \(paid\)\s+The lamp costs 42 euros\./);
+      expect(result.stderr).not.toContain("Warning:");
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "refuses a damaged PDF and one without text, naming the file, before the model is asked (exit 2)",
+    async () => {
+      const damaged = join(dir, "damaged.pdf");
+      await writeFile(damaged, writeTextPdf(["Cut short"]).subarray(0, 150));
+      const blank = join(dir, "blank.pdf");
+      await writeFile(blank, writeTextPdf([]));
+      for (const [file, message] of [
+        [damaged, /--include .*damaged\.pdf: damaged\.pdf is not a readable PDF \(.+\)/],
+        [blank, /--include .*blank\.pdf: blank\.pdf has no text to read/],
+      ] as const) {
+        const refused = await runCli([
+          "run",
+          "read it",
+          "--include",
+          file,
+          "--base-url",
+          "http://127.0.0.1:9",
+        ]);
+        expect(refused.code, refused.stderr).toBe(2);
+        const lines = refused.stderr.trim().split("\n");
+        expect(lines, refused.stderr).toHaveLength(1);
+        expect(lines[0]).toMatch(message);
+      }
     },
     PROCESS_TEST_TIMEOUT_MS,
   );

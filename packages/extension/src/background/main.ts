@@ -6,12 +6,12 @@
 import { setBedrockProviderModule } from "@mariozechner/pi-ai";
 import { bedrockProviderModule } from "@mariozechner/pi-ai/bedrock-provider";
 import { ConversationStore, platformSkillHttp } from "@webbrain/agent";
+import { OfflineWikipediaHttp } from "@webbrain/agent/offline-wikipedia";
 import { SchedulerService } from "../scheduling/scheduler-service.js";
 import { languageInstruction, uiLanguage } from "../shared/i18n.js";
 import { SETTINGS_KEY } from "../shared/settings.js";
 import { SkillsService } from "../skills/skills-service.js";
 import { listArchives, openArchive } from "../zim/archive-store.js";
-import { OfflineWikipediaHttp } from "../zim/offline-wikipedia-http.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { WebRequestApiObserver } from "./api-observer-webrequest.js";
 import { askAboutHandler, ContextInbox, firefoxContextSources, installContextMenu } from "./context-menu.js";
@@ -72,7 +72,8 @@ const runs: RunManager = new RunManager({
   extraAgentOptions: async () => ({
     skills: await skills.store.enabled(),
     scheduler: scheduler.manager,
-    // The packaged Wikipedia skill falls back to installed Kiwix archives (zim/).
+    // The packaged Wikipedia skill falls back to installed Kiwix archives (zim/, the reader in
+    // @webbrain/agent).
     skillHttp: offlineWikipedia,
   }),
 });

@@ -5,6 +5,7 @@
  * archive-download.ts). Listing, resuming and removal as well.
  */
 
+import { ZimFormatError } from "@webbrain/agent/offline-wikipedia";
 import { t } from "../shared/i18n.js";
 import {
   cancelDownload,
@@ -15,7 +16,6 @@ import {
   runDownload,
 } from "./archive-download.js";
 import { installArchive, listArchives, removeArchive } from "./archive-store.js";
-import { ZimFormatError } from "./zim-reader.js";
 
 export function mountArchiveSection(parent: HTMLElement): void {
   const section = document.createElement("section");

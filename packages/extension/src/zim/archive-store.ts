@@ -10,20 +10,18 @@
  * - An archive is recorded only after its bytes are stored and it opened as a ZIM, so a failed
  *   or non-ZIM install leaves no record (and its partial file is deleted).
  */
-import { type ZimByteSource, ZimReader } from "./zim-reader.js";
+import {
+  type ArchiveMetadata,
+  readArchiveMetadata,
+  type ZimByteSource,
+  ZimReader,
+} from "@webbrain/agent/offline-wikipedia";
 
-export interface ArchiveRecord {
+/** An installed archive: its metadata (title, language, date, source, license) and where it is. */
+export interface ArchiveRecord extends ArchiveMetadata {
   id: string;
   fileName: string;
   size: number;
-  title: string;
-  /** ISO 639-3, as the archive's metadata says (e.g. "eng"). */
-  language: string;
-  /** The archive's date (YYYY-MM-DD). */
-  date: string;
-  /** The site it copies (e.g. https://en.wikipedia.org/). */
-  source: string;
-  license: string;
   installedAt: number;
 }
 
@@ -32,7 +30,6 @@ const DB_VERSION = 2;
 const STORE = "archives";
 /** Unfinished downloads (archive-download.ts), keyed by the archive id they will become. */
 export const DOWNLOADS_STORE = "downloads";
-const DEFAULT_LICENSE = "CC BY-SA 4.0 (Wikipedia text); see the archive's metadata";
 
 function database(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
@@ -111,11 +108,7 @@ export async function recordStoredArchive(id: string, fileName: string): Promise
       id,
       fileName,
       size: stored.size,
-      title: (await zim.metadata("Title")) ?? fileName,
-      language: (await zim.metadata("Language")) ?? "",
-      date: (await zim.metadata("Date")) ?? "",
-      source: (await zim.metadata("Source")) ?? "",
-      license: (await zim.metadata("License")) ?? DEFAULT_LICENSE,
+      ...(await readArchiveMetadata(zim, fileName)),
       installedAt: Date.now(),
     };
     await transact("readwrite", (store) => store.put(record));

@@ -63,6 +63,12 @@ const skillOption = {
   help: "Load a skill (Markdown with an optional webbrain-tools block, as the add-on imports); repeatable. Its tools call out without cookies.",
 } as const;
 
+const zimOption = {
+  kind: "string",
+  valueName: "FILE",
+  help: "Offline Wikipedia: when the Wikipedia skill (--skill) cannot reach the site, answer from this Kiwix .zim archive, as the add-on's installed archives do.",
+} as const;
+
 const messagingRouteOption = {
   kind: "string",
   valueName: "LINE",
@@ -118,6 +124,7 @@ const runOptions = {
   },
   "max-steps": { kind: "integer", valueName: "N", min: 1, help: "Stop after N model turns (default 130)." },
   skill: skillOption,
+  zim: zimOption,
   "messaging-route": messagingRouteOption,
   plan: { kind: "boolean", help: "Plan before Act: show the plan and ask before acting (needs a terminal)." },
   confirm: {
@@ -250,6 +257,7 @@ export const screenshotCommand: CommandSpec<typeof screenshotOptions> = {
 const mcpOptions = {
   ...modeTierOptions,
   skill: skillOption,
+  zim: zimOption,
   "messaging-route": messagingRouteOption,
   url: { kind: "string", valueName: "URL", help: "Open this page when the server starts." },
   confirm: {

@@ -12,6 +12,7 @@ import { AccessPolicy } from "../mcp-http-access.js";
 import { listenForMcp } from "../mcp-http-listener.js";
 import { startMcpHttpServer } from "../mcp-http-server.js";
 import { createMcpServer } from "../mcp-server.js";
+import type { SkillNetwork } from "../offline-wikipedia-file.js";
 import { loadPageScript } from "../page-script-source.js";
 import { withRunnerSession } from "../runner-session.js";
 import { loadSkillFiles } from "../skill-files.js";
@@ -20,7 +21,7 @@ import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";
 import { exposureWarning, resolveMcpHttpSettings } from "./mcp-http-settings.js";
-import { browserOptionsFrom, messagingRoutesFrom } from "./shared-options.js";
+import { browserOptionsFrom, messagingRoutesFrom, skillNetworkFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof mcpCommand.options>;
 
@@ -44,9 +45,29 @@ export async function mcpCommandHandler(
   offeredTools(mode, tier, true);
   const skills = await loadSkillFiles(options.skill ?? []);
   const routes = messagingRoutesFrom(options["messaging-route"]);
-  if (options.port !== undefined) return serveHttp(options, skills, routes, io);
   const httpOnly = HTTP_ONLY_FLAGS.find((flag) => options[flag] !== undefined);
-  if (httpOnly) throw new UsageError(`--${httpOnly} only applies with --port (MCP over HTTP).`);
+  if (options.port === undefined && httpOnly)
+    throw new UsageError(`--${httpOnly} only applies with --port (MCP over HTTP).`);
+  // --zim is checked before Firefox starts, and serves every session; closed when the server ends.
+  const network = await skillNetworkFrom(options, skills);
+  try {
+    if (options.port !== undefined) return await serveHttp(options, skills, routes, network, io);
+    return await serveStdio(options, skills, routes, network, io);
+  } finally {
+    await network.close();
+  }
+}
+
+/** MCP on stdio until the client closes stdin (or Ctrl-C), over one Firefox. */
+async function serveStdio(
+  options: Options,
+  skills: readonly SkillDefinition[],
+  routes: readonly MessagingRoute[],
+  network: SkillNetwork,
+  io: CliIo,
+): Promise<ExitCode> {
+  const mode = options.mode ?? "act";
+  const tier = options.tier ?? "full";
   return withRunnerSession<ExitCode>(
     {
       ...browserOptionsFrom(options),
@@ -65,6 +86,7 @@ export async function mcpCommandHandler(
             vision: true,
             advisoryGuards: true,
             skills,
+            skillHttp: network.http,
             ...(approver ? { approver } : {}),
           }),
         options.confirm === true,
@@ -76,7 +98,10 @@ export async function mcpCommandHandler(
       });
       await server.connect(new StdioServerTransport(io.stdin as Readable, io.stdout as Writable));
       const skillNote = skills.length > 0 ? ` and ${skills.length} skill(s)` : "";
-      io.stderr.write(`webbrain mcp: serving ${mode}/${tier} tools${skillNote} on stdio; ${description}\n`);
+      const fallback = network.description ? `; ${network.description}` : "";
+      io.stderr.write(
+        `webbrain mcp: serving ${mode}/${tier} tools${skillNote}${fallback} on stdio; ${description}\n`,
+      );
       await closed;
       await server.close().catch(() => {});
       return EXIT_DONE;
@@ -93,6 +118,7 @@ async function serveHttp(
   options: Options,
   skills: readonly SkillDefinition[],
   routes: readonly MessagingRoute[],
+  network: SkillNetwork,
   io: CliIo,
 ): Promise<ExitCode> {
   const mode = options.mode ?? "act";
@@ -133,6 +159,7 @@ async function serveHttp(
           vision: true,
           advisoryGuards: true,
           skills,
+          skillHttp: network.http,
           ...(approver ? { approver } : {}),
         }),
       log,

@@ -51,7 +51,12 @@ import { terminalPerson } from "../wait-for-person.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";
-import { browserOptionsFrom, messagingRoutesFrom, providerFlagsFrom } from "./shared-options.js";
+import {
+  browserOptionsFrom,
+  messagingRoutesFrom,
+  providerFlagsFrom,
+  skillNetworkFrom,
+} from "./shared-options.js";
 
 type Options = ParsedOptions<typeof runCommand.options>;
 
@@ -141,6 +146,8 @@ export async function runCommandHandler(
   // or Firefox is asked anything.
   const browserOptions = browserOptionsFrom(options);
   if (options.url) checkCommandLineUrl(options.url, browserOptions.localFiles);
+  // --zim is opened and checked here too; closed when the run ends, however it ends.
+  const network = await skillNetworkFrom(options, skills);
   const trace = options.trace ? new TraceWriter(resolve(options.trace)) : undefined;
   // Trace records (versioned JSON lines, trace-writer.ts): the recorder sees the model, the
   // port and the events.
@@ -173,7 +180,7 @@ export async function runCommandHandler(
       },
       async ({ port, tabId, description, browserLost }) => {
         progress.line(
-          `webbrain: ${description}; ${provider.label} model ${provider.model}${provider.vision ? " (images on)" : ""}; mode ${mode}`,
+          `webbrain: ${description}; ${provider.label} model ${provider.model}${provider.vision ? " (images on)" : ""}; mode ${mode}${network.description ? `; ${network.description}` : ""}`,
         );
         const counting = new CountingLlm(new PiAiClient(provider));
         const llm = recorder ? recorder.llm(counting) : counting;
@@ -201,6 +208,7 @@ export async function runCommandHandler(
             screenshotAfterActions: provider.vision,
             ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
             ...(skills.length > 0 ? { skills } : {}),
+            skillHttp: network.http,
             ...(observer ? { apiShortcuts: (id: string) => observer.guidance(id) } : {}),
             ...(options.plan && approvals ? { planBeforeAct: true, planApprover: approvals.plan } : {}),
             ...(options.confirm && approvals ? { approver: approvals.permission } : {}),
@@ -236,6 +244,7 @@ export async function runCommandHandler(
   } finally {
     progress.stop();
     await trace?.finish(failure);
+    await network.close();
   }
   return report(outcome, provider, options, io);
 }

@@ -5,10 +5,12 @@ import {
   PROTECTED_MESSAGING_ROUTES,
   parseMessagingRoutes,
   RouteListError,
+  type SkillDefinition,
 } from "@webbrain/agent";
 import type { BrowserConnectionOptions } from "../browser-connection.js";
 import { UsageError } from "../errors.js";
 import { type RunnerLocalFiles, runnerLocalFilesFrom } from "../local-files.js";
+import { type SkillNetwork, skillNetworkFor } from "../offline-wikipedia-file.js";
 import type { ProviderFlags } from "../provider-options.js";
 
 /** The model flags a command took, as providerFromFlags reads them. */
@@ -65,6 +67,17 @@ export function browserOptionsFrom(options: {
     ...(options["storage-state"] ? { storageState: resolve(options["storage-state"]) } : {}),
     ...(options["max-download-mb"] ? { maxDownloadBytes: options["max-download-mb"] * 1024 * 1024 } : {}),
   };
+}
+
+/**
+ * How skill tools reach the network: live, with `--zim FILE` as the Wikipedia skill's offline
+ * fallback. Checked now (a bad archive is exit 2 before the model or Firefox); the caller closes it.
+ */
+export function skillNetworkFrom(
+  options: { zim?: string },
+  skills: readonly SkillDefinition[],
+): Promise<SkillNetwork> {
+  return skillNetworkFor(options.zim, skills);
 }
 
 /** The recipient guard's routes: the built-in ones plus every `--messaging-route` line. */

@@ -8,17 +8,30 @@
  * - Exit 0 when every task finished (done/answered), 1 otherwise.
  */
 import { resolve } from "node:path";
-import { PiAiClient, type RunStatus } from "@webbrain/agent";
+import {
+  type MessagingRoute,
+  type Mode,
+  PiAiClient,
+  type ProviderConfig,
+  type RunStatus,
+  type SkillDefinition,
+} from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
+import type { SkillNetwork } from "../offline-wikipedia-file.js";
 import { loadPageScript } from "../page-script-source.js";
 import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
 import { loadSkillFiles } from "../skill-files.js";
-import { readTaskFile, runTaskPool } from "../task-file.js";
+import { readTaskFile, runTaskPool, type TaskLine } from "../task-file.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";
-import { browserOptionsFrom, messagingRoutesFrom, providerFlagsFrom } from "./shared-options.js";
+import {
+  browserOptionsFrom,
+  messagingRoutesFrom,
+  providerFlagsFrom,
+  skillNetworkFrom,
+} from "./shared-options.js";
 
 type Options = ParsedOptions<typeof runCommand.options>;
 
@@ -45,21 +58,51 @@ export async function runTaskFileCommand(
   const routes = messagingRoutesFrom(options["messaging-route"]);
   const mode = options.mode ?? "act";
   const flagged = providerFromFlags(providerFlagsFrom(options), io.env);
-  await ensureModelReachable(flagged);
-  const provider = await resolveVision(flagged, options.vision ?? "auto");
+  // One archive serves every task (--zim): checked before the model is asked or Firefox starts.
+  const network = await skillNetworkFrom(options, skills.flat());
+  let outcomes: Awaited<ReturnType<typeof runTaskPool>>;
   const parallel = options.parallel ?? 1;
   const started = Date.now();
+  try {
+    outcomes = await runPool(options, io, { tasks, skills, routes, mode, flagged, network, parallel });
+  } finally {
+    await network.close();
+  }
+  const finished = outcomes.filter((outcome) => FINISHED.has(outcome.status)).length;
+  const seconds = (Date.now() - started) / 1000;
+  io.stderr.write(
+    `webbrain: ${finished}/${tasks.length} tasks finished in ${seconds.toFixed(1)} s (${((tasks.length / seconds) * 60).toFixed(1)} tasks/min, ${parallel} parallel)\n`,
+  );
+  return finished === tasks.length ? EXIT_DONE : EXIT_NOT_FINISHED;
+}
+
+async function runPool(
+  options: Options,
+  io: CliIo,
+  run: {
+    tasks: TaskLine[];
+    skills: SkillDefinition[][];
+    routes: MessagingRoute[];
+    mode: Mode;
+    flagged: ProviderConfig;
+    network: SkillNetwork;
+    parallel: number;
+  },
+): Promise<Awaited<ReturnType<typeof runTaskPool>>> {
+  const { tasks, skills, routes, mode, flagged, network, parallel } = run;
+  await ensureModelReachable(flagged);
+  const provider = await resolveVision(flagged, options.vision ?? "auto");
   const browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
-  let outcomes: Awaited<ReturnType<typeof runTaskPool>>;
   try {
     io.stderr.write(`webbrain: ${tasks.length} tasks, ${parallel} at a time; ${browser.description}\n`);
-    outcomes = await runTaskPool({
+    return await runTaskPool({
       browser,
       tasks,
       parallel,
       mode,
       provider,
       skills,
+      skillHttp: network.http,
       messagingRoutes: routes,
       llm: () => new PiAiClient(provider),
       ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
@@ -69,10 +112,4 @@ export async function runTaskFileCommand(
   } finally {
     await browser.close();
   }
-  const finished = outcomes.filter((outcome) => FINISHED.has(outcome.status)).length;
-  const seconds = (Date.now() - started) / 1000;
-  io.stderr.write(
-    `webbrain: ${finished}/${tasks.length} tasks finished in ${seconds.toFixed(1)} s (${((tasks.length / seconds) * 60).toFixed(1)} tasks/min, ${parallel} parallel)\n`,
-  );
-  return finished === tasks.length ? EXIT_DONE : EXIT_NOT_FINISHED;
 }

@@ -9,9 +9,15 @@
  *   other skill request is passed through untouched.
  * - A local passage keeps its canonical URL (the live article's), language, archive date and
  *   license.
+ *
+ * The add-on lists the archives installed in OPFS; the runner gives the one `--zim FILE` names.
  */
-import type { SkillHttp, SkillHttpRequest, SkillHttpResponse } from "@webbrain/agent";
-import type { ArchiveRecord } from "./archive-store.js";
+import {
+  failureText,
+  type SkillHttp,
+  type SkillHttpRequest,
+  type SkillHttpResponse,
+} from "../skills-http.js";
 import { articleText, type ZimReader } from "./zim-reader.js";
 
 const SUMMARY = /^https:\/\/([a-z-]+)\.wikipedia\.org\/api\/rest_v1\/page\/summary\/([^?#]+)/;
@@ -38,15 +44,45 @@ const WIKI_LANGUAGE: Record<string, string> = {
   kor: "ko",
 };
 
-export interface OfflineArchives {
-  list(): Promise<ArchiveRecord[]>;
-  open(record: ArchiveRecord): Promise<ZimReader>;
+/** What a passage says about the archive it came from (read from the archive's metadata). */
+export interface ArchiveMetadata {
+  title: string;
+  /** ISO 639-3, as the archive's metadata says (e.g. "eng"). */
+  language: string;
+  /** The archive's date (YYYY-MM-DD). */
+  date: string;
+  /** The site it copies (e.g. https://en.wikipedia.org/). */
+  source: string;
+  license: string;
 }
 
-export class OfflineWikipediaHttp implements SkillHttp {
+const DEFAULT_LICENSE = "CC BY-SA 4.0 (Wikipedia text); see the archive's metadata";
+
+/** The archive's metadata entries, `fallbackTitle` (its file name) where it names no title. */
+export async function readArchiveMetadata(zim: ZimReader, fallbackTitle: string): Promise<ArchiveMetadata> {
+  return {
+    title: (await zim.metadata("Title")) ?? fallbackTitle,
+    language: (await zim.metadata("Language")) ?? "",
+    date: (await zim.metadata("Date")) ?? "",
+    source: (await zim.metadata("Source")) ?? "",
+    license: (await zim.metadata("License")) ?? DEFAULT_LICENSE,
+  };
+}
+
+export interface OfflineArchives<Archive extends ArchiveMetadata = ArchiveMetadata> {
+  list(): Promise<Archive[]>;
+  open(archive: Archive): Promise<ZimReader>;
+}
+
+/** True when `url` is a Wikipedia summary request, the one kind of request that falls back. */
+export function isWikipediaSummaryUrl(url: string): boolean {
+  return SUMMARY.test(url);
+}
+
+export class OfflineWikipediaHttp<Archive extends ArchiveMetadata = ArchiveMetadata> implements SkillHttp {
   constructor(
     private readonly live: SkillHttp,
-    private readonly archives: OfflineArchives,
+    private readonly archives: OfflineArchives<Archive>,
   ) {}
 
   async send(request: SkillHttpRequest, signal?: AbortSignal): Promise<SkillHttpResponse> {
@@ -62,9 +98,12 @@ export class OfflineWikipediaHttp implements SkillHttp {
     }
     const language = match[1] ?? "en";
     const title = decodeURIComponent(match[2] ?? "").replace(/_/g, " ");
+    // A broken archive is no answer: the live failure is what the model hears then.
     const local = await this.lookup(language, title).catch(() => undefined);
-    if (!local) throw liveFailure;
-    return local;
+    if (local) return local;
+    throw new Error(`${failureText(liveFailure)}; no offline archive has an article titled "${title}"`, {
+      cause: liveFailure,
+    });
   }
 
   private async lookup(language: string, title: string): Promise<SkillHttpResponse | undefined> {

@@ -1,9 +1,9 @@
 /**
  * A reader for openZIM archives (Kiwix), browser-free: it reads bytes through `ZimByteSource`
- * (an OPFS file or a user-picked File in the add-on, a Node file in tests) and never loads the
- * whole archive. It finds entries by title (binary search of the title pointer list) and reads
- * an article's blob out of its cluster. Clusters are decompressed by maintained libraries:
- * zstd by `fzstd`, xz by `xz-decompress`.
+ * (an OPFS file or a user-picked File in the add-on, a file handle in the runner's `--zim`)
+ * and never loads the whole archive. It finds entries by title (binary search of the title
+ * pointer list) and reads an article's blob out of its cluster. Clusters are decompressed by
+ * maintained libraries: zstd by `fzstd`, xz by `xz-decompress`.
  *
  * Format facts (openzim.org/wiki/ZIM_file_format): an 80-byte little-endian header; a MIME type
  * list; a URL pointer list (u64 per entry, sorted by namespace+URL); a title pointer list (u32
@@ -12,7 +12,11 @@
  * whether offsets are 64-bit (0x10), then blob offsets and blobs.
  */
 import { decompress as zstdDecompress } from "fzstd";
-import { XzReadableStream } from "xz-decompress";
+import * as xzModule from "xz-decompress";
+
+// xz-decompress is CommonJS (a webpack bundle) whose exports Node cannot detect statically: Node
+// gives them under `default`, bundlers (the add-on's esbuild, vitest) at the top level too.
+const { XzReadableStream } = (xzModule as { default?: typeof xzModule }).default ?? xzModule;
 
 export interface ZimByteSource {
   readonly size: number;

@@ -1,14 +1,20 @@
 /**
  * The ZIM reader on a real archive made by Debian's zim-tools (`zimwriterfs`, zstd clusters)
  * from the pages in packages/testkit/fixtures/zim/source (regenerate: see that folder's
- * README). Reads through a file-backed ZimByteSource, as the add-on reads OPFS.
+ * README). Reads through a file-backed ZimByteSource, as the add-on reads OPFS and the runner
+ * reads `--zim FILE`.
  */
 import { open, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeXzZim } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
-import { articleText, type ZimByteSource, ZimFormatError, ZimReader } from "../../src/zim/zim-reader.js";
+import {
+  articleText,
+  type ZimByteSource,
+  ZimFormatError,
+  ZimReader,
+} from "../../src/offline-wikipedia/index.js";
 
 const ZIM_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../../testkit/fixtures/zim");
 const ZIM = join(ZIM_DIR, "test-wikipedia.zim");
