@@ -11,8 +11,8 @@ export type ChatMode = "ask" | "act" | "dev";
 export const CHAT_MODES: readonly ChatMode[] = ["ask", "act", "dev"];
 
 export type TranscriptItem =
-  /** `attachments`: names of the files attached to the message. */
-  | { kind: "user"; text: string; mode: ChatMode; at: number; attachments?: string[] }
+  /** `attachments`: names of the files attached to the message; `offered`: files offered for the page then. */
+  | { kind: "user"; text: string; mode: ChatMode; at: number; attachments?: string[]; offered?: string[] }
   | { kind: "assistant"; text: string; at: number }
   | {
       kind: "tool";
