@@ -278,7 +278,13 @@ export class WebExtBrowserPort implements BrowserPort {
       const result = await this.#pageActions.run(id, action, params, options?.signal);
       const followed = result[LINK_FOLLOWED_FIELD];
       delete result[LINK_FOLLOWED_FIELD];
-      return Object.assign(result, await effects.collect(isLinkFollowed(followed) ? followed : undefined));
+      const { dialogs, ...started } = await effects.collect(isLinkFollowed(followed) ? followed : undefined);
+      if (started.navigated) {
+        // What the page layer saw change (focus on the link) was in the document that is gone.
+        delete result.effect;
+      }
+      const answered = [...(Array.isArray(result.dialogs) ? result.dialogs : []), ...(dialogs ?? [])];
+      return Object.assign(result, started, answered.length > 0 ? { dialogs: answered } : {});
     } finally {
       effects.end();
     }
