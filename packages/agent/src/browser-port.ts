@@ -198,7 +198,7 @@ export interface UploadRequest {
   downloadId?: string;
   /**
    * A file the user gave: on the runner a path under --upload-dir or given with --attach, in the
-   * add-on the name of a file offered in the sidebar ("File for the page").
+   * add-on the name of a file offered in the sidebar ("For the page").
    */
   path?: string;
   /** Drop the file on the element (a page's drop zone) instead of putting it in a file input. */

@@ -1,5 +1,5 @@
 /**
- * The files each tab's chat offered for the page (sidebar "File for the page"), held in the
+ * The files each tab's chat offered for the page (sidebar "For the page"), held in the
  * persistent background page's memory, never in storage: they go when the person removes them,
  * clears the chat or closes the tab, and with the browser session.
  *

@@ -30,7 +30,7 @@ export interface RouterDeps {
   grants: AlwaysGrants;
   /** What the context menu attached per tab, until the tab's sidebar takes it. */
   contextInbox: ContextInbox;
-  /** Files offered for each tab's page (sidebar "File for the page"). */
+  /** Files offered for each tab's page (sidebar "For the page"). */
   offeredFiles: OfferedFiles;
   /** Reset the agent's memory of a tab (its conversation and guards). */
   clearAgentConversation(tabId: string): Promise<void>;

@@ -82,7 +82,7 @@ export interface RunManagerDeps {
   /** A line for the system prompt naming the user's language (the model answers in it). */
   languageHint?: () => string;
   /**
-   * The files a tab's chat offered for the page (sidebar "File for the page"): their names go
+   * The files a tab's chat offered for the page (sidebar "For the page"): their names go
    * with the person's message, and the run's upload_file sends them (checked before the gate).
    */
   offeredFiles?: {

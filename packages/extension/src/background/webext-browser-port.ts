@@ -498,7 +498,7 @@ async function locateUpload(request: UploadRequest, shelf: OfferedFileShelf): Pr
     return {
       ok: false,
       code: "not_offered",
-      error: `${JSON.stringify(request.path)} is not a file the user offered for this page (${offeredNow}). upload_file sends only a file the user offered in the sidebar (the "File for the page" button; pass its name as path) or one this run downloaded (downloadId from list_downloads). Ask the user to offer the file in the sidebar, then call upload_file with its name.`,
+      error: `${JSON.stringify(request.path)} is not a file the user offered for this page (${offeredNow}), and the add-on cannot read files from your disk by path (Firefox gives add-ons no API for that). upload_file sends only a file the user offered in the sidebar (the 📤 "For the page" button; pass its name as path) or one this run downloaded (downloadId from list_downloads). Ask the user to offer the file there, then call upload_file with its name.`,
     };
   }
   if (request.downloadId === undefined || request.downloadId === "")

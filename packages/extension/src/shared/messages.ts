@@ -94,7 +94,7 @@ export interface TabState {
   run: RunSnapshot | undefined;
   /** `/allow-api` was given in this tab's conversation. */
   allowApi: boolean;
-  /** Files offered for the tab's page (sidebar "File for the page"). */
+  /** Files offered for the tab's page (sidebar "For the page"). */
   offeredFiles: OfferedFileSummary[];
 }
 

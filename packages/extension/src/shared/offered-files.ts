@@ -1,5 +1,5 @@
 /**
- * Files the person offers for the page in the sidebar ("File for the page"), for upload_file:
+ * Files the person offers for the page in the sidebar ("For the page"), for upload_file:
  * the bounds and names both the sidebar and the background page check. The model sees a file's
  * name and size, never its bytes; `upload_file {path: NAME}` sends it after the permission gate.
  */
