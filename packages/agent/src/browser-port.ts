@@ -197,11 +197,23 @@ export interface UploadRequest {
   selector?: string;
   /** A previous download to upload again (add-on and runner). */
   downloadId?: string;
-  /** A local path (runner only; the add-on answers unsupported). */
+  /**
+   * A file the user gave: on the runner a path under --upload-dir or given with --attach, in the
+   * add-on the name of a file offered in the sidebar ("For the page").
+   */
   path?: string;
   /** Drop the file on the element (a page's drop zone) instead of putting it in a file input. */
   drop?: boolean;
 }
+
+/**
+ * What upload_file would send, known before the permission gate asks (BrowserPort.checkUpload):
+ * the file's name and size for the prompt, or a typed refusal (`code`) whose error says what to
+ * do, for a file the user did not give.
+ */
+export type UploadPreview =
+  | { ok: true; file: string; bytes?: number }
+  | { ok: false; code: string; error: string };
 
 /** How a pause_for_user ended (an abort rejects instead, like any port call on Stop). */
 export interface PersonAnswer {
@@ -279,6 +291,12 @@ export interface BrowserPort {
   download?(url: string, filename?: string, options?: PortCallOptions): Promise<DownloadInfo>;
   /** Put a file into a file input (upload_file). */
   uploadFile?(tabId: TabId, request: UploadRequest, options?: PortCallOptions): Promise<PageResult>;
+  /**
+   * Which file upload_file would send, checked before the permission gate asks, so the prompt
+   * names the file and nobody is asked about a file that would be refused anyway. Ports
+   * without it check in uploadFile only.
+   */
+  checkUpload?(tabId: TabId, request: UploadRequest, options?: PortCallOptions): Promise<UploadPreview>;
   /**
    * Show the person at hand `message` and wait until they hand back (pause_for_user). Only a
    * port that declares `person_at_hand` has it; it may wait as long as the person takes.

@@ -487,8 +487,8 @@ const DECLARATIONS = [
     parameters: Type.Object({
       ref_id: optRef,
       selector: optStr(),
-      downloadId: optStr(),
-      path: optStr(),
+      downloadId: optStr("a file this run downloaded (from list_downloads)"),
+      path: optStr("a file the user gave for upload, as the user named it"),
       drop: optBool("drop the file on this element (a drop zone with no file input)"),
     }),
     offer: ACTING_MID,

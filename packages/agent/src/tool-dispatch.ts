@@ -17,6 +17,7 @@ import type {
   PageActionName,
   PageResult,
   PortCallOptions,
+  UploadRequest,
 } from "./browser-port.js";
 import { isBrowserUnavailable } from "./errors.js";
 import { fetchRequestFor } from "./http-fetch.js";
@@ -291,10 +292,7 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
   ...HISTORY_HANDLERS,
   upload_file: async (port, args, ctx, call) => {
     if (!port.uploadFile) return agentResult("upload_file", false, "This browser cannot upload files.");
-    const request: Record<string, unknown> = {};
-    for (const key of ["ref_id", "selector", "downloadId", "path", "drop"])
-      if (args[key] !== undefined) request[key] = args[key];
-    const result = await port.uploadFile(ctx.tabId, request, call);
+    const result = await port.uploadFile(ctx.tabId, uploadRequestOf(args), call);
     return { ...untrustedResult("upload_file", `page ${ctx.url}`, result), pageResult: result };
   },
 };
@@ -338,4 +336,12 @@ async function run(
   if (spec.result === "agent" && !carriesText(modelFields(result)))
     return { ...plainResult(name, result), pageResult: result };
   return { ...untrustedResult(name, `page ${ctx.url}`, result), pageResult: result };
+}
+
+/** upload_file's arguments as the port's request: only the fields a request has. */
+export function uploadRequestOf(args: Record<string, unknown>): UploadRequest {
+  const request: Record<string, unknown> = {};
+  for (const key of ["ref_id", "selector", "downloadId", "path", "drop"])
+    if (args[key] !== undefined) request[key] = args[key];
+  return request as UploadRequest;
 }

@@ -20,7 +20,7 @@ import { type ToolCall, validateToolCall } from "@mariozechner/pi-ai";
 import type { PermissionCapability, Tier } from "@webbrain/protocol";
 import { agentFacilities } from "./agent-facilities.js";
 import { admitsFailure, type BlockedDone } from "./blocked-done.js";
-import type { BrowserPort, CompletionProbe } from "./browser-port.js";
+import type { BrowserPort, CompletionProbe, UploadPreview } from "./browser-port.js";
 import type { Conversation } from "./conversation.js";
 import { AgentError } from "./errors.js";
 import type { RunImageCounter } from "./image-budget.js";
@@ -32,7 +32,7 @@ import type { SkillTool } from "./skills.js";
 import { platformSkillHttp, type SkillHttp } from "./skills-http.js";
 import type { DuplicateSubmitGuard } from "./submit-guard.js";
 import { type AgentToolName, type ToolSpec, toolSpec } from "./tool-catalog.js";
-import { dispatchTool } from "./tool-dispatch.js";
+import { dispatchTool, uploadRequestOf } from "./tool-dispatch.js";
 import { agentResult, isValidationRejection, refNamesOf, type ToolContent, withNote } from "./tool-result.js";
 import { allowedTool } from "./tool-selection.js";
 import { gateUrls } from "./url-gate.js";
@@ -191,7 +191,14 @@ export class ToolExecutor {
       submitKey = check.key;
     }
 
-    const permission = permissionFor(spec, args, pageUrl);
+    let permission = permissionFor(spec, args, pageUrl);
+    if (spec.name === "upload_file" && this.deps.port.checkUpload) {
+      // Before the prompt: a file the user did not give is refused without asking anyone, and
+      // the prompt names the file that would go to the page's site.
+      const preview = await this.deps.port.checkUpload(tabId, uploadRequestOf(args), portCall);
+      if (!preview.ok) return agentResult(name, false, preview.error, { code: preview.code });
+      if (permission) permission = { ...permission, detail: uploadDetail(preview, permission.origin) };
+    }
     if (permission) {
       const decision = await this.deps.gate.check({ ...permission, tool: name });
       if (!decision.allowed) {
@@ -399,6 +406,17 @@ export class ToolExecutor {
 export function pastes(keys: unknown): boolean {
   const list = Array.isArray(keys) ? keys.map(String) : [String(keys ?? "")];
   return list.some((item) => /(^|[\s,])(control|ctrl)\+v($|[\s,])/i.test(item));
+}
+
+/** The permission prompt's line for an upload: which file goes to which site. */
+function uploadDetail(preview: Extract<UploadPreview, { ok: true }>, origin: string): string {
+  const size =
+    preview.bytes === undefined
+      ? ""
+      : preview.bytes < 1024
+        ? ` (${preview.bytes} bytes)`
+        : ` (${Math.ceil(preview.bytes / 1024)} KB)`;
+  return `upload_file: send ${JSON.stringify(preview.file)}${size} to ${origin}`;
 }
 
 /** Which capability a call uses, and on which origin (undefined: no permission needed). */

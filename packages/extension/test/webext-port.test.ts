@@ -436,6 +436,7 @@ describe("downloads and uploads", () => {
     const noPath = await probe.call<Result>("uploadFile", tab, { path: "/etc/passwd", selector: "#attach" });
     expect(noPath).toMatchObject({
       success: false,
+      code: "not_offered",
       error: expect.stringMatching(/cannot read files from your disk/),
     });
     const wrongTarget = await probe.call<Result>("uploadFile", tab, {

@@ -26,12 +26,14 @@
  *   action that started nothing waits for nothing.
  */
 
-import type { LinkFollowed } from "../content/content-messages.js";
+import { isPageLeftMessage, type LinkFollowed } from "../content/content-messages.js";
 
 /** How long a begun download may take to finish before the result is returned without it. */
 const DOWNLOAD_WAIT_MS = 10_000;
 /** How long a followed link may take to start its request, download or tab. */
 const FOLLOW_START_WAIT_MS = 3_000;
+/** How long a document an action navigated to may take to load before the result is returned. */
+const NAVIGATION_LOAD_WAIT_MS = 10_000;
 /** How long a new tab may take to get its first URL. */
 const NEW_TAB_WAIT_MS = 3_000;
 const POLL_MS = 50;
@@ -52,6 +54,11 @@ export interface NewTabReport {
 export interface ActionEffects {
   downloads?: DownloadReport[];
   new_tabs?: NewTabReport[];
+  /** The tab's document was left for another one; `url` is where it is now (loaded). */
+  navigated?: true;
+  url?: string;
+  /** "Leave this page?" prompts the page raised as it was left, answered (content script). */
+  dialogs?: string[];
 }
 
 export interface SideEffectRecorder {
@@ -63,12 +70,18 @@ export interface SideEffectRecorder {
 
 interface Recording {
   tabId: number;
+  /** The tab's URL when the action began (a navigation is a different one afterwards). */
+  url: string | undefined;
+  /** "Leave this page?" prompts the tab's content script answered during the action. */
+  leaves: string[];
   /** The acting tab's origin when the action began (a download's referrer is matched to it). */
   origin: string | undefined;
   downloads: number[];
   tabs: number[];
   /** Document requests the action started in the tab, not yet ended (webRequest ids). */
   documents: Set<string>;
+  /** The action started a document request in the tab (a pushState URL change starts none). */
+  requestedDocument: boolean;
 }
 
 function originOf(url: string | undefined): string | undefined {
@@ -92,10 +105,13 @@ export class WebExtActionSideEffects {
     const tab = await browser.tabs.get(tabId).catch(() => undefined);
     const recording: Recording = {
       tabId,
+      url: tab?.url,
+      leaves: [],
       origin: originOf(tab?.url),
       downloads: [],
       tabs: [],
       documents: new Set(),
+      requestedDocument: false,
     };
     this.#active.add(recording);
     return {
@@ -117,6 +133,8 @@ export class WebExtActionSideEffects {
         const out: ActionEffects = {};
         if (downloads.length > 0) out.downloads = await Promise.all(downloads.map(reportDownload));
         if (tabs.length > 0) out.new_tabs = await Promise.all(tabs.map(reportTab));
+        Object.assign(out, await reportNavigation(recording));
+        if (recording.leaves.length > 0) out.dialogs = [...recording.leaves];
         return out;
       },
       end: () => {
@@ -138,13 +156,23 @@ export class WebExtActionSideEffects {
     const documents = { urls: ["<all_urls>"], types: ["main_frame" as const] };
     browser.webRequest.onBeforeRequest.addListener((details) => {
       for (const recording of this.#active)
-        if (details.tabId === recording.tabId) recording.documents.add(details.requestId);
+        if (details.tabId === recording.tabId) {
+          recording.documents.add(details.requestId);
+          recording.requestedDocument = true;
+        }
     }, documents);
     const ended = (details: browser.webRequest.RequestDetails) => {
       for (const recording of this.#active) recording.documents.delete(details.requestId);
     };
     browser.webRequest.onCompleted.addListener(ended, documents);
     browser.webRequest.onErrorOccurred.addListener(ended, documents);
+    // A page left after the action returned says so from its content script (page-effects.ts).
+    browser.runtime.onMessage.addListener((message, sender) => {
+      if (!isPageLeftMessage(message) || sender.tab?.id === undefined) return undefined;
+      for (const recording of this.#active)
+        if (recording.tabId === sender.tab.id) recording.leaves.push(message.dialog);
+      return undefined;
+    });
     browser.tabs.onCreated.addListener((tab) => {
       if (tab.id === undefined) return;
       for (const recording of this.#active) {
@@ -153,6 +181,27 @@ export class WebExtActionSideEffects {
       }
     });
   }
+}
+
+/** A different document than when the action began, without its fragment (a hash is not a new page). */
+function leftDocument(before: string | undefined, now: string | undefined): boolean {
+  const page = (url: string | undefined) => url?.split("#")[0];
+  return before !== undefined && now !== undefined && now !== "about:blank" && page(now) !== page(before);
+}
+
+/**
+ * Whether the action took the tab to another document: then the next call would race that
+ * document, so it is awaited until loaded (bounded), and its URL reported, as the runner does.
+ */
+async function reportNavigation(recording: Recording): Promise<Pick<ActionEffects, "navigated" | "url">> {
+  if (!recording.requestedDocument) return {};
+  let tab = await browser.tabs.get(recording.tabId).catch(() => undefined);
+  if (!leftDocument(recording.url, tab?.url)) return {};
+  await waitUntil(async () => {
+    tab = await browser.tabs.get(recording.tabId).catch(() => undefined);
+    return tab === undefined || tab.status === "complete";
+  }, NAVIGATION_LOAD_WAIT_MS);
+  return { navigated: true, ...(tab?.url ? { url: tab.url } : {}) };
 }
 
 async function reportDownload(id: number): Promise<DownloadReport> {

@@ -17,6 +17,7 @@ import { WebRequestApiObserver } from "./api-observer-webrequest.js";
 import { askAboutHandler, ContextInbox, firefoxContextSources, installContextMenu } from "./context-menu.js";
 import { megabytesToBytes } from "./download-limit.js";
 import { addonLocalFiles } from "./local-files-setting.js";
+import { OfferedFiles } from "./offered-files.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { Router } from "./router.js";
 import { RunHooks } from "./run-hooks.js";
@@ -59,8 +60,14 @@ const hooks = new RunHooks(
   (tabId) => apiObserver.guidance(tabId),
 );
 installWorkflowRunner(port, store);
+// Files the person offered for each tab's page; a run's upload_file reads its chat's (memory only).
+const offeredFiles = new OfferedFiles();
 const runs: RunManager = new RunManager({
   hooks,
+  offeredFiles: {
+    list: (chatTabId) => offeredFiles.list(Number(chatTabId)),
+    uploads: (chatTabId) => port.offering(offeredFiles.shelf(Number(chatTabId))),
+  },
   sessions,
   loadSettings: () => settings.load(),
   port,
@@ -113,6 +120,7 @@ const router = new Router({
   payloads,
   grants: new AlwaysGrants(store),
   contextInbox,
+  offeredFiles,
   clearAgentConversation: (tabId) => conversations.remove(tabId),
   lastRunTrace: (tabId) => hooks.lastTrace(tabId),
 });
@@ -128,6 +136,7 @@ browser.tabs.onRemoved.addListener((tabId) => {
   payloads.forget(key);
   hooks.forgetTab(key);
   contextInbox.forget(tabId);
+  offeredFiles.forget(tabId);
   void sessions
     .forget(key)
     .catch((error: unknown) => console.error("WebBrain: forgetting tab failed", error));

@@ -15,6 +15,7 @@ import { isRequest, RUN_PORT_NAME } from "../shared/messages.js";
 import type { AlwaysGrants } from "./always-grants.js";
 import { testProviderConnection } from "./connection-test.js";
 import type { ContextInbox } from "./context-menu.js";
+import type { OfferedFiles } from "./offered-files.js";
 import type { PayloadRecorder } from "./payload-recorder.js";
 import type { RunManager } from "./run-manager.js";
 import type { SettingsStore } from "./settings-store.js";
@@ -29,6 +30,8 @@ export interface RouterDeps {
   grants: AlwaysGrants;
   /** What the context menu attached per tab, until the tab's sidebar takes it. */
   contextInbox: ContextInbox;
+  /** Files offered for each tab's page (sidebar "For the page"). */
+  offeredFiles: OfferedFiles;
   /** Reset the agent's memory of a tab (its conversation and guards). */
   clearAgentConversation(tabId: string): Promise<void>;
   /** The tab's last finished run as trace records (RunHooks keeps one per tab in memory). */
@@ -60,6 +63,8 @@ export class Router {
       chat_clear: async (r) => {
         const tabId = String(r.tabId);
         if (deps.runs.isRunning(tabId)) throw new Error(t("errorClearWhileRunning"));
+        // A cleared chat starts over: the files offered to the conversation that knew them go too.
+        deps.offeredFiles.forget(r.tabId);
         await deps.clearAgentConversation(tabId);
         await deps.sessions.clear(tabId);
         await this.pushState(r.tabId);
@@ -85,6 +90,13 @@ export class Router {
         });
       },
       take_context_attachments: async (r) => deps.contextInbox.take(r.tabId),
+      offer_file: async (r) => {
+        if (typeof r.name !== "string" || typeof r.mime !== "string" || !(r.data instanceof ArrayBuffer))
+          throw new Error(t("offerRejected"));
+        return this.offeredChanged(r.tabId, deps.offeredFiles.offer(r.tabId, r.name, r.mime, r.data));
+      },
+      withdraw_file: async (r) =>
+        this.offeredChanged(r.tabId, deps.offeredFiles.withdraw(r.tabId, String(r.name))),
     };
     deps.contextInbox.onPut((tabId) => {
       for (const [port, subscribed] of this.subscribers) {
@@ -148,6 +160,7 @@ export class Router {
       title: tab?.title ?? "",
       url: tab?.url ?? "",
       allowApi,
+      offeredFiles: this.deps.offeredFiles.list(tabId),
       transcript: [...session.transcript],
       run: this.deps.runs.liveSnapshot(key) ?? session.run,
     });
@@ -159,6 +172,15 @@ export class Router {
       if (subscribed === tabId)
         port.postMessage({ type: "allow_api", tabId, allowApi } satisfies PortToSidebar);
     }
+  }
+
+  /** Tells the tab's other panels what is offered now; answers the list to the one that asked. */
+  private offeredChanged(tabId: number, files: ReplyValues["offer_file"]): ReplyValues["offer_file"] {
+    for (const [port, subscribed] of this.subscribers) {
+      if (subscribed === tabId)
+        port.postMessage({ type: "offered_files", tabId, files } satisfies PortToSidebar);
+    }
+    return files;
   }
 
   /** Send a fresh state to the tab's subscribers (after Clear). */

@@ -37,6 +37,7 @@ import {
 import type { Mode } from "@webbrain/protocol";
 import { type Attachment, messageWithAttachments } from "../shared/attachments.js";
 import { t } from "../shared/i18n.js";
+import { type OfferedFileSummary, offeredFilesNote } from "../shared/offered-files.js";
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
 import type { TranscriptItem } from "../shared/transcript.js";
@@ -82,6 +83,14 @@ export interface RunManagerDeps {
   hooks?: { begin(start: RunTraceStart): Promise<RunTrace | undefined> };
   /** A line for the system prompt naming the user's language (the model answers in it). */
   languageHint?: () => string;
+  /**
+   * The files a tab's chat offered for the page (sidebar "For the page"): their names go
+   * with the person's message, and the run's upload_file sends them (checked before the gate).
+   */
+  offeredFiles?: {
+    list(chatTabId: string): OfferedFileSummary[];
+    uploads(chatTabId: string): Pick<BrowserPort, "uploadFile" | "checkUpload">;
+  };
   /** Skills and the scheduler for each run (read at its start, so a skill imported now counts). */
   extraAgentOptions?: () => Promise<Pick<AgentOptions, "skills" | "scheduler" | "skillHttp">>;
 }
@@ -141,16 +150,23 @@ export class RunManager {
     const images = attachments.flatMap((a) =>
       a.kind === "image" ? [{ data: a.dataBase64, mimeType: a.mimeType }] : [],
     );
+    // The model learns the offered files' names with the message the person sends beside them.
+    const offered = this.deps.offeredFiles?.list(tabId) ?? [];
+    const message = messageWithAttachments(text, attachments) + offeredFilesNote(offered);
     return this.launch(
       tabId,
       mode,
       options.shownAs ?? text,
       (agent, run) =>
-        agent.processMessage(tabId, messageWithAttachments(text, attachments), {
+        agent.processMessage(tabId, message, {
           ...run,
           ...(images.length > 0 ? { images } : {}),
         }),
-      { interactive: options.interactive === true, attachmentNames: attachments.map((a) => a.name) },
+      {
+        interactive: options.interactive === true,
+        attachmentNames: attachments.map((a) => a.name),
+        offeredNames: offered.map((file) => file.name),
+      },
     );
   }
 
@@ -188,7 +204,9 @@ export class RunManager {
     mode: Mode,
     userText: string | undefined,
     body: (agent: Agent, options: Parameters<Agent["processMessage"]>[2]) => Promise<RunResult>,
-    how: { interactive: boolean; attachmentNames?: string[] } = { interactive: false },
+    how: { interactive: boolean; attachmentNames?: string[]; offeredNames?: string[] } = {
+      interactive: false,
+    },
   ): Promise<{ runId: string }> {
     await this.endedRunSettled(tabId);
     if (this.active.has(tabId)) {
@@ -233,6 +251,7 @@ export class RunManager {
             mode,
             at: this.clock.now(),
             ...(how.attachmentNames?.length ? { attachments: how.attachmentNames } : {}),
+            ...(how.offeredNames?.length ? { offered: how.offeredNames } : {}),
           }
         : { kind: "notice", text: t("noticeContinuing"), at: this.clock.now() };
     const openingWritten = this.commit(tabId, run, opening);
@@ -267,7 +286,11 @@ export class RunManager {
         verbose: settings.verbose,
       });
       // The local-files setting as of this run's start (main.ts keeps the port's own current too).
-      const port = decoratePort(this.deps.port, { localFiles: addonLocalFiles(settings.allowFileUrls) });
+      // ... and upload_file with the files this chat offered (whichever tab the run works in).
+      const port = decoratePort(this.deps.port, {
+        localFiles: addonLocalFiles(settings.allowFileUrls),
+        ...this.deps.offeredFiles?.uploads(tabId),
+      });
       const agent = new Agent({
         port: trace ? trace.port(port) : port,
         store: this.deps.store,

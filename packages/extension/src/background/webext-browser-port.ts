@@ -7,8 +7,10 @@
  * - Page actions are routed by page-actions.ts (frames by frameId, execute_js in the page's
  *   realm, wait_for_stable with the tab's requests in flight, ref floors across documents); a page
  *   without the content script gets it injected once (content-channel.ts).
- * - upload_file attaches a file the run downloaded (bytes fetched here, put into the input by the
- *   content script through DataTransfer); add-ons cannot read local paths, so `path` is refused.
+ * - upload_file attaches a file the person offered in the sidebar (`path`: its name; the chat's
+ *   files come through `offering`) or one the run downloaded (bytes fetched again here), put into
+ *   the input by the content script through DataTransfer. Add-ons cannot read local paths, so
+ *   any other `path` is refused (`not_offered`), before the permission gate asks (checkUpload).
  * - Every call honours Stop (PortCallOptions.signal): it rejects at once with AbortError.
  * - Screenshots come from `captureTab` of the run tab, which works while that tab is inactive.
  * - `fetchUrl` sends the user's cookies (the background page's fetch with credentials), which is
@@ -37,6 +39,7 @@ import type {
   Screenshot,
   TabId,
   TabInfo,
+  UploadPreview,
   UploadRequest,
 } from "@webbrain/agent";
 import { fetchText } from "@webbrain/agent";
@@ -48,6 +51,7 @@ import {
   isLinkFollowed,
   LINK_FOLLOWED_FIELD,
 } from "../content/content-messages.js";
+import { MAX_UPLOAD_BYTES } from "../shared/offered-files.js";
 import { isStopped, stoppedError, throwIfStopped } from "./abort.js";
 import { WebExtActionSideEffects } from "./action-side-effects.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
@@ -61,8 +65,7 @@ export const NAVIGATION_TIMEOUT_MS = 30_000;
 export const FETCH_TIMEOUT_MS = 30_000;
 export const DEFAULT_FETCH_MAX_CHARS = 100_000;
 export const DEFAULT_RESEARCH_MAX_CHARS = 20_000;
-/** Largest file upload_file puts into a page (it crosses to the content script as base64), bytes. */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES } from "../shared/offered-files.js";
 
 export class BrowserPortError extends Error {
   override name = "BrowserPortError";
@@ -275,7 +278,13 @@ export class WebExtBrowserPort implements BrowserPort {
       const result = await this.#pageActions.run(id, action, params, options?.signal);
       const followed = result[LINK_FOLLOWED_FIELD];
       delete result[LINK_FOLLOWED_FIELD];
-      return Object.assign(result, await effects.collect(isLinkFollowed(followed) ? followed : undefined));
+      const { dialogs, ...started } = await effects.collect(isLinkFollowed(followed) ? followed : undefined);
+      if (started.navigated) {
+        // What the page layer saw change (focus on the link) was in the document that is gone.
+        delete result.effect;
+      }
+      const answered = [...(Array.isArray(result.dialogs) ? result.dialogs : []), ...(dialogs ?? [])];
+      return Object.assign(result, started, answered.length > 0 ? { dialogs: answered } : {});
     } finally {
       effects.end();
     }
@@ -398,43 +407,50 @@ export class WebExtBrowserPort implements BrowserPort {
     };
   }
 
-  async uploadFile(tabId: TabId, request: UploadRequest): Promise<PageResult> {
+  /** This port's upload_file (and its check) with the files one chat offered in the sidebar. */
+  offering(shelf: OfferedFileShelf): Pick<BrowserPort, "uploadFile" | "checkUpload"> {
+    return {
+      uploadFile: (tabId, request) => this.uploadFile(tabId, request, {}, shelf),
+      checkUpload: (tabId, request) => this.checkUpload(tabId, request, {}, shelf),
+    };
+  }
+
+  /** Which file upload_file would send (before the permission gate asks); reads no bytes. */
+  async checkUpload(
+    _tabId: TabId,
+    request: UploadRequest,
+    _options: PortCallOptions = {},
+    shelf: OfferedFileShelf = NO_OFFERED_FILES,
+  ): Promise<UploadPreview> {
+    const source = await locateUpload(request, shelf);
+    if (!source.ok) return source;
+    return source.kind === "offered"
+      ? { ok: true, file: source.file.name, bytes: source.file.bytes }
+      : {
+          ok: true,
+          file: source.name,
+          ...(source.item.fileSize >= 0 ? { bytes: source.item.fileSize } : {}),
+        };
+  }
+
+  async uploadFile(
+    tabId: TabId,
+    request: UploadRequest,
+    _options: PortCallOptions = {},
+    shelf: OfferedFileShelf = NO_OFFERED_FILES,
+  ): Promise<PageResult> {
     const id = numericTabId(tabId);
-    if (request.downloadId === undefined || request.downloadId === "") {
-      return {
-        success: false,
-        error: request.path
-          ? "The add-on cannot read files from your disk (Firefox does not let add-ons open local paths). Download the file first (download_resource_from_page or download_files) and pass its downloadId from list_downloads."
-          : "upload_file needs a file: pass downloadId (from list_downloads).",
-      };
-    }
-    const [item] = await browser.downloads.search({ id: Number(request.downloadId) });
-    if (!item)
-      return {
-        success: false,
-        error: `No download with id ${request.downloadId}; list_downloads shows the ids.`,
-      };
-    // Add-ons cannot read files on disk; fetch the same URL again (with the user's cookies).
-    let bytes: Uint8Array | undefined;
-    let type: string;
-    try {
-      const response = await fetch(item.url, {
-        credentials: "include",
-        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
-      bytes = await readUpTo(response, MAX_UPLOAD_BYTES);
-      type = response.headers.get("content-type") ?? "";
-    } catch (error) {
-      return {
-        success: false,
-        error: `Could not read download ${request.downloadId} again from ${item.url}: ${(error as Error).message}. Download it again and retry.`,
-      };
-    }
-    if (!bytes) {
-      return {
-        success: false,
-        error: `That file is over ${MAX_UPLOAD_BYTES} bytes; the add-on uploads files up to ${MAX_UPLOAD_BYTES} bytes.`,
+    const source = await locateUpload(request, shelf);
+    if (!source.ok) return { success: false, code: source.code, error: source.error };
+    let file: { name: string; mime: string; data: Uint8Array };
+    if (source.kind === "offered") file = source.file;
+    else {
+      const read = await readDownloadAgain(request.downloadId ?? "", source.item);
+      if ("error" in read) return { success: false, error: read.error };
+      file = {
+        name: source.name,
+        mime: source.item.mime || read.type || "application/octet-stream",
+        data: read.data,
       };
     }
     const target: ElementTarget = {};
@@ -443,13 +459,89 @@ export class WebExtBrowserPort implements BrowserPort {
     const message: AttachFileMessage = {
       type: ATTACH_FILE_MESSAGE,
       target,
-      name: item.filename.split(/[/\\]/).at(-1) || "download",
-      mime: item.mime || type.split(";")[0]?.trim() || "application/octet-stream",
-      dataBase64: toBase64(bytes),
+      name: file.name,
+      mime: file.mime,
+      dataBase64: toBase64(file.data),
       ...(request.drop === true ? { drop: true } : {}),
     };
     return sendToFrame(id, TOP_FRAME_ID, message, "upload_file");
   }
+}
+
+/** The files a chat offered for the page (background/offered-files.ts), as upload_file reads them. */
+export interface OfferedFileShelf {
+  find(name: string): { name: string; mime: string; bytes: number; data: Uint8Array } | undefined;
+  names(): string[];
+}
+
+const NO_OFFERED_FILES: OfferedFileShelf = { find: () => undefined, names: () => [] };
+
+type UploadSource =
+  | { ok: true; kind: "offered"; file: NonNullable<ReturnType<OfferedFileShelf["find"]>> }
+  | { ok: true; kind: "download"; item: browser.downloads.DownloadItem; name: string }
+  | { ok: false; code: string; error: string };
+
+/**
+ * The file upload_file names: one the person offered in the sidebar (`path`, its name) or one
+ * the run downloaded (`downloadId`). Anything else is refused with what to do instead; add-ons
+ * cannot read the disk, so a path is never read.
+ */
+async function locateUpload(request: UploadRequest, shelf: OfferedFileShelf): Promise<UploadSource> {
+  const offered = shelf.names();
+  const offeredNow =
+    offered.length > 0
+      ? `offered now: ${offered.map((name) => JSON.stringify(name)).join(", ")}`
+      : "none is offered now";
+  if (request.path !== undefined && request.path !== "") {
+    const file = shelf.find(request.path);
+    if (file) return { ok: true, kind: "offered", file };
+    return {
+      ok: false,
+      code: "not_offered",
+      error: `${JSON.stringify(request.path)} is not a file the user offered for this page (${offeredNow}), and the add-on cannot read files from your disk by path (Firefox gives add-ons no API for that). upload_file sends only a file the user offered in the sidebar (the 📤 "For the page" button; pass its name as path) or one this run downloaded (downloadId from list_downloads). Ask the user to offer the file there, then call upload_file with its name.`,
+    };
+  }
+  if (request.downloadId === undefined || request.downloadId === "")
+    return {
+      ok: false,
+      code: "no_file",
+      error: `upload_file needs a file: pass path (the name of a file the user offered in the sidebar; ${offeredNow}) or downloadId (from list_downloads).`,
+    };
+  const [item] = await browser.downloads.search({ id: Number(request.downloadId) });
+  if (!item)
+    return {
+      ok: false,
+      code: "no_download",
+      error: `No download with id ${request.downloadId}; list_downloads shows the ids.`,
+    };
+  return { ok: true, kind: "download", item, name: item.filename.split(/[/\\]/).at(-1) || "download" };
+}
+
+/** A download's bytes, fetched again from its URL (add-ons cannot read files on disk), capped. */
+async function readDownloadAgain(
+  downloadId: string,
+  item: browser.downloads.DownloadItem,
+): Promise<{ data: Uint8Array; type: string } | { error: string }> {
+  let bytes: Uint8Array | undefined;
+  let type: string;
+  try {
+    const response = await fetch(item.url, {
+      credentials: "include",
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`HTTP ${response.status} ${response.statusText}`);
+    bytes = await readUpTo(response, MAX_UPLOAD_BYTES);
+    type = response.headers.get("content-type")?.split(";")[0]?.trim() ?? "";
+  } catch (error) {
+    return {
+      error: `Could not read download ${downloadId} again from ${item.url}: ${(error as Error).message}. Download it again and retry.`,
+    };
+  }
+  if (!bytes)
+    return {
+      error: `That file is over ${MAX_UPLOAD_BYTES} bytes; the add-on uploads files up to ${MAX_UPLOAD_BYTES} bytes.`,
+    };
+  return { data: bytes, type };
 }
 
 /**

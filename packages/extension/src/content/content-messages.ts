@@ -26,6 +26,27 @@ export function isLinkFollowed(value: unknown): value is LinkFollowed {
   return typeof value === "object" && value !== null;
 }
 
+/**
+ * From a content script to the background page: the document is being left by a navigation an
+ * action started, and its "leave this page?" prompt was answered (content/page-effects.ts).
+ */
+export const PAGE_LEFT_MESSAGE = "webbrain_page_left";
+
+export interface PageLeftMessage {
+  type: typeof PAGE_LEFT_MESSAGE;
+  /** In the runner's wording: `beforeunload "…" -> accepted`. */
+  dialog: string;
+}
+
+export function isPageLeftMessage(value: unknown): value is PageLeftMessage {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === PAGE_LEFT_MESSAGE &&
+    typeof (value as { dialog?: unknown }).dialog === "string"
+  );
+}
+
 /** Which element: a ref from this document's tree, or a CSS selector. */
 export interface ElementTarget {
   ref_id?: number | string;

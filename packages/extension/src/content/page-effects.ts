@@ -1,5 +1,6 @@
 /**
- * Page dialogs (alert / confirm / prompt) opened while an agent action runs in this frame, and
+ * Page dialogs (alert / confirm / prompt, and a "leave this page?" `beforeunload` the action's
+ * navigation raises) opened while an agent action runs in this frame, and
  * popups the popup blocker refused, as the runner reports them (runner `dialog-handler.ts`,
  * `action-side-effects.ts`): `dialogs: ['confirm "Delete?" -> accepted']`, `popups_blocked: N`.
  *
@@ -21,10 +22,15 @@
  *   dialog then shows as Firefox's, unrecorded.
  */
 
-import { LINK_FOLLOWED_FIELD, type LinkFollowed } from "./content-messages.js";
+import {
+  LINK_FOLLOWED_FIELD,
+  type LinkFollowed,
+  PAGE_LEFT_MESSAGE,
+  type PageLeftMessage,
+} from "./content-messages.js";
 
 interface DialogRecord {
-  type: "alert" | "confirm" | "prompt";
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
   message: string;
   answer: "accepted";
   text?: string;
@@ -36,14 +42,27 @@ interface PageDialogWindow {
   alert: DialogFn;
   confirm: DialogFn;
   prompt: DialogFn;
+  BeforeUnloadEvent?: { prototype: object };
+  Event: { prototype: { preventDefault: (this: object) => void } };
 }
 
 type ScopeWithExport = typeof globalThis & {
-  exportFunction?: (fn: DialogFn, scope: object, options: { defineAs: string }) => unknown;
+  exportFunction?: (fn: DialogFn, scope: object, options?: { defineAs: string }) => unknown;
   __webbrainPopups?: { takeBlocked(): number };
 };
 
 const records: DialogRecord[] = [];
+/**
+ * How long after an action a `beforeunload` is still that action's: Firefox starts the
+ * navigation a link click asks for only after the click has returned.
+ */
+const LEAVE_WINDOW_MS = 3_000;
+/** What Firefox's own "leave page?" prompt says (the runner reports that text over BiDi). */
+const LEAVE_PROMPT_TEXT =
+  "This page is asking you to confirm that you want to leave — information you’ve entered may not be saved.";
+let leavingUntil = 0;
+/** beforeunload events already recorded (a handler may both cancel and set returnValue). */
+const leaveEvents = new WeakSet<object>();
 /** Clicks on links during actions; whether each was followed is known once the action ends. */
 const linkClicks: { event: Event; link: HTMLAnchorElement; active: boolean }[] = [];
 let acting = 0;
@@ -73,7 +92,7 @@ export function installDialogWatch(): void {
     true,
   );
   const original = { alert: page.alert, confirm: page.confirm, prompt: page.prompt };
-  const define = (name: keyof PageDialogWindow, during: DialogFn) => {
+  const define = (name: keyof typeof original, during: DialogFn) => {
     scope.exportFunction?.(
       (message, defaultValue) =>
         acting > 0 ? during(message, defaultValue) : original[name].call(page, message, defaultValue),
@@ -94,6 +113,65 @@ export function installDialogWatch(): void {
     records.push({ type: "prompt", message: text(message), answer: "accepted", text: answer });
     return answer;
   });
+  installLeaveWatch(page, scope);
+}
+
+/**
+ * A page's "leave this page?" (`beforeunload`) during an agent action or just after it: the
+ * page's request to ask (`preventDefault`, a non-empty `returnValue`) is answered "leave" at
+ * once, as the runner's default policy accepts it, so Firefox opens no prompt that would hold
+ * the run until a person answered it; it is reported in the action's `dialogs`, or, when the
+ * navigation starts after the action returned, to the background page (PAGE_LEFT_MESSAGE).
+ * Outside that window the person's own navigations get Firefox's prompt. A handler that only
+ * returns a string (`onbeforeunload = () => "…"`) is not seen here: Firefox then still asks.
+ */
+function installLeaveWatch(page: PageDialogWindow, scope: ScopeWithExport): void {
+  const proto = page.BeforeUnloadEvent?.prototype;
+  if (!proto || !scope.exportFunction) return;
+  const leaving = () => acting > 0 || performance.now() < leavingUntil;
+  const note = (event: object) => {
+    if (leaveEvents.has(event)) return;
+    leaveEvents.add(event);
+    const record: DialogRecord = { type: "beforeunload", message: LEAVE_PROMPT_TEXT, answer: "accepted" };
+    if (acting > 0) records.push(record);
+    else {
+      const left: PageLeftMessage = { type: PAGE_LEFT_MESSAGE, dialog: describe(record) };
+      void browser.runtime.sendMessage(left).catch(() => undefined);
+    }
+  };
+  const preventDefault = page.Event.prototype.preventDefault;
+  scope.exportFunction(
+    function (this: object) {
+      if (leaving()) note(this);
+      else preventDefault.call(this);
+    } as DialogFn,
+    proto,
+    { defineAs: "preventDefault" },
+  );
+  const returnValue = Object.getOwnPropertyDescriptor(proto, "returnValue");
+  const { get, set } = returnValue ?? {};
+  if (!get || !set || !scope.exportFunction) return;
+  try {
+    Object.defineProperty(proto, "returnValue", {
+      configurable: true,
+      enumerable: true,
+      get: scope.exportFunction(
+        function (this: object) {
+          return get.call(this);
+        } as DialogFn,
+        page,
+      ) as () => unknown,
+      set: scope.exportFunction(
+        function (this: object, value: unknown) {
+          if (leaving() && text(value) !== "") note(this);
+          else set.call(this, value);
+        } as DialogFn,
+        page,
+      ) as (value: unknown) => void,
+    });
+  } catch {
+    // Firefox refused to redefine it: preventDefault, the common way to ask, is still watched.
+  }
 }
 
 /** A link click the page did not cancel that leaves the document (not `#x`, not `javascript:`). */
@@ -140,6 +218,7 @@ export async function withPageEffects(run: () => Promise<unknown>): Promise<unkn
     result = await run();
   } finally {
     acting -= 1;
+    leavingUntil = performance.now() + LEAVE_WINDOW_MS;
   }
   if (typeof result !== "object" || result === null) return result;
   const out = result as Record<string, unknown>;

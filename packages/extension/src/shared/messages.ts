@@ -11,6 +11,7 @@
 import type { TraceRecord } from "@webbrain/agent";
 import type { Mode } from "@webbrain/protocol";
 import type { Attachment } from "./attachments.js";
+import type { OfferedFileSummary } from "./offered-files.js";
 import type { JournalEntry, RunSnapshot } from "./run-events.js";
 import type { ProviderConfig, Settings } from "./settings.js";
 import type { TranscriptItem } from "./transcript.js";
@@ -41,7 +42,11 @@ export type Request =
       stopped: { step: number; reason: string; completed: number };
     }
   /** What "Ask WebBrain about this" attached for the tab (context-menu.ts); taken once. */
-  | { type: "take_context_attachments"; tabId: number };
+  | { type: "take_context_attachments"; tabId: number }
+  /** A file the person picked to offer for the tab's page (upload_file may send it after asking). */
+  | { type: "offer_file"; tabId: number; name: string; mime: string; data: ArrayBuffer }
+  /** The person removed an offered file. */
+  | { type: "withdraw_file"; tabId: number; name: string };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -71,6 +76,8 @@ export interface ReplyValues {
   get_run_trace: TraceRecord[];
   workflow_handover: { runId: string };
   take_context_attachments: Attachment[];
+  offer_file: OfferedFileSummary[];
+  withdraw_file: OfferedFileSummary[];
 }
 
 /** An "always allow" answer the agent remembers: this capability on this site. */
@@ -89,6 +96,8 @@ export interface TabState {
   run: RunSnapshot | undefined;
   /** `/allow-api` was given in this tab's conversation. */
   allowApi: boolean;
+  /** Files offered for the tab's page (sidebar "For the page"). */
+  offeredFiles: OfferedFileSummary[];
 }
 
 export type PortToBackground = { type: "subscribe"; tabId: number };
@@ -101,7 +110,9 @@ export type PortToSidebar =
   /** After a run: whether `/allow-api` now holds in the tab's conversation (the badge). */
   | { type: "allow_api"; tabId: number; allowApi: boolean }
   /** The context menu attached something for the tab: take it (take_context_attachments). */
-  | { type: "context_attached"; tabId: number };
+  | { type: "context_attached"; tabId: number }
+  /** The files offered for the tab's page changed (another panel of the same tab). */
+  | { type: "offered_files"; tabId: number; files: OfferedFileSummary[] };
 
 export function isRequest(value: unknown): value is Request {
   return (

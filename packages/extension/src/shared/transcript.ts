@@ -8,8 +8,8 @@
 import type { Mode } from "@webbrain/protocol";
 
 export type TranscriptItem =
-  /** `attachments`: names of the files attached to the message. */
-  | { kind: "user"; text: string; mode: Mode; at: number; attachments?: string[] }
+  /** `attachments`: names of the files attached to the message; `offered`: files offered for the page then. */
+  | { kind: "user"; text: string; mode: Mode; at: number; attachments?: string[]; offered?: string[] }
   | { kind: "assistant"; text: string; at: number }
   | {
       kind: "tool";

@@ -12,6 +12,12 @@ import { mountJobsView } from "../scheduling/jobs-view.js";
 import { type Attachment, MAX_ATTACHMENTS } from "../shared/attachments.js";
 import { localizeDocument, t } from "../shared/i18n.js";
 import { type PortToSidebar, RUN_PORT_NAME, type TabState } from "../shared/messages.js";
+import {
+  MAX_UPLOAD_BYTES,
+  type OfferedFileSummary,
+  offeredFileName,
+  readableSize,
+} from "../shared/offered-files.js";
 import { request } from "../shared/request.js";
 import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
 
@@ -48,6 +54,8 @@ const ui = {
   openSetup: byId<HTMLButtonElement>("open-setup"),
   attachInput: byId<HTMLInputElement>("attach-input"),
   attachments: byId<HTMLUListElement>("attachments"),
+  offerInput: byId<HTMLInputElement>("offer-input"),
+  offered: byId<HTMLUListElement>("offered-files"),
   saveWorkflow: byId<HTMLButtonElement>("save-workflow"),
   workflowSave: byId<HTMLDivElement>("workflow-save"),
   workflowStatus: byId<HTMLParagraphElement>("workflow-status"),
@@ -110,6 +118,63 @@ async function attachFiles(files: readonly File[]): Promise<void> {
   }
   renderAttachments();
   setStatus(problems.join(" "));
+}
+
+/** Files offered for the tab's page (kept by the background page; this is what it last said). */
+let offered: OfferedFileSummary[] = [];
+
+function renderOffered(): void {
+  ui.offered.hidden = offered.length === 0;
+  ui.offered.replaceChildren(
+    ...offered.map((file) => {
+      const li = document.createElement("li");
+      const name = document.createElement("span");
+      name.className = "a-name";
+      name.textContent = `📤 ${file.name} (${readableSize(file.bytes)})`;
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.textContent = "×";
+      remove.setAttribute("aria-label", t("offerRemove", file.name));
+      remove.addEventListener("click", () => {
+        if (currentTabId === undefined) return;
+        request({ type: "withdraw_file", tabId: currentTabId, name: file.name })
+          .then((files) => {
+            offered = files;
+            renderOffered();
+          })
+          .catch(showError);
+      });
+      li.append(name, remove);
+      return li;
+    }),
+  );
+}
+
+/**
+ * Offers picked files for the page: the bytes go to the background page (only their names to
+ * the model); a file past the upload cap is refused here, before it is read.
+ */
+async function offerFiles(files: readonly File[]): Promise<void> {
+  const tabId = currentTabId;
+  if (tabId === undefined) return;
+  const problems: string[] = [];
+  const done: string[] = [];
+  for (const file of files) {
+    if (file.size > MAX_UPLOAD_BYTES) {
+      problems.push(t("offerTooLarge", file.name, readableSize(file.size), readableSize(MAX_UPLOAD_BYTES)));
+      continue;
+    }
+    try {
+      const data = await file.arrayBuffer();
+      offered = await request({ type: "offer_file", tabId, name: file.name, mime: file.type, data });
+      done.push(offeredFileName(file.name));
+    } catch (error) {
+      problems.push(error instanceof Error ? error.message : t("offerRejected"));
+    }
+  }
+  if (tabId !== currentTabId) return;
+  renderOffered();
+  setStatus([...(done.length > 0 ? [t("offerDone", done.join(", "))] : []), ...problems].join(" "));
 }
 
 /** Moves what "Ask WebBrain about this" attached for the tab into the Ask input's attachments. */
@@ -212,6 +277,8 @@ function applyState(state: TabState): void {
   showTabTitle(state.title, state.url, state.tabId);
   refreshTabTitle(state.tabId);
   ui.badge.hidden = !state.allowApi;
+  offered = state.offeredFiles ?? [];
+  renderOffered();
   view.verbose = settings.verbose;
   view.reset(state.transcript, state.run);
   const run = state.run;
@@ -244,6 +311,13 @@ function connect(): browser.runtime.Port {
     }
     if (message.type === "allow_api") {
       if (message.tabId === currentTabId) ui.badge.hidden = !message.allowApi;
+      return;
+    }
+    if (message.type === "offered_files") {
+      if (message.tabId === currentTabId) {
+        offered = message.files;
+        renderOffered();
+      }
       return;
     }
     if (message.type === "context_attached") {
@@ -363,6 +437,12 @@ ui.attachInput.addEventListener("change", () => {
   const files = [...(ui.attachInput.files ?? [])];
   ui.attachInput.value = "";
   void attachFiles(files);
+});
+
+ui.offerInput.addEventListener("change", () => {
+  const files = [...(ui.offerInput.files ?? [])];
+  ui.offerInput.value = "";
+  void offerFiles(files);
 });
 
 ui.stop.addEventListener("click", () => {

@@ -219,6 +219,7 @@ export class TranscriptView {
         li.className = "msg user";
         li.append(el("span", "mode-tag", t(MODE_LABELS[item.mode])), document.createTextNode(item.text));
         if (item.attachments?.length) li.append(el("span", "attached", `📎 ${item.attachments.join(", ")}`));
+        if (item.offered?.length) li.append(el("span", "attached offered", `📤 ${item.offered.join(", ")}`));
         break;
       }
       case "assistant":
