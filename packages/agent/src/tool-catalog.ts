@@ -135,9 +135,7 @@ const DECLARATIONS = [
     description:
       'Indexed snapshot of the page: [ref] role "name" states. Parts that do not fit are folded into one line; pass its ref as ref_id to print that part. find/role: only matching lines. diff: only what changed since the last snapshot.',
     parameters: Type.Object({
-      filter: Type.Optional(
-        Type.Enum(["interactive", "visible", "all"]),
-      ),
+      filter: Type.Optional(Type.Enum(["interactive", "visible", "all"])),
       ref_id: optRef,
       max_chars: optNum(),
       find: optStr(),
@@ -344,9 +342,7 @@ const DECLARATIONS = [
     description:
       "Extract links, tables, headings, lists, images, meta or text, optionally under a ref_id/selector.",
     parameters: Type.Object({
-      type: Type.Optional(
-        Type.Enum(["links", "tables", "headings", "lists", "images", "meta", "text"]),
-      ),
+      type: Type.Optional(Type.Enum(["links", "tables", "headings", "lists", "images", "meta", "text"])),
       ref_id: optRef,
       selector: optStr(),
       limit: optNum(),

@@ -20,9 +20,9 @@ import type {
 } from "./browser-port.js";
 import { isBrowserUnavailable } from "./errors.js";
 import { fetchRequestFor } from "./http-fetch.js";
+import { withoutRequestEchoes } from "./request-echoes.js";
 import { type PortActionToolName, type PortToolName, toolSpec } from "./tool-catalog.js";
 import { agentResult, modelFields, plainResult, type ToolContent, untrustedResult } from "./tool-result.js";
-import { withoutRequestEchoes } from "./request-echoes.js";
 import { wrapUntrusted } from "./untrusted.js";
 import { documentRefusal, type LocalFileAccess, NO_LOCAL_FILES, urlRefusal } from "./url-policy.js";
 
