@@ -78,7 +78,8 @@ export interface ToolDeclaration<Name extends string = string, Runs extends Tool
 /** Kept for callers that name the old type. */
 export type ToolSpec = ToolDeclaration;
 
-const ref = Type.Union([Type.Integer(), Type.String()], { description: "ref_id from the tree" });
+// No description: the argument's name says it, and this schema is sent ~20 times per call.
+const ref = Type.Union([Type.Integer(), Type.String()]);
 const optRef = Type.Optional(ref);
 const str = (description?: string) => Type.String(description ? { description } : {});
 const optStr = (description?: string) => Type.Optional(str(description));
@@ -194,7 +195,7 @@ const DECLARATIONS = [
       to_ref_id: optRef,
       dx: optNum(),
       dy: optNum(),
-      handle: Type.Optional(Type.Union([Type.Literal("center"), Type.Literal("bottom_right")])),
+      handle: Type.Optional(Type.Enum(["center", "bottom_right"])),
     }),
     offer: FULL_ACT,
     needs: PAGE_LAYER,
@@ -266,9 +267,9 @@ const DECLARATIONS = [
     description:
       "Scroll the page, an element into view (ref_id), or inside a scrollable element (ref_id with to/direction).",
     parameters: Type.Object({
-      direction: Type.Optional(Type.Union([Type.Literal("up"), Type.Literal("down")])),
+      direction: Type.Optional(Type.Enum(["up", "down"])),
       amount: optNum("pixels"),
-      to: Type.Optional(Type.Union([Type.Literal("top"), Type.Literal("bottom")])),
+      to: Type.Optional(Type.Enum(["top", "bottom"])),
       ref_id: optRef,
     }),
     offer: EVERYWHERE,
@@ -347,13 +348,7 @@ const DECLARATIONS = [
     description:
       "Extract links, tables, headings, lists, images, meta or text, optionally under a ref_id/selector.",
     parameters: Type.Object({
-      type: Type.Optional(
-        Type.Union(
-          ["links", "tables", "headings", "lists", "images", "meta", "text"].map((kind) =>
-            Type.Literal(kind),
-          ),
-        ),
-      ),
+      type: Type.Optional(Type.Enum(["links", "tables", "headings", "lists", "images", "meta", "text"])),
       ref_id: optRef,
       selector: optStr(),
       limit: optNum(),
@@ -551,7 +546,7 @@ const DECLARATIONS = [
       prompt: str("The full task, written as the user would ask it."),
       // `type` may be left out: interval_minutes means recurring, else once (job-input.ts).
       schedule: Type.Object({
-        type: Type.Optional(Type.Union([Type.Literal("once"), Type.Literal("recurring")])),
+        type: Type.Optional(Type.Enum(["once", "recurring"])),
         after_seconds: optNum(SCHEDULE_AFTER_SECONDS),
         run_at: optStr(SCHEDULE_RUN_AT),
         interval_minutes: optNum("For recurring: minutes between runs."),
@@ -559,7 +554,7 @@ const DECLARATIONS = [
       target: Type.Optional(
         Type.Object(
           {
-            type: Type.Optional(Type.Union([Type.Literal("current_tab"), Type.Literal("url")])),
+            type: Type.Optional(Type.Enum(["current_tab", "url"])),
             url: optStr(),
           },
           {

@@ -21,6 +21,7 @@ import type {
 } from "./browser-port.js";
 import { isBrowserUnavailable } from "./errors.js";
 import { fetchRequestFor } from "./http-fetch.js";
+import { withoutRequestEchoes } from "./request-echoes.js";
 import { type PortActionToolName, type PortToolName, toolSpec } from "./tool-catalog.js";
 import { agentResult, modelFields, plainResult, type ToolContent, untrustedResult } from "./tool-result.js";
 import { wrapUntrusted } from "./untrusted.js";
@@ -331,11 +332,13 @@ async function run(
       ? { ...args, max_chars: TREE_MAX_CHARS }
       : args;
   const result = await port.pageAction(ctx.tabId, name as PageActionName, params, call);
+  // The model reads the result without what repeats its call (request-echoes.ts).
+  const shown = withoutRequestEchoes(name, args, result);
   // Plain only while it carries no text at all: a hover's target, a scrolled element's name, a
-  // dialog the action opened are the page's words.
-  if (spec.result === "agent" && !carriesText(modelFields(result)))
-    return { ...plainResult(name, result), pageResult: result };
-  return { ...untrustedResult(name, `page ${ctx.url}`, result), pageResult: result };
+  // dialog the action opened are the page's words. A page tool's result with no string left
+  // (`{"verified":true}` after a type) holds nothing the page wrote, so it needs no wrapper.
+  if (!carriesText(modelFields(shown))) return { ...plainResult(name, result, shown), pageResult: result };
+  return { ...untrustedResult(name, `page ${ctx.url}`, result, [], shown), pageResult: result };
 }
 
 /** upload_file's arguments as the port's request: only the fields a request has. */

@@ -86,27 +86,34 @@ export function renderFields(result: Record<string, unknown>): string {
   return [JSON.stringify(short), ...raw].join("\n");
 }
 
-/** A result carrying page or third-party content. */
+/**
+ * A result carrying page or third-party content. `shown`: the fields the model reads, when they
+ * are fewer than the result's (request-echoes.ts); `details` is always the whole result.
+ */
 export function untrustedResult(
   tool: string,
   source: string,
   result: PageResult,
   notes: string[] = [],
+  shown: PageResult = result,
 ): ToolContent {
   const ok = result.success !== false;
   const body = wrapUntrusted(
     source,
-    capText(renderFields(modelFields(result)), MAX_TOOL_RESULT_CHARS - WRAPPER_ALLOWANCE),
+    capText(renderFields(modelFields(shown)), MAX_TOOL_RESULT_CHARS - WRAPPER_ALLOWANCE),
   );
   const text = [statusLine(tool, ok), ...notes, body].join("\n");
   return { content: [{ type: "text", text: capText(text) }], isError: !ok, details: result };
 }
 
-/** A result with no page text (scroll offsets, wait outcomes): printed plain, details whole. */
-export function plainResult(tool: string, result: PageResult): ToolContent {
-  const { success, ...rest } = result;
-  const shown = modelFields(rest) as Record<string, JsonValue | undefined>;
-  return { ...agentResult(tool, success !== false, "", shown), details: result };
+/**
+ * A result with no page text (scroll offsets, wait outcomes, a verified type): printed plain,
+ * details whole. `shown`: the fields the model reads, as for untrustedResult.
+ */
+export function plainResult(tool: string, result: PageResult, shown: PageResult = result): ToolContent {
+  const { success: _success, ...rest } = shown;
+  const fields = modelFields(rest) as Record<string, JsonValue | undefined>;
+  return { ...agentResult(tool, result.success !== false, "", fields), details: result };
 }
 
 /**

@@ -20,9 +20,16 @@ import { MemoryBrowser } from "./memory-browser.js";
 const URL = "https://shop.example/";
 const TREE = '[1] heading "Shop"\n[2] button "Place order"';
 
-function setup(treeResult?: PageResult) {
+function setup(treeResult?: PageResult, onAction?: (action: string) => PageResult) {
   const browser = new MemoryBrowser(
-    { [URL]: { title: "Shop", tree: TREE, ...(treeResult ? { treeResult } : {}) } },
+    {
+      [URL]: {
+        title: "Shop",
+        tree: TREE,
+        ...(treeResult ? { treeResult } : {}),
+        ...(onAction ? { onAction } : {}),
+      },
+    },
     URL,
   );
   const executor = new ToolExecutor({
@@ -53,6 +60,37 @@ function textOf(outcome: ToolOutcome): string {
 }
 
 describe("tool results", () => {
+  it("does not repeat a verified type's request to the model, and keeps it whole in the details", async () => {
+    const typed = {
+      success: true,
+      target: { ref_id: 3, role: "textbox", name: "Email" },
+      verified: true,
+      value: "ada@example.org",
+      trusted: true,
+    };
+    const { call } = setup(undefined, () => typed);
+    const outcome = await call("type_ax", { ref_id: 3, value: "ada@example.org" });
+    // The status line and the one bit the call did not know: that the text is there.
+    expect(textOf(outcome)).toBe('[type_ax ok] \n{"verified":true}');
+    expect(outcome.details).toMatchObject(typed);
+  });
+
+  it("keeps what a type result says beyond the request: another value, another element", async () => {
+    const reformatted = {
+      success: true,
+      target: { ref_id: 4, role: "textbox", name: "Phone" },
+      verified: false,
+      reformatted: true,
+      value: "(555) 010-0000",
+      trusted: false,
+    };
+    const { call } = setup(undefined, () => reformatted);
+    const text = textOf(await call("type_ax", { ref_id: 3, value: "5550100000" }));
+    expect(text).toContain("<untrusted");
+    for (const kept of ['"verified":false', '"value":"(555) 010-0000"', '"name":"Phone"', '"trusted":false'])
+      expect(text).toContain(kept);
+  });
+
   it("keeps bookkeeping out of the model's text and whole in the details", async () => {
     const { call } = setup({
       success: true,
