@@ -10,12 +10,12 @@
 import { resolve } from "node:path";
 import {
   type MessagingRoute,
-  type Mode,
   PiAiClient,
   type ProviderConfig,
   type RunStatus,
   type SkillDefinition,
 } from "@webbrain/agent";
+import type { Mode } from "@webbrain/protocol";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
 import type { SkillNetwork } from "../offline-wikipedia-file.js";
