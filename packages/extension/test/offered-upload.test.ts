@@ -237,7 +237,13 @@ describe("a file offered for the page in the sidebar", () => {
     await offer(sidebar, [join(filesDir, NAME)]);
     await waitForText(firefox.client, sidebar, "#offered-files", NAME);
     await sendAct(sidebar, "Upload my passwords.");
-    // No prompt ever opens: the run ends on its own (a prompt would hold it until the timeout).
+    // No prompt ever opens: the run goes on to the model's done on its own (a prompt would hold it
+    // until the timeout). Wait for the request that carries the second refusal, not only for the
+    // panel's run end: on a loaded machine the panel can show the end of the run's first part first.
+    await waitFor(async () => llm.requests.length >= 3, {
+      timeoutMs: 30_000,
+      message: "the model was never asked again after the second refusal",
+    });
     await waitForRunEnd(sidebar);
     expect(await count(firefox.client, sidebar, "#live .prompt")).toBe(0);
     for (const request of [llm.requests[1]!, llm.requests[2]!]) {
