@@ -77,3 +77,25 @@ export function boundedAttachmentText(name: string, text: string): Attachment {
   const kept = cut ? `${text.slice(0, MAX_ATTACHMENT_CHARS)}\n[…]` : text;
   return { kind: "text", name, text: kept };
 }
+
+/**
+ * What text extraction needs of a PDF.js document (structural, so the agent imports no PDF.js;
+ * the add-on and the runner load different builds of it).
+ */
+export interface PdfTextDocument {
+  numPages: number;
+  getPage(number: number): Promise<{ getTextContent(): Promise<{ items: readonly object[] }> }>;
+}
+
+/** The document's text, page by page, stopping once MAX_ATTACHMENT_CHARS are read (the rest is cut anyway). */
+export async function pdfDocumentText(pdf: PdfTextDocument): Promise<string> {
+  const pages: string[] = [];
+  let total = 0;
+  for (let number = 1; number <= pdf.numPages && total <= MAX_ATTACHMENT_CHARS; number++) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    const text = content.items.map((item) => ("str" in item ? String(item.str) : "")).join(" ");
+    pages.push(text);
+    total += text.length;
+  }
+  return pages.join("\n\n").trim();
+}

@@ -11,9 +11,9 @@ import {
   attachmentKind,
   base64Of,
   boundedAttachmentText,
-  MAX_ATTACHMENT_CHARS,
   MAX_ATTACHMENTS,
   maxAttachmentBytes,
+  pdfDocumentText,
 } from "@webbrain/agent";
 import { UsageError } from "./errors.js";
 
@@ -38,15 +38,7 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
   const task = getDocument({ data: bytes, useSystemFonts: false, verbosity: 0 });
   const pdf = await task.promise;
   try {
-    const pages: string[] = [];
-    let total = 0;
-    for (let number = 1; number <= pdf.numPages && total <= MAX_ATTACHMENT_CHARS; number++) {
-      const content = await (await pdf.getPage(number)).getTextContent();
-      const text = content.items.map((item) => ("str" in item ? item.str : "")).join(" ");
-      pages.push(text);
-      total += text.length;
-    }
-    return pages.join("\n\n").trim();
+    return await pdfDocumentText(pdf);
   } finally {
     await task.destroy();
   }

@@ -14,4 +14,5 @@ export {
   MAX_TEXT_FILE_BYTES,
   maxAttachmentBytes,
   messageWithAttachments,
+  pdfDocumentText,
 } from "@webbrain/agent";

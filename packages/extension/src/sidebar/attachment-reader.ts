@@ -10,10 +10,10 @@ import {
   attachmentKind,
   base64Of,
   boundedAttachmentText,
-  MAX_ATTACHMENT_CHARS,
   MAX_IMAGE_BYTES,
   MAX_PDF_BYTES,
   MAX_TEXT_FILE_BYTES,
+  pdfDocumentText,
 } from "../shared/attachments.js";
 import { t } from "../shared/i18n.js";
 
@@ -29,15 +29,7 @@ async function pdfText(file: File): Promise<string> {
   const task = getDocument({ data: new Uint8Array(await file.arrayBuffer()) });
   const pdf = await task.promise;
   try {
-    const pages: string[] = [];
-    let total = 0;
-    for (let number = 1; number <= pdf.numPages && total <= MAX_ATTACHMENT_CHARS; number++) {
-      const content = await (await pdf.getPage(number)).getTextContent();
-      const text = content.items.map((item) => ("str" in item ? item.str : "")).join(" ");
-      pages.push(text);
-      total += text.length;
-    }
-    return pages.join("\n\n").trim();
+    return await pdfDocumentText(pdf);
   } finally {
     // Ends the document and its worker.
     await task.destroy();
