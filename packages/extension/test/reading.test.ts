@@ -17,6 +17,7 @@ import {
   startScriptedLlm,
   userTexts,
   waitFor,
+  writeTextPdf,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -69,29 +70,6 @@ afterAll(async () => {
 });
 
 let filesDir = "";
-
-/** A one-page PDF whose page says `text` (Helvetica), with a correct cross-reference table. */
-function pdfWithText(text: string): Buffer {
-  const stream = `BT /F1 18 Tf 40 700 Td (${text}) Tj ET`;
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  let body = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, "latin1");
-}
 
 /** A 2x2 red PNG. */
 const RED_PNG = Buffer.from(
@@ -234,7 +212,7 @@ describe("attachments", () => {
   beforeAll(async () => {
     filesDir = await mkdtemp(join(tmpdir(), "webbrain-attach-"));
     await writeFile(join(filesDir, "notes.txt"), "The keeper's log says the fire was lit at dusk.");
-    await writeFile(join(filesDir, "report.pdf"), pdfWithText("Sostratus of Cnidus built the Pharos"));
+    await writeFile(join(filesDir, "report.pdf"), writeTextPdf(["Sostratus of Cnidus built the Pharos"]));
     await writeFile(join(filesDir, "square.png"), RED_PNG);
     await writeFile(join(filesDir, "huge.txt"), "x".repeat(600 * 1024));
   });
