@@ -13,8 +13,6 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
   lastToolResultText,
   type RecordedRequest,
@@ -24,7 +22,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { BIN, runCli } from "./run-cli.js";
+import { connectMcpClient, mcpResultText, runCli } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
 /** The add-on's packaged skill, as a user gives it to the runner. */
@@ -215,35 +213,16 @@ describe("--zim on the other commands that run skills", () => {
   it(
     "mcp: the client's wikipedia_summary call is answered from the archive, wrapped as untrusted",
     async () => {
-      const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-      const client = new Client({ name: "webbrain-test", version: "0.0.0" });
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [
-            BIN,
-            "mcp",
-            "--mode",
-            "ask",
-            "--skill",
-            WIKIPEDIA_SKILL,
-            "--zim",
-            zimFile,
-            ...firefox.connectArgs(),
-          ],
-          env: { ...env, ...offlineEnv() },
-          stderr: "pipe",
-        }),
+      const client = await connectMcpClient(
+        ["--mode", "ask", "--skill", WIKIPEDIA_SKILL, "--zim", zimFile, ...firefox.connectArgs()],
+        { env: offlineEnv() },
       );
       try {
         const result = await client.callTool({
           name: "wikipedia_summary",
           arguments: { title: "Ada Lovelace" },
         });
-        const text = (result.content as { type: "text"; text: string }[])
-          .map((block) => block.text)
-          .join("\n");
+        const text = mcpResultText(result);
         expect(result.isError, text).toBe(false);
         expect(text).toMatch(/^\[wikipedia_summary ok\]/);
         expect(text).toContain(

@@ -9,8 +9,6 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
   type FixtureServer,
   findRef,
@@ -22,7 +20,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { BIN, runCli } from "./run-cli.js";
+import { connectMcpClient, mcpResultText, runCli } from "./run-cli.js";
 
 const firefox = useCliFirefox();
 
@@ -113,29 +111,12 @@ describe("recipient guard on webbrain run --tasks and webbrain mcp", () => {
   it(
     "mcp: the client's click on Send is refused with the guard's reason; the page is still read and typed in",
     async () => {
-      const env: Record<string, string> = {};
-      for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-      const client = new Client({ name: "webbrain-test", version: "0.0.0" });
-      await client.connect(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: [
-            BIN,
-            "mcp",
-            ...firefox.connectArgs(),
-            "--messaging-route",
-            routeLine(),
-            "--url",
-            server.url("/chat/chat.html"),
-          ],
-          env,
-          stderr: "pipe",
-        }),
-        MCP_REQUEST,
+      const client = await connectMcpClient(
+        [...firefox.connectArgs(), "--messaging-route", routeLine(), "--url", server.url("/chat/chat.html")],
+        { request: MCP_REQUEST },
       );
       try {
-        const text = (result: Awaited<ReturnType<Client["callTool"]>>) =>
-          (result.content as { type: string; text?: string }[]).map((block) => block.text ?? "").join("\n");
+        const text = mcpResultText;
         const tree = text(
           await client.callTool({ name: "get_accessibility_tree", arguments: {} }, undefined, MCP_REQUEST),
         );

@@ -1,6 +1,9 @@
 /** Runs the real `webbrain` bin (the tsx shim) as a child process, for tests. */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 
 export const BIN = fileURLToPath(new URL("../bin/webbrain.js", import.meta.url));
 
@@ -32,4 +35,32 @@ export function runCli(
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(opts.stdin ?? "");
   });
+}
+
+/**
+ * An MCP client connected to a `webbrain mcp …args` child over stdio, the way a coding agent
+ * starts it: this process's environment plus `env`, stderr piped so a test can read it.
+ */
+export async function connectMcpClient(
+  args: string[],
+  opts: { env?: Record<string, string>; request?: RequestOptions } = {},
+): Promise<Client> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  const client = new Client({ name: "webbrain-test", version: "0.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "mcp", ...args],
+      env: { ...env, ...opts.env },
+      stderr: "pipe",
+    }),
+    opts.request,
+  );
+  return client;
+}
+
+/** The text blocks of an MCP tool result, one per line. */
+export function mcpResultText(result: Awaited<ReturnType<Client["callTool"]>>): string {
+  return (result.content as { type: string; text?: string }[]).map((block) => block.text ?? "").join("\n");
 }
