@@ -327,6 +327,8 @@ describe("German UI in Firefox", () => {
     const sidebar = await openAddonPage(client, settings, `sidebar.html?tab=${tabId}`);
     await setViewport(client, sidebar, 360, 760);
     await waitForText(client, sidebar, "#send", "Senden");
+    // Localized before it subscribes to the tab: wait for the tab's title too before sending.
+    await waitForText(client, sidebar, "#tab-title", "Lighthouse of Alexandria");
     await click(client, sidebar, 'input[name="mode"][value="act"] + span');
     await fill(client, sidebar, "#input", "Zähle die Überschriften.");
     await pressEnter(client, sidebar);

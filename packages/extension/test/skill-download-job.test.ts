@@ -155,6 +155,9 @@ describe("download-job skill tool", () => {
     await navigate(firefox.client, context, url);
     const tabId = await firefoxTabId(firefox.client, settingsPage, url);
     const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
+    // The tab's title shows once the sidebar has subscribed to the tab: a message sent before
+    // that has no tab to go to (the prompt then never shows).
+    await waitForText(firefox.client, sidebar, "#tab-title", "Lighthouse of Alexandria");
     await click(firefox.client, sidebar, 'input[name="mode"][value="act"] + span');
     await fill(firefox.client, sidebar, "#input", "Save a clip of https://video.example/1");
     await pressEnter(firefox.client, sidebar);
