@@ -544,13 +544,19 @@ describe("sidebar", () => {
   });
 
   it("Stop ends a run at once, and Continue picks it up", async () => {
-    await scriptedProvider([{ fail: "hang", midStream: true }, { text: "Picked up where I left off." }]);
+    const llm = await scriptedProvider([
+      { fail: "hang", midStream: true },
+      { text: "Picked up where I left off." },
+    ]);
     const page = await openPage("/extension/article.html");
     const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
     await send(sidebar, "ask", "Tell me everything.");
     await waitFor(() =>
       evaluate<boolean>(firefox.client, sidebar, "!document.getElementById('stop').hidden"),
     );
+    // Stop only once the hanging request reached the server: stopped earlier (CI under load did),
+    // the hang step is still unused and Continue's request meets it instead of the answer.
+    await waitFor(() => llm.requests.length === 1);
     await click(firefox.client, sidebar, "#stop");
     await waitForText(firefox.client, sidebar, "#transcript .notice", "Stopped");
     await waitForRunEnd(sidebar);
