@@ -3,17 +3,18 @@
  * Calls the loop detector and the duplicate-submit guard would refuse in our own agent loop
  * succeed here, with a warning in the result; the mode rules still refuse.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN } from "./run-cli.js";
+import { useCliFirefox } from "./cli-firefox.js";
+import { connectMcpClient, mcpResultText } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 300_000;
-/** The SDK's 60 s default is too short for a Firefox launch on a loaded two-core machine. */
+/** The SDK's 60 s default is too short for a start on a loaded two-core machine. */
 const MCP_REQUEST = { timeout: 150_000 };
 
 let server: FixtureServer;
+const firefox = useCliFirefox();
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -23,23 +24,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function connect(args: string[]): Promise<Client> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  const client = new Client({ name: "webbrain-test", version: "0.0.0" });
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env, stderr: "pipe" }),
-    MCP_REQUEST,
-  );
-  return client;
+/** `webbrain mcp …args` on the file's shared Firefox. */
+function connect(args: string[]): Promise<Client> {
+  return connectMcpClient([...firefox.connectArgs(), ...args], { request: MCP_REQUEST });
 }
 
-function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
-  return (result.content as { type: string; text?: string }[])
-    .filter((block) => block.type === "text")
-    .map((block) => block.text ?? "")
-    .join("\n");
-}
+const textOf = mcpResultText;
 
 describe("webbrain mcp never refuses a call its client chose to repeat", () => {
   it(

@@ -2,16 +2,17 @@
  * `webbrain mcp` through the MCP SDK's own Client over stdio: the real bin, real Firefox.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pngSize } from "../src/screenshots.js";
-import { BIN } from "./run-cli.js";
+import { useCliFirefox } from "./cli-firefox.js";
+import { connectMcpClient, mcpResultText } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
 
 let server: FixtureServer;
+const firefox = useCliFirefox();
 
 beforeAll(async () => {
   server = await startFixtureServer();
@@ -21,26 +22,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function connect(
-  args: string[],
-  client = new Client({ name: "webbrain-test", version: "0.0.0" }),
-): Promise<Client> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp", ...args], env, stderr: "pipe" }),
-  );
-  return client;
+/** `webbrain mcp …args` on the file's shared Firefox. */
+function connect(args: string[], client?: Client): Promise<Client> {
+  return connectMcpClient([...firefox.connectArgs(), ...args], { client });
 }
 
-type TextBlock = { type: "text"; text: string };
-
-function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
-  return (result.content as TextBlock[])
-    .filter((block) => block.type === "text")
-    .map((block) => block.text)
-    .join("\n");
-}
+const textOf = mcpResultText;
 
 describe("webbrain mcp", () => {
   it(

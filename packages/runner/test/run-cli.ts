@@ -43,11 +43,12 @@ export function runCli(
  */
 export async function connectMcpClient(
   args: string[],
-  opts: { env?: Record<string, string>; request?: RequestOptions } = {},
+  opts: { env?: Record<string, string>; request?: RequestOptions; client?: Client } = {},
 ): Promise<Client> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  const client = new Client({ name: "webbrain-test", version: "0.0.0" });
+  // A test that needs capabilities (elicitation) or handlers brings its own client.
+  const client = opts.client ?? new Client({ name: "webbrain-test", version: "0.0.0" });
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
@@ -60,7 +61,10 @@ export async function connectMcpClient(
   return client;
 }
 
-/** The text blocks of an MCP tool result, one per line. */
+/** The text blocks of an MCP tool result, one per line (image blocks left out). */
 export function mcpResultText(result: Awaited<ReturnType<Client["callTool"]>>): string {
-  return (result.content as { type: string; text?: string }[]).map((block) => block.text ?? "").join("\n");
+  return (result.content as { type: string; text?: string }[])
+    .filter((block) => block.type === "text")
+    .map((block) => block.text ?? "")
+    .join("\n");
 }
