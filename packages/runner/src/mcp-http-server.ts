@@ -36,6 +36,7 @@ import {
 } from "./mcp-http-listener.js";
 import { type SessionEntry, SessionTable } from "./mcp-http-sessions.js";
 import { createMcpServer } from "./mcp-server.js";
+import type { McpToolSelection } from "./mcp-tool-groups.js";
 import type { ToolRunner } from "./tool-runner.js";
 
 /** A request body larger than this is refused with 413: MCP messages are small. */
@@ -54,6 +55,8 @@ export interface McpHttpOptions {
   /** Page each new session opens first. */
   url?: string;
   confirm: boolean;
+  /** The tool groups each session lists (`--tools`). */
+  tools: McpToolSelection;
   makeRunner: (session: IsolatedSession, approver?: PermissionApprover) => ToolRunner;
   log: (line: string) => void;
 }
@@ -124,7 +127,10 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
     transport.onclose = () => {
       if (transport.sessionId) void sessions.end(transport.sessionId, "closed by the client");
     };
-    const server = createMcpServer((approver) => options.makeRunner(isolated, approver), options.confirm);
+    const server = createMcpServer((approver) => options.makeRunner(isolated, approver), {
+      confirm: options.confirm,
+      tools: options.tools,
+    });
     await server.connect(transport);
     res.once("close", () => {
       if (id) sessions.settled(id);

@@ -11,6 +11,8 @@
  *   skill's endpoint only, without cookies, and their results come back wrapped as untrusted.
  * - Permission prompts only with `confirm`, asked through MCP elicitation; a client that cannot
  *   answer them gets the action denied, with the reason.
+ * - Only the tools of the chosen groups are listed (mcp-tool-groups.ts); one the mode offers but
+ *   the groups leave out is refused, saying which --tools serves it.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -19,14 +21,22 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { PermissionApprover } from "@webbrain/agent";
+import { isListed, type McpToolSelection, unlistedToolMessage } from "./mcp-tool-groups.js";
 import type { ToolRunner } from "./tool-runner.js";
 
 export const MCP_SERVER_NAME = "webbrain-firefox";
 export const MCP_SERVER_VERSION = "0.1.0";
 
+export interface McpServerOptions {
+  /** Ask the client's user (elicitation) before gated actions. */
+  confirm: boolean;
+  /** The tool groups to list (`--tools`). */
+  tools: McpToolSelection;
+}
+
 export function createMcpServer(
   makeRunner: (approver?: PermissionApprover) => ToolRunner,
-  confirm: boolean,
+  { confirm, tools }: McpServerOptions,
 ): Server {
   const server = new Server(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
@@ -58,15 +68,20 @@ export function createMcpServer(
   const runner = makeRunner(approver);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...runner.tools(), ...runner.skillTools()].map((spec) => ({
-      name: spec.name,
-      description: spec.description,
-      // TypeBox schemas are JSON Schema; the JSON round trip drops TypeBox's symbol keys.
-      inputSchema: JSON.parse(JSON.stringify(spec.parameters)),
-    })),
+    tools: [...runner.tools().filter((spec) => isListed(tools, spec.name)), ...runner.skillTools()].map(
+      (spec) => ({
+        name: spec.name,
+        description: spec.description,
+        // TypeBox schemas are JSON Schema; the JSON round trip drops TypeBox's symbol keys.
+        inputSchema: JSON.parse(JSON.stringify(spec.parameters)),
+      }),
+    ),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    if (!isListed(tools, name) && runner.tools().some((spec) => spec.name === name))
+      return { content: [{ type: "text", text: unlistedToolMessage(tools, name) }], isError: true };
     // extra.signal fires on the client's notifications/cancelled: the call's browser work stops.
     const answer = await runner.call(
       request.params.name,

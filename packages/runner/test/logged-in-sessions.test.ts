@@ -143,7 +143,15 @@ describe("webbrain mcp --port: several sessions, one Firefox", () => {
     "two MCP sessions see separate cookies (one user context each)",
     async () => {
       const url = server.url("/runner/account-login.html");
-      const { child, endpoint, token } = await startHttpMcp(["--port", "0", "--url", url]);
+      // click by text is in the selectors group (the default lists the core tools).
+      const { child, endpoint, token } = await startHttpMcp([
+        "--port",
+        "0",
+        "--tools",
+        "core,selectors",
+        "--url",
+        url,
+      ]);
       const clients: Client[] = [];
       try {
         for (let i = 0; i < 2; i++) {

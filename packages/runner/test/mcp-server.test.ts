@@ -80,6 +80,38 @@ describe("webbrain mcp", () => {
   );
 
   it(
+    "lists the core tools by default and refuses one left out, naming the --tools that serves it; --tools all lists the rest",
+    async () => {
+      const url = server.url("/runner/trusted-only.html");
+      const core = await connect(["--url", url]);
+      try {
+        const names = (await core.listTools()).tools.map((tool) => tool.name);
+        expect(names).toEqual(expect.arrayContaining(["get_accessibility_tree", "click_ax", "navigate"]));
+        expect(names).not.toContain("upload_file");
+        expect(names).not.toContain("done");
+        const refused = await core.callTool({
+          name: "iframe_type",
+          arguments: { selector: "#x", text: "t" },
+        });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toBe(
+          "iframe_type is not served by this webbrain mcp (it lists core tools); start it with --tools core,frames to use it.",
+        );
+      } finally {
+        await core.close();
+      }
+      const all = await connect(["--tools", "all", "--url", url]);
+      try {
+        const names = (await all.listTools()).tools.map((tool) => tool.name);
+        expect(names).toEqual(expect.arrayContaining(["upload_file", "iframe_type", "fetch_url", "done"]));
+      } finally {
+        await all.close();
+      }
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
     "--confirm asks the client's user through elicitation before each new click; deny refuses, always sticks",
     async () => {
       const asked: string[] = [];

@@ -287,6 +287,13 @@ describe("webbrain mcp --port: bad flags are one-line usage errors before Firefo
     expect(run.stderr.trim().split("\n")).toHaveLength(1); // no stack trace
   };
 
+  it("--tools with a group that does not exist", async () => {
+    expectUsageError(
+      await runCli(["mcp", "--port", "0", "--tools", "core,tabs"]),
+      '--tools "core,tabs": expected a comma list of core, frames',
+    );
+  });
+
   it("--port 99999", async () => {
     expectUsageError(await runCli(["mcp", "--port", "99999"]), "--port must be 0-65535 (got 99999)");
   });

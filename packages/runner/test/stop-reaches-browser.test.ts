@@ -182,7 +182,7 @@ describe("Stop reaches the browser", () => {
   it("ends the browser work of an MCP call the client cancels", async () => {
     await port.navigate(tab, server.url("/stop/restless.html"));
     const runner = new ToolRunner({ port, tabId: tab, mode: "act", tier: "full", vision: false });
-    const mcp = createMcpServer(() => runner, false);
+    const mcp = createMcpServer(() => runner, { confirm: false, tools: { all: true } });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await mcp.connect(serverSide);
     const client = new Client({ name: "stop-test", version: "0.0.0" });

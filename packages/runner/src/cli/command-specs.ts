@@ -260,6 +260,11 @@ const mcpOptions = {
   zim: zimOption,
   "messaging-route": messagingRouteOption,
   url: { kind: "string", valueName: "URL", help: "Open this page when the server starts." },
+  tools: {
+    kind: "string",
+    valueName: "GROUPS",
+    help: "Tool groups to list: core (default; plus dev in Dev mode), frames, selectors, forms, fetch, files, history, dev, or all; comma list, e.g. core,frames. The tool list is sent with every model call.",
+  },
   confirm: {
     kind: "boolean",
     help: "Ask the MCP client (elicitation) before gated actions; off by default.",
@@ -313,8 +318,9 @@ export const mcpCommand: CommandSpec<typeof mcpOptions> = {
   positionals: [],
   options: mcpOptions,
   description: [
-    "The tools are those of the chosen mode and tier; the accessibility tree comes back as text and",
-    "screenshots as image content. Mode rules hold for every call (ask is read-only).",
+    "The tools are those of the chosen mode and tier, narrowed to the --tools groups (core by default);",
+    "the accessibility tree comes back as text and screenshots as image content. Mode rules hold",
+    "for every call (ask is read-only); a tool the groups leave out is refused, naming its group.",
     "Sends on a protected messaging route are refused (recipient guard): no plan names the recipient.",
     'Client config: {"command": "webbrain", "args": ["mcp", "--mode", "act"]}',
     "With --port every request needs `Authorization: Bearer TOKEN` and a loopback Host; web pages",
@@ -323,6 +329,7 @@ export const mcpCommand: CommandSpec<typeof mcpOptions> = {
   examples: [
     "webbrain mcp",
     "webbrain mcp --mode ask --headed",
+    "webbrain mcp --tools core,frames,files",
     "webbrain mcp --port 8931 --token-file ~/.webbrain/mcp-token",
   ],
 };

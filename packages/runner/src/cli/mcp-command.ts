@@ -12,6 +12,11 @@ import { AccessPolicy } from "../mcp-http-access.js";
 import { listenForMcp } from "../mcp-http-listener.js";
 import { startMcpHttpServer } from "../mcp-http-server.js";
 import { createMcpServer } from "../mcp-server.js";
+import {
+  describe as describeTools,
+  type McpToolSelection,
+  parseMcpToolSelection,
+} from "../mcp-tool-groups.js";
 import type { SkillNetwork } from "../offline-wikipedia-file.js";
 import { loadPageScript } from "../page-script-source.js";
 import { withRunnerSession } from "../runner-session.js";
@@ -41,8 +46,9 @@ export async function mcpCommandHandler(
 ): Promise<ExitCode> {
   const mode = options.mode ?? "act";
   const tier = options.tier ?? "full";
-  // Refuse Compact Dev, and malformed skills, before starting Firefox.
+  // Refuse Compact Dev, unknown tool groups and malformed skills before starting Firefox.
   offeredTools(mode, tier, true);
+  const tools = parseMcpToolSelection(options.tools, mode);
   const skills = await loadSkillFiles(options.skill ?? []);
   const routes = messagingRoutesFrom(options["messaging-route"]);
   const httpOnly = HTTP_ONLY_FLAGS.find((flag) => options[flag] !== undefined);
@@ -51,8 +57,8 @@ export async function mcpCommandHandler(
   // --zim is checked before Firefox starts, and serves every session; closed when the server ends.
   const network = await skillNetworkFrom(options, skills);
   try {
-    if (options.port !== undefined) return await serveHttp(options, skills, routes, network, io);
-    return await serveStdio(options, skills, routes, network, io);
+    if (options.port !== undefined) return await serveHttp(options, tools, skills, routes, network, io);
+    return await serveStdio(options, tools, skills, routes, network, io);
   } finally {
     await network.close();
   }
@@ -61,6 +67,7 @@ export async function mcpCommandHandler(
 /** MCP on stdio until the client closes stdin (or Ctrl-C), over one Firefox. */
 async function serveStdio(
   options: Options,
+  tools: McpToolSelection,
   skills: readonly SkillDefinition[],
   routes: readonly MessagingRoute[],
   network: SkillNetwork,
@@ -89,7 +96,7 @@ async function serveStdio(
             skillHttp: network.http,
             ...(approver ? { approver } : {}),
           }),
-        options.confirm === true,
+        { confirm: options.confirm === true, tools },
       );
       const closed = new Promise<void>((resolve) => {
         server.onclose = () => resolve();
@@ -100,7 +107,7 @@ async function serveStdio(
       const skillNote = skills.length > 0 ? ` and ${skills.length} skill(s)` : "";
       const fallback = network.description ? `; ${network.description}` : "";
       io.stderr.write(
-        `webbrain mcp: serving ${mode}/${tier} tools${skillNote}${fallback} on stdio; ${description}\n`,
+        `webbrain mcp: serving ${mode}/${tier} tools${skillNote}${fallback} on stdio (listing ${describeTools(tools)}); ${description}\n`,
       );
       await closed;
       await server.close().catch(() => {});
@@ -116,6 +123,7 @@ async function serveStdio(
  */
 async function serveHttp(
   options: Options,
+  tools: McpToolSelection,
   skills: readonly SkillDefinition[],
   routes: readonly MessagingRoute[],
   network: SkillNetwork,
@@ -150,6 +158,7 @@ async function serveHttp(
       idleTimeoutMs: settings.idleTimeoutMs,
       ...(options.url ? { url: options.url } : {}),
       confirm: options.confirm === true,
+      tools,
       makeRunner: (session, approver) =>
         new ToolRunner({
           port: guarded(session.port, routes),
@@ -168,7 +177,9 @@ async function serveHttp(
     if (settings.tokenGenerated)
       log(`webbrain mcp: token for this start: ${settings.token} (send \`Authorization: Bearer TOKEN\`)`);
     // The line a script or test waits for: where to connect.
-    log(`webbrain mcp: serving ${mode}/${tier} tools at ${server.url}; ${browser.description}`);
+    log(
+      `webbrain mcp: serving ${mode}/${tier} tools at ${server.url}; listing ${describeTools(tools)}; ${browser.description}`,
+    );
     await new Promise<void>((resolve) => {
       if (io.signal.aborted) resolve();
       io.signal.addEventListener("abort", () => resolve(), { once: true });
