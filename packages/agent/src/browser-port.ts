@@ -124,6 +124,11 @@ export interface PortCallOptions {
 export interface ScreenshotOptions extends PortCallOptions {
   /** The whole page rather than the viewport (the runner can; the add-on answers the viewport). */
   full?: boolean;
+  /**
+   * A JPEG at this quality (0..1) instead of the port's default format: the small images a
+   * trace keeps per step. A port that cannot encode JPEG answers its default format.
+   */
+  jpegQuality?: number;
 }
 
 /** A request for `fetch_url`. The agent has already enforced `/allow-api` for mutating methods. */

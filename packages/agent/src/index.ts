@@ -36,6 +36,7 @@ export * from "./tool-catalog.js";
 export * from "./tool-executor.js";
 export * from "./tool-result.js";
 export * from "./tool-selection.js";
+export * from "./trace-filmstrip.js";
 export * from "./trace-format.js";
 export * from "./trace-recorder.js";
 export * from "./trace-timeline.js";

@@ -2,7 +2,7 @@
  * The trace format: one run of the agent as JSON lines, the same in the add-on (IndexedDB,
  * export/import files) and the runner (`webbrain run --trace FILE`).
  *
- * Format, version 1 (`TRACE_FORMAT_VERSION`). Every line is one JSON object with `v` (the
+ * Format, version 2 (`TRACE_FORMAT_VERSION`; version 1 files have no `shot` and still load). Every line is one JSON object with `v` (the
  * format version), `type`, and `at` (ISO time). The first line is `run_start`, the last is
  * `run_end` (a file without it is an unfinished run). Types:
  *   run_start   {runId, task, mode, url, provider?, model?, verbose}
@@ -11,7 +11,9 @@
  *   tool_call   {id, name, args, ok, ms, result, url, target?, images?}
  *                 result: the structured page/tool result (capped); target: what a ref_id
  *                 pointed at when the call ran (role, name, where), so a workflow can find it
- *                 again; images: screenshots the model saw (base64, capped per run)
+ *                 again; images: screenshots the model saw (base64, capped per run);
+ *                 shot (v2, opt-in): the page just before the call acted, as a small JPEG, with
+ *                 the box of the element it acted on (see TraceShot)
  *   note        {text}                                              nudges, guard refusals
  *   run_end     {status, text, steps, error?}
  * Readers ignore unknown fields and unknown record types, so later versions may add both;
@@ -20,7 +22,7 @@
 import type { Plan } from "./planner.js";
 import type { TargetDescriptor } from "./workflow-target.js";
 
-export const TRACE_FORMAT_VERSION = 1;
+export const TRACE_FORMAT_VERSION = 2;
 
 /** A tool result kept in a trace is cut past this many characters of JSON. */
 export const TRACE_RESULT_MAX_CHARS = 4000;
@@ -36,6 +38,8 @@ export interface TraceRunStart {
   provider?: string;
   model?: string;
   verbose: "normal" | "verbose" | "deep";
+  /** Per-step screenshots were on, each at most this many bytes (v2). */
+  shots?: { maxBytes: number };
 }
 
 export interface TraceModelCall {
@@ -63,6 +67,28 @@ export interface TraceImage {
   dataBase64: string;
 }
 
+/** A rectangle in CSS pixels of the viewport. */
+export interface TraceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The page as a step found it (v2): a viewport screenshot taken just before the call acted,
+ * and where the element it acted on was. `box` and `viewport` are CSS pixels, so a viewer
+ * draws the box as a fraction of the viewport whatever the image's pixel size.
+ */
+export interface TraceShot {
+  mimeType: string;
+  dataBase64: string;
+  /** The image's size in bytes (what it costs to keep). */
+  bytes: number;
+  viewport?: { width: number; height: number };
+  box?: TraceBox;
+}
+
 export interface TraceToolCall {
   v: number;
   type: "tool_call";
@@ -80,6 +106,8 @@ export interface TraceToolCall {
   url: string;
   target?: TargetDescriptor;
   images?: TraceImage[];
+  /** The page before the call acted (v2, with `--trace-shots` or the add-on's setting). */
+  shot?: TraceShot;
 }
 
 export interface TraceNote {

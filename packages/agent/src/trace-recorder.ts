@@ -10,22 +10,31 @@
  *   newest tree read on that page, so a saved workflow can find the element again.
  * Records go to `sink` one by one (the runner writes lines at once; the add-on stores the run).
  *
+ * Step screenshots (opt-in, `shots`): at the first page action of each tool call, before it acts,
+ * the port takes a small viewport JPEG and the page layer says where the acted-on element is
+ * (inspect_element_styles: rect and viewport, read-only), so a viewer can draw the action on the
+ * page as it was. A shot over `shots.maxBytes` is taken again at lower qualities and, still too
+ * big, not kept (counted in a note). Shots never change what the agent sees or does.
+ *
  * Secrets (secret-values.ts): when a page action reports it typed into a secret field, the typed
  * text is learned; the call's record holds SECRET_PLACEHOLDER, and from then on the text is cut
  * out of every record, those already made included (`records` is scrubbed in place and
  * `rescrubbed` says so, for a sink that already wrote the older ones).
  */
 import type { AgentEvent } from "./agent-events.js";
-import type { BrowserPort, PageResult, TabInfo } from "./browser-port.js";
+import type { BrowserPort, JsonValue, PageResult, TabInfo } from "./browser-port.js";
+import { base64Bytes } from "./image-budget.js";
 import { decoratePort } from "./port-decorator.js";
 import type { LlmCallOptions, LlmClient, LlmRequest } from "./provider-client.js";
 import { isSecretResult, redactTypedArg, SecretScrubber, typedValue } from "./secret-values.js";
 import {
   TRACE_FORMAT_VERSION,
   TRACE_RESULT_MAX_CHARS,
+  type TraceBox,
   type TraceImage,
   type TraceRecord,
   type TraceRunStart,
+  type TraceShot,
   type TraceToolCall,
 } from "./trace-format.js";
 import { parseTree, type TargetDescriptor } from "./workflow-target.js";
@@ -43,6 +52,30 @@ export interface TraceStart {
   model?: string;
   verbose?: TraceVerbosity;
   runId?: string;
+  /** Keep a screenshot per step, each at most this many bytes. */
+  shots?: { maxBytes: number };
+}
+
+/** JPEG qualities a step shot is tried at, best first, until one fits the byte cap. */
+export const TRACE_SHOT_QUALITIES: readonly number[] = [0.5, 0.3, 0.15];
+
+/** Actions whose `ref_id` scopes a read, not an element acted on: no box is drawn for them. */
+const SCOPE_REF_ACTIONS: ReadonlySet<string> = new Set(["get_accessibility_tree", "read_page"]);
+
+/** A click at a point (no element) is drawn as a box this many CSS pixels wide around it. */
+const POINT_BOX_PX = 16;
+
+function finiteNumber(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function boxOf(value: unknown): TraceBox | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const { x, y, width, height } = value as Record<string, unknown>;
+  const box = [finiteNumber(x), finiteNumber(y), finiteNumber(width), finiteNumber(height)];
+  if (box.some((n) => n === undefined)) return undefined;
+  const [bx, by, bw, bh] = box.map((n) => Math.round(n!)) as [number, number, number, number];
+  return { x: bx, y: by, width: bw, height: bh };
 }
 
 interface PendingCall {
@@ -54,12 +87,15 @@ interface PendingCall {
   result?: Record<string, unknown>;
   target?: TargetDescriptor;
   images: TraceImage[];
+  /** The step screenshot was taken (or tried) for this call. */
+  shotTried?: boolean;
+  shot?: TraceShot;
   /** The call typed into a secret field. */
   secret?: boolean;
 }
 
 /** Record fields that never hold page or model text, left as they are by the scrub. */
-const UNSCRUBBED_FIELDS: ReadonlySet<string> = new Set(["v", "type", "at", "runId", "id", "images"]);
+const UNSCRUBBED_FIELDS: ReadonlySet<string> = new Set(["v", "type", "at", "runId", "id", "images", "shot"]);
 
 function capResult(result: PageResult): Record<string, unknown> {
   const json = JSON.stringify(result);
@@ -81,6 +117,8 @@ export class TraceRecorder {
   private step = 0;
   private imagesKept = 0;
   private imagesDropped = 0;
+  private readonly shotMaxBytes: number | undefined;
+  private shotsTooBig = 0;
   /** ref -> what it was, per tab and page URL, from every tree read there. */
   private readonly refs = new Map<string, Map<string, TargetDescriptor>>();
   private readonly secrets = new SecretScrubber();
@@ -94,6 +132,7 @@ export class TraceRecorder {
   ) {
     this.now = now;
     this.verbose = start.verbose ?? "normal";
+    this.shotMaxBytes = start.shots?.maxBytes;
     this.emit({
       type: "run_start",
       runId: start.runId ?? `${now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
@@ -103,6 +142,7 @@ export class TraceRecorder {
       ...(start.provider ? { provider: start.provider } : {}),
       ...(start.model ? { model: start.model } : {}),
       verbose: this.verbose,
+      ...(start.shots ? { shots: { maxBytes: start.shots.maxBytes } } : {}),
     });
   }
 
@@ -167,6 +207,11 @@ export class TraceRecorder {
       case "run_end": {
         if (this.imagesDropped > 0)
           this.emit({ type: "note", text: `${this.imagesDropped} later screenshots were not kept.` });
+        if (this.shotsTooBig > 0)
+          this.emit({
+            type: "note",
+            text: `${this.shotsTooBig} step screenshots were over ${this.shotMaxBytes} bytes even at the lowest quality and were not kept.`,
+          });
         const { result } = event;
         this.emit({
           type: "run_end",
@@ -210,6 +255,7 @@ export class TraceRecorder {
       ...(call.result ? { result: call.result } : {}),
       ...(call.target ? { target: call.target } : {}),
       ...(call.images.length ? { images: call.images } : {}),
+      ...(call.shot ? { shot: call.shot } : {}),
     };
     this.emit(record);
   }
@@ -254,6 +300,12 @@ export class TraceRecorder {
       const tab = await inner.getTab(tabId).catch((): TabInfo | undefined => undefined);
       const url = tab?.url ?? "";
       const call = this.pending;
+      if (call && this.shotMaxBytes !== undefined && !call.shotTried) {
+        call.shotTried = true;
+        const signal = rest[0]?.signal;
+        const shot = await this.takeShot(inner, tabId, name, params, signal).catch(() => undefined);
+        if (shot) call.shot = shot;
+      }
       if (call) {
         call.url = url;
         const ref = params.ref_id;
@@ -283,6 +335,61 @@ export class TraceRecorder {
       return shot;
     };
     return decoratePort(inner, { pageAction, screenshot });
+  }
+
+  /** The page before `name` acts, with the box of what it acts on (class comment). */
+  private async takeShot(
+    inner: BrowserPort,
+    tabId: string,
+    name: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<TraceShot | undefined> {
+    const maxBytes = this.shotMaxBytes!;
+    const place = await this.actionPlace(inner, tabId, name, params, signal);
+    for (const quality of TRACE_SHOT_QUALITIES) {
+      const image = await inner.screenshot(tabId, { jpegQuality: quality, ...(signal ? { signal } : {}) });
+      const bytes = base64Bytes(image.dataBase64);
+      if (bytes <= maxBytes)
+        return { mimeType: image.mimeType, dataBase64: image.dataBase64, bytes, ...place };
+      // A port that answered another format ignores the quality: trying again is no smaller.
+      if (image.mimeType !== "image/jpeg") break;
+    }
+    this.shotsTooBig++;
+    return undefined;
+  }
+
+  /** Where the action lands: the element's rect (or a small box round a point) and the viewport. */
+  private async actionPlace(
+    inner: BrowserPort,
+    tabId: string,
+    name: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<Pick<TraceShot, "box" | "viewport">> {
+    const ref = SCOPE_REF_ACTIONS.has(name) ? undefined : params.ref_id;
+    const x = finiteNumber(params.x);
+    const y = finiteNumber(params.y);
+    const probe =
+      ref !== undefined && ref !== null
+        ? { ref_id: ref as JsonValue, properties: [] }
+        : { selector: ":root", properties: [] };
+    const inspected = await inner
+      .pageAction(tabId, "inspect_element_styles", probe, ...(signal ? [{ signal }] : []))
+      .catch((): PageResult => ({ success: false }));
+    const viewport = boxOf({ x: 0, y: 0, ...(inspected.viewport as object | undefined) });
+    const box =
+      ref !== undefined && ref !== null
+        ? inspected.success
+          ? boxOf(inspected.rect)
+          : undefined
+        : x !== undefined && y !== undefined
+          ? { x: x - POINT_BOX_PX / 2, y: y - POINT_BOX_PX / 2, width: POINT_BOX_PX, height: POINT_BOX_PX }
+          : undefined;
+    return {
+      ...(viewport ? { viewport: { width: viewport.width, height: viewport.height } } : {}),
+      ...(box ? { box } : {}),
+    };
   }
 
   private learnTree(tabId: string, url: string, tree: string): void {

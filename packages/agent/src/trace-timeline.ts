@@ -3,7 +3,8 @@
  * renders them expandable) and `webbrain trace show FILE` (which prints them as text).
  */
 import { planAsText } from "./planner.js";
-import { summarizeTrace, type TraceRecord } from "./trace-format.js";
+import { typedValue } from "./secret-values.js";
+import { summarizeTrace, type TraceRecord, type TraceShot } from "./trace-format.js";
 import { formatTarget } from "./workflow-target.js";
 
 export interface TimelineStep {
@@ -17,6 +18,10 @@ export interface TimelineStep {
   detail: string;
   /** Screenshots the model saw at this step. */
   images: { mimeType: string; dataBase64: string }[];
+  /** Tool steps: the page before the call acted, with the action's box (trace format 2). */
+  shot?: TraceShot;
+  /** Tool steps that typed: the text, as the trace kept it (a secret is SECRET_PLACEHOLDER). */
+  typed?: string;
 }
 
 const ARG_PREVIEW_CHARS = 80;
@@ -56,6 +61,10 @@ export function traceTimeline(records: readonly TraceRecord[]): TimelineStep[] {
             .filter(Boolean)
             .join("\n"),
           images: record.images ?? [],
+          ...(record.shot ? { shot: record.shot } : {}),
+          ...(typedValue(record.name, record.args) !== undefined
+            ? { typed: typedValue(record.name, record.args)! }
+            : {}),
         });
         break;
       case "plan":
@@ -111,6 +120,7 @@ export function formatTimeline(records: readonly TraceRecord[], options: { detai
     }
     if (step.images.length)
       lines.push(`           (${step.images.length} screenshot${step.images.length > 1 ? "s" : ""})`);
+    if (step.shot) lines.push(`           (step screenshot, ${step.shot.bytes} bytes)`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -77,7 +77,7 @@ describe("trace files", () => {
     const records = recorded();
     expect(parseTrace(serializeTrace(records))).toEqual(records);
     expect(() => parseTrace("not json")).toThrow(TraceFormatError);
-    expect(() => parseTrace('{"v":99,"type":"run_start"}')).toThrow(/format 99; this WebBrain reads up to 1/);
+    expect(() => parseTrace('{"v":99,"type":"run_start"}')).toThrow(/format 99; this WebBrain reads up to 2/);
     expect(() => parseTrace('{"v":1,"type":"run_end","at":"x"}')).toThrow(/does not start with a run_start/);
   });
 });

@@ -332,7 +332,7 @@ export class BidiBrowserPort implements BrowserPort {
   }
 
   async screenshot(tabId: TabId, options: ScreenshotOptions = {}): Promise<Screenshot> {
-    return captureScreenshot(this.client, tabId, options.full === true, options.signal);
+    return captureScreenshot(this.client, tabId, options.full === true, options.signal, options.jpegQuality);
   }
 
   fetchUrl(request: FetchRequest, options: PortCallOptions = {}): Promise<FetchResponse> {

@@ -1,5 +1,6 @@
 /**
- * Screenshots over BiDi: the viewport, or the whole document (`origin: "document"`), as PNG.
+ * Screenshots over BiDi: the viewport, or the whole document (`origin: "document"`), as PNG
+ * (or a JPEG at a given quality: the small per-step images of `--trace-shots`).
  * The size is read from the PNG header so callers can budget images without decoding them.
  */
 
@@ -25,12 +26,18 @@ export async function captureScreenshot(
   context: string,
   full: boolean,
   signal?: AbortSignal,
+  jpegQuality?: number,
 ): Promise<Screenshot> {
+  const format =
+    jpegQuality === undefined
+      ? { type: "image/png" }
+      : { type: "image/jpeg", quality: Math.min(1, Math.max(0, jpegQuality)) };
   const { data } = await client.send(
     "browsingContext.captureScreenshot",
-    { context, origin: full ? "document" : "viewport", format: { type: "image/png" } },
+    { context, origin: full ? "document" : "viewport", format },
     signal ? { signal } : {},
   );
+  if (jpegQuality !== undefined) return { mimeType: "image/jpeg", dataBase64: data };
   const size = pngSize(Buffer.from(data.slice(0, 64), "base64"));
   return { mimeType: "image/png", dataBase64: data, ...(size ?? {}) };
 }

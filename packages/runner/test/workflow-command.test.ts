@@ -118,7 +118,7 @@ describe("traces and saved workflows", () => {
         .trim()
         .split("\n")
         .map((line) => JSON.parse(line));
-      expect(records.every((r) => r.v === 1 && typeof r.at === "string")).toBe(true);
+      expect(records.every((r) => r.v === 2 && typeof r.at === "string")).toBe(true);
       expect(records[0]).toMatchObject({
         type: "run_start",
         task: "order 3 for Ada Lovelace, ada@example.com",

@@ -37,6 +37,7 @@ import type {
   ResearchOptions,
   ResearchResult,
   Screenshot,
+  ScreenshotOptions,
   TabId,
   TabInfo,
   UploadPreview,
@@ -290,10 +291,14 @@ export class WebExtBrowserPort implements BrowserPort {
     }
   }
 
-  async screenshot(tabId: TabId): Promise<Screenshot> {
-    const dataUrl = await browser.tabs.captureTab(numericTabId(tabId), { format: "png" });
+  async screenshot(tabId: TabId, options: ScreenshotOptions = {}): Promise<Screenshot> {
+    const jpeg = options.jpegQuality !== undefined;
+    const dataUrl = await browser.tabs.captureTab(
+      numericTabId(tabId),
+      jpeg ? { format: "jpeg", quality: Math.round(options.jpegQuality! * 100) } : { format: "png" },
+    );
     const comma = dataUrl.indexOf(",");
-    return { mimeType: "image/png", dataBase64: dataUrl.slice(comma + 1) };
+    return { mimeType: jpeg ? "image/jpeg" : "image/png", dataBase64: dataUrl.slice(comma + 1) };
   }
 
   /** fetch_url's one implementation (the agent's), through fetch with the user's cookies. */

@@ -222,12 +222,15 @@ export function inspectElementStyles(state: PageState, p: Params): PageResult {
   const styles: Record<string, string> = {};
   for (const name of properties) styles[name] = style.getPropertyValue(name);
   const rect = el.getBoundingClientRect();
+  const view = el.ownerDocument.defaultView ?? window;
   return {
     success: true,
     element: summarize(state, el),
     tag: el.localName,
     styles,
     rect: { x: rect.left, y: rect.top, width: rect.width, height: rect.height },
+    // What `rect` is relative to: a trace's step screenshot draws the box as a share of it.
+    viewport: { width: view.innerWidth, height: view.innerHeight },
     visible: isRendered(el),
   };
 }

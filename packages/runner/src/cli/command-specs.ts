@@ -140,6 +140,12 @@ const runOptions = {
     help: "Print a JSON summary (status, summary, steps, tool calls, tokens) on stdout.",
   },
   trace: { kind: "string", valueName: "FILE", help: "Write every step of the run as JSON lines to FILE." },
+  "trace-shots": {
+    kind: "integer",
+    valueName: "KB",
+    min: 1,
+    help: "With --trace: keep a screenshot of the page before each step (a JPEG of at most KB kilobytes, the acted-on element's box beside it), for `webbrain trace show FILE --html`.",
+  },
   tasks: {
     kind: "string",
     valueName: "FILE",

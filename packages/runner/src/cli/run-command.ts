@@ -70,6 +70,8 @@ export interface RunSummary {
   error?: { kind: string; message: string };
 }
 
+const BYTES_PER_KB = 1024;
+
 const FINISHED: ReadonlySet<RunStatus> = new Set(["done", "answered"]);
 
 /**
@@ -148,6 +150,8 @@ export async function runCommandHandler(
   if (options.url) checkCommandLineUrl(options.url, browserOptions.localFiles);
   // --zim is opened and checked here too; closed when the run ends, however it ends.
   const network = await skillNetworkFrom(options, skills);
+  if (options["trace-shots"] !== undefined && !options.trace)
+    throw new UsageError("--trace-shots keeps screenshots in a trace: give --trace FILE with it.");
   const trace = options.trace ? new TraceWriter(resolve(options.trace)) : undefined;
   // Trace records (versioned JSON lines, trace-writer.ts): the recorder sees the model, the
   // port and the events.
@@ -157,6 +161,7 @@ export async function runCommandHandler(
     url: options.url ?? "",
     provider: flagged.id,
     model: flagged.model,
+    ...(options["trace-shots"] ? { shots: { maxBytes: options["trace-shots"] * BYTES_PER_KB } } : {}),
   });
   const progress = new ProgressReporter(io.stderr, io.interactive);
   const personAtHand = options["allow-pause"] || (options.headed === true && io.interactive);

@@ -45,9 +45,9 @@ export async function runTaskFileCommand(
   if (positionals.length > 0) {
     throw new UsageError("Give either a task or --tasks FILE, not both.");
   }
-  if (options.plan || options.confirm || options.trace || options.url) {
+  if (options.plan || options.confirm || options.trace || options["trace-shots"] || options.url) {
     throw new UsageError(
-      "--tasks runs without a person or a trace: drop --plan, --confirm, --trace and --url (put urls in the file).",
+      "--tasks runs without a person or a trace: drop --plan, --confirm, --trace, --trace-shots and --url (put urls in the file).",
     );
   }
   const tasks = await readTaskFile(resolve(options.tasks!));

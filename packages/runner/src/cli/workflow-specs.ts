@@ -28,6 +28,11 @@ const browserOptions = {
 const traceOptions = {
   details: { kind: "boolean", help: "Show each step's arguments, result and model request under it." },
   json: { kind: "boolean", help: "Print the timeline as JSON (summary and steps) instead of text." },
+  html: {
+    kind: "string",
+    valueName: "OUT",
+    help: "Write the run as a filmstrip to OUT: one self-contained HTML page, a frame per step with its screenshot (--trace-shots) and the action's box.",
+  },
 } as const satisfies OptionSpecs;
 
 export const traceCommand: CommandSpec<typeof traceOptions> = {
@@ -40,9 +45,15 @@ export const traceCommand: CommandSpec<typeof traceOptions> = {
   options: traceOptions,
   description: [
     "One line per model call and tool call, with time since the start, tokens, durations and",
-    "what each click acted on; the same timeline the add-on's traces page shows.",
+    "what each click acted on; the same timeline the add-on's traces page shows. With --html, the",
+    "filmstrip the add-on's traces page plays and exports (runs recorded with --trace-shots show",
+    "the page at each step).",
   ].join("\n"),
-  examples: ["webbrain trace show run.jsonl", "webbrain trace show run.jsonl --details"],
+  examples: [
+    "webbrain trace show run.jsonl",
+    "webbrain trace show run.jsonl --details",
+    "webbrain trace show run.jsonl --html run.html   # send run.html to anyone",
+  ],
 };
 
 const workflowOptions = {
