@@ -159,7 +159,7 @@ describe("traces and saved workflows", () => {
     ]);
     expect(save.code, save.stderr).toBe(0);
     const workflow = JSON.parse(await readFile(workflowPath(), "utf8"));
-    expect(workflow.webbrainWorkflow).toBe(2);
+    expect(workflow.webbrainWorkflow).toBe(3);
     expect(workflow.params).toEqual([
       { name: "customer", default: "Ada Lovelace", field: "Name" },
       { name: "email", default: "ada@example.com", field: "Email" },
