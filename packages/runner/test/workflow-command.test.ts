@@ -5,7 +5,10 @@
  * with a named parameter, and `webbrain workflow run` replays it without a model on version 2
  * of the page (every ref differs: new elements, another order, a second "Save" and "Email" in
  * another form) and submits the same data, then stops with a clear message on version 3, where
- * the "Email" field is gone.
+ * the "Email" field is gone. `--handover` lets a scripted model finish it there; its steps are
+ * saved as version 2 (version 1 kept in `previous`), which replays on version 3 with no model
+ * request, `workflow diff` names the changed steps, and on version 2 of the page the step the
+ * repair wrote fails again and is reported, the file left as it was.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -356,6 +359,30 @@ describe("traces and saved workflows", () => {
       const alone = await runCli(["workflow", "diff", workflowPath()]);
       expect(alone.code, alone.stderr).toBe(1);
       expect(alone.stdout.split("\n").slice(2)).toEqual(diff.stdout.split("\n").slice(2));
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "reports a step the repair wrote that fails again, and leaves the file as it was",
+    async () => {
+      const before = await readFile(workflowPath(), "utf8");
+      const ordersBefore = orders.length;
+      // order-v2.html has no "Phone" field: step 2, written by the repair, fails again.
+      const replay = await runCli([
+        "workflow",
+        "run",
+        workflowPath(),
+        "--url",
+        server.url("/workflow/order-v2.html"),
+        ...firefox.connectArgs(),
+      ]);
+      expect(replay.code).toBe(1);
+      expect(replay.stderr).toMatch(
+        /step 2 was written by the repair in version 2 and fails again: check the page, then record the workflow anew/,
+      );
+      expect(await readFile(workflowPath(), "utf8")).toBe(before);
+      expect(orders.length).toBe(ordersBefore);
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
