@@ -72,32 +72,28 @@ function effectOf(call: TraceToolCall): WorkflowExpect | undefined {
   };
 }
 
-export function workflowFromTrace(
-  records: readonly TraceRecord[],
-  options: WorkflowSaveOptions = {},
-): Workflow {
-  const summary = summarizeTrace(records);
-  if (summary.outcome !== "done" && summary.outcome !== "answered") {
-    throw new WorkflowError(
-      `Run ${summary.runId} ended "${summary.outcome}", not done: save a workflow from a run that finished its task.`,
-    );
-  }
-  const calls = records.filter(
+/** The successful calls of a run that a workflow repeats, in order. */
+export function replayedCalls(records: readonly TraceRecord[]): TraceToolCall[] {
+  return records.filter(
     (r): r is TraceToolCall => r.type === "tool_call" && r.ok && REPLAYED_TOOLS.has(r.name),
   );
-  if (calls.length === 0)
-    throw new WorkflowError(`Run ${summary.runId} did nothing on the page; there is nothing to replay.`);
+}
 
-  const byValue = new Map<string, string>();
-  for (const [name, value] of Object.entries(options.paramNames ?? {})) {
-    if (!/^[a-zA-Z0-9_]+$/.test(name)) {
-      throw new WorkflowError(`Parameter name "${name}" may use only letters, digits and _.`);
-    }
-    byValue.set(value, name);
-  }
-  const params: WorkflowParam[] = [];
-  const used = new Set<string>();
-  const steps: WorkflowStep[] = calls.map((call, index) => {
+/**
+ * How typed values become parameters while steps are built: `byValue` names a typed value's
+ * parameter (the user's names, or a workflow's own values when a repair extends it), `params`
+ * gets the new ones, `used` holds every name taken.
+ */
+export interface ParamNaming {
+  byValue: Map<string, string>;
+  params: WorkflowParam[];
+  used: Set<string>;
+}
+
+/** Steps for `calls`, each target kept and each typed value a `{{parameter}}` (see ParamNaming). */
+export function stepsFromCalls(calls: readonly TraceToolCall[], naming: ParamNaming): WorkflowStep[] {
+  const { byValue, params, used } = naming;
+  return calls.map((call, index) => {
     const args: Record<string, unknown> = { ...call.args };
     delete args.ref_id;
     delete args._allowResubmit;
@@ -134,6 +130,32 @@ export function workflowFromTrace(
       step.expect = typedArg && typeof typed === "string" ? { value: args[typedArg] as string } : expect;
     return step;
   });
+}
+
+export function workflowFromTrace(
+  records: readonly TraceRecord[],
+  options: WorkflowSaveOptions = {},
+): Workflow {
+  const summary = summarizeTrace(records);
+  if (summary.outcome !== "done" && summary.outcome !== "answered") {
+    throw new WorkflowError(
+      `Run ${summary.runId} ended "${summary.outcome}", not done: save a workflow from a run that finished its task.`,
+    );
+  }
+  const calls = replayedCalls(records);
+  if (calls.length === 0)
+    throw new WorkflowError(`Run ${summary.runId} did nothing on the page; there is nothing to replay.`);
+
+  const byValue = new Map<string, string>();
+  for (const [name, value] of Object.entries(options.paramNames ?? {})) {
+    if (!/^[a-zA-Z0-9_]+$/.test(name)) {
+      throw new WorkflowError(`Parameter name "${name}" may use only letters, digits and _.`);
+    }
+    byValue.set(value, name);
+  }
+  const params: WorkflowParam[] = [];
+  const used = new Set<string>();
+  const steps = stepsFromCalls(calls, { byValue, params, used });
   const unused = [...byValue].filter(([, name]) => !used.has(name));
   if (unused.length) {
     const typedValues =

@@ -2,12 +2,18 @@
  * Saved workflows: a finished run's actions as a file that replays without a model, the same
  * file in the add-on and the runner.
  *
- * Format, version 2 (JSON, `webbrainWorkflow: 2`; version 1 files still load):
- *   { webbrainWorkflow: 2, name, goal?, createdAt, fromRun, startUrl,
+ * Format, version 3 (JSON, `webbrainWorkflow: 3`; version 1 and 2 files still load):
+ *   { webbrainWorkflow: 3, name, goal?, createdAt, fromRun, startUrl,
  *     params: [{name, default, field, secret?}],   inputs; values typed in the run
- *     steps: [{tool, args, target?, url, expect?}] }
+ *     steps: [{tool, args, target?, url, expect?, repaired?}],
+ *     version?, repair?: {step, reason, fromRun}, previous?: [{version, createdAt, fromRun,
+ *     params, steps, repair?}] }
  * Version 2 added `secret: true` params: a value typed into a password field (or one the page
  * marks as secret) is never stored; its `default` is "" and a replay must be given the value.
+ * Version 3 added revisions (workflow-repair.ts): `version` counts them (absent: 1); a replay
+ * that stopped and was finished by the agent becomes the next version, whose steps from the
+ * stop on are the agent's (`repaired`: the version that wrote them) and whose `repair` says
+ * where and why; the versions before it stay in `previous`, oldest first.
  * A step that acted on a ref has no ref in `args`: `target` (role, name, the areas around it)
  * says what it was, and replay finds it again. Typed values are `{{param}}` placeholders.
  * `expect` is the effect the step had when recorded: `value` typed, `changed` (a click changed
@@ -15,7 +21,7 @@
  */
 import type { TargetDescriptor } from "./workflow-target.js";
 
-export const WORKFLOW_FORMAT_VERSION = 2;
+export const WORKFLOW_FORMAT_VERSION = 3;
 
 export interface WorkflowParam {
   name: string;
@@ -40,6 +46,25 @@ export interface WorkflowStep {
   /** The page the step ran on when recorded. */
   url: string;
   expect?: WorkflowExpect;
+  /** The workflow version whose repair wrote this step (absent: recorded with the workflow). */
+  repaired?: number;
+}
+
+/** Where a version's repair began: the step the replay stopped at, why, and the agent's run. */
+export interface WorkflowRepair {
+  step: number;
+  reason: string;
+  fromRun: string;
+}
+
+/** An earlier version of a workflow, kept in the newer one's `previous`. */
+export interface WorkflowVersion {
+  version: number;
+  createdAt: string;
+  fromRun: string;
+  params: WorkflowParam[];
+  steps: WorkflowStep[];
+  repair?: WorkflowRepair;
 }
 
 export interface Workflow {
@@ -52,6 +77,11 @@ export interface Workflow {
   startUrl: string;
   params: WorkflowParam[];
   steps: WorkflowStep[];
+  /** This revision's number (absent in files before format 3: version 1). */
+  version?: number;
+  repair?: WorkflowRepair;
+  /** The versions before this one, oldest first. */
+  previous?: WorkflowVersion[];
 }
 
 export class WorkflowError extends Error {
@@ -81,14 +111,38 @@ export function parseWorkflow(text: string): Workflow {
   if (!Array.isArray(value.steps) || value.steps.length === 0) {
     throw new WorkflowError("The workflow has no steps; save it from a run that acted on the page.");
   }
-  value.steps.forEach((step, index) => {
+  const steps = checkedSteps(value.steps);
+  const params = checkedParams(value.params);
+  const previous = Array.isArray(value.previous) ? value.previous.map(versionFrom) : [];
+  const repair = repairFrom(value.repair);
+  return {
+    webbrainWorkflow: value.webbrainWorkflow,
+    name: typeof value.name === "string" ? value.name : "workflow",
+    ...(typeof value.goal === "string" && value.goal ? { goal: value.goal } : {}),
+    createdAt: typeof value.createdAt === "string" ? value.createdAt : "",
+    fromRun: typeof value.fromRun === "string" ? value.fromRun : "",
+    startUrl: typeof value.startUrl === "string" ? value.startUrl : "",
+    params,
+    steps,
+    ...(typeof value.version === "number" && value.version > 1 ? { version: value.version } : {}),
+    ...(repair ? { repair } : {}),
+    ...(previous.length ? { previous } : {}),
+  };
+}
+
+function checkedSteps(steps: unknown[]): WorkflowStep[] {
+  steps.forEach((step, index) => {
     if (!isRecord(step) || typeof step.tool !== "string" || !isRecord(step.args)) {
       throw new WorkflowError(
         `Step ${index + 1} of the workflow has no "tool" or "args"; the file is damaged.`,
       );
     }
   });
-  const params = Array.isArray(value.params) ? value.params : [];
+  return steps as WorkflowStep[];
+}
+
+function checkedParams(value: unknown): WorkflowParam[] {
+  const params = Array.isArray(value) ? value : [];
   for (const param of params) {
     const secret = isRecord(param) && param.secret === true;
     if (
@@ -99,15 +153,62 @@ export function parseWorkflow(text: string): Workflow {
       throw new WorkflowError('A workflow parameter lacks "name" or "default"; the file is damaged.');
     }
   }
+  return (params as Record<string, unknown>[]).map(paramFrom);
+}
+
+function repairFrom(value: unknown): WorkflowRepair | undefined {
+  if (!isRecord(value) || typeof value.step !== "number") return undefined;
   return {
-    webbrainWorkflow: value.webbrainWorkflow,
-    name: typeof value.name === "string" ? value.name : "workflow",
-    ...(typeof value.goal === "string" && value.goal ? { goal: value.goal } : {}),
+    step: value.step,
+    reason: typeof value.reason === "string" ? value.reason : "",
+    fromRun: typeof value.fromRun === "string" ? value.fromRun : "",
+  };
+}
+
+function versionFrom(value: unknown, index: number): WorkflowVersion {
+  if (!isRecord(value) || typeof value.version !== "number" || !Array.isArray(value.steps)) {
+    throw new WorkflowError(
+      `Earlier version ${index + 1} of the workflow has no "version" or "steps"; the file is damaged.`,
+    );
+  }
+  const repair = repairFrom(value.repair);
+  return {
+    version: value.version,
     createdAt: typeof value.createdAt === "string" ? value.createdAt : "",
     fromRun: typeof value.fromRun === "string" ? value.fromRun : "",
-    startUrl: typeof value.startUrl === "string" ? value.startUrl : "",
-    params: (params as Record<string, unknown>[]).map(paramFrom),
-    steps: value.steps as WorkflowStep[],
+    params: checkedParams(value.params),
+    steps: checkedSteps(value.steps),
+    ...(repair ? { repair } : {}),
+  };
+}
+
+/** This revision's number: 1 for a file from before revisions. */
+export function workflowVersionNumber(workflow: Workflow): number {
+  return workflow.version ?? 1;
+}
+
+/**
+ * Version `version` of the workflow as a workflow of its own (the current one, or one kept in
+ * `previous`), for a diff or a replay of an older version.
+ */
+export function workflowAtVersion(workflow: Workflow, version: number): Workflow {
+  if (version === workflowVersionNumber(workflow)) return workflow;
+  const kept = workflow.previous?.find((p) => p.version === version);
+  if (!kept) {
+    const known = [...(workflow.previous ?? []).map((p) => p.version), workflowVersionNumber(workflow)];
+    throw new WorkflowError(
+      `The workflow "${workflow.name}" has no version ${version} (its versions: ${known.join(", ")}).`,
+    );
+  }
+  const { previous: _previous, repair: _repair, version: _version, ...rest } = workflow;
+  return {
+    ...rest,
+    createdAt: kept.createdAt,
+    fromRun: kept.fromRun,
+    params: kept.params,
+    steps: kept.steps,
+    ...(kept.version > 1 ? { version: kept.version } : {}),
+    ...(kept.repair ? { repair: kept.repair } : {}),
   };
 }
 

@@ -64,6 +64,8 @@ export type ReplayResult =
       reason: string;
       /** Steps that ran and were verified before the stop. */
       completed: number;
+      /** The stopping step was written by this version's repair: it failed after a repair. */
+      repairedIn?: number;
     };
 
 function text(value: unknown): string {
@@ -191,7 +193,13 @@ export async function replayWorkflow(
     const problem = await runStep(port, calls, tabId, step, values);
     if (problem) {
       options.onStep?.(i, step, "stopped", problem);
-      return { status: "stopped", step: i + 1, reason: problem, completed: i };
+      return {
+        status: "stopped",
+        step: i + 1,
+        reason: problem,
+        completed: i,
+        ...(step.repaired ? { repairedIn: step.repaired } : {}),
+      };
     }
     options.onStep?.(i, step, "ok", "");
   }
@@ -286,7 +294,8 @@ export function describeSteps(workflow: Workflow): string[] {
   return workflow.steps.map((step, i) => `${describeStep(step, i + 1, {})} (on ${step.url || "any page"})`);
 }
 
-function describeStep(step: WorkflowStep, number: number, values: Record<string, string>): string {
+/** One step as a line: its number, tool, target and arguments (with `values` filled in). */
+export function describeStep(step: WorkflowStep, number: number, values: Record<string, string>): string {
   const where = step.target ? ` on ${formatTarget(step.target)}` : "";
   return `${number}. ${step.tool}${where} ${JSON.stringify(fill(step.args, values))}`;
 }

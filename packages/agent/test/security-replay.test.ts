@@ -173,7 +173,7 @@ describe("a typed password is never recorded", () => {
       { name: "card_holder", default: "", field: "Card holder", secret: true },
     ]);
     expect(JSON.stringify(workflow)).not.toContain("hunter2");
-    expect(workflow.webbrainWorkflow).toBe(2);
+    expect(workflow.webbrainWorkflow).toBe(3);
     await expect(replayWorkflow(browser(), "1", workflow)).rejects.toThrow(WorkflowError);
     await expect(replayWorkflow(browser(), "1", workflow)).rejects.toThrow(/secret parameter "card_holder"/);
     expect(describeSteps(workflow)[0]).toContain("{{card_holder}}");

@@ -158,7 +158,7 @@ describe("secrets typed during a run", () => {
       expect(text).not.toContain(CODE);
       expect(modeOf(await stat(workflowPath()))).toBe(0o600);
       const workflow = JSON.parse(text);
-      expect(workflow.webbrainWorkflow).toBe(2);
+      expect(workflow.webbrainWorkflow).toBe(3);
       expect(workflow.params).toEqual([
         { name: "email", default: "ada@example.com", field: "Email" },
         { name: "password", default: "", field: "Password", secret: true },

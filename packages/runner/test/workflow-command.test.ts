@@ -5,7 +5,10 @@
  * with a named parameter, and `webbrain workflow run` replays it without a model on version 2
  * of the page (every ref differs: new elements, another order, a second "Save" and "Email" in
  * another form) and submits the same data, then stops with a clear message on version 3, where
- * the "Email" field is gone.
+ * the "Email" field is gone. `--handover` lets a scripted model finish it there; its steps are
+ * saved as version 2 (version 1 kept in `previous`), which replays on version 3 with no model
+ * request, `workflow diff` names the changed steps, and on version 2 of the page the step the
+ * repair wrote fails again and is reported, the file left as it was.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -159,7 +162,7 @@ describe("traces and saved workflows", () => {
     ]);
     expect(save.code, save.stderr).toBe(0);
     const workflow = JSON.parse(await readFile(workflowPath(), "utf8"));
-    expect(workflow.webbrainWorkflow).toBe(2);
+    expect(workflow.webbrainWorkflow).toBe(3);
     expect(workflow.params).toEqual([
       { name: "customer", default: "Ada Lovelace", field: "Name" },
       { name: "email", default: "ada@example.com", field: "Email" },
@@ -303,6 +306,83 @@ describe("traces and saved workflows", () => {
       expect(replay.stderr).toMatch(/the replay stopped at step 2; handing over to the agent/);
       expect(replay.stdout).toBe("Finished the order with a phone number.\n");
       expect(orders.at(-1)).toEqual({ name: "Ada Lovelace", phone: "555-0100", quantity: "3" });
+      // The agent's steps are saved in place as version 2; version 1 is kept inside it.
+      expect(replay.stderr).toMatch(/saved version 2 of .*order\.workflow\.json: steps 2-/);
+      const saved = JSON.parse(await readFile(workflowPath(), "utf8")) as {
+        version?: number;
+        repair?: { step: number };
+        previous?: { version: number }[];
+      };
+      expect(saved.version).toBe(2);
+      expect(saved.repair?.step).toBe(2);
+      expect(saved.previous?.map((p) => p.version)).toEqual([1]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "replays the repaired version 2 on the changed page without asking the model anything",
+    async () => {
+      await llm?.close();
+      // No script: any generation request would fail the run, and is counted below.
+      llm = await startScriptedLlm({ dialect: "openai-chat", script: [] });
+      const before = orders.length;
+      const replay = await runCli([
+        "workflow",
+        "run",
+        workflowPath(),
+        "--url",
+        server.url("/workflow/order-v3.html"),
+        "--handover",
+        "--base-url",
+        llm.baseUrl,
+        ...firefox.connectArgs(),
+      ]);
+      expect(replay.code, replay.stderr).toBe(0);
+      expect(replay.stderr).not.toMatch(/handing over/);
+      expect(llm.requests).toHaveLength(0);
+      expect(orders.length).toBe(before + 1);
+      expect(orders.at(-1)).toEqual({ name: "Ada Lovelace", phone: "555-0100", quantity: "3" });
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "names the changed steps in `workflow diff` between version 1 and version 2",
+    async () => {
+      const diff = await runCli(["workflow", "diff", `${workflowPath()}@1`, `${workflowPath()}@2`]);
+      expect(diff.code, diff.stderr).toBe(1);
+      expect(diff.stdout).toMatch(/\+\+\+ .*@2 \(repaired from step 2: /);
+      expect(diff.stdout).toMatch(/^- .*Email/m);
+      expect(diff.stdout).toMatch(/^\+ .*Phone/m);
+      // `diff FILE` alone compares its previous version with its current one.
+      const alone = await runCli(["workflow", "diff", workflowPath()]);
+      expect(alone.code, alone.stderr).toBe(1);
+      expect(alone.stdout.split("\n").slice(2)).toEqual(diff.stdout.split("\n").slice(2));
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "reports a step the repair wrote that fails again, and leaves the file as it was",
+    async () => {
+      const before = await readFile(workflowPath(), "utf8");
+      const ordersBefore = orders.length;
+      // order-v2.html has no "Phone" field: step 2, written by the repair, fails again.
+      const replay = await runCli([
+        "workflow",
+        "run",
+        workflowPath(),
+        "--url",
+        server.url("/workflow/order-v2.html"),
+        ...firefox.connectArgs(),
+      ]);
+      expect(replay.code).toBe(1);
+      expect(replay.stderr).toMatch(
+        /step 2 was written by the repair in version 2 and fails again: check the page, then record the workflow anew/,
+      );
+      expect(await readFile(workflowPath(), "utf8")).toBe(before);
+      expect(orders.length).toBe(ordersBefore);
     },
     PROCESS_TEST_TIMEOUT_MS,
   );

@@ -1,6 +1,7 @@
 /**
- * `webbrain workflow save TRACE` and `webbrain workflow run FILE --param k=v`: saved workflows
- * and their replay without a model (@webbrain/agent's workflow-*.ts), in a Firefox we launch.
+ * `webbrain workflow save TRACE`, `webbrain workflow run FILE --param k=v` and `webbrain workflow
+ * diff A B`: saved workflows, their replay without a model and their versions (@webbrain/agent's
+ * workflow-*.ts), in a Firefox we launch.
  *
  * Invariants:
  * - A replay that stops exits 1 with the step and the reason on stderr; Firefox is closed
@@ -10,24 +11,35 @@
  *   the executor's gates in Act mode (`--confirm` asks before gated actions, as `run` does).
  * - A secret parameter is never saved nor printed: `save` names it, `run` asks for it (without
  *   echo on a terminal) unless `--param` gives it. Saved files are 0600, written whole.
+ * - `run --handover`: when the agent finishes a stopped replay, its steps become the file's next
+ *   version (workflow-repair.ts), written in place with the old versions kept inside and the new
+ *   text approved as saved; a step a repair wrote that fails again is reported, the file left as
+ *   it was.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
   Agent,
   describeSteps,
+  diffWorkflows,
+  formatWorkflowDiff,
   handoverTask,
   MemoryStore,
   missingSecrets,
   PiAiClient,
   parseWorkflow,
   protectedDispatchStep,
+  type RepairOutcome,
   type ReplayResult,
+  repairWorkflow,
   replayWorkflow,
   serializeWorkflow,
+  TraceRecorder,
   type Workflow,
   WorkflowError,
+  workflowAtVersion,
   workflowFromTrace,
+  workflowVersionNumber,
 } from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { loadPageScript } from "../page-script-source.js";
@@ -70,12 +82,83 @@ export async function workflowCommandHandler(
   options: Options,
   io: CliIo,
 ): Promise<ExitCode> {
-  const [action, file] = positionals;
+  const [action, file, other] = positionals;
+  if (other !== undefined && action !== "diff") {
+    throw new UsageError(`\`webbrain workflow ${action}\` takes one file (got also "${other}").`);
+  }
   if (action === "save") return save(resolve(file!), options, io);
   if (action === "run") return run(resolve(file!), options, io);
+  if (action === "diff") return diff(file!, other, options, io);
   throw new UsageError(
-    `Unknown workflow action "${action}"; use \`webbrain workflow save TRACE\` or \`webbrain workflow run FILE\`.`,
+    `Unknown workflow action "${action}"; use \`webbrain workflow save TRACE\`, \`webbrain workflow run FILE\` or \`webbrain workflow diff A B\`.`,
   );
+}
+
+async function readWorkflowFile(path: string): Promise<{ text: string; workflow: Workflow }> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`Cannot read the workflow ${path}: ${(error as Error).message}.`);
+  }
+  return { text, workflow: asUsage(() => parseWorkflow(text)) };
+}
+
+/** A diff side: FILE (its current version) or FILE@N (version N kept in it). */
+async function versionAt(spec: string): Promise<{ label: string; workflow: Workflow }> {
+  const at = /^(.*)@(\d+)$/.exec(spec);
+  const exists = await stat(resolve(spec)).then(
+    () => true,
+    () => false,
+  );
+  if (!at || exists) {
+    const { workflow } = await readWorkflowFile(resolve(spec));
+    return { label: `${spec}@${workflowVersionNumber(workflow)}`, workflow };
+  }
+  const { workflow } = await readWorkflowFile(resolve(at[1]!));
+  return { label: spec, workflow: asUsage(() => workflowAtVersion(workflow, Number(at[2]))) };
+}
+
+/**
+ * `diff A B`: the steps (and parameters) that differ. `diff FILE` alone compares its previous
+ * version with its current one. Exit 0 when they are the same, 1 when they differ, as diff(1).
+ */
+async function diff(
+  first: string,
+  second: string | undefined,
+  options: Options,
+  io: CliIo,
+): Promise<ExitCode> {
+  let a: { label: string; workflow: Workflow };
+  let b: { label: string; workflow: Workflow };
+  if (second === undefined) {
+    b = await versionAt(first);
+    const current = workflowVersionNumber(b.workflow);
+    if (current < 2) {
+      throw new UsageError(
+        `${first} has only version 1 (no repair saved a newer one); give two files or versions: \`webbrain workflow diff A B\`.`,
+      );
+    }
+    a = await versionAt(`${first.replace(/@\d+$/, "")}@${current - 1}`);
+  } else {
+    a = await versionAt(first);
+    b = await versionAt(second);
+  }
+  const changes = diffWorkflows(a.workflow, b.workflow);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ from: a.label, to: b.label, ...changes })}\n`);
+  } else {
+    const repair = b.workflow.repair;
+    io.stdout.write(
+      [
+        `--- ${a.label}`,
+        `+++ ${b.label}${repair ? ` (repaired from step ${repair.step}: ${repair.reason})` : ""}`,
+        ...formatWorkflowDiff(changes),
+        "",
+      ].join("\n"),
+    );
+  }
+  return changes.same ? EXIT_DONE : EXIT_NOT_FINISHED;
 }
 
 async function save(tracePath: string, options: Options, io: CliIo): Promise<ExitCode> {
@@ -170,13 +253,7 @@ async function askSecrets(workflow: Workflow, params: Record<string, string>, io
 }
 
 async function run(path: string, options: Options, io: CliIo): Promise<ExitCode> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new UsageError(`Cannot read the workflow ${path}: ${(error as Error).message}.`);
-  }
-  const workflow: Workflow = asUsage(() => parseWorkflow(text));
+  const { text, workflow } = await readWorkflowFile(path);
   const params = paramPairs(options.param);
   // Checked before anything runs: a bad line is a usage error, never a route silently dropped.
   const routes = messagingRoutesFrom(options["messaging-route"]);
@@ -200,6 +277,7 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
   if (provider) await ensureModelReachable(provider);
   const model = provider ? await resolveVision(provider, options.vision ?? "auto") : undefined;
   let handedOver: { status: string; text: string } | undefined;
+  let repair: RepairOutcome | undefined;
   const result: ReplayResult = await withRunnerSession(
     {
       ...browserOptionsFrom(options),
@@ -233,25 +311,40 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
       }
       if (replayed.status === "stopped" && model && replayed.step > 0) {
         io.stderr.write(`webbrain: the replay stopped at step ${replayed.step}; handing over to the agent\n`);
+        const task = handoverTask(workflow, replayed, params);
+        // The agent's run is traced in memory: its actions are the repair's steps.
+        const recorder = new TraceRecorder({
+          task,
+          mode: "act",
+          url: "",
+          provider: model.id,
+          model: model.model,
+        });
         const agent = new Agent({
-          port,
+          port: recorder.port(port),
           store: new MemoryStore(),
           provider: model,
-          llm: new PiAiClient(model),
+          llm: recorder.llm(new PiAiClient(model)),
           screenshotAfterActions: model.vision,
         });
-        const outcome = await agent.processMessage(tabId, handoverTask(workflow, replayed, params), {
+        const outcome = await agent.processMessage(tabId, task, {
           mode: "act",
           signal: io.signal,
+          onEvent: (event) => recorder.onEvent(event),
         });
         handedOver = { status: outcome.status, text: outcome.text };
+        repair = repairWorkflow(workflow, replayed, recorder.records, { params });
       }
       return replayed;
     },
   );
   if (handedOver) {
     const finished = handedOver.status === "done" || handedOver.status === "answered";
-    if (options.json) io.stdout.write(`${JSON.stringify({ ...result, handover: handedOver })}\n`);
+    const saved = finished && repair ? await saveRepair(path, repair, io) : undefined;
+    if (options.json)
+      io.stdout.write(
+        `${JSON.stringify({ ...result, handover: handedOver, ...(saved ? { repair: saved } : {}) })}\n`,
+      );
     else if (finished) io.stdout.write(`${handedOver.text}\n`);
     if (!finished)
       io.stderr.write(`webbrain: the agent did not finish (${handedOver.status}): ${handedOver.text}\n`);
@@ -263,5 +356,31 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
     return EXIT_DONE;
   }
   io.stderr.write(`webbrain: the replay stopped at step ${result.step}: ${result.reason}\n`);
+  if (result.status === "stopped" && result.repairedIn !== undefined) {
+    io.stderr.write(
+      `webbrain: step ${result.step} was written by the repair in version ${result.repairedIn} and fails again: check the page, then record the workflow anew\n`,
+    );
+  }
   return EXIT_NOT_FINISHED;
+}
+
+/** What `--json` says of a repair: the version saved, or why none was. */
+type RepairReport =
+  | { saved: true; version: number; step: number; replaced: number; written: number }
+  | { saved: false; step: number; reason: string };
+
+/** Writes a repaired workflow over `path` (its old versions inside) and approves the new text. */
+async function saveRepair(path: string, repair: RepairOutcome, io: CliIo): Promise<RepairReport> {
+  if (!repair.saved) {
+    io.stderr.write(`webbrain: the repair was not saved: ${repair.reason}\n`);
+    return repair;
+  }
+  const text = serializeWorkflow(repair.workflow);
+  await writePrivateFile(path, text);
+  await new WorkflowApprovals(io.env).approve(text, "saved", path);
+  io.stderr.write(
+    `webbrain: saved version ${repair.version} of ${path}: steps ${repair.step}-${repair.step + repair.written - 1} are the agent's (${repair.replaced} recorded steps replaced; \`webbrain workflow diff ${path}\` shows the change)\n`,
+  );
+  const { workflow: _workflow, ...report } = repair;
+  return report;
 }

@@ -71,7 +71,10 @@ const workflowOptions = {
   },
   name: { kind: "string", valueName: "TEXT", help: "save: the workflow's name (default: the run's task)." },
   url: { kind: "string", valueName: "URL", help: "run: start on this page instead of the one recorded." },
-  json: { kind: "boolean", help: "run: print the replay's result as JSON on stdout." },
+  json: {
+    kind: "boolean",
+    help: "run: print the replay's result as JSON on stdout; diff: the diff as JSON.",
+  },
   approve: {
     kind: "boolean",
     help: "run: run a file this webbrain did not save (its steps are printed first); asked on a terminal otherwise.",
@@ -88,7 +91,7 @@ const workflowOptions = {
   },
   handover: {
     kind: "boolean",
-    help: "run: if the replay stops, let the agent finish the remaining steps (model flags as for `run`).",
+    help: "run: if the replay stops, let the agent finish the remaining steps (model flags as for `run`) and save its steps as the file's next version.",
   },
   provider: {
     kind: "string",
@@ -108,10 +111,11 @@ const workflowOptions = {
 
 export const workflowCommand: CommandSpec<typeof workflowOptions> = {
   name: "workflow",
-  summary: "Save a finished run as a workflow, or replay a workflow without a model.",
+  summary: "Save a finished run as a workflow, replay a workflow without a model, or diff its versions.",
   positionals: [
-    { name: "save|run", required: true },
+    { name: "save|run|diff", required: true },
     { name: "file", required: true },
+    { name: "other", required: false },
   ],
   options: workflowOptions,
   description: [
@@ -128,11 +132,18 @@ export const workflowCommand: CommandSpec<typeof workflowOptions> = {
     "A value typed into a password field is never saved: it is a secret parameter, asked for (not",
     "echoed) on a terminal at each replay, or given with --param.",
     "With --handover, a stopped replay is handed to the agent (Act mode) to finish, told which step",
-    "stopped and why and which steps remained; the exit code is then the agent's.",
+    "stopped and why and which steps remained; the exit code is then the agent's. When the agent",
+    "finishes, its steps replace the recorded ones from the stop on, saved into FILE as its next",
+    "version (the old versions stay in the file), so the next replay needs no model. A step a",
+    "repair wrote that fails again is reported and not rewritten.",
+    "diff A B: the steps and parameters that differ between two workflow files or versions (FILE@N",
+    "is version N kept in FILE; `diff FILE` compares its last two versions); exit 1 when they differ.",
   ].join("\n"),
   examples: [
     'webbrain workflow save run.jsonl --param product="Pro plan" -o product.workflow.json',
     'webbrain workflow run product.workflow.json --param product="Team plan"',
     'webbrain workflow run chat.workflow.json --messaging-route "chat.example.com /t Example chat"',
+    "webbrain workflow run product.workflow.json --handover --base-url http://localhost:8080/v1",
+    "webbrain workflow diff product.workflow.json@1 product.workflow.json@2",
   ],
 };
