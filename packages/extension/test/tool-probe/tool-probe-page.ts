@@ -25,7 +25,7 @@ import { personAtHand } from "../../src/background/person-at-hand.js";
 import { WebExtBrowserPort } from "../../src/background/webext-browser-port.js";
 
 // Each sidebar run's port, as the run manager decorates it: here the person at hand presses
-// Continue at once (the take-over card itself is covered by take-over.test.ts).
+// Continue at once (the take-over card itself is covered by run-manager.test.ts).
 const bare = new WebExtBrowserPort();
 const port = decoratePort(
   bare,
