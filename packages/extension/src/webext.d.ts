@@ -140,6 +140,19 @@ declare namespace browser {
     function open(): Promise<void>;
   }
 
+  namespace notifications {
+    interface CreateOptions {
+      type: "basic";
+      title: string;
+      message: string;
+      iconUrl?: string;
+    }
+    function create(id: string, options: CreateOptions): Promise<string>;
+    function clear(id: string): Promise<boolean>;
+    function getAll(): Promise<Record<string, CreateOptions>>;
+    const onClicked: WebExtEvent<(id: string) => void>;
+  }
+
   /** Optional permissions (manifest `optional_permissions`), asked for from a user action. */
   namespace permissions {
     interface Permissions {

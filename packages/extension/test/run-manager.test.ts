@@ -14,7 +14,13 @@ import {
   taskDraft,
 } from "@webbrain/agent";
 import { browserCapabilities } from "@webbrain/protocol";
-import { type ScriptedLlm, type ScriptStep, startScriptedLlm, waitFor } from "@webbrain/testkit";
+import {
+  lastToolResultText,
+  type ScriptedLlm,
+  type ScriptStep,
+  startScriptedLlm,
+  waitFor,
+} from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { argsSummary, nudgeText, planForApproval, resultText } from "../src/background/panel-text.js";
 import { RunManager } from "../src/background/run-manager.js";
@@ -55,13 +61,18 @@ afterEach(async () => {
   for (const llm of llms.splice(0)) await llm.close();
 });
 
-function setup(settings: Settings, area = new MemoryArea()) {
+function setup(
+  settings: Settings,
+  area = new MemoryArea(),
+  personNeeded?: ConstructorParameters<typeof RunManager>[0]["personNeeded"],
+) {
   const sessions = new TabSessions(area);
   const runs = new RunManager({
     sessions,
     loadSettings: async () => settings,
     port: oneTabPort(),
     store: new MemoryStore(),
+    ...(personNeeded ? { personNeeded } : {}),
   });
   const events: JournalEntry[] = [];
   runs.onEvent((_tab, entry) => events.push(entry));
@@ -162,6 +173,59 @@ describe("RunManager", () => {
     expect(transcript.at(-1)).toMatchObject({ kind: "assistant", text: "Picked up where I left off." });
   });
 
+  it("pause_for_user shows a take-over card; Continue with a note resumes the run with the note", async () => {
+    let resumedWith = "";
+    const llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [
+        {
+          toolCalls: [
+            { name: "pause_for_user", arguments: { message: "Log in as Ada, then press Continue." } },
+          ],
+        },
+        (request) => {
+          resumedWith = lastToolResultText(request);
+          return { toolCalls: [{ name: "done", arguments: { summary: "Logged in and checked." } }] };
+        },
+      ],
+    });
+    llms.push(llm);
+    const { runs, events, ended } = setup(withProvider(scriptedProviderConfig(llm.baseUrl)));
+    await runs.start("1", "Check my account", "act", { interactive: true });
+    const card = await until(async () => {
+      const event = events.find((e) => e.event.kind === "prompt")?.event;
+      return event?.kind === "prompt" ? event.prompt : undefined;
+    });
+    expect(card).toMatchObject({
+      kind: "takeover",
+      body: "Log in as Ada, then press Continue.",
+      note: { label: "Note for the agent (optional)" },
+      choices: [{ id: "continue", label: "Continue" }],
+    });
+    // The run holds: no model request until the person hands back.
+    expect(llm.requests).toHaveLength(1);
+    expect(runs.liveSnapshot("1")?.prompt?.promptId).toBe(card.promptId);
+    expect(runs.answer("1", card.promptId, "continue", "  Logged in; the 2FA code was 123.  ")).toBe(true);
+    await waitFor(ended);
+    expect(resumedWith).toContain('They said: "Logged in; the 2FA code was 123."');
+    expect(events.at(-1)?.event).toMatchObject({ kind: "run_end", status: "done" });
+  });
+
+  it("Stop during a take-over ends the run as stopped, not as a hand-back", async () => {
+    const llm = await startScriptedLlm({
+      dialect: "openai-chat",
+      script: [{ toolCalls: [{ name: "pause_for_user", arguments: { message: "Solve the captcha." } }] }],
+    });
+    llms.push(llm);
+    const { runs, events, ended } = setup(withProvider(scriptedProviderConfig(llm.baseUrl)));
+    await runs.start("1", "Sign in", "act", { interactive: true });
+    await until(async () => events.some((e) => e.event.kind === "prompt"));
+    expect(runs.stop("1")).toBe(true);
+    await waitFor(ended);
+    expect(llm.requests).toHaveLength(1);
+    expect(events.at(-1)?.event).toMatchObject({ kind: "run_end", status: "stopped" });
+  });
+
   it("commits streamed text as one assistant item, never twice", async () => {
     const llm = await startScriptedLlm({ dialect: "openai-chat", script: [{ text: "The answer is 42." }] });
     llms.push(llm);
@@ -254,10 +318,16 @@ describe("scheduled runs through the RunManager (AddonJobRunner)", () => {
   };
 
   /** One scheduled job in tab 1, fired by hand, whose model answers with `reply`. */
-  async function runScheduled(mode: "ask" | "act", reply: ScriptStep[]): Promise<ScheduledJob | undefined> {
+  async function runScheduled(
+    mode: "ask" | "act",
+    reply: ScriptStep[],
+    options: { personWaitMinutes?: number; personNeeded?: Parameters<typeof setup>[2] } = {},
+  ): Promise<ScheduledJob | undefined> {
     const llm = await startScriptedLlm({ dialect: "openai-chat", script: reply });
     llms.push(llm);
-    const { runs } = setup({ ...withProvider(scriptedProviderConfig(llm.baseUrl)), maxSteps: 1 });
+    const settings = { ...withProvider(scriptedProviderConfig(llm.baseUrl)), maxSteps: 1 };
+    if (options.personWaitMinutes !== undefined) settings.personWaitMinutes = options.personWaitMinutes;
+    const { runs } = setup(settings, undefined, options.personNeeded);
     let now = Date.parse("2026-12-01T08:00:00Z");
     const manager = new ScheduledJobManager({
       store: new MemoryStore(),
@@ -283,6 +353,27 @@ describe("scheduled runs through the RunManager (AddonJobRunner)", () => {
       state: "needs_user_input",
       lastResult: { status: "needs_user_input", text: "Which account should I check?" },
     });
+  });
+
+  it("a run that hands over to a person notifies them, waits its bounded time, then says it needed a person", async () => {
+    const notices: string[] = [];
+    const job = await runScheduled(
+      "act",
+      [{ toolCalls: [{ name: "pause_for_user", arguments: { message: "Log in to the bank." } }] }],
+      {
+        // 60 ms: Settings stores whole minutes; a fraction is what lets a test wait briefly.
+        personWaitMinutes: 0.001,
+        personNeeded: {
+          notify: (tabId, reason) => notices.push(`notify ${tabId}: ${reason}`),
+          clear: (tabId) => notices.push(`clear ${tabId}`),
+        },
+      },
+    );
+    expect(notices).toEqual(["notify 1: Log in to the bank.", "clear 1"]);
+    expect(job).toMatchObject({ state: "needs_user_input", lastResult: { status: "needs_user_input" } });
+    expect(job?.lastResult?.text).toBe(
+      "This scheduled run needed a person and nobody came in time: Log in to the bank. Do it and press Continue to resume.",
+    );
   });
 
   it("a run stopped by the step limit leaves the job paused; an answer completes it", async () => {

@@ -7,7 +7,8 @@
  *
  * The order keeps the page usable: reading first, then typing and clicking, then frames,
  * network and downloads, and last the calls that leave the page (navigation, a new tab), hand
- * it to a person (pause_for_user: only ports given a person at hand offer it) and end the turn
+ * it to a person (pause_for_user: only ports given a person at hand offer it; the add-on's probe
+ * stands in one who presses Continue at once) and end the turn
  * (clarify, done).
  */
 import { findRef } from "./llm/script.js";
@@ -71,10 +72,8 @@ export const NOT_OFFERED: Record<"runner" | "addon", Record<string, string>> = {
       "The runner drives a Firefox it launched (a temporary profile) over WebDriver BiDi, which has no command to read a profile's history; the user's own history lives in their Firefox, where the add-on reads it.",
     get_history_visits: "As search_history: WebDriver BiDi cannot read a profile's history.",
   },
-  addon: {
-    pause_for_user:
-      "It needs a person at hand who hands the run back; the sidebar has no such prompt yet (the runner offers it on a terminal with --allow-pause or --headed).",
-  },
+  // The sidebar is the person at hand: every run's port offers pause_for_user (its take-over card).
+  addon: {},
 };
 
 /** Answers that mean the port or the page layer does not have the tool: never acceptable. */

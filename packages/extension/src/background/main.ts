@@ -19,6 +19,7 @@ import { megabytesToBytes } from "./download-limit.js";
 import { addonLocalFiles } from "./local-files-setting.js";
 import { OfferedFiles } from "./offered-files.js";
 import { PayloadRecorder } from "./payload-recorder.js";
+import { browserPersonNotifications } from "./person-notifications.js";
 import { Router } from "./router.js";
 import { RunHooks } from "./run-hooks.js";
 import { RunManager } from "./run-manager.js";
@@ -73,6 +74,8 @@ const runs: RunManager = new RunManager({
   port,
   store,
   payloads,
+  // A scheduled run that needs a person tells them so (pause_for_user).
+  personNeeded: browserPersonNotifications(),
   // The model answers in the user's language (spec 000).
   languageHint: () => languageInstruction(uiLanguage()),
   // Skills and the scheduler (scheduling/, skills/): read per run, so changes apply to the next one.

@@ -70,7 +70,9 @@ export class Router {
         await this.pushState(r.tabId);
         return { cleared: true as const };
       },
-      prompt_answer: async (r) => ({ accepted: deps.runs.answer(String(r.tabId), r.promptId, r.choiceId) }),
+      prompt_answer: async (r) => ({
+        accepted: deps.runs.answer(String(r.tabId), r.promptId, r.choiceId, r.note),
+      }),
       get_payloads: async (r) => deps.payloads.list(String(r.tabId)),
       list_grants: () => deps.grants.list(),
       revoke_grant: (r) => deps.grants.revoke(r.capability, r.origin),

@@ -12,6 +12,9 @@
  *   the transcript, with the event's seq already covered by the snapshot); the storage write
  *   follows.
  * - Stop aborts the agent and answers any open prompt with its refusing choice.
+ * - pause_for_user shows a take-over card (person-at-hand.ts) and waits for Continue. A scheduled
+ *   run also notifies the person and waits at most Settings' personWaitMinutes; then it stops
+ *   with a notice (and a `run_end` marked needsPerson) saying it needed a person.
  */
 
 import {
@@ -24,6 +27,7 @@ import {
   mayStream,
   type PermissionAnswer,
   type PermissionRequest,
+  type PersonAnswer,
   PiAiClient,
   type Plan,
   type PlanDecision,
@@ -41,6 +45,7 @@ import { type OfferedFileSummary, offeredFilesNote } from "../shared/offered-fil
 import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
 import type { TranscriptItem } from "../shared/transcript.js";
+import { stoppedError } from "./abort.js";
 import { addonLocalFiles } from "./local-files-setting.js";
 import {
   agentErrorText,
@@ -52,12 +57,14 @@ import {
   TOOL_SUMMARY_CHARS,
 } from "./panel-text.js";
 import { type PayloadRecorder, RecordingLlmClient } from "./payload-recorder.js";
+import { personAtHand } from "./person-at-hand.js";
 import { toAgentProvider } from "./provider-mapping.js";
 import type { RunTrace, RunTraceStart } from "./run-hooks.js";
 import { type Clock, RunJournal, systemClock } from "./run-journal.js";
 import type { TabSession, TabSessions } from "./tab-sessions.js";
 
 const TOOL_DETAIL_CHARS = 2_000;
+const MS_PER_MINUTE = 60_000;
 
 export interface StartOptions {
   /** What the chat shows as the opening message (a scheduled run is marked as such). */
@@ -66,6 +73,11 @@ export interface StartOptions {
   attachments?: Attachment[];
   /** A person started it from the panel (only such runs may stream; scheduled runs do not). */
   interactive?: boolean;
+  /**
+   * Nobody may be watching (a scheduled job): a hand-over to a person notifies them and waits
+   * at most Settings' personWaitMinutes.
+   */
+  unattended?: boolean;
 }
 
 export type RunListener = (tabId: string, entry: JournalEntry) => void;
@@ -93,18 +105,31 @@ export interface RunManagerDeps {
   };
   /** Skills and the scheduler for each run (read at its start, so a skill imported now counts). */
   extraAgentOptions?: () => Promise<Pick<AgentOptions, "skills" | "scheduler" | "skillHttp">>;
+  /**
+   * Tells a person who is maybe not looking that a scheduled run waits for them (a browser
+   * notification); `clear` takes it back once the wait is over.
+   */
+  personNeeded?: { notify(tabId: string, reason: string): void; clear(tabId: string): void };
+}
+
+/** What the person answered a prompt: the choice, and the words of its text field if it has one. */
+interface PromptReply {
+  choiceId: string;
+  note: string;
 }
 
 interface ActiveRun {
   session: TabSession;
   journal: RunJournal;
   controller: AbortController;
-  prompts: Map<string, { resolve(choiceId: string): void; refuse: string }>;
+  prompts: Map<string, { resolve(reply: PromptReply): void; refuse: string }>;
   /** Each call's arguments as JSON, raw (shown once the call proved not to type a secret). */
   toolArgs: Map<string, { raw: string; redacted: string }>;
   /** Secrets this run typed (secret-values.ts): cut out of every later event and item. */
   secrets: SecretScrubber;
   lastAssistantText: string | undefined;
+  /** Set when a scheduled run's hand-over waited in vain: what the person was needed for. */
+  neededPerson?: string;
 }
 
 export class RunError extends Error {
@@ -164,6 +189,7 @@ export class RunManager {
         }),
       {
         interactive: options.interactive === true,
+        unattended: options.unattended === true,
         attachmentNames: attachments.map((a) => a.name),
         offeredNames: offered.map((file) => file.name),
       },
@@ -189,13 +215,13 @@ export class RunManager {
     return true;
   }
 
-  answer(tabId: string, promptId: string, choiceId: string): boolean {
+  answer(tabId: string, promptId: string, choiceId: string, note = ""): boolean {
     const run = this.active.get(tabId);
     const prompt = run?.prompts.get(promptId);
     if (!run || !prompt) return false;
     run.prompts.delete(promptId);
     this.emit(tabId, run, { kind: "prompt_closed", promptId });
-    prompt.resolve(choiceId);
+    prompt.resolve({ choiceId, note });
     return true;
   }
 
@@ -204,7 +230,12 @@ export class RunManager {
     mode: Mode,
     userText: string | undefined,
     body: (agent: Agent, options: Parameters<Agent["processMessage"]>[2]) => Promise<RunResult>,
-    how: { interactive: boolean; attachmentNames?: string[]; offeredNames?: string[] } = {
+    how: {
+      interactive: boolean;
+      unattended?: boolean;
+      attachmentNames?: string[];
+      offeredNames?: string[];
+    } = {
       interactive: false,
     },
   ): Promise<{ runId: string }> {
@@ -287,9 +318,12 @@ export class RunManager {
       });
       // The local-files setting as of this run's start (main.ts keeps the port's own current too).
       // ... and upload_file with the files this chat offered (whichever tab the run works in).
+      // ... and pause_for_user with this run's take-over card.
+      const waitMs = how.unattended ? settings.personWaitMinutes * MS_PER_MINUTE : undefined;
       const port = decoratePort(this.deps.port, {
         localFiles: addonLocalFiles(settings.allowFileUrls),
         ...this.deps.offeredFiles?.uploads(tabId),
+        ...personAtHand(this.deps.port, (message) => this.takeOver(tabId, run, message, waitMs)),
       });
       const agent = new Agent({
         port: trace ? trace.port(port) : port,
@@ -374,6 +408,12 @@ export class RunManager {
         end = { kind: "run_end", status: "done" };
         break;
       case "aborted":
+        if (run.neededPerson !== undefined) {
+          const notice = t("noticeNeededPerson", run.neededPerson);
+          await this.commit(tabId, run, { kind: "notice", text: notice, at: now });
+          end = { kind: "run_end", status: "stopped", message: notice, needsPerson: true };
+          break;
+        }
         await this.commit(tabId, run, {
           kind: "notice",
           text: t("noticeStopped"),
@@ -511,17 +551,59 @@ export class RunManager {
     run: ActiveRun,
     prompt: Omit<PendingPrompt, "promptId">,
     refuse: string,
-  ): Promise<string> {
-    if (run.controller.signal.aborted) return Promise.resolve(refuse);
+  ): Promise<PromptReply> {
+    if (run.controller.signal.aborted) return Promise.resolve({ choiceId: refuse, note: "" });
     const promptId = `prompt-${++this.promptCounter}`;
-    return new Promise<string>((resolve) => {
+    return new Promise<PromptReply>((resolve) => {
       run.prompts.set(promptId, { resolve, refuse });
       this.emit(tabId, run, { kind: "prompt", prompt: { promptId, ...prompt } });
     });
   }
 
+  /**
+   * pause_for_user: the take-over card, answered by Continue with the person's note. `waitMs`
+   * (scheduled runs) bounds the wait: the person is notified, and when nobody came in time
+   * the run stops saying it needed a person.
+   */
+  private async takeOver(
+    tabId: string,
+    run: ActiveRun,
+    message: string,
+    waitMs: number | undefined,
+  ): Promise<PersonAnswer> {
+    const reason = message.trim() || t("takeoverNoReason");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (waitMs !== undefined) {
+      this.deps.personNeeded?.notify(tabId, reason);
+      timer = setTimeout(() => {
+        run.neededPerson = reason;
+        this.stop(tabId);
+      }, waitMs);
+    }
+    try {
+      const reply = await this.ask(
+        tabId,
+        run,
+        {
+          kind: "takeover",
+          title: t("takeoverTitle"),
+          body: reason,
+          note: { label: t("takeoverNoteLabel") },
+          choices: [{ id: "continue", label: t("takeoverContinue") }],
+        },
+        "stop",
+      );
+      // Stop (or the scheduled wait running out) answers "stop": the call ends as stopped.
+      if (reply.choiceId !== "continue") throw stoppedError();
+      return { resumed: true, said: reply.note.trim() };
+    } finally {
+      clearTimeout(timer);
+      if (waitMs !== undefined) this.deps.personNeeded?.clear(tabId);
+    }
+  }
+
   private async askPlan(tabId: string, run: ActiveRun, plan: Plan): Promise<PlanDecision> {
-    const choice = await this.ask(
+    const { choiceId: choice } = await this.ask(
       tabId,
       run,
       {
@@ -545,7 +627,7 @@ export class RunManager {
   async askBrowserPermission(tabId: string, permission: string): Promise<boolean> {
     const run = this.active.get(tabId);
     if (!run) return false;
-    const choice = await this.ask(
+    const { choiceId: choice } = await this.ask(
       tabId,
       run,
       {
@@ -568,7 +650,7 @@ export class RunManager {
     run: ActiveRun,
     request: PermissionRequest,
   ): Promise<PermissionAnswer> {
-    const choice = await this.ask(
+    const { choiceId: choice } = await this.ask(
       tabId,
       run,
       {

@@ -10,6 +10,8 @@
  * - `run` resolves when the run has ended (its `run_end`), with the run's last words and the
  *   job state it leaves: a question (clarify) needs the user's input, a run stopped before
  *   finishing (step limit, Stop, a guard) is paused until Continue, only an answer completes.
+ * - A scheduled run is unattended: a hand-over to a person (pause_for_user) notifies them and
+ *   waits a bounded time; when nobody came, the job needs the user, and its result says why.
  */
 
 import type { JobRunner, JobRunOutcome, ScheduledJob } from "@webbrain/agent";
@@ -20,7 +22,12 @@ import type { JournalEntry, RunEvent } from "../shared/run-events.js";
 /** The part of RunManager a scheduled run needs. */
 export interface RunStarter {
   isRunning(tabId: string): boolean;
-  start(tabId: string, text: string, mode: Mode, options?: { shownAs?: string }): Promise<{ runId: string }>;
+  start(
+    tabId: string,
+    text: string,
+    mode: Mode,
+    options?: { shownAs?: string; unattended?: boolean },
+  ): Promise<{ runId: string }>;
   onEvent(listener: (tabId: string, entry: JournalEntry) => void): () => void;
 }
 
@@ -46,6 +53,7 @@ function sameUrl(a: string | undefined, b: string): boolean {
 /** The job state a finished run leaves (see the header). */
 export function jobStatusOf(end: Extract<RunEvent, { kind: "run_end" }>): JobRunOutcome["status"] {
   if (end.status === "error") return "failed";
+  if (end.needsPerson) return "needs_user_input";
   if (end.status === "stopped") return "paused";
   return end.ending === "clarify" ? "needs_user_input" : "completed";
 }
@@ -73,14 +81,16 @@ export class AddonJobRunner implements JobRunner {
           lastWords = event.item.text;
         }
         if (event.kind === "run_end") {
-          resolve({ status: jobStatusOf(event), text: lastWords || event.message || event.status, tabId });
+          // Waiting in vain for a person is the news, whatever the model said before.
+          const text = (event.needsPerson ? event.message : lastWords) || event.message || event.status;
+          resolve({ status: jobStatusOf(event), text, tabId });
         }
       });
     });
     try {
       const shownAs =
         job.kind === "resume" ? t("jobResumeOpening", job.title) : t("jobRunOpening", job.title, job.prompt);
-      await this.runs.start(tabId, job.prompt, job.mode, { shownAs });
+      await this.runs.start(tabId, job.prompt, job.mode, { shownAs, unattended: true });
     } catch (error) {
       unsubscribe();
       throw new Error(t("jobRunDidNotStart", error instanceof Error ? error.message : String(error)));

@@ -13,6 +13,7 @@ import { request } from "../shared/request.js";
 import {
   type FieldProblem,
   MAX_MAX_DOWNLOAD_MB,
+  MAX_PERSON_WAIT_MINUTES,
   PROVIDER_PRESETS,
   type ProviderConfig,
   type ProviderPreset,
@@ -49,6 +50,7 @@ const ui = {
   modelOptions: byId<HTMLDataListElement>("p-model-options"),
   maxSteps: byId<HTMLInputElement>("max-steps"),
   maxDownloadMb: byId<HTMLInputElement>("max-download-mb"),
+  personWaitMinutes: byId<HTMLInputElement>("person-wait-minutes"),
   planBeforeAct: byId<HTMLInputElement>("plan-before-act"),
   agentSaved: byId<HTMLParagraphElement>("agent-saved"),
   streamResponses: byId<HTMLInputElement>("stream-responses"),
@@ -224,6 +226,7 @@ function renderList(): void {
 function renderAgent(): void {
   ui.maxSteps.value = String(settings.maxSteps);
   ui.maxDownloadMb.value = String(settings.maxDownloadMb);
+  ui.personWaitMinutes.value = String(settings.personWaitMinutes);
   ui.planBeforeAct.checked = settings.planBeforeAct;
   ui.streamResponses.checked = settings.streamResponses;
   ui.screenshotAfterActions.checked = settings.screenshotAfterActions;
@@ -346,6 +349,17 @@ ui.maxDownloadMb.addEventListener("change", () => {
   }
   ui.maxDownloadMb.removeAttribute("aria-invalid");
   void update((s) => ({ ...s, maxDownloadMb: value })).then((ok) => ok && flashSaved());
+});
+
+ui.personWaitMinutes.addEventListener("change", () => {
+  const value = Number(ui.personWaitMinutes.value);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_PERSON_WAIT_MINUTES) {
+    ui.personWaitMinutes.setAttribute("aria-invalid", "true");
+    ui.agentSaved.textContent = t("personWaitMinutesInvalid");
+    return;
+  }
+  ui.personWaitMinutes.removeAttribute("aria-invalid");
+  void update((s) => ({ ...s, personWaitMinutes: value })).then((ok) => ok && flashSaved());
 });
 
 ui.planBeforeAct.addEventListener("change", () => {

@@ -26,7 +26,8 @@ export type Request =
   | { type: "chat_continue"; tabId: number }
   | { type: "chat_stop"; tabId: number }
   | { type: "chat_clear"; tabId: number }
-  | { type: "prompt_answer"; tabId: number; promptId: string; choiceId: string }
+  /** `note`: what the person wrote in the prompt's text field (the take-over card). */
+  | { type: "prompt_answer"; tabId: number; promptId: string; choiceId: string; note?: string }
   | { type: "get_payloads"; tabId: number }
   | { type: "list_grants" }
   | { type: "revoke_grant"; capability: string; origin: string }

@@ -10,17 +10,22 @@ import type { TranscriptItem } from "./transcript.js";
 
 export type RunStatus = "running" | "done" | "stopped" | "error";
 
-/** A question the run waits on: plan approval or a permission prompt, answered in the panel. */
+/**
+ * A question the run waits on, answered in the panel: plan approval, a permission prompt, or a
+ * take-over card (pause_for_user: the person acts in the page, then presses Continue).
+ */
 export interface PendingPrompt {
   promptId: string;
   /** `browser_permission`: a Firefox optional permission the sidebar requests on Allow. */
-  kind: "plan" | "permission" | "browser_permission";
+  kind: "plan" | "permission" | "browser_permission" | "takeover";
   /** The optional permission asked for (kind `browser_permission`), e.g. "history". */
   browserPermission?: string;
   title: string;
   /** Plain text (plan steps, the capability and origin asked for). */
   body: string;
   choices: { id: string; label: string }[];
+  /** A text field whose words go with the answer (the take-over card's note for the model). */
+  note?: { label: string };
 }
 
 export interface OpenToolCall {
@@ -50,6 +55,8 @@ export type RunEvent =
        * needs more than done/stopped/error: the scheduler tells a question from an answer.
        */
       ending?: AgentRunStatus;
+      /** A scheduled run that handed over to a person and waited in vain (message says so). */
+      needsPerson?: boolean;
     };
 
 export interface JournalEntry {

@@ -81,6 +81,12 @@ export interface Settings {
   maxDownloadMb: number;
   /** The agent may open, fetch and read file: URLs (local files); default off (url-policy.ts). */
   allowFileUrls: boolean;
+  /**
+   * How long a scheduled run that hands over to a person (pause_for_user) waits for them, in
+   * minutes, before it stops saying it needed a person. The form takes whole minutes; a stored
+   * fraction is accepted (tests wait seconds).
+   */
+  personWaitMinutes: number;
 }
 
 export const DEFAULT_MAX_STEPS = 130;
@@ -88,6 +94,8 @@ export const MIN_MAX_STEPS = 1;
 export const MAX_MAX_STEPS = 1_000;
 export const DEFAULT_MAX_DOWNLOAD_MB = 100;
 export const MAX_MAX_DOWNLOAD_MB = 100_000;
+export const DEFAULT_PERSON_WAIT_MINUTES = 30;
+export const MAX_PERSON_WAIT_MINUTES = 24 * 60;
 const DEFAULT_CONTEXT_WINDOW_TOKENS = 32_000;
 /** Local models on small machines can take minutes for a long prompt (agent default too). */
 export const DEFAULT_TIMEOUT_SECONDS = 180;
@@ -106,6 +114,7 @@ export const DEFAULT_SETTINGS: Settings = {
   screenshotAfterActions: true,
   maxDownloadMb: DEFAULT_MAX_DOWNLOAD_MB,
   allowFileUrls: false,
+  personWaitMinutes: DEFAULT_PERSON_WAIT_MINUTES,
 };
 
 export interface ProviderPreset {
@@ -357,6 +366,12 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
     raw.maxDownloadMb <= MAX_MAX_DOWNLOAD_MB
       ? raw.maxDownloadMb
       : DEFAULT_MAX_DOWNLOAD_MB;
+  const personWaitMinutes =
+    typeof raw.personWaitMinutes === "number" &&
+    raw.personWaitMinutes > 0 &&
+    raw.personWaitMinutes <= MAX_PERSON_WAIT_MINUTES
+      ? raw.personWaitMinutes
+      : DEFAULT_PERSON_WAIT_MINUTES;
   return {
     settings: {
       providers,
@@ -370,6 +385,7 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
       screenshotAfterActions: raw.screenshotAfterActions !== false,
       maxDownloadMb,
       allowFileUrls: raw.allowFileUrls === true,
+      personWaitMinutes,
     },
     problems,
   };

@@ -205,7 +205,7 @@ const view = new TranscriptView(
   ui.live,
   ui.chat,
   {
-    answerPrompt(promptId, choiceId, prompt) {
+    answerPrompt(promptId, choiceId, prompt, note) {
       if (currentTabId === undefined) return;
       const tabId = currentTabId;
       const permission = prompt.browserPermission;
@@ -220,7 +220,9 @@ const view = new TranscriptView(
           .catch(showError);
         return;
       }
-      request({ type: "prompt_answer", tabId, promptId, choiceId }).catch(showError);
+      request({ type: "prompt_answer", tabId, promptId, choiceId, ...(note ? { note } : {}) }).catch(
+        showError,
+      );
     },
   },
   byId<HTMLElement>("reply-nav"),
@@ -334,7 +336,8 @@ function connect(): browser.runtime.Port {
     }
     if (event.kind === "status") setStatus(event.text);
     if (event.kind === "tool_start") setStatus(t("statusRunningTool", event.call.name));
-    if (event.kind === "prompt") setStatus(t("statusWaitingForAnswer"));
+    if (event.kind === "prompt")
+      setStatus(t(event.prompt.kind === "takeover" ? "statusTakeover" : "statusWaitingForAnswer"));
     if (event.kind === "prompt_closed") setStatus(t("statusWorking"));
     if (event.kind === "run_end") {
       setRunning(false, event.status === "stopped" || event.status === "error");

@@ -21,7 +21,8 @@ const ARGS_PREVIEW_CHARS = 80;
 
 export interface ViewCallbacks {
   /** Called inside the click handler (a browser permission may only be requested there). */
-  answerPrompt(promptId: string, choiceId: string, prompt: PendingPrompt): void;
+  /** `note`: what the person wrote in the prompt's text field (take-over card), else "". */
+  answerPrompt(promptId: string, choiceId: string, prompt: PendingPrompt, note: string): void;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string) {
@@ -197,13 +198,23 @@ export class TranscriptView {
     box.setAttribute("role", "alertdialog");
     box.setAttribute("aria-label", prompt.title);
     box.append(el("h3", undefined, prompt.title), el("p", undefined, prompt.body));
+    // The take-over card: what the person tells the model when they hand back.
+    let note: HTMLTextAreaElement | undefined;
+    if (prompt.note) {
+      const label = el("label", "prompt-note", prompt.note.label);
+      note = el("textarea");
+      note.rows = 2;
+      label.append(note);
+      box.append(label);
+    }
     const choices = el("div", "choices");
     prompt.choices.forEach((choice, index) => {
       const button = el("button", index === 0 ? "primary" : "secondary", choice.label);
       button.type = "button";
       button.addEventListener("click", () => {
         for (const b of choices.querySelectorAll("button")) b.disabled = true;
-        this.callbacks.answerPrompt(prompt.promptId, choice.id, prompt);
+        if (note) note.disabled = true;
+        this.callbacks.answerPrompt(prompt.promptId, choice.id, prompt, note?.value ?? "");
       });
       choices.append(button);
     });

@@ -10,6 +10,7 @@
 import {
   BlockedDone,
   DuplicateSubmitGuard,
+  decoratePort,
   LoopDetector,
   MemoryStore,
   newConversation,
@@ -20,9 +21,16 @@ import {
   toolsNotOffered,
 } from "@webbrain/agent";
 import type { Mode, Tier } from "@webbrain/protocol";
+import { personAtHand } from "../../src/background/person-at-hand.js";
 import { WebExtBrowserPort } from "../../src/background/webext-browser-port.js";
 
-const port = new WebExtBrowserPort();
+// Each sidebar run's port, as the run manager decorates it: here the person at hand presses
+// Continue at once (the take-over card itself is covered by run-manager.test.ts).
+const bare = new WebExtBrowserPort();
+const port = decoratePort(
+  bare,
+  personAtHand(bare, async () => ({ resumed: true, said: "Solved it." })),
+);
 let session: { executor: ToolExecutor; run: RunContext; calls: number } | undefined;
 
 /** Starts a fresh executor for one mode and tier in one tab; answers the offered tool names. */
