@@ -543,6 +543,55 @@ describe("sidebar", () => {
     expect(await count(firefox.client, second, "#live .streaming")).toBe(0);
   });
 
+  it("pause_for_user shows a take-over card; the person's note reaches the model on Continue; Stop ends a wait", async () => {
+    const llm = await scriptedProvider([
+      {
+        toolCalls: [
+          { name: "pause_for_user", arguments: { message: "Log in as Ada, then press Continue." } },
+        ],
+      },
+      (request) => {
+        const result = lastToolResultText(request);
+        if (!result.includes("I logged in; the code was 4711."))
+          throw new Error(`the person's note did not reach the model: ${result.slice(0, 300)}`);
+        return { text: "Thanks, I can see you are logged in." };
+      },
+      { toolCalls: [{ name: "pause_for_user", arguments: { message: "Solve the captcha." } }] },
+    ]);
+    const page = await openPage("/extension/article.html");
+    const sidebar = await openSidebar(page.tabId, "Lighthouse of Alexandria");
+    await send(sidebar, "act", "Check my account.");
+    const card = await waitForText(
+      firefox.client,
+      sidebar,
+      "#live .prompt",
+      "Log in as Ada, then press Continue.",
+    );
+    expect(card).toBeTruthy();
+    // While the person acts, the model is not asked again.
+    expect(llm.requests.length).toBe(1);
+    await screenshot(firefox.client, sidebar, "sidebar-8-takeover");
+    await fill(firefox.client, sidebar, "#live .prompt textarea", "I logged in; the code was 4711.");
+    await click(firefox.client, sidebar, "#live .prompt button");
+    await waitForText(
+      firefox.client,
+      sidebar,
+      "#transcript .msg.assistant",
+      "Thanks, I can see you are logged in.",
+    );
+    await waitForRunEnd(sidebar);
+    expect(llm.requests.length).toBe(2);
+
+    // A second hand-over, ended by Stop: the run stops at once, nothing more is asked.
+    await send(sidebar, "act", "Now the captcha.");
+    await waitForText(firefox.client, sidebar, "#live .prompt", "Solve the captcha.");
+    await click(firefox.client, sidebar, "#stop");
+    await waitForText(firefox.client, sidebar, "#transcript .notice", "Stopped");
+    await waitForRunEnd(sidebar);
+    expect(await count(firefox.client, sidebar, "#live .prompt")).toBe(0);
+    expect(llm.requests.length).toBe(3);
+  });
+
   it("Stop ends a run at once, and Continue picks it up", async () => {
     const llm = await scriptedProvider([
       { fail: "hang", midStream: true },
