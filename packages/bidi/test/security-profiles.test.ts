@@ -236,13 +236,19 @@ describe("temp profiles of dead runs", () => {
   });
 
   it("are swept when their Firefox is a zombie that init has not reaped yet", async () => {
-    // `sh` forks a child that exits at once, then becomes `sleep`, which never reaps it: a zombie
-    // for as long as the sleep runs, as a Firefox whose watchdog died is until init reaps it.
+    // perl (perl-base is essential in Debian) forks a child that exits at once and never reaps
+    // it: a zombie for as long as the parent sleeps, as a Firefox whose watchdog died is until
+    // init reaps it. (`sh -c "true & ...; exec sleep"` was used before: dash sometimes reaped
+    // the child before the exec, and a clean-clone CI run read a /proc entry that was gone.)
     const parent = join(scratch, "tmp-sweep-zombie");
     mkdirSync(parent);
-    const holder = spawn("sh", ["-c", "true & echo $!; exec sleep 30"], {
-      stdio: ["ignore", "pipe", "ignore"],
-    });
+    const holder = spawn(
+      "perl",
+      ["-e", '$| = 1; my $pid = fork(); exit 0 if $pid == 0; print "$pid\n"; sleep 30;'],
+      {
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
     try {
       const zombie = Number(await new Promise<string>((resolve) => holder.stdout.once("data", resolve)));
       await waitForState(zombie, "Z");
