@@ -71,6 +71,17 @@ afterAll(async () => {
 describe("traces and saved workflows", () => {
   const tracePath = () => join(workDir, "order.jsonl");
   const workflowPath = () => join(workDir, "order.workflow.json");
+  /** `webbrain workflow run` of the saved workflow on a fixture page, with the file's Firefox. */
+  const replayOn = (page: string, ...flags: string[]) =>
+    runCli([
+      "workflow",
+      "run",
+      workflowPath(),
+      "--url",
+      server.url(`/workflow/${page}`),
+      ...flags,
+      ...firefox.connectArgs(),
+    ]);
 
   it(
     "records a run as versioned trace lines and prints its timeline",
@@ -185,16 +196,7 @@ describe("traces and saved workflows", () => {
   it(
     "replays on a redesigned page whose refs all changed and submits the same data",
     async () => {
-      const replay = await runCli([
-        "workflow",
-        "run",
-        workflowPath(),
-        "--url",
-        server.url("/workflow/order-v2.html"),
-        "--param",
-        "customer=Grace Hopper",
-        ...firefox.connectArgs(),
-      ]);
+      const replay = await replayOn("order-v2.html", "--param", "customer=Grace Hopper");
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stdout).toMatch(/Replayed 4 steps/);
       expect(orders[1]).toMatchObject({
@@ -240,14 +242,7 @@ describe("traces and saved workflows", () => {
     "stops at the first step the page no longer matches, and says which and why",
     async () => {
       const before = orders.length;
-      const replay = await runCli([
-        "workflow",
-        "run",
-        workflowPath(),
-        "--url",
-        server.url("/workflow/order-v3.html"),
-        ...firefox.connectArgs(),
-      ]);
+      const replay = await replayOn("order-v3.html");
       expect(replay.code).toBe(1);
       expect(replay.stderr).toMatch(
         /the replay stopped at step 2: the page no longer matches: no textbox named "Email" on the page \(textbox elements now: "Name", "Phone"\)/,
@@ -291,17 +286,7 @@ describe("traces and saved workflows", () => {
           },
         ],
       });
-      const replay = await runCli([
-        "workflow",
-        "run",
-        workflowPath(),
-        "--url",
-        server.url("/workflow/order-v3.html"),
-        "--handover",
-        "--base-url",
-        llm.baseUrl,
-        ...firefox.connectArgs(),
-      ]);
+      const replay = await replayOn("order-v3.html", "--handover", "--base-url", llm.baseUrl);
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stderr).toMatch(/the replay stopped at step 2; handing over to the agent/);
       expect(replay.stdout).toBe("Finished the order with a phone number.\n");
@@ -327,17 +312,7 @@ describe("traces and saved workflows", () => {
       // No script: any generation request would fail the run, and is counted below.
       llm = await startScriptedLlm({ dialect: "openai-chat", script: [] });
       const before = orders.length;
-      const replay = await runCli([
-        "workflow",
-        "run",
-        workflowPath(),
-        "--url",
-        server.url("/workflow/order-v3.html"),
-        "--handover",
-        "--base-url",
-        llm.baseUrl,
-        ...firefox.connectArgs(),
-      ]);
+      const replay = await replayOn("order-v3.html", "--handover", "--base-url", llm.baseUrl);
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.stderr).not.toMatch(/handing over/);
       expect(llm.requests).toHaveLength(0);
@@ -369,14 +344,7 @@ describe("traces and saved workflows", () => {
       const before = await readFile(workflowPath(), "utf8");
       const ordersBefore = orders.length;
       // order-v2.html has no "Phone" field: step 2, written by the repair, fails again.
-      const replay = await runCli([
-        "workflow",
-        "run",
-        workflowPath(),
-        "--url",
-        server.url("/workflow/order-v2.html"),
-        ...firefox.connectArgs(),
-      ]);
+      const replay = await replayOn("order-v2.html");
       expect(replay.code).toBe(1);
       expect(replay.stderr).toMatch(
         /step 2 was written by the repair in version 2 and fails again: check the page, then record the workflow anew/,
