@@ -1,6 +1,7 @@
 /**
  * Scheduled tasks in real Firefox: a scripted model calls schedule_task, browser.alarms fires,
  * the task runs in a tab opened inactive and reports in that tab's chat (marked as scheduled);
+ * a scheduled run that needs a person raises a browser notification and gives up after the wait;
  * a recurring job fires twice; a job scheduled before an add-on reload still runs after it; a
  * task's Export in the sidebar saves a job file for `webbrain run --job`.
  *
@@ -68,6 +69,10 @@ const firefox = setupFirefox({
     ...ADDON_PREFS,
     // Exported job files go to this test's temp folder, without asking.
     ...downloadPrefs(downloadsDir),
+    // Notifications through Firefox's own alert windows: the system backend (libnotify over
+    // D-Bus) closes every notification at once when no notification daemon runs, as on CI, so
+    // notifications.getAll() would see none.
+    "alerts.useSystemBackend": false,
   },
 });
 let settingsPage = "";
@@ -222,6 +227,70 @@ describe("scheduled tasks", () => {
     await waitForText(firefox.client, sidebar, "#transcript .msg.assistant", "Lighthouse of Alexandria");
     await screenshot(firefox.client, sidebar, "scheduled-1-run-in-chat");
     await firefox.client.send("browsingContext.close", { context: sidebar });
+  });
+
+  it("a scheduled run that needs a person notifies them, waits, and ends needing the user when nobody comes", async () => {
+    const owner = await openPage("/extension/signup.html");
+    const target = `${fixtures!.url("/extension/article.html")}?person=1`;
+    const llm = await useScriptedModel([
+      {
+        toolCalls: [
+          {
+            name: "schedule_task",
+            arguments: {
+              title: "Bank check",
+              prompt: "Read my bank balance.",
+              schedule: { type: "once", after_seconds: 1 },
+              target: { type: "url", url: target },
+              mode: "act",
+            },
+          },
+        ],
+      },
+      { text: "Scheduled it." },
+      { toolCalls: [{ name: "pause_for_user", arguments: { message: "Log in to the bank." } }] },
+    ]);
+    // Nobody is at the sidebar: the run waits 0.1 min (stored settings take fractions; the form
+    // takes whole minutes) for the person, then gives up.
+    await bg(
+      "browser.storage.local.get('settings').then(({ settings }) => browser.storage.local.set({ settings: { ...settings, personWaitMinutes: 0.1 } })).then(() => true)",
+    );
+    await chat(owner.tabId, "In a second, read my bank balance.");
+    await waitFor(async () => llm.requests.length >= 3, {
+      timeoutMs: 20_000,
+      message: "the scheduled run never called the model",
+    });
+    // While it waits: one notification from WebBrain saying why, and the job is still running.
+    const shown = await until(
+      () => bg<Record<string, { message?: string }>>("browser.notifications.getAll()"),
+      (all) => Object.keys(all).some((id) => id.startsWith("webbrain-person-")),
+      "the person's notification",
+    );
+    const notice = Object.entries(shown).find(([id]) => id.startsWith("webbrain-person-"))?.[1];
+    expect(notice?.message).toContain("Log in to the bank.");
+    expect((await jobsOf(owner.tabId))[0]?.state).toBe("running");
+
+    const ended = await until(
+      () => jobsOf(owner.tabId),
+      (jobs) => jobs[0]?.state === "needs_user_input",
+      "the job to end needing the user",
+    );
+    expect(ended[0]?.lastResult?.text).toContain("needed a person");
+    expect(ended[0]?.lastResult?.text).toContain("Log in to the bank.");
+    // The wait ended: the notification is gone, and the model was not asked again.
+    await waitFor(
+      async () =>
+        !Object.keys(await bg<Record<string, unknown>>("browser.notifications.getAll()")).some((id) =>
+          id.startsWith("webbrain-person-"),
+        ),
+      { message: "the notification was not cleared" },
+    );
+    expect(llm.requests.length).toBe(3);
+    // A job left needing the user runs again when the add-on restarts (no run silently lost):
+    // removed here, so the reload test below meets only its own job.
+    await bg(
+      `browser.runtime.sendMessage({ type: "wb_jobs_remove", jobId: ${JSON.stringify(ended[0]?.id)} })`,
+    );
   });
 
   it("a recurring job fires twice, is listed in its tab's sidebar, and stops when cancelled there", async () => {
