@@ -56,6 +56,8 @@ export interface FirefoxProcess {
   readonly pid: number;
   readonly executablePath: string;
   readonly profileDir: string;
+  /** Whether the profile is a throw-away one made for this launch (removed at dispose). */
+  readonly temporaryProfile: boolean;
   /** Base endpoint, e.g. ws://127.0.0.1:41234 (append /session for a new session). */
   readonly wsEndpoint: string;
   /** Resolves when the main Firefox process has exited. */
@@ -244,6 +246,7 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
     pid: child.pid ?? -1,
     executablePath,
     profileDir,
+    temporaryProfile: !persistent,
     wsEndpoint,
     exited,
     get hasExited() {
