@@ -1,15 +1,17 @@
 /**
  * Benchmark: @webbrain/bidi against puppeteer-core 24 driving the same Firefox binary.
  *
- * 1. launch-to-ready: launchFirefox() vs puppeteer.launch({browser: "firefox"}), alternating runs,
- *    each timed from the call until the promise resolves with a usable BiDi session.
+ * 1. launch-to-ready: launchFirefox() with its seed profile (the default), with an empty profile
+ *    (seedProfile: false, as before seeds), and puppeteer.launch({browser: "firefox"}), in a
+ *    rotating order, each timed from the call until the promise resolves with a usable BiDi
+ *    session; then close(), timed until the process is gone.
  * 2. 200 `script.evaluate` round trips, sequential (await each) and pipelined (all in flight),
  *    through our client vs puppeteer's BiDi connection (`browser.connection.send`). Each library
  *    drives a browser it launched; both browsers run side by side and the two alternate in chunks
  *    of 20 sequential calls (and per pipelined burst), so both see the same machine load; rounds
  *    alternate which library goes first.
  * Prints per-run figures, then medians and ratios (ours / puppeteer).
- * Targets: launch <= 0.9x, round trips <= 1.0x.
+ * Targets: launch and close <= 0.9x, round trips <= 1.0x.
  * Knobs: BENCH_LAUNCH_RUNS (default 7 per side), BENCH_RT_ROUNDS (default 15), FIREFOX_BIN.
  */
 import { existsSync } from "node:fs";
@@ -55,24 +57,29 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-async function launchOurs(): Promise<number> {
-  let close: () => Promise<void> = async () => {};
-  const ms = await timeIt(async () => {
-    const browser = await launchFirefox({ executablePath });
-    close = browser.close;
-  });
-  await close();
-  return ms;
+/** One launch: from the call to a usable session, and from close() to the process gone. */
+interface LaunchTimes {
+  launch: number;
+  close: number;
 }
 
-async function launchPuppeteer(): Promise<number> {
+/** Ours with the default seed profile (seeded) or an empty profile as before seeds (empty). */
+async function launchOurs(seedProfile: boolean): Promise<LaunchTimes> {
   let close: () => Promise<void> = async () => {};
-  const ms = await timeIt(async () => {
+  const launch = await timeIt(async () => {
+    const browser = await launchFirefox({ executablePath, seedProfile });
+    close = browser.close;
+  });
+  return { launch, close: await timeIt(close) };
+}
+
+async function launchPuppeteer(): Promise<LaunchTimes> {
+  let close: () => Promise<void> = async () => {};
+  const launch = await timeIt(async () => {
     const browser = await puppeteer.launch({ browser: "firefox", executablePath, headless: true });
     close = () => browser.close();
   });
-  await close();
-  return ms;
+  return { launch, close: await timeIt(close) };
 }
 
 function evaluateParams(context: string, i: number) {
@@ -144,22 +151,27 @@ function row(label: string, ours: number, theirs: number, target: number): strin
     .padStart(9)}x   target <= ${target.toFixed(1)}x ${verdict}`;
 }
 
-async function benchLaunch(): Promise<{ ours: number[]; theirs: number[] }> {
-  const ours: number[] = [];
-  const theirs: number[] = [];
+type LaunchSubject = "seeded" | "empty" | "puppeteer";
+const LAUNCHERS: Record<LaunchSubject, () => Promise<LaunchTimes>> = {
+  seeded: () => launchOurs(true),
+  empty: () => launchOurs(false),
+  puppeteer: launchPuppeteer,
+};
+
+/** Each run launches all three, in an order that rotates, so each sees the same machine load. */
+async function benchLaunch(): Promise<Record<LaunchSubject, LaunchTimes[]>> {
+  const out: Record<LaunchSubject, LaunchTimes[]> = { seeded: [], empty: [], puppeteer: [] };
+  // The seed is built by the first seeded launch that needs one: done here, before timing.
+  await launchOurs(true);
+  const order: LaunchSubject[] = ["seeded", "empty", "puppeteer"];
   for (let run = 0; run < LAUNCH_RUNS; run++) {
-    if (run % 2 === 0) {
-      ours.push(await launchOurs());
-      theirs.push(await launchPuppeteer());
-    } else {
-      theirs.push(await launchPuppeteer());
-      ours.push(await launchOurs());
-    }
-    console.log(
-      `  launch run ${run + 1}: ours ${ours.at(-1)?.toFixed(0)} ms, puppeteer ${theirs.at(-1)?.toFixed(0)} ms`,
-    );
+    const rotated = [...order.slice(run % 3), ...order.slice(0, run % 3)];
+    for (const subject of rotated) out[subject].push(await LAUNCHERS[subject]());
+    const show = (subject: LaunchSubject) =>
+      `${subject} ${out[subject].at(-1)?.launch.toFixed(0)}+${out[subject].at(-1)?.close.toFixed(0)}`;
+    console.log(`  launch+close run ${run + 1} (ms): ${order.map(show).join(", ")}`);
   }
-  return { ours, theirs };
+  return out;
 }
 
 async function benchRoundTrips() {
@@ -201,13 +213,24 @@ async function benchRoundTrips() {
 async function main(): Promise<void> {
   const pptr = await import("puppeteer-core/package.json", { with: { type: "json" } });
   console.log(`firefox: ${executablePath}; puppeteer-core ${pptr.default.version}; node ${process.version}`);
-  console.log(`launch: ${LAUNCH_RUNS} runs per side, alternating; round trips: ${RT_ROUNDS} rounds\n`);
+  console.log(`launch: ${LAUNCH_RUNS} runs per side, rotating; round trips: ${RT_ROUNDS} rounds\n`);
   const launch = await benchLaunch();
   const rt = await benchRoundTrips();
   console.log(
     `\n${"medians".padEnd(34)}${"ours ms".padStart(10)}${"puppeteer ms".padStart(14)}${"ratio".padStart(10)}`,
   );
-  console.log(row("launch-to-ready", median(launch.ours), median(launch.theirs), LAUNCH_TARGET));
+  const launches = (subject: LaunchSubject) => median(launch[subject].map((t) => t.launch));
+  const closes = (subject: LaunchSubject) => median(launch[subject].map((t) => t.close));
+  console.log(
+    row("launch-to-ready (seed profile)", launches("seeded"), launches("puppeteer"), LAUNCH_TARGET),
+  );
+  console.log(
+    row("launch-to-ready (empty profile)", launches("empty"), launches("puppeteer"), LAUNCH_TARGET),
+  );
+  console.log(row("close (temp profile)", closes("seeded"), closes("puppeteer"), LAUNCH_TARGET));
+  console.log(
+    `seed profile / empty profile, launch-to-ready: ${(launches("seeded") / launches("empty")).toFixed(2)}x`,
+  );
   const seq = `${ROUND_TRIPS} x script.evaluate, sequential`;
   console.log(row(seq, median(rt.oursSeq), median(rt.theirSeq), ROUND_TRIP_TARGET));
   const pipe = `${ROUND_TRIPS} x script.evaluate, pipelined`;

@@ -27,6 +27,7 @@ import {
 } from "./firefox-profile.js";
 import { startFirefoxWatchdog } from "./firefox-watchdog.js";
 import { guardResource } from "./orphan-guard.js";
+import { processGroupRuns } from "./process-state.js";
 
 export interface StartFirefoxOptions {
   executablePath?: string;
@@ -41,6 +42,8 @@ export interface StartFirefoxOptions {
   profileDir?: string;
   /** Extra prefs for user.js; they override ours. */
   prefs?: Record<string, PrefValue>;
+  /** A seed profile (seed-profile.ts) a temp profile starts as a copy of; ignored with profileDir. */
+  seedProfileDir?: string;
   /** How long Firefox may take to offer a BiDi endpoint. */
   startupTimeoutMs?: number;
   /** Environment for Firefox (default: this process's). */
@@ -121,21 +124,11 @@ export { describeExit };
 const GROUP_REAP_TIMEOUT_MS = 3_000;
 const GROUP_REAP_POLL_MS = 20;
 
-/** True while any process of the process group led by `pid` exists. */
-export function processGroupExists(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits until no process of the group is left (SIGKILLed children linger until reaped). */
+/** Waits until no process of the group runs (SIGKILLed children take a moment to die). */
 async function waitForGroupGone(pid: number | undefined): Promise<void> {
   if (pid === undefined) return;
   const deadline = Date.now() + GROUP_REAP_TIMEOUT_MS;
-  while (processGroupExists(pid) && Date.now() < deadline) {
+  while (processGroupRuns(pid) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, GROUP_REAP_POLL_MS));
   }
 }
@@ -159,7 +152,7 @@ export async function startFirefoxProcess(opts: StartFirefoxOptions = {}): Promi
     profileDir = opts.profileDir;
     preparePersistentProfile(profileDir, opts.prefs);
   } else {
-    profileDir = createTempProfile(opts.prefs);
+    profileDir = createTempProfile(opts.prefs, opts.seedProfileDir);
   }
   // Only a profile we made is ours to delete.
   const removeOwnProfile = () => {

@@ -11,7 +11,7 @@
  * - Prefs go into `user.js`, which Firefox applies at every start; caller prefs override ours.
  * - Nothing here reaches the network or the user's everyday profile (it is refused, untouched).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -168,14 +168,20 @@ export function renderUserJs(prefs: Readonly<Record<string, PrefValue>>): string
 
 /**
  * Creates a fresh temp profile with our prefs plus `extraPrefs` (which win), marked with this
- * process as its owner. Sweeps temp profiles left by dead runs first. Returns its path.
+ * process as its owner, as a copy of `seedDir` when given (seed-profile.ts; a copy that fails
+ * leaves the profile empty, as without a seed). Sweeps temp profiles left by dead runs first.
+ * Returns its path.
  */
-export function createTempProfile(extraPrefs: Readonly<Record<string, PrefValue>> = {}): string {
+export function createTempProfile(
+  extraPrefs: Readonly<Record<string, PrefValue>> = {},
+  seedDir?: string,
+): string {
   // validate before touching disk
   const userJs = renderUserJs({ ...AUTOMATION_PREFS, ...TEMP_PROFILE_PREFS, ...extraPrefs });
   sweepDeadTempProfiles(tmpdir());
   const dir = mkdtempSync(join(tmpdir(), PROFILE_DIR_PREFIX));
   try {
+    if (seedDir !== undefined) copySeed(seedDir, dir);
     writeProfileMarker(dir, "temp");
     writeFileSync(join(dir, "user.js"), userJs);
   } catch (err) {
@@ -183,6 +189,16 @@ export function createTempProfile(extraPrefs: Readonly<Record<string, PrefValue>
     throw err;
   }
   return dir;
+}
+
+/** Copies a seed into an empty profile folder; on failure empties it again. */
+function copySeed(seedDir: string, dir: string): void {
+  try {
+    cpSync(seedDir, dir, { recursive: true, verbatimSymlinks: true });
+  } catch {
+    // The seed went away mid-copy (rebuilt, or removed by the user): start empty instead.
+    for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
+  }
 }
 
 /** Removes a profile tree; retries briefly because Firefox may still be flushing files. */

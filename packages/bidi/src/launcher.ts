@@ -15,6 +15,7 @@
 import type * as Bidi from "webdriver-bidi-protocol";
 import { BidiClient } from "./client.js";
 import { FirefoxLaunchError } from "./errors.js";
+import { resolveFirefoxExecutable } from "./firefox-executable.js";
 import {
   describeExit,
   type FirefoxExit,
@@ -22,10 +23,17 @@ import {
   type StartFirefoxOptions,
   startFirefoxProcess,
 } from "./firefox-process.js";
+import { TEMP_PROFILE_PREFS } from "./firefox-profile.js";
+import { ensureSeedProfile, firefoxBuildOf } from "./seed-profile.js";
 import { type BidiSession, parseBidiEndpoint, startSession } from "./session.js";
 import { type BidiTransport, connectWebSocketTransport } from "./transport.js";
 
 export interface LaunchOptions extends StartFirefoxOptions {
+  /**
+   * Start a temp profile from this Firefox build's seed profile (seed-profile.ts), built at the
+   * first launch that needs it. Default true; `WEBBRAIN_SEED_PROFILES=off` also turns it off.
+   */
+  seedProfile?: boolean;
   /** Capabilities for `session.new` (alwaysMatch). */
   capabilities?: Bidi.Session.CapabilityRequest;
   /** Default per-command timeout of the client, ms (0 = none). */
@@ -92,8 +100,38 @@ async function openSession(proc: FirefoxProcess, opts: LaunchOptions): Promise<B
   return startSession(client, { capabilities: opts.capabilities, closeBrowser: true });
 }
 
+/** The seed a temp-profile launch starts from, or undefined (seed-profile.ts says when). */
+async function seedFor(opts: LaunchOptions): Promise<string | undefined> {
+  if (opts.profileDir !== undefined || opts.seedProfile === false) return undefined;
+  const env = opts.env ?? process.env;
+  let executablePath: string;
+  try {
+    executablePath = resolveFirefoxExecutable(opts.executablePath, env);
+  } catch {
+    return undefined; // startFirefoxProcess reports it
+  }
+  const build = firefoxBuildOf(executablePath);
+  if (!build) return undefined;
+  return ensureSeedProfile(
+    build,
+    async (profileDir) => {
+      // Safe Browsing off as in every temp profile: its lists would download into the seed.
+      const warm = await launchFirefox({
+        executablePath,
+        env,
+        profileDir,
+        seedProfile: false,
+        prefs: { ...TEMP_PROFILE_PREFS },
+      });
+      await warm.close();
+    },
+    env,
+  );
+}
+
 export async function launchFirefox(opts: LaunchOptions = {}): Promise<FirefoxBrowser> {
-  const proc = await startFirefoxProcess(opts);
+  const seedProfileDir = await seedFor(opts);
+  const proc = await startFirefoxProcess(seedProfileDir ? { ...opts, seedProfileDir } : opts);
   let session: BidiSession;
   try {
     session = await openSession(proc, opts);

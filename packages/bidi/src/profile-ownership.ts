@@ -13,6 +13,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pidAlive } from "./process-state.js";
 
 /** Temp profile directories start with this, so leaks are easy to spot (`ls /tmp/webbrain-ff-*`). */
 export const PROFILE_DIR_PREFIX = "webbrain-ff-";
@@ -164,33 +165,6 @@ export function profileLockHolder(
   }
   const pid = Number(LOCK_TARGET.exec(target)?.[1]);
   return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : undefined;
-}
-
-/**
- * Whether `pid` is a running process. A zombie is not: it has exited and waits for its parent
- * to reap it, and `kill(pid, 0)` still succeeds on it. That matters after a power-cut-like end:
- * a Firefox whose watchdog died is reparented to init, and an init that reaps late (as in some
- * containers) left it a zombie that kept the dead run's profile from being swept.
- */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-  return !isZombie(pid);
-}
-
-/** Linux: the state letter in /proc/PID/stat (after the command's closing paren). Elsewhere false. */
-function isZombie(pid: number): boolean {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return false;
-  }
-  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-  return state === "Z" || state === "X";
 }
 
 /**

@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { connectBidi, processGroupExists, startFirefoxProcess } from "@webbrain/bidi";
+import { connectBidi, processGroupRuns, startFirefoxProcess } from "@webbrain/bidi";
 import { type FixtureServer, findRef, startFakeGrid, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../src/cli/command-specs.js";
@@ -167,7 +167,7 @@ describe("webbrain CLI process", () => {
         expect(grid.sessions.size).toBe(0);
         expect(grid.launchedPids).toHaveLength(1);
         for (const pid of grid.launchedPids)
-          expect(processGroupExists(pid), `Firefox group ${pid}`).toBe(false);
+          expect(processGroupRuns(pid), `Firefox group ${pid}`).toBe(false);
       } finally {
         await grid.close();
       }

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { processGroupExists } from "@webbrain/bidi";
+import { processGroupRuns } from "@webbrain/bidi";
 import {
   type FixtureServer,
   type ScriptedLlm,
@@ -140,7 +140,7 @@ describe("Ctrl-C during `webbrain run`", () => {
         // The wait's result never went back to the model.
         expect(llm.requests).toHaveLength(1);
         // No orphan: Firefox's whole process group is gone, and so is its temp profile.
-        expect(processGroupExists(firefox.pid)).toBe(false);
+        expect(processGroupRuns(firefox.pid)).toBe(false);
         expect(existsSync(firefox.profileDir)).toBe(false);
       } finally {
         if (child.exitCode === null && child.signalCode === null) {
@@ -148,7 +148,7 @@ describe("Ctrl-C during `webbrain run`", () => {
           await exited;
         }
         // A failed run must not leave its Firefox behind for the next test.
-        if (firefox && processGroupExists(firefox.pid)) process.kill(-firefox.pid, "SIGKILL");
+        if (firefox && processGroupRuns(firefox.pid)) process.kill(-firefox.pid, "SIGKILL");
         if (firefox?.profileDir) await rm(firefox.profileDir, { recursive: true, force: true });
       }
     },
