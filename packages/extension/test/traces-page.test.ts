@@ -2,14 +2,16 @@
  * Traces and saved workflows in the installed add-on, in real Firefox, as a person uses them:
  * recording turned on in the traces page, an Act task run from the sidebar (scripted model over
  * HTTP), the run listed, filtered and opened in the traces page with its timeline, saved as a
- * workflow; and the workflow file the runner replays (testkit's order.workflow.json) imported
+ * workflow, played back as a filmstrip of its step screenshots with the action boxes (the setting
+ * turned on in the page) and exported as one HTML file that Firefox shows; and the workflow file the runner replays (testkit's order.workflow.json) imported
  * and run with the Run button on the redesigned page (every ref changed), submitting the data.
  */
 
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   adaOrderCalls,
@@ -17,6 +19,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
+  readFilmstrip,
   readJsonBody,
   type ScriptedLlm,
   setupFirefox,
@@ -32,6 +35,7 @@ import {
   chooseFile,
   click,
   count,
+  downloadPrefs,
   fill,
   firefoxTabId,
   installAndOpenSettings,
@@ -81,10 +85,23 @@ afterAll(async () => {
   await llm?.close();
   await fixtures?.close();
   await addon?.remove();
+  await rm(downloadsDir, { recursive: true, force: true });
 });
 
-const firefox = setupFirefox({ prefs: ADDON_PREFS });
+/** The per-step screenshot size set in the traces page for the recorded run. */
+const SHOT_KB = 48;
+const downloadsDir = await mkdtemp(join(tmpdir(), "webbrain-traces-downloads-"));
+const firefox = setupFirefox({ prefs: { ...ADDON_PREFS, ...downloadPrefs(downloadsDir) } });
 let settingsPage = "";
+
+/** Whether an element of an add-on page is shown. */
+async function visible(context: string, selector: string): Promise<boolean> {
+  return evaluate<boolean>(
+    firefox.client,
+    context,
+    `!document.querySelector(${JSON.stringify(selector)}).hidden`,
+  );
+}
 
 /** The page's script is large and parses slowly on a loaded machine: wait until it is wired. */
 async function waitForReady(context: string): Promise<void> {
@@ -145,15 +162,18 @@ describe("traces page", () => {
     const traces = await openTracesPage();
     expect(await text(firefox.client, traces, "#empty")).toContain("No recorded runs");
     await click(firefox.client, traces, "#record");
+    // And a screenshot per step, for the filmstrip (a later test plays this run).
+    await fill(firefox.client, traces, "#shot-kb", String(SHOT_KB));
+    await pressEnter(firefox.client, traces);
     await waitFor(
       async () =>
         evaluate<boolean>(
           firefox.client,
           traces,
-          "browser.storage.local.get('traceSettings').then((s) => s.traceSettings?.enabled === true)",
+          `browser.storage.local.get('traceSettings').then((s) => s.traceSettings?.enabled === true && s.traceSettings?.shotKb === ${SHOT_KB})`,
           { awaitPromise: true },
         ),
-      { message: "recording turned on" },
+      { message: "recording turned on, with step screenshots" },
     );
 
     const page = await firefox.newTab();
@@ -212,6 +232,82 @@ describe("traces page", () => {
     await waitForText(firefox.client, list, "#workflow-status", "Saved workflow");
     expect(await text(firefox.client, list, "#workflow-list")).toContain("order 3 for Ada Lovelace");
   }, 240_000);
+
+  it("plays the recorded run as a filmstrip with its action boxes, and exports it as one file Firefox shows", async () => {
+    const traces = await openTracesPage();
+    await waitForText(firefox.client, traces, "#list", "order 3 for Ada Lovelace");
+    await click(firefox.client, traces, "#list li button");
+    await waitForText(firefox.client, traces, "#detail-meta", "done");
+    await click(firefox.client, traces, "#filmstrip-play");
+    const frameContext = await waitFor(
+      async () => {
+        const tree = await firefox.client.send("browsingContext.getTree", { root: traces });
+        const child = tree.contexts[0]?.children?.[0];
+        return child && child.url === "about:srcdoc" ? child.context : undefined;
+      },
+      { message: "the filmstrip frame" },
+    );
+    // The frame is sandboxed without scripts: it is read from a BiDi sandbox realm.
+    const view = await waitFor(
+      async () => {
+        const seen = await readFilmstrip(firefox.client, frameContext, { sandbox: "filmstrip-probe" });
+        return seen.frames > 0 && seen.imagesDecoded ? seen : undefined;
+      },
+      { message: "the filmstrip's frames with their screenshots" },
+    );
+    expect(await visible(traces, "#filmstrip-note")).toBe(false);
+    // A frame per tool call and one for the end; the typed name and the clicked Save have boxes.
+    expect(view.scripts).toBe(0);
+    expect(view.picked).toHaveLength(view.frames);
+    view.picked.forEach((frame, i) => {
+      expect(frame.shown).toEqual([`frame-${i + 1}`]);
+    });
+    // The run: the tree read, three fields typed, Save clicked, a wait, the tree again, done,
+    // and the end. The four actions on elements have their boxes; the others act on none.
+    expect(view.frames).toBe(9);
+    expect(view.picked.map((frame) => frame.typed)).toEqual([
+      undefined,
+      'typed: "Ada Lovelace"',
+      'typed: "ada@example.com"',
+      'typed: "3"',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(view.picked.map((frame) => (frame.box?.width ?? 0) > 0)).toEqual([
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    await screenshot(firefox.client, traces, "traces-4-filmstrip");
+
+    await click(firefox.client, traces, "#filmstrip-export");
+    const exported = await waitFor(
+      async () => {
+        const names = (await readdir(downloadsDir)).filter((name) =>
+          /^webbrain-filmstrip-.*\.html$/.test(name),
+        );
+        if (names.length !== 1) return undefined;
+        const path = join(downloadsDir, names[0]!);
+        // Firefox creates the file before it writes it: wait for the whole page.
+        return (await readFile(path, "utf8")).includes("</html>") ? path : undefined;
+      },
+      { message: "the exported filmstrip file" },
+    );
+    const page = await firefox.newTab();
+    await navigate(firefox.client, page, pathToFileURL(exported).href);
+    const file = await readFilmstrip(firefox.client, page);
+    expect(file).toMatchObject({ frames: view.frames, scripts: 0, loads: 0, imagesDecoded: true });
+    expect(file.picked.map((frame) => frame.heading)).toEqual(view.picked.map((frame) => frame.heading));
+  }, 120_000);
 
   it("runs the runner's workflow file with the Run button on a page whose refs all changed", async () => {
     const traces = await openTracesPage();

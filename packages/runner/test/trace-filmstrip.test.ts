@@ -14,8 +14,10 @@ import { type TraceRecord, type TraceToolCall, traceFilmstripHtml } from "@webbr
 import { connectBidi } from "@webbrain/bidi";
 import {
   adaOrderCalls,
+  type FilmstripView,
   type FixtureServer,
   lastToolResultText,
+  readFilmstrip,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
@@ -52,22 +54,7 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-interface FilmstripView {
-  frames: number;
-  scripts: number;
-  /** Resources the page loaded (a self-contained page loads none). */
-  loads: number;
-  imagesDecoded: boolean;
-  /** Per frame, picked in the strip: which frame showed, its heading, and its box if any. */
-  picked: {
-    shown: string[];
-    heading: string;
-    box?: { left: number; top: number; width: number; height: number };
-    typed?: string;
-  }[];
-}
-
-/** Opens the filmstrip file in Firefox and picks every frame by its label in the strip. */
+/** Opens the filmstrip file in Firefox and reads what it shows (testkit's readFilmstrip). */
 async function viewFilmstrip(path: string): Promise<FilmstripView> {
   const session = await connectBidi(firefox.wsEndpoint);
   try {
@@ -79,39 +66,7 @@ async function viewFilmstrip(path: string): Promise<FilmstripView> {
       url: pathToFileURL(path).href,
       wait: "complete",
     });
-    const expression = `(() => {
-      const frames = [...document.querySelectorAll("section.frame")];
-      const picked = [...document.querySelectorAll("nav.strip label")].map((label) => {
-        label.click();
-        const shown = frames.filter((f) => getComputedStyle(f).display !== "none");
-        const frame = shown[0];
-        const img = frame?.querySelector(".shot img");
-        const box = frame?.querySelector(".box");
-        const share = (r, of) => ({ left: (r.left - of.left) / of.width, top: (r.top - of.top) / of.height,
-          width: r.width / of.width, height: r.height / of.height });
-        return {
-          shown: shown.map((f) => f.id),
-          heading: frame?.querySelector("h2")?.textContent ?? "",
-          ...(box && img ? { box: share(box.getBoundingClientRect(), img.getBoundingClientRect()) } : {}),
-          ...(frame?.querySelector(".typed") ? { typed: frame.querySelector(".typed").textContent } : {}),
-        };
-      });
-      return JSON.stringify({
-        frames: frames.length,
-        scripts: document.scripts.length,
-        loads: performance.getEntriesByType("resource").length,
-        imagesDecoded: [...document.images].every((i) => i.complete && i.naturalWidth > 0),
-        picked,
-      });
-    })()`;
-    const result = await client.send("script.evaluate", {
-      expression,
-      target: { context },
-      awaitPromise: false,
-    });
-    if (result.type !== "success" || result.result.type !== "string")
-      throw new Error(`the filmstrip page did not answer: ${JSON.stringify(result)}`);
-    return JSON.parse(result.result.value) as FilmstripView;
+    return await readFilmstrip(client, context);
   } finally {
     await session.close();
   }

@@ -1,6 +1,7 @@
 // @webbrain/testkit: test-only helpers. One export line per module.
 export * from "./byte-flood.js";
 export * from "./fake-grid.js";
+export * from "./filmstrip-view.js";
 export * from "./firefox-harness.js";
 export * from "./fixture-server.js";
 export * from "./llm/index.js";

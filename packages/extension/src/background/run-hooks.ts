@@ -84,6 +84,10 @@ export class RunHooks {
       provider: start.provider,
       model: start.model,
       verbose: start.verbose,
+      // Step screenshots only for a run that is kept: they would be taken for nothing otherwise.
+      ...(settings.enabled && settings.shotMaxBytes > 0
+        ? { shots: { maxBytes: settings.shotMaxBytes } }
+        : {}),
     });
     // A new task names its recipient afresh; a continued one keeps the pinned one.
     if (start.task !== "(continue)") this.guard.pin(start.tabId, undefined);

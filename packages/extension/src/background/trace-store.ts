@@ -20,15 +20,29 @@ export interface TraceSettings {
   /** Record every run (opt-in). */
   enabled: boolean;
   maxBytes: number;
+  /**
+   * A screenshot per step, each at most this many bytes (opt-in: 0 = none). The traces page
+   * plays them as a filmstrip; they cost storage (about 20-30 KB a step at 1280x720).
+   */
+  shotMaxBytes: number;
 }
 
+/** The bounds of the per-step screenshot size the settings accept, in KB. */
+export const STEP_SHOT_KB = { min: 8, max: 512 } as const;
+
 export function traceSettingsFrom(value: unknown): TraceSettings {
-  const record = (value ?? {}) as { enabled?: unknown; maxBytes?: unknown };
+  const record = (value ?? {}) as { enabled?: unknown; maxBytes?: unknown; shotKb?: unknown };
   const maxBytes =
     typeof record.maxBytes === "number" && record.maxBytes > 0
       ? record.maxBytes
       : DEFAULT_TRACE_STORAGE_BYTES;
-  return { enabled: record.enabled === true, maxBytes };
+  return { enabled: record.enabled === true, maxBytes, shotMaxBytes: stepShotBytes(record.shotKb) };
+}
+
+/** The stored `shotKb` as bytes: 0 (none) unless a number, then held within STEP_SHOT_KB. */
+function stepShotBytes(shotKb: unknown): number {
+  if (typeof shotKb !== "number" || !Number.isFinite(shotKb) || shotKb <= 0) return 0;
+  return Math.round(Math.min(STEP_SHOT_KB.max, Math.max(STEP_SHOT_KB.min, shotKb)) * 1024);
 }
 
 export interface StoredTrace {

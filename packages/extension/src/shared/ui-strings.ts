@@ -198,6 +198,11 @@ export const EN_MESSAGES = {
   tracesEmpty: 'No recorded runs. Turn on "Record every run", then run a task from the sidebar.',
   tracesRunHeading: "Run",
   tracesExport: "Export",
+  tracesShotKb: "Screenshot per step, KB each (0 = none)",
+  tracesFilmstrip: "Play as filmstrip",
+  tracesExportFilmstrip: "Export filmstrip",
+  tracesNoShots:
+    'This run has no step screenshots: set "Screenshot per step" above, then run the task again.',
   tracesDelete: "Delete",
   tracesSaveWorkflow: "Save as workflow",
   tracesWorkflows: "Saved workflows",

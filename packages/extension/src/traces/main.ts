@@ -1,14 +1,28 @@
 /**
  * The traces page: recorded runs (TraceStore in IndexedDB) with search and filters (site,
  * outcome, date), a run's timeline with expandable steps, export/import of trace files
- * (versioned JSON lines, the runner's `--trace` format), delete; saving a run as a workflow;
+ * (versioned JSON lines, the runner's `--trace` format), delete; a run played back as a filmstrip
+ * of its step screenshots, and exported as one HTML file; saving a run as a workflow;
  * saved workflows with their parameters and a Run button (replayed by the background page).
  * Also the recording settings and the API shortcut observer switch. Strings: the i18n table
  * (shared/ui-strings.ts); the page's fixed labels carry data-i18n keys.
  */
-import { parseTrace, parseWorkflow, serializeTrace, type TraceSummary, traceTimeline } from "@webbrain/agent";
+import {
+  parseTrace,
+  parseWorkflow,
+  serializeTrace,
+  type TraceRecord,
+  type TraceSummary,
+  traceFilmstripHtml,
+  traceTimeline,
+} from "@webbrain/agent";
 import { API_OBSERVER_KEY, apiObserverEnabled } from "../background/api-observer-webrequest.js";
-import { TRACE_SETTINGS_KEY, TraceStore, traceSettingsFrom } from "../background/trace-store.js";
+import {
+  STEP_SHOT_KB,
+  TRACE_SETTINGS_KEY,
+  TraceStore,
+  traceSettingsFrom,
+} from "../background/trace-store.js";
 import { localizeDocument, t, type UiKey } from "../shared/i18n.js";
 import { addWorkflow } from "../workflows/workflow-library.js";
 import { downloadText, showSaveForm, WorkflowListView } from "../workflows/workflow-panel.js";
@@ -109,10 +123,35 @@ function renderList(): void {
   );
 }
 
+/** Whether any step of a run kept its screenshot (the filmstrip is then more than captions). */
+function hasStepShots(records: readonly TraceRecord[]): boolean {
+  return records.some((record) => record.type === "tool_call" && record.shot !== undefined);
+}
+
+/**
+ * The run as a filmstrip (agent/trace-filmstrip.ts, the renderer `webbrain trace show --html`
+ * uses too), in a sandboxed frame: the page is the trace's data, so it gets no script and no
+ * origin of ours; it needs none (scrubbing is radios and CSS).
+ */
+function playFilmstrip(records: readonly TraceRecord[]): void {
+  const frame = $("filmstrip") as HTMLIFrameElement;
+  frame.srcdoc = traceFilmstripHtml(records);
+  frame.hidden = false;
+  $("filmstrip-note").hidden = hasStepShots(records);
+}
+
+function hideFilmstrip(): void {
+  const frame = $("filmstrip") as HTMLIFrameElement;
+  frame.hidden = true;
+  frame.removeAttribute("srcdoc");
+  $("filmstrip-note").hidden = true;
+}
+
 async function showTrace(runId: string): Promise<void> {
   const trace = await store.get(runId);
   if (!trace) return;
   selected = runId;
+  hideFilmstrip();
   $("workflow-save").replaceChildren();
   const s = trace.summary;
   $("detail").hidden = false;
@@ -174,6 +213,7 @@ async function initSettings(): Promise<void> {
   const settings = traceSettingsFrom(stored[TRACE_SETTINGS_KEY]);
   input("record").checked = settings.enabled;
   input("limit").value = String(Math.round(settings.maxBytes / MB));
+  input("shot-kb").value = String(Math.round(settings.shotMaxBytes / 1024));
   const observing = apiObserverEnabled(stored[API_OBSERVER_KEY]);
   input("observer").checked = observing;
   $("observer-on").hidden = !observing;
@@ -182,14 +222,21 @@ async function initSettings(): Promise<void> {
       [TRACE_SETTINGS_KEY]: {
         enabled: input("record").checked,
         maxBytes: Math.max(1, Number(input("limit").value) || 1) * MB,
+        shotKb: shotKbFrom(input("shot-kb").value),
       },
     });
-  input("record").addEventListener("change", () => void saveSettings());
-  input("limit").addEventListener("change", () => void saveSettings());
+  for (const id of ["record", "limit", "shot-kb"])
+    input(id).addEventListener("change", () => void saveSettings());
   input("observer").addEventListener("change", () => {
     $("observer-on").hidden = !input("observer").checked;
     void browser.storage.local.set({ [API_OBSERVER_KEY]: { enabled: input("observer").checked } });
   });
+}
+
+/** The field's KB as stored: 0 (none) or a size within STEP_SHOT_KB. */
+function shotKbFrom(value: string): number {
+  const kb = Math.round(Number(value));
+  return Number.isFinite(kb) && kb > 0 ? Math.min(STEP_SHOT_KB.max, Math.max(STEP_SHOT_KB.min, kb)) : 0;
 }
 
 function wire(): void {
@@ -203,6 +250,15 @@ function wire(): void {
         serializeTrace(trace.records),
         "application/x-ndjson",
       );
+  });
+  $("filmstrip-play").addEventListener("click", async () => {
+    const trace = selected ? await store.get(selected) : undefined;
+    if (trace) playFilmstrip(trace.records);
+  });
+  $("filmstrip-export").addEventListener("click", async () => {
+    const trace = selected ? await store.get(selected) : undefined;
+    if (trace)
+      downloadText(`webbrain-filmstrip-${trace.runId}.html`, traceFilmstripHtml(trace.records), "text/html");
   });
   $("delete").addEventListener("click", async () => {
     if (!selected) return;
