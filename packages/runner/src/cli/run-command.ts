@@ -96,6 +96,9 @@ async function fromJobFile(
   }
   try {
     const { job } = parseJobFile(text);
+    if (job.kind === "workflow") {
+      throw new JobFileError("a workflow job runs with a newer webbrain (this one runs task jobs only).");
+    }
     return {
       positionals: [job.prompt],
       options: {
