@@ -14,7 +14,7 @@
 import type { RunStatus } from "../agent-events.js";
 import type { TraceRecord } from "../trace-format.js";
 import { type Workflow, WorkflowError } from "../workflow-format.js";
-import { repairWorkflow } from "../workflow-repair.js";
+import { type RepairOutcome, repairWorkflow } from "../workflow-repair.js";
 import { handoverTask, type ReplayResult } from "../workflow-replay.js";
 import { formatTarget } from "../workflow-target.js";
 import type { JobResult, WorkflowJobReport } from "./job.js";
@@ -30,7 +30,7 @@ export interface WorkflowJobSeams {
   /** Replays the workflow with these values (through the executor's gates). */
   replay(workflow: Workflow, params: Record<string, string>): Promise<ReplayResult>;
   /** Runs the agent on `task` in the replay's tab; absent: the job gives no handover. */
-  handover?(task: string): Promise<HandoverRun>;
+  handover?(task: string, stopped: Extract<ReplayResult, { status: "stopped" }>): Promise<HandoverRun>;
 }
 
 export interface WorkflowJobRun {
@@ -40,6 +40,11 @@ export interface WorkflowJobRun {
   report: WorkflowJobReport;
   /** The workflow's next version, when a repair saved one. */
   repaired?: Workflow;
+  /** What the replay answered (absent: the values did not fit the workflow). */
+  replay?: ReplayResult;
+  /** How the agent's run ended, and the repair made of it, when the replay was handed over. */
+  handover?: { status: RunStatus; text: string };
+  repair?: RepairOutcome;
 }
 
 /** A step as a person reads it: its tool and what it acted on. */
@@ -74,31 +79,39 @@ export async function runWorkflowJob(
       status: "completed",
       text: `replayed: all ${replayed.steps} steps of "${workflow.name}"`,
       report: { outcome: "replayed" },
+      replay: replayed,
     };
   }
   const where = replayed.step > 0 ? stepLabel(workflow, replayed.step) : "the start page";
   const description = stepDescription(workflow, replayed.step);
   const at = { step: replayed.step, ...(description ? { description } : {}) };
-  const failed = (text: string): WorkflowJobRun => ({
-    status: "failed",
-    text,
-    report: { outcome: "failed", ...at },
-  });
   if (!seams.handover || replayed.step === 0) {
-    return failed(`failed at ${where}: ${replayed.reason}`);
+    return {
+      status: "failed",
+      text: `failed at ${where}: ${replayed.reason}`,
+      report: { outcome: "failed", ...at },
+      replay: replayed,
+    };
   }
-  const run = await seams.handover(handoverTask(workflow, replayed, params));
+  const run = await seams.handover(handoverTask(workflow, replayed, params), replayed);
+  const handover = { status: run.status, text: run.text };
   if (!FINISHED.has(run.status)) {
-    return failed(
-      `failed at ${where}: ${replayed.reason}; the agent did not finish it either (${run.status}: ${run.text})`,
-    );
+    return {
+      status: "failed",
+      text: `failed at ${where}: ${replayed.reason}; the agent did not finish it either (${run.status}: ${run.text})`,
+      report: { outcome: "failed", ...at },
+      replay: replayed,
+      handover,
+    };
   }
   const repair = repairWorkflow(workflow, replayed, run.records, { params });
+  const handedOver = { replay: replayed, handover, repair };
   if (!repair.saved) {
     return {
       status: "completed",
       text: `repaired from ${where}: the agent finished it (${run.text}), but no new version was saved: ${repair.reason}`,
       report: { outcome: "repaired", ...at },
+      ...handedOver,
     };
   }
   return {
@@ -106,5 +119,6 @@ export async function runWorkflowJob(
     text: `repaired from ${where} (${replayed.reason}): the agent finished it and version ${repair.version} was saved`,
     report: { outcome: "repaired", ...at, version: repair.version },
     repaired: repair.workflow,
+    ...handedOver,
   };
 }

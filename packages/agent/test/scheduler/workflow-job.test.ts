@@ -171,6 +171,7 @@ describe("a workflow job's run", () => {
       status: "completed",
       text: 'replayed: all 2 steps of "Order for a customer"',
       report: { outcome: "replayed" },
+      replay: { status: "done", steps: 2 },
     });
     expect(asked).toEqual([]);
   });
