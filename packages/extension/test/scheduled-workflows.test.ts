@@ -12,12 +12,10 @@
  * `storage.local.wb_scheduler_dev_limits` (scheduling/scheduler-service.ts), as scheduled-tasks
  * does. Its own file: scheduled-tasks.test.ts has an order dependence around notifications.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   DEFAULT_FIXTURES_ROOT,
@@ -33,6 +31,7 @@ import {
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../runner/test/run-cli.js";
 import {
   ADDON_PREFS,
   buildAddon,
@@ -152,6 +151,58 @@ describe("scheduled workflows", () => {
     await fill(firefox.client, sidebar, `${item} input[name="customer"]`, "Katherine Johnson");
   }, 120_000);
 
+  it("refuses to schedule a workflow with a secret input or a send on a protected messaging route", async () => {
+    const workflow = (steps: unknown[], params: unknown[] = []) =>
+      JSON.stringify({
+        webbrainWorkflow: 3,
+        name: "refused",
+        startUrl: fixtures!.url("/workflow/order-v2.html"),
+        params,
+        steps,
+      });
+    const schedule = (text: string) =>
+      bg<{ ok: boolean; error?: string }>(
+        `browser.runtime.sendMessage(${JSON.stringify({
+          type: "wb_jobs_schedule_workflow",
+          tabId: ownerTab,
+          workflow: text,
+          params: {},
+          url: "",
+          afterSeconds: 60,
+          handover: false,
+        })})`,
+      );
+    const secret = await schedule(
+      workflow(
+        [
+          {
+            tool: "type_ax",
+            args: { value: "{{password}}" },
+            url: "u",
+            target: { role: "textbox", name: "Password", within: [] },
+          },
+        ],
+        [{ name: "password", default: "", field: "Password", secret: true }],
+      ),
+    );
+    expect(secret).toEqual({ ok: false, error: expect.stringContaining('the secret input "password"') });
+    const send = await schedule(
+      workflow([
+        {
+          tool: "click_ax",
+          args: {},
+          url: "https://www.douyin.com/chat/123",
+          target: { role: "button", name: "Send", within: [] },
+        },
+      ]),
+    );
+    expect(send).toEqual({ ok: false, error: expect.stringMatching(/may send a message on Douyin chat/) });
+    const jobs = await bg<{ value: unknown[] }>(
+      `browser.runtime.sendMessage({ type: "wb_jobs_list", tabId: ${ownerTab} })`,
+    );
+    expect(jobs.value).toEqual([]);
+  });
+
   it("Schedule fires the saved workflow, which replays with no model request and says replayed", async () => {
     // Run once first, answering "Allow always": a scheduled replay has nobody to ask, so it has
     // the grants given here and no others.
@@ -198,13 +249,21 @@ describe("scheduled workflows", () => {
 
   it("Export gives a job file that webbrain run --job replays", async () => {
     await click(firefox.client, sidebar, `${newestJob} .job-export`);
-    const name = await waitFor(
-      async () =>
-        (await readdir(downloads)).find((file) => file.startsWith("webbrain-job-") && file.endsWith(".json")),
-      { timeoutMs: 20_000, message: "the exported job file" },
+    // Firefox creates the file before it writes it: wait until it holds the whole JSON.
+    let path = "";
+    const file = await waitFor(
+      async () => {
+        const name = (await readdir(downloads)).find(
+          (f) => f.startsWith("webbrain-job-") && f.endsWith(".json"),
+        );
+        if (!name) return undefined;
+        path = join(downloads, name);
+        return readFile(path, "utf8")
+          .then((text) => JSON.parse(text) as Record<string, unknown>)
+          .catch(() => undefined);
+      },
+      { timeoutMs: 20_000, message: "no complete exported job file in the downloads folder" },
     );
-    const path = join(downloads, name!);
-    const file = JSON.parse(await readFile(path, "utf8"));
     expect(file).toMatchObject({
       format: "webbrain-job",
       version: 2,
@@ -217,7 +276,10 @@ describe("scheduled workflows", () => {
         workflow: { name: "order 3 for Ada Lovelace, ada@example.com" },
       },
     });
-    const run = await runnerBin(["run", "--job", path, "--approve"], join(downloads, "state"));
+    // The runner's own bin, launching its own Firefox (this one's BiDi session is the test's).
+    const run = await runCli(["run", "--job", path, "--approve"], {
+      env: { WEBBRAIN_STATE_DIR: join(downloads, "state") },
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe('replayed: all 4 steps of "order 3 for Ada Lovelace, ada@example.com"\n');
     expect(orders.at(-1)).toMatchObject({ name: "Katherine Johnson", email: "ada@example.com" });
@@ -254,27 +316,3 @@ describe("scheduled workflows", () => {
     expect(saved.previous?.map((p) => p.version)).toEqual([1]);
   }, 180_000);
 });
-
-/** The runner's `webbrain` bin (as runner/test/run-cli.ts runs it), with its own Firefox. */
-function runnerBin(
-  args: string[],
-  stateDir: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const bin = fileURLToPath(new URL("../../runner/bin/webbrain.js", import.meta.url));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...process.env, WEBBRAIN_STATE_DIR: stateDir },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}

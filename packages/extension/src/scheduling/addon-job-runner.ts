@@ -157,8 +157,10 @@ export class AddonJobRunner implements JobRunner {
       },
       ...(job.workflow.handover
         ? {
-            handover: async (task: string, stopped: { step: number }) => {
-              if (tabId === undefined) throw new Error(t("jobWorkflowMissing"));
+            handover: async (task: string, stopped: { step: number; reason: string }) => {
+              // Refused before a tab opened (a send on a protected route): nothing to finish on.
+              if (tabId === undefined)
+                return { status: "stopped" as const, text: stopped.reason, records: [] };
               const shownAs = t("workflowHandoverShownAs", workflow.name, stopped.step);
               const { end, text } = await this.runToEnd(tabId, task, "act", shownAs);
               return {

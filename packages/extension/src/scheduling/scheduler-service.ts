@@ -12,12 +12,14 @@
  */
 import {
   parseWorkflow,
+  protectedDispatchStep,
   ScheduledJobManager,
   type SchedulerLimits,
   serializeWorkflow,
   workflowDraft,
 } from "@webbrain/agent";
 import { t } from "../shared/i18n.js";
+import { loadProtectedRoutes } from "../shared/messaging-routes.js";
 import { AddonJobRunner, type RunStarter, type WorkflowJobPorts } from "./addon-job-runner.js";
 import { browserAlarms } from "./browser-alarms.js";
 import { LocalAreaStore } from "./local-area-store.js";
@@ -129,8 +131,11 @@ export class SchedulerService {
     }
   }
 
-  private scheduleWorkflow(request: ScheduleWorkflowRequest) {
+  private async scheduleWorkflow(request: ScheduleWorkflowRequest) {
     const workflow = parseWorkflow(request.workflow);
+    // Refused now, while the user is here to read why (the replay checks again when it runs).
+    const blocked = protectedDispatchStep(workflow, await loadProtectedRoutes());
+    if (blocked) throw new Error(blocked.reason);
     // A secret is never stored, and a scheduled replay has nobody to ask for it.
     const secret = workflow.params.find((p) => p.secret);
     if (secret) throw new Error(t("workflowScheduleSecret", secret.name));
