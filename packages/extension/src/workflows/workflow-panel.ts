@@ -17,7 +17,6 @@
 import {
   describeSteps,
   type PermissionAnswer,
-  type ScheduledJob,
   serializeWorkflow,
   type TraceRecord,
   type Workflow,
@@ -34,7 +33,7 @@ import {
   type WorkflowRunAnswer,
   type WorkflowRunMessage,
 } from "../background/workflow-runner.js";
-import type { ScheduleWorkflowRequest } from "../scheduling/scheduler-service.js";
+import { element } from "../shared/element.js";
 import { t } from "../shared/i18n.js";
 import { request } from "../shared/request.js";
 import {
@@ -44,6 +43,7 @@ import {
   removeWorkflow,
   type SavedWorkflow,
 } from "./workflow-library.js";
+import { showScheduleForm } from "./workflow-schedule-form.js";
 
 export type StatusLine = (text: string) => void;
 
@@ -55,13 +55,6 @@ export function downloadText(name: string, text: string, type: string): void {
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-): HTMLElementTagNameMap[K] {
-  return Object.assign(document.createElement(tag), props);
 }
 
 function messageOf(error: unknown): string {
@@ -270,7 +263,8 @@ export class WorkflowListView {
       })();
     });
     li.append(run);
-    if (this.ownerTab) {
+    const ownerTab = this.ownerTab;
+    if (ownerTab) {
       const schedule = element("button", {
         type: "button",
         className: "schedule",
@@ -280,7 +274,13 @@ export class WorkflowListView {
         if (li.querySelector("form.workflow-schedule")) return;
         void (async () => {
           if (await approvedNow(schedule))
-            this.scheduleForm(li, workflow, valuesGiven, () => start.value.trim());
+            showScheduleForm(li, {
+              workflow,
+              values: valuesGiven,
+              url: () => start.value.trim(),
+              ownerTab,
+              status: this.status,
+            });
         })();
       });
       li.append(schedule);
@@ -297,71 +297,6 @@ export class WorkflowListView {
     remove.addEventListener("click", () => void removeWorkflow(index).then(() => this.render()));
     li.append(download, remove);
     return li;
-  }
-
-  /** When and how often to replay, and whether the agent may finish; Schedule sends the job. */
-  private scheduleForm(
-    li: HTMLLIElement,
-    workflow: Workflow,
-    values: () => Record<string, string> | undefined,
-    url: () => string,
-  ): void {
-    const form = element("form", { className: "workflow-schedule" });
-    const field = (name: string, label: string, value: string) => {
-      const input = element("input", { name, type: "number", min: "0", step: "any", value });
-      const wrap = element("label", { textContent: `${label} ` });
-      wrap.append(input);
-      form.append(wrap);
-      return input;
-    };
-    const after = field("schedule-in", t("workflowScheduleIn"), "60");
-    const every = field("schedule-every", t("workflowScheduleEvery"), "");
-    const handover = element("input", { name: "schedule-handover", type: "checkbox" });
-    const handoverLabel = element("label");
-    handoverLabel.append(handover, ` ${t("workflowScheduleHandover")}`);
-    form.append(
-      handoverLabel,
-      element("button", { type: "submit", className: "primary", textContent: t("workflowScheduleConfirm") }),
-    );
-    form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const params = values();
-      const tabId = this.ownerTab?.();
-      if (!params) return;
-      if (tabId === undefined) {
-        this.status(t("workflowScheduleNoTab"));
-        return;
-      }
-      const request: ScheduleWorkflowRequest = {
-        type: "wb_jobs_schedule_workflow",
-        tabId,
-        workflow: serializeWorkflow(workflow),
-        params,
-        url: url(),
-        afterSeconds: Number(after.value || "0") * 60,
-        ...(every.value.trim() ? { intervalMinutes: Number(every.value) } : {}),
-        handover: handover.checked,
-      };
-      void (
-        browser.runtime.sendMessage(request) as Promise<
-          { ok: true; value: ScheduledJob } | { ok: false; error: string } | undefined
-        >
-      ).then(
-        (reply) => {
-          if (!reply?.ok) {
-            this.status(reply?.error ?? t("errorBackgroundNoAnswer", request.type));
-            return;
-          }
-          form.remove();
-          this.status(
-            t("workflowScheduled", workflow.name, new Date(reply.value.nextRunAt).toLocaleString()),
-          );
-        },
-        (error: unknown) => this.status(messageOf(error)),
-      );
-    });
-    li.append(form);
-    after.focus();
   }
 
   private async run(
