@@ -33,6 +33,18 @@ import { askSecrets, ensureApproved } from "./workflow-command.js";
 
 type Options = ParsedOptions<typeof runCommand.options>;
 
+/** `run` flags that shape an agent's task, which a replay does not have: refused, never ignored. */
+const TASK_ONLY_FLAGS = [
+  "plan",
+  "include",
+  "skill",
+  "zim",
+  "trace",
+  "trace-shots",
+  "allow-pause",
+  "api-observer",
+] as const;
+
 /** What `--json` prints for a workflow job (public: scripts parse it). */
 export interface WorkflowJobSummary {
   kind: "workflow";
@@ -50,6 +62,15 @@ export async function runWorkflowJobFile(
   options: Options,
   io: CliIo,
 ): Promise<ExitCode> {
+  const given = TASK_ONLY_FLAGS.find((flag) => options[flag] !== undefined && options[flag] !== false);
+  if (given) {
+    throw new UsageError(
+      `--${given} is for a task; ${path} is a workflow job, which replays its steps (in Act mode).`,
+    );
+  }
+  if (options.mode !== undefined && options.mode !== "act") {
+    throw new UsageError(`${path} is a workflow job: it replays in Act mode, never ${options.mode}.`);
+  }
   const { job } = file;
   const { workflow } = job;
   const params = { ...job.params };
