@@ -3,3 +3,4 @@ export * from "./job-file.js";
 export * from "./job-input.js";
 export * from "./schedule-tools.js";
 export * from "./scheduled-job-manager.js";
+export * from "./workflow-job.js";

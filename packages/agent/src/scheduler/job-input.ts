@@ -4,7 +4,7 @@
  * because the model reads it as the tool's result.
  */
 import { isMode, type Mode } from "@webbrain/protocol";
-import type { JobSchedule, JobTarget, SchedulerLimits } from "./job.js";
+import type { JobSchedule, JobTarget, JobWorkflow, SchedulerLimits } from "./job.js";
 
 export class ScheduleInputError extends Error {
   override name = "ScheduleInputError";
@@ -28,7 +28,19 @@ export interface ResumeDraft {
   schedule: { type: "once"; runAt: number };
 }
 
-export type JobDraft = TaskDraft | ResumeDraft;
+export interface WorkflowDraft {
+  kind: "workflow";
+  title: string;
+  /** What the job does, as the sidebar shows it. */
+  prompt: string;
+  /** A replay runs in Act mode, with the executor's gates (never Dev-only tools). */
+  mode: "act";
+  target: JobTarget;
+  schedule: JobSchedule;
+  workflow: JobWorkflow;
+}
+
+export type JobDraft = TaskDraft | ResumeDraft | WorkflowDraft;
 
 const MAX_TITLE_CHARS = 120;
 const MAX_PROMPT_CHARS = 4_000;
@@ -158,6 +170,32 @@ export function taskDraft(args: Record<string, unknown>, now: number, limits: Sc
     target: target(args.target),
     schedule: planned,
   };
+}
+
+/**
+ * A workflow job: the schedule as schedule_task takes it ({title?, schedule, target?}), on the
+ * workflow's start page unless a target says otherwise.
+ */
+export function workflowDraft(
+  args: Record<string, unknown>,
+  workflow: JobWorkflow & { name: string; startUrl: string },
+  now: number,
+  limits: SchedulerLimits,
+): WorkflowDraft {
+  const prompt = `Replay the saved workflow "${workflow.name}".`;
+  const task = taskDraft(
+    {
+      ...args,
+      prompt,
+      title: args.title ?? workflow.name.slice(0, MAX_TITLE_CHARS),
+      target: args.target ?? (workflow.startUrl || undefined),
+      mode: "act",
+    },
+    now,
+    limits,
+  );
+  const { text, params, handover } = workflow;
+  return { ...task, kind: "workflow", mode: "act", prompt, workflow: { text, params, handover } };
 }
 
 /** schedule_resume's arguments: {after_seconds | run_at, reason, resume_instruction}. */

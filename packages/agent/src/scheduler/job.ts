@@ -16,8 +16,11 @@
 import type { Mode } from "@webbrain/protocol";
 import type { JsonValue } from "../browser-port.js";
 
-/** `resume`: continue this tab's conversation later. `task`: run a new task, maybe on a URL. */
-export type JobKind = "resume" | "task";
+/**
+ * `resume`: continue this tab's conversation later. `task`: run a new task, maybe on a URL.
+ * `workflow`: replay a saved workflow (the agent only where the replay stops, if allowed).
+ */
+export type JobKind = "resume" | "task" | "workflow";
 
 export type JobState =
   | "pending"
@@ -43,11 +46,39 @@ export type JobSchedule =
 /** `current_tab`: the tab that scheduled it. `url`: a tab showing this URL (opened inactive). */
 export type JobTarget = { type: "current_tab" } | { type: "url"; url: string };
 
+/** What a workflow job replays. */
+export interface JobWorkflow {
+  /**
+   * The workflow file's text, embedded rather than referenced: the job runs the same steps after
+   * a restart, and an exported job file runs where the add-on's saved list is not.
+   */
+  text: string;
+  /** Parameter values for the replay (a secret parameter cannot be scheduled: never stored). */
+  params: Record<string, string>;
+  /** The agent may finish a replay that stops; its steps become the workflow's next version. */
+  handover: boolean;
+}
+
+/** How a workflow job's run went: the replay did it all, the agent finished it, or neither. */
+export type WorkflowJobOutcome = "replayed" | "repaired" | "failed";
+
+export interface WorkflowJobReport {
+  outcome: WorkflowJobOutcome;
+  /** 1-based step where the replay stopped (failed) or the repair began (repaired). */
+  step?: number;
+  /** That step, as a person reads it ("type_ax on textbox \"Email\" in form \"Order\""). */
+  description?: string;
+  /** The version a repair saved (absent: none was saved; `text` says why). */
+  version?: number;
+}
+
 export interface JobResult {
   status: "completed" | "failed" | "needs_user_input" | "paused";
   /** What the run answered (or why it failed), short. */
   text: string;
   at: number;
+  /** A workflow job's outcome and step. */
+  replay?: WorkflowJobReport;
 }
 
 export interface ScheduledJob {
@@ -61,6 +92,8 @@ export interface ScheduledJob {
   ownerTabId: string;
   target: JobTarget;
   schedule: JobSchedule;
+  /** Kind `workflow`: what it replays. */
+  workflow?: JobWorkflow;
   state: JobState;
   /** When the alarm is due (epoch ms). */
   nextRunAt: number;

@@ -27,6 +27,7 @@ import {
   type ScheduledJob,
   type SchedulerLimits,
   USER_STATES,
+  type WorkflowJobReport,
 } from "./job.js";
 import { firstDue, type JobDraft } from "./job-input.js";
 
@@ -46,6 +47,9 @@ export interface JobRunOutcome {
   text: string;
   /** The tab the run used (a URL target opens or reuses one). */
   tabId?: string;
+  /** A workflow job's outcome; `workflow`: its next version's text, when a repair saved one. */
+  replay?: WorkflowJobReport;
+  workflow?: string;
 }
 
 /** Runs jobs: the add-on over its RunManager, the runner over its agent. */
@@ -142,6 +146,7 @@ export class ScheduledJobManager {
         ownerTabId,
         target: draft.target,
         schedule: draft.schedule,
+        ...(draft.kind === "workflow" ? { workflow: draft.workflow } : {}),
         state: "pending",
         nextRunAt: Math.max(firstDue(draft.schedule), now),
         createdAt: now,
@@ -230,8 +235,15 @@ export class ScheduledJobManager {
       if (!job) return { jobs };
       const now = this.clock.now();
       job.runCount++;
-      job.lastResult = { status: outcome.status, text: outcome.text.slice(0, 500), at: now };
+      job.lastResult = {
+        status: outcome.status,
+        text: outcome.text.slice(0, 500),
+        at: now,
+        ...(outcome.replay ? { replay: outcome.replay } : {}),
+      };
       if (outcome.tabId !== undefined) job.lastTabId = outcome.tabId;
+      // A repaired workflow's next run replays the new version.
+      if (outcome.workflow !== undefined && job.workflow) job.workflow.text = outcome.workflow;
       // Cancelled or removed while it ran: the run's result is kept, nothing more is planned.
       if (job.state !== "running") return { jobs };
       const waitsOnUser = USER_STATES.includes(outcome.status);

@@ -5,12 +5,13 @@
  */
 import { setBedrockProviderModule } from "@mariozechner/pi-ai";
 import { bedrockProviderModule } from "@mariozechner/pi-ai/bedrock-provider";
-import { ConversationStore, platformSkillHttp } from "@webbrain/agent";
+import { ConversationStore, platformSkillHttp, serializeWorkflow } from "@webbrain/agent";
 import { OfflineWikipediaHttp } from "@webbrain/agent/offline-wikipedia";
 import { SchedulerService } from "../scheduling/scheduler-service.js";
 import { languageInstruction, uiLanguage } from "../shared/i18n.js";
 import { SETTINGS_KEY } from "../shared/settings.js";
 import { SkillsService } from "../skills/skills-service.js";
+import { replaceWorkflow } from "../workflows/workflow-library.js";
 import { listArchives, openArchive } from "../zim/archive-store.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { WebRequestApiObserver } from "./api-observer-webrequest.js";
@@ -28,7 +29,7 @@ import { TabSessions } from "./tab-sessions.js";
 import { TRACE_SETTINGS_KEY, TraceStore } from "./trace-store.js";
 import { WebExtBrowserPort } from "./webext-browser-port.js";
 import { WebExtStore } from "./webext-store.js";
-import { installWorkflowRunner } from "./workflow-runner.js";
+import { installWorkflowRunner, runWorkflow, WORKFLOW_RUN_MESSAGE } from "./workflow-runner.js";
 
 // pi-ai loads its Bedrock client with a Node-only dynamic import; a bundle hands it over.
 setBedrockProviderModule(bedrockProviderModule);
@@ -92,7 +93,19 @@ const offlineWikipedia = new OfflineWikipediaHttp(platformSkillHttp, {
   open: openArchive,
 });
 const skills = new SkillsService();
-const scheduler: SchedulerService = new SchedulerService(runs);
+// Scheduled workflow jobs replay in a tab opened inactive; nobody is at hand to grant a
+// capability, so only "always" grants hold and anything else is denied (the job fails there).
+const scheduler: SchedulerService = new SchedulerService(runs, {
+  replay: (workflow, params, url) =>
+    runWorkflow(
+      port,
+      { type: WORKFLOW_RUN_MESSAGE, workflow: serializeWorkflow(workflow), params, url },
+      { store, approver: async () => "deny" },
+      { active: false },
+    ),
+  lastTrace: (tabId) => hooks.lastTrace(tabId),
+  saveRepaired: (old, next) => replaceWorkflow(old, next),
+});
 void skills
   .start()
   .catch((error: unknown) => console.error("WebBrain: seeding packaged skills failed", error));

@@ -78,10 +78,15 @@ export interface WorkflowRunDeps {
   routes?: () => Promise<readonly MessagingRoute[]>;
 }
 
+/**
+ * Replays `message.workflow` in a new tab: the panel's Run (the tab comes to the front), or a
+ * scheduled workflow job (`active: false`: the user's current tab is never taken over).
+ */
 export async function runWorkflow(
   port: BrowserPort,
   message: WorkflowRunMessage,
   deps: WorkflowRunDeps,
+  tab: { active: boolean } = { active: true },
 ): Promise<WorkflowRunAnswer> {
   try {
     const workflow = parseWorkflow(message.workflow);
@@ -93,8 +98,8 @@ export async function runWorkflow(
     // Refused before a tab opens; replayWorkflow's own guard still checks where each send lands.
     const blocked = protectedDispatchStep(workflow, routes);
     if (blocked) return { status: "stopped", step: blocked.step, reason: blocked.reason, completed: 0 };
-    const tab = await port.newTab(url, { active: true });
-    const result = await replayWorkflow(port, tab.id, workflow, {
+    const opened = await port.newTab(url, { active: tab.active });
+    const result = await replayWorkflow(port, opened.id, workflow, {
       params: message.params,
       startUrl: "",
       mode: "act",
@@ -102,7 +107,7 @@ export async function runWorkflow(
       store: deps.store,
       ...(deps.approver ? { approver: deps.approver } : {}),
     });
-    return { ...result, tabId: Number(tab.id) };
+    return { ...result, tabId: Number(opened.id) };
   } catch (error) {
     const reason = error instanceof WorkflowError || error instanceof Error ? error.message : String(error);
     return { status: "error", reason };

@@ -12,10 +12,25 @@
  *   finishing (step limit, Stop, a guard) is paused until Continue, only an answer completes.
  * - A scheduled run is unattended: a hand-over to a person (pause_for_user) notifies them and
  *   waits a bounded time; when nobody came, the job needs the user, and its result says why.
+ * - A workflow job replays in a new tab opened inactive (`WorkflowJobPorts.replay`), asks the
+ *   agent only where the replay stops and only when the job allows it (agent's runWorkflowJob):
+ *   that run is a run like the others, in the replay's tab, and its trace is the repair's steps;
+ *   a repair's next version is saved where the add-on keeps workflows.
  */
 
-import type { JobRunner, JobRunOutcome, ScheduledJob } from "@webbrain/agent";
+import {
+  type JobRunner,
+  type JobRunOutcome,
+  parseWorkflow,
+  type ReplayResult,
+  runWorkflowJob,
+  type ScheduledJob,
+  serializeWorkflow,
+  type TraceRecord,
+  type Workflow,
+} from "@webbrain/agent";
 import type { Mode } from "@webbrain/protocol";
+import type { WorkflowRunAnswer } from "../background/workflow-runner.js";
 import { t } from "../shared/i18n.js";
 import type { JournalEntry, RunEvent } from "../shared/run-events.js";
 
@@ -36,6 +51,16 @@ export interface JobTabs {
   get(tabId: number): Promise<browser.tabs.Tab>;
   query(info: Record<string, never>): Promise<browser.tabs.Tab[]>;
   create(props: { url: string; active: boolean }): Promise<browser.tabs.Tab>;
+}
+
+/** What a workflow job needs besides runs: the replay, the runs' traces, the saved list. */
+export interface WorkflowJobPorts {
+  /** Replays in a new inactive tab on `url` ("" = the workflow's start page), unattended. */
+  replay(workflow: Workflow, params: Record<string, string>, url: string): Promise<WorkflowRunAnswer>;
+  /** The tab's last finished run's trace (run-hooks.ts). */
+  lastTrace(tabId: string): readonly TraceRecord[] | undefined;
+  /** Keeps the repaired `next` version in place of `old` in the saved workflows. */
+  saveRepaired(old: Workflow, next: Workflow): Promise<void>;
 }
 
 const TAB_LOAD_TIMEOUT_MS = 30_000;
@@ -62,6 +87,7 @@ export class AddonJobRunner implements JobRunner {
   constructor(
     private readonly runs: RunStarter,
     private readonly tabs: JobTabs,
+    private readonly workflows?: WorkflowJobPorts,
   ) {}
 
   isBusy(job: ScheduledJob): boolean {
@@ -70,10 +96,24 @@ export class AddonJobRunner implements JobRunner {
   }
 
   async run(job: ScheduledJob): Promise<JobRunOutcome> {
+    if (job.kind === "workflow") return this.runWorkflowJob(job);
     const tabId = await this.targetTab(job);
+    const shownAs =
+      job.kind === "resume" ? t("jobResumeOpening", job.title) : t("jobRunOpening", job.title, job.prompt);
+    const { end, text } = await this.runToEnd(tabId, job.prompt, job.mode, shownAs);
+    return { status: jobStatusOf(end), text, tabId };
+  }
+
+  /** Starts a run in `tabId` and resolves when it has ended, with its last words. */
+  private async runToEnd(
+    tabId: string,
+    prompt: string,
+    mode: Mode,
+    shownAs: string,
+  ): Promise<{ end: Extract<RunEvent, { kind: "run_end" }>; text: string }> {
     let lastWords = "";
     let unsubscribe = () => {};
-    const ended = new Promise<JobRunOutcome>((resolve) => {
+    const ended = new Promise<{ end: Extract<RunEvent, { kind: "run_end" }>; text: string }>((resolve) => {
       unsubscribe = this.runs.onEvent((eventTab, entry) => {
         if (eventTab !== tabId) return;
         const event = entry.event;
@@ -83,14 +123,12 @@ export class AddonJobRunner implements JobRunner {
         if (event.kind === "run_end") {
           // Waiting in vain for a person is the news, whatever the model said before.
           const text = (event.needsPerson ? event.message : lastWords) || event.message || event.status;
-          resolve({ status: jobStatusOf(event), text, tabId });
+          resolve({ end: event, text });
         }
       });
     });
     try {
-      const shownAs =
-        job.kind === "resume" ? t("jobResumeOpening", job.title) : t("jobRunOpening", job.title, job.prompt);
-      await this.runs.start(tabId, job.prompt, job.mode, { shownAs, unattended: true });
+      await this.runs.start(tabId, prompt, mode, { shownAs, unattended: true });
     } catch (error) {
       unsubscribe();
       throw new Error(t("jobRunDidNotStart", error instanceof Error ? error.message : String(error)));
@@ -100,6 +138,48 @@ export class AddonJobRunner implements JobRunner {
     } finally {
       unsubscribe();
     }
+  }
+
+  private async runWorkflowJob(job: ScheduledJob): Promise<JobRunOutcome> {
+    const ports = this.workflows;
+    if (!ports || !job.workflow) throw new Error(t("jobWorkflowMissing"));
+    const workflow = parseWorkflow(job.workflow.text);
+    const url = job.target.type === "url" ? job.target.url : "";
+    let tabId: string | undefined;
+    const run = await runWorkflowJob(workflow, job.workflow.params, {
+      replay: async (replayed, params): Promise<ReplayResult> => {
+        const answer = await ports.replay(replayed, params, url);
+        if (answer.status === "error")
+          return { status: "stopped", step: 0, reason: answer.reason, completed: 0 };
+        if (answer.tabId !== undefined) tabId = String(answer.tabId);
+        const { tabId: _tab, ...result } = answer;
+        return result;
+      },
+      ...(job.workflow.handover
+        ? {
+            handover: async (task: string, stopped: { step: number; reason: string }) => {
+              // Refused before a tab opened (a send on a protected route): nothing to finish on.
+              if (tabId === undefined)
+                return { status: "stopped" as const, text: stopped.reason, records: [] };
+              const shownAs = t("workflowHandoverShownAs", workflow.name, stopped.step);
+              const { end, text } = await this.runToEnd(tabId, task, "act", shownAs);
+              return {
+                status: end.ending ?? (end.status === "done" ? "done" : "error"),
+                text,
+                records: ports.lastTrace(tabId) ?? [],
+              };
+            },
+          }
+        : {}),
+    });
+    if (run.repaired) await ports.saveRepaired(workflow, run.repaired);
+    return {
+      status: run.status,
+      text: run.text,
+      replay: run.report,
+      ...(tabId !== undefined ? { tabId } : {}),
+      ...(run.repaired ? { workflow: serializeWorkflow(run.repaired) } : {}),
+    };
   }
 
   private async targetTab(job: ScheduledJob): Promise<string> {

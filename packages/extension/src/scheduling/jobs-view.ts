@@ -1,10 +1,17 @@
 /**
- * The sidebar's list of the current tab's scheduled jobs: kind, title, next run, last result,
- * Cancel, and Export (a task as a job file for `webbrain run --job`). It sits above the composer and hides itself when the tab has no live or recent
- * job. It refreshes when the tab changes and whenever `wb_scheduled_jobs` changes in storage,
+ * The sidebar's list of the current tab's scheduled jobs: kind, title, next run, last result
+ * (a workflow job's says replayed / repaired / failed and the step), Cancel, and Export (a task
+ * or workflow as a job file for `webbrain run --job`). It sits above the composer and hides
+ * itself when the tab has no live or recent job. It refreshes when the tab changes and whenever `wb_scheduled_jobs` changes in storage,
  * so a job that fires or finishes shows at once.
  */
-import { type JobState, jobFileFromJob, SCHEDULED_JOBS_KEY, type ScheduledJob } from "@webbrain/agent";
+import {
+  type JobResult,
+  type JobState,
+  jobFileFromJob,
+  SCHEDULED_JOBS_KEY,
+  type ScheduledJob,
+} from "@webbrain/agent";
 import { t, type UiKey } from "../shared/i18n.js";
 
 type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -29,6 +36,28 @@ function stateLabel(state: string): string {
 
 function when(epochMs: number): string {
   return new Date(epochMs).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" });
+}
+
+const TITLES: Record<ScheduledJob["kind"], UiKey> = {
+  task: "jobTask",
+  resume: "jobResume",
+  workflow: "jobWorkflow",
+};
+
+/** The last result as one line: a workflow job's outcome and step, else the status and text. */
+function lastResultLine(result: JobResult | undefined): string {
+  if (!result) return t("jobNotRunYet");
+  const replay = result.replay;
+  if (replay?.outcome === "replayed") return t("jobOutcomeReplayed");
+  if (replay?.step !== undefined) {
+    const where = replay.description ?? "";
+    if (replay.outcome === "failed") return t("jobOutcomeFailedAt", replay.step, where);
+    const line = t("jobOutcomeRepaired", replay.step, where);
+    return replay.version === undefined ? line : `${line} ${t("jobOutcomeRepairedVersion", replay.version)}`;
+  }
+  return result.text
+    ? t("jobLastResultText", stateLabel(result.status), result.text.slice(0, 120))
+    : t("jobLastResult", stateLabel(result.status));
 }
 
 export function mountJobsView(
@@ -56,7 +85,7 @@ export function mountJobsView(
         item.className = `job job-${job.state}`;
         item.dataset.jobId = job.id;
         const title = document.createElement("strong");
-        title.textContent = job.kind === "task" ? t("jobTask", job.title) : t("jobResume", job.title);
+        title.textContent = t(TITLES[job.kind], job.title);
         const state = document.createElement("span");
         state.className = "job-state";
         state.textContent = stateLabel(job.state);
@@ -69,14 +98,11 @@ export function mountJobsView(
         next.textContent = live.includes(job) ? t("jobNextRun", when(job.nextRunAt)) : "";
         const last = document.createElement("p");
         last.className = "job-last";
-        const result = job.lastResult;
-        last.textContent = !result
-          ? t("jobNotRunYet")
-          : result.text
-            ? t("jobLastResultText", stateLabel(result.status), result.text.slice(0, 120))
-            : t("jobLastResult", stateLabel(result.status));
+        last.textContent = lastResultLine(job.lastResult);
+        // The whole line (a stop's reason) for a person who hovers it.
+        if (job.lastResult?.text) last.title = job.lastResult.text;
         item.append(title, " ", state, repeat, next, last);
-        if (job.kind === "task") {
+        if (job.kind !== "resume") {
           const exportButton = document.createElement("button");
           exportButton.type = "button";
           exportButton.className = "quiet job-export";

@@ -1,24 +1,51 @@
 /**
  * The add-on's scheduler: a ScheduledJobManager over browser.alarms, jobs in
  * `storage.local.wb_scheduled_jobs`, runs through the RunManager (AddonJobRunner), and the
- * sidebar's requests (`wb_jobs_list`, `wb_jobs_cancel`).
+ * sidebar's requests (`wb_jobs_list`, `wb_jobs_cancel`, and `wb_jobs_schedule_workflow` from
+ * the workflow panel's Schedule: a saved workflow replayed on schedule, its text embedded in
+ * the job).
  *
  * Test seam: `storage.local.wb_scheduler_dev_limits` ({minDelayMs, minIntervalMs, ...}) lowers
  * the scheduler's minimum delays, so real-Firefox tests can use seconds instead of the minute
  * the product enforces. Firefox's own alarm floor is what the tests measured (see the README,
  * "Alarm floor").
  */
-import { ScheduledJobManager, type SchedulerLimits } from "@webbrain/agent";
-import { AddonJobRunner, type RunStarter } from "./addon-job-runner.js";
+import {
+  parseWorkflow,
+  protectedDispatchStep,
+  ScheduledJobManager,
+  type SchedulerLimits,
+  serializeWorkflow,
+  workflowDraft,
+} from "@webbrain/agent";
+import { t } from "../shared/i18n.js";
+import { loadProtectedRoutes } from "../shared/messaging-routes.js";
+import { AddonJobRunner, type RunStarter, type WorkflowJobPorts } from "./addon-job-runner.js";
 import { browserAlarms } from "./browser-alarms.js";
 import { LocalAreaStore } from "./local-area-store.js";
 
 export const DEV_LIMITS_KEY = "wb_scheduler_dev_limits";
 
+/** The workflow panel's Schedule: replay this workflow after `afterSeconds`, maybe every N min. */
+export interface ScheduleWorkflowRequest {
+  type: "wb_jobs_schedule_workflow";
+  /** The tab whose sidebar scheduled it (it lists the job). */
+  tabId: number;
+  /** The workflow file's text (approved by the user). */
+  workflow: string;
+  params: Record<string, string>;
+  /** Start page ("" = the workflow's recorded one). */
+  url: string;
+  afterSeconds: number;
+  intervalMinutes?: number;
+  handover: boolean;
+}
+
 export type SchedulingRequest =
   | { type: "wb_jobs_list"; tabId: number }
   | { type: "wb_jobs_cancel"; jobId: string }
-  | { type: "wb_jobs_remove"; jobId: string };
+  | { type: "wb_jobs_remove"; jobId: string }
+  | ScheduleWorkflowRequest;
 
 type Reply = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -44,17 +71,22 @@ function devLimits(value: unknown): Partial<SchedulerLimits> {
 
 function isSchedulingRequest(message: unknown): message is SchedulingRequest {
   const type = (message as { type?: unknown } | null)?.type;
-  return type === "wb_jobs_list" || type === "wb_jobs_cancel" || type === "wb_jobs_remove";
+  return (
+    type === "wb_jobs_list" ||
+    type === "wb_jobs_cancel" ||
+    type === "wb_jobs_remove" ||
+    type === "wb_jobs_schedule_workflow"
+  );
 }
 
 export class SchedulerService {
   readonly manager: ScheduledJobManager;
 
-  constructor(runs: RunStarter) {
+  constructor(runs: RunStarter, workflows?: WorkflowJobPorts) {
     this.manager = new ScheduledJobManager({
       store: new LocalAreaStore(browser.storage.local),
       alarms: browserAlarms,
-      runner: new AddonJobRunner(runs, browser.tabs),
+      runner: new AddonJobRunner(runs, browser.tabs, workflows),
     });
   }
 
@@ -94,6 +126,40 @@ export class SchedulerService {
         return { cancelled: await this.manager.cancel(request.jobId) };
       case "wb_jobs_remove":
         return { removed: await this.manager.remove(request.jobId) };
+      case "wb_jobs_schedule_workflow":
+        return this.scheduleWorkflow(request);
     }
+  }
+
+  private async scheduleWorkflow(request: ScheduleWorkflowRequest) {
+    const workflow = parseWorkflow(request.workflow);
+    // Refused now, while the user is here to read why (the replay checks again when it runs).
+    const blocked = protectedDispatchStep(workflow, await loadProtectedRoutes());
+    if (blocked) throw new Error(blocked.reason);
+    // A secret is never stored, and a scheduled replay has nobody to ask for it.
+    const secret = workflow.params.find((p) => p.secret);
+    if (secret) throw new Error(t("workflowScheduleSecret", secret.name));
+    if (!request.url && !workflow.startUrl) throw new Error(t("workflowNeedsStartPage"));
+    const schedule =
+      request.intervalMinutes === undefined
+        ? { type: "once", after_seconds: request.afterSeconds }
+        : {
+            type: "recurring",
+            interval_minutes: request.intervalMinutes,
+            after_seconds: request.afterSeconds,
+          };
+    const draft = workflowDraft(
+      { schedule, ...(request.url ? { target: request.url } : {}) },
+      {
+        name: workflow.name,
+        startUrl: workflow.startUrl,
+        text: serializeWorkflow(workflow),
+        params: request.params,
+        handover: request.handover,
+      },
+      this.manager.now(),
+      this.manager.limits,
+    );
+    return this.manager.create(draft, String(request.tabId));
   }
 }

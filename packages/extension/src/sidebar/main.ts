@@ -65,7 +65,12 @@ const ui = {
 const setWorkflowStatus = (text: string) => {
   ui.workflowStatus.textContent = text;
 };
-const workflowList = new WorkflowListView(byId<HTMLUListElement>("workflow-list"), setWorkflowStatus);
+// Schedule there makes a workflow job of the sidebar's tab (its jobs list shows it).
+const workflowList = new WorkflowListView(
+  byId<HTMLUListElement>("workflow-list"),
+  setWorkflowStatus,
+  () => currentTabId,
+);
 
 /** The mode of the tab's current or last run (an Ask run acts on nothing, so it saves nothing). */
 let runMode: Mode | undefined;

@@ -84,3 +84,22 @@ export async function removeWorkflow(
     area,
   );
 }
+
+/**
+ * A repair saved `next` as the next version of `old` (a scheduled workflow job): it takes the
+ * place of the entry holding `old`, or is added when that entry was removed or changed since.
+ */
+export async function replaceWorkflow(
+  old: Workflow,
+  next: Workflow,
+  area: browser.storage.StorageArea = browser.storage.local,
+): Promise<void> {
+  const list = await loadSavedWorkflows(area);
+  const oldText = serializeWorkflow(old);
+  const index = list.findIndex((saved) => serializeWorkflow(saved.workflow) === oldText);
+  const entry = { workflow: next, approved: true };
+  await storeSaved(
+    index < 0 ? [...list, entry] : list.map((saved, i) => (i === index ? entry : saved)),
+    area,
+  );
+}

@@ -4,8 +4,10 @@
  *   workflowFromTrace), where the user names the workflow and each input (every value typed in
  *   the run becomes one);
  * - the list: each saved workflow with its inputs, a start page, Run (replayed by the
- *   background page in a new tab), Download and Remove; when a replay stops on a step it cannot
- *   match or verify, a button lets the user allow the agent to finish the task from there.
+ *   background page in a new tab), Schedule (in the sidebar: a workflow job of its tab, replayed
+ *   later, maybe again and again, with the inputs as filled in now), Download and Remove; when a
+ *   replay stops on a step it cannot match or verify, a button lets the user allow the agent to
+ *   finish the task from there.
  * An imported workflow is marked as not approved: its first Run shows its steps and runs only
  * once the user approves them. A step that needs a permission the user has not granted always
  * asks here (Allow once / Allow always / Deny), as the agent's runs ask in the sidebar. A secret
@@ -31,6 +33,7 @@ import {
   type WorkflowRunAnswer,
   type WorkflowRunMessage,
 } from "../background/workflow-runner.js";
+import { element } from "../shared/element.js";
 import { t } from "../shared/i18n.js";
 import { request } from "../shared/request.js";
 import {
@@ -40,6 +43,7 @@ import {
   removeWorkflow,
   type SavedWorkflow,
 } from "./workflow-library.js";
+import { showScheduleForm } from "./workflow-schedule-form.js";
 
 export type StatusLine = (text: string) => void;
 
@@ -51,13 +55,6 @@ export function downloadText(name: string, text: string, type: string): void {
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> = {},
-): HTMLElementTagNameMap[K] {
-  return Object.assign(document.createElement(tag), props);
 }
 
 function messageOf(error: unknown): string {
@@ -190,11 +187,13 @@ function choose(
   });
 }
 
-/** The saved workflows as a list with their inputs and Run / Download / Remove buttons. */
+/** The saved workflows as a list with their inputs and Run / Schedule / Download / Remove buttons. */
 export class WorkflowListView {
+  /** `ownerTab`: the tab a scheduled replay belongs to (the sidebar's); absent: no Schedule. */
   constructor(
     private readonly list: HTMLElement,
     private readonly status: StatusLine,
+    private readonly ownerTab?: () => number | undefined,
   ) {}
 
   async render(): Promise<void> {
@@ -224,39 +223,68 @@ export class WorkflowListView {
     const startLabel = element("label", { textContent: `${t("workflowStartPage")} ` });
     startLabel.append(start);
     li.append(startLabel);
-    const run = element("button", { type: "button", className: "run", textContent: t("workflowRun") });
-    run.addEventListener("click", () => {
+    const valuesGiven = (): Record<string, string> | undefined => {
       const params = Object.fromEntries([...fields].map(([key, field]) => [key, field.value]));
       const missing = workflow.params.find((p) => p.secret && !params[p.name]);
-      if (missing) {
-        this.status(t("workflowNeedsSecret", missing.name));
-        return;
-      }
+      if (!missing) return params;
+      this.status(t("workflowNeedsSecret", missing.name));
+      return undefined;
+    };
+    /** An imported workflow's steps are shown and approved before it first runs or is scheduled. */
+    const approvedNow = async (button: HTMLButtonElement): Promise<boolean> => {
+      if (approved) return true;
+      button.disabled = true;
+      const choice = await choose(
+        li,
+        "workflow-approval",
+        [
+          t("workflowApproveHeading", workflow.steps.length, workflow.name),
+          ...describeSteps(workflow),
+          `${t("workflowStartPage")}: ${start.value.trim() || workflow.startUrl}`,
+        ],
+        [
+          ["approve", t("workflowApproveRun")],
+          ["cancel", t("workflowApproveCancel")],
+        ],
+      );
+      button.disabled = false;
+      if (choice !== "approve") return false;
+      await approveWorkflow(index);
+      approved = true;
+      unapproved.remove();
+      return true;
+    };
+    const run = element("button", { type: "button", className: "run", textContent: t("workflowRun") });
+    run.addEventListener("click", () => {
+      const params = valuesGiven();
+      if (!params) return;
       void (async () => {
-        if (!approved) {
-          run.disabled = true;
-          const choice = await choose(
-            li,
-            "workflow-approval",
-            [
-              t("workflowApproveHeading", workflow.steps.length, workflow.name),
-              ...describeSteps(workflow),
-              `${t("workflowStartPage")}: ${start.value.trim() || workflow.startUrl}`,
-            ],
-            [
-              ["approve", t("workflowApproveRun")],
-              ["cancel", t("workflowApproveCancel")],
-            ],
-          );
-          run.disabled = false;
-          if (choice !== "approve") return;
-          await approveWorkflow(index);
-          approved = true;
-          unapproved.remove();
-        }
-        await this.run(li, workflow, params, start.value.trim());
+        if (await approvedNow(run)) await this.run(li, workflow, params, start.value.trim());
       })();
     });
+    li.append(run);
+    const ownerTab = this.ownerTab;
+    if (ownerTab) {
+      const schedule = element("button", {
+        type: "button",
+        className: "schedule",
+        textContent: t("workflowSchedule"),
+      });
+      schedule.addEventListener("click", () => {
+        if (li.querySelector("form.workflow-schedule")) return;
+        void (async () => {
+          if (await approvedNow(schedule))
+            showScheduleForm(li, {
+              workflow,
+              values: valuesGiven,
+              url: () => start.value.trim(),
+              ownerTab,
+              status: this.status,
+            });
+        })();
+      });
+      li.append(schedule);
+    }
     const download = element("button", { type: "button", textContent: t("workflowDownload") });
     download.addEventListener("click", () =>
       downloadText(
@@ -267,7 +295,7 @@ export class WorkflowListView {
     );
     const remove = element("button", { type: "button", textContent: t("workflowRemove") });
     remove.addEventListener("click", () => void removeWorkflow(index).then(() => this.render()));
-    li.append(run, download, remove);
+    li.append(download, remove);
     return li;
   }
 

@@ -154,7 +154,11 @@ const runOptions = {
   job: {
     kind: "string",
     valueName: "FILE",
-    help: "Run a job file exported from the add-on's sidebar (Export on a scheduled task) once: its task, mode and URL (--mode / --url override them). For cron.",
+    help: "Run a job file exported from the add-on's sidebar (Export on a scheduled task) once: its task, mode and URL (--mode / --url override them). A workflow job replays its workflow (the agent only where the replay stops, if the job allows) and prints replayed / repaired / failed and the step. For cron.",
+  },
+  approve: {
+    kind: "boolean",
+    help: "With --job of a workflow job: run its steps though this webbrain did not save or approve them (they are printed first); on a terminal you are asked.",
   },
   parallel: {
     kind: "integer",

@@ -20,6 +20,7 @@ import {
   type AgentEvent,
   browserUnavailable,
   devOnCompact,
+  type JobFile,
   JobFileError,
   MemoryStore,
   messageWithAttachments,
@@ -29,6 +30,7 @@ import {
   type RunResult,
   type RunStatus,
   recipientFromPlan,
+  type WorkflowJobFileEntry,
 } from "@webbrain/agent";
 import { BidiApiObserver } from "../api-observer-bidi.js";
 import { browserGoneMessage, failWhenBrowserGone } from "../browser-gone.js";
@@ -76,13 +78,16 @@ const FINISHED: ReadonlySet<RunStatus> = new Set(["done", "answered"]);
 
 /**
  * `--job FILE`: the exported job's task, with its mode and URL unless --mode / --url say
- * otherwise. A bad file is a usage error before anything starts.
+ * otherwise; or a workflow job, which replays (workflow-job-command.ts). A bad file is a usage
+ * error before anything starts.
  */
 async function fromJobFile(
   path: string,
   positionals: string[],
   options: Options,
-): Promise<{ positionals: string[]; options: Options }> {
+): Promise<
+  { positionals: string[]; options: Options } | { workflowJob: JobFile & { job: WorkflowJobFileEntry } }
+> {
   if (positionals.length > 0 || options.tasks) {
     throw new UsageError("--job runs the job file's task: give no task text and no --tasks with it.");
   }
@@ -95,7 +100,9 @@ async function fromJobFile(
     );
   }
   try {
-    const { job } = parseJobFile(text);
+    const file = parseJobFile(text);
+    const { job } = file;
+    if (job.kind === "workflow") return { workflowJob: { ...file, job } };
     return {
       positionals: [job.prompt],
       options: {
@@ -115,9 +122,16 @@ export async function runCommandHandler(
   givenOptions: Options,
   io: CliIo,
 ): Promise<ExitCode> {
-  const { positionals, options } = givenOptions.job
+  const fromJob = givenOptions.job
     ? await fromJobFile(givenOptions.job, givenPositionals, givenOptions)
     : { positionals: givenPositionals, options: givenOptions };
+  if ("workflowJob" in fromJob) {
+    const { runWorkflowJobFile } = await import("./workflow-job-command.js");
+    return runWorkflowJobFile(resolve(givenOptions.job!), fromJob.workflowJob, givenOptions, io);
+  }
+  if (givenOptions.approve)
+    throw new UsageError("--approve is for a workflow job (--job FILE); a task needs no approval.");
+  const { positionals, options } = fromJob;
   if (options.tasks && options["allow-pause"]) {
     throw new UsageError(
       "--allow-pause needs one task and one person at the terminal; drop it with --tasks, or run the task alone.",

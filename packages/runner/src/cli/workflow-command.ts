@@ -19,22 +19,15 @@
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
-  Agent,
   describeSteps,
   diffWorkflows,
   formatWorkflowDiff,
-  handoverTask,
-  MemoryStore,
   missingSecrets,
-  PiAiClient,
   parseWorkflow,
   protectedDispatchStep,
   type RepairOutcome,
-  type ReplayResult,
-  repairWorkflow,
-  replayWorkflow,
+  resolveParams,
   serializeWorkflow,
-  TraceRecorder,
   type Workflow,
   WorkflowError,
   workflowAtVersion,
@@ -42,14 +35,12 @@ import {
   workflowVersionNumber,
 } from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
-import { loadPageScript } from "../page-script-source.js";
 import { writePrivateFile } from "../private-file.js";
 import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
-import { withRunnerSession } from "../runner-session.js";
-import { terminalApprovals } from "../terminal-approvals.js";
 import { askHidden, askYesNo } from "../terminal-prompts.js";
 import { readTraceFile } from "../trace-writer.js";
 import { WorkflowApprovals } from "../workflow-approvals.js";
+import { replayInSession } from "../workflow-replay-session.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import { browserOptionsFrom, messagingRoutesFrom, providerFlagsFrom } from "./shared-options.js";
@@ -196,11 +187,11 @@ async function save(tracePath: string, options: Options, io: CliIo): Promise<Exi
  * Runs only a file the user approved: saved by this runner (its hash is known), or shown here
  * and approved now (on a terminal, or by --approve). Answers false when the user said no.
  */
-async function ensureApproved(
+export async function ensureApproved(
   path: string,
   text: string,
   workflow: Workflow,
-  options: Options,
+  options: { url?: string; approve?: boolean },
   io: CliIo,
 ): Promise<boolean> {
   const approvals = new WorkflowApprovals(io.env);
@@ -230,7 +221,11 @@ async function ensureApproved(
 }
 
 /** Values for the secret parameters --param did not give: asked on a terminal, never echoed. */
-async function askSecrets(workflow: Workflow, params: Record<string, string>, io: CliIo): Promise<void> {
+export async function askSecrets(
+  workflow: Workflow,
+  params: Record<string, string>,
+  io: CliIo,
+): Promise<void> {
   const missing = missingSecrets(workflow, params);
   if (missing.length === 0) return;
   if (!io.interactive) {
@@ -271,73 +266,26 @@ async function run(path: string, options: Options, io: CliIo): Promise<ExitCode>
     return EXIT_NOT_FINISHED;
   }
   await askSecrets(workflow, params, io);
-  const startUrl = options.url ?? workflow.startUrl;
+  // Values that do not fit the workflow are a usage error before Firefox starts.
+  asUsage(() => resolveParams(workflow, params));
   // The model is checked before Firefox starts, as `run` does, so --handover fails fast.
   const provider = options.handover ? providerFromFlags(providerFlagsFrom(options), io.env) : undefined;
   if (provider) await ensureModelReachable(provider);
   const model = provider ? await resolveVision(provider, options.vision ?? "auto") : undefined;
-  let handedOver: { status: string; text: string } | undefined;
-  let repair: RepairOutcome | undefined;
-  const result: ReplayResult = await withRunnerSession(
+  const replayed = await replayInSession(
     {
-      ...browserOptionsFrom(options),
-      pageScript: loadPageScript,
-      signal: io.signal,
+      workflow,
+      params,
+      startUrl: options.url ?? workflow.startUrl ?? "",
+      routes,
+      browser: browserOptionsFrom(options),
+      confirm: options.confirm === true,
+      ...(model ? { model } : {}),
     },
-    async ({ port, tabId }) => {
-      const approvals = options.confirm ? terminalApprovals(io.stdin, io.stderr) : undefined;
-      const replay = () =>
-        replayWorkflow(port, tabId, workflow, {
-          params,
-          // Opened by the replay, through the executor's URL checks (a file's startUrl is data).
-          startUrl: startUrl ?? "",
-          mode: "act",
-          routes,
-          ...(approvals ? { approver: approvals.permission } : {}),
-          signal: io.signal,
-          onStep: (index, step, outcome, detail) =>
-            io.stderr.write(
-              `webbrain: step ${index + 1}/${workflow.steps.length} ${step.tool} ${outcome}${detail ? `: ${detail}` : ""}\n`,
-            ),
-        });
-      let replayed: ReplayResult;
-      try {
-        replayed = await replay();
-      } catch (error) {
-        if (error instanceof WorkflowError) throw new UsageError(error.message);
-        throw error;
-      } finally {
-        approvals?.close();
-      }
-      if (replayed.status === "stopped" && model && replayed.step > 0) {
-        io.stderr.write(`webbrain: the replay stopped at step ${replayed.step}; handing over to the agent\n`);
-        const task = handoverTask(workflow, replayed, params);
-        // The agent's run is traced in memory: its actions are the repair's steps.
-        const recorder = new TraceRecorder({
-          task,
-          mode: "act",
-          url: "",
-          provider: model.id,
-          model: model.model,
-        });
-        const agent = new Agent({
-          port: recorder.port(port),
-          store: new MemoryStore(),
-          provider: model,
-          llm: recorder.llm(new PiAiClient(model)),
-          screenshotAfterActions: model.vision,
-        });
-        const outcome = await agent.processMessage(tabId, task, {
-          mode: "act",
-          signal: io.signal,
-          onEvent: (event) => recorder.onEvent(event),
-        });
-        handedOver = { status: outcome.status, text: outcome.text };
-        repair = repairWorkflow(workflow, replayed, recorder.records, { params });
-      }
-      return replayed;
-    },
+    io,
   );
+  const { replay: result, handover: handedOver, repair } = replayed;
+  if (!result) throw new UsageError(replayed.text);
   if (handedOver) {
     const finished = handedOver.status === "done" || handedOver.status === "answered";
     const saved = finished && repair ? await saveRepair(path, repair, io) : undefined;
