@@ -11,6 +11,9 @@
  *
  * Invariants:
  * - Typing into one field with nothing between is one step: the last text counts.
+ * - A document navigation that starts within NAVIGATION_CAUSE_MS of a recorded click is that
+ *   click's doing (its step expects to navigate); one that starts later is the person's own (a
+ *   typed address: a navigate step).
  * - An action whose element the tree did not print is left out and counted in `skipped`; a
  *   step that cannot be found again is worse than one missing.
  */
@@ -20,6 +23,12 @@ import type { TraceToolCall } from "./trace-format.js";
 import { stepsFromCalls } from "./workflow-builder.js";
 import { WORKFLOW_FORMAT_VERSION, type Workflow, WorkflowError } from "./workflow-format.js";
 import { describeRef, formatTarget, type TargetDescriptor } from "./workflow-target.js";
+
+/**
+ * How long after a click a document navigation still counts as the click's: a submit posts and
+ * the next document starts within milliseconds; a person typing an address takes seconds.
+ */
+export const NAVIGATION_CAUSE_MS = 3000;
 
 export interface RecordingOptions {
   name?: string;
@@ -35,9 +44,12 @@ export class WorkflowRecording {
   readonly #calls: TraceToolCall[] = [];
   readonly #now: () => number;
   #skipped = 0;
+  #lastClickAt = Number.NEGATIVE_INFINITY;
+  #url: string;
 
   constructor(startUrl: string, now: () => number = Date.now) {
     this.startUrl = startUrl;
+    this.#url = startUrl;
     this.#now = now;
   }
 
@@ -63,6 +75,7 @@ export class WorkflowRecording {
     }
     if (action.kind === "click") {
       this.#push("click_ax", { ref_id: action.ref }, target, action.url);
+      this.#lastClickAt = this.#now();
       return `click ${formatTarget(target)}`;
     }
     const secret = action.kind === "type" && action.secret === true;
@@ -78,17 +91,25 @@ export class WorkflowRecording {
     return `${action.kind} into ${formatTarget(target)}${secret ? " (a secret: not recorded)" : ""}`;
   }
 
-  /** The person opened `url` themselves (not by a recorded click): a navigate step. */
-  addNavigation(url: string, from: string): void {
-    this.#push("navigate", { url }, undefined, from);
-  }
-
-  /** The last step (a click, a press) made the page navigate: its replay must too. */
-  markNavigated(): void {
+  /**
+   * A document navigation of the recorded tab started: the last click's doing (its step now
+   * expects to navigate), or the person's own (answers the navigate step's line). `byPerson`:
+   * what the browser says of its cause, where it says (the add-on's transition types); else the
+   * time since the last click decides.
+   */
+  navigationStarted(url: string, byPerson?: boolean): string | undefined {
+    const from = this.#url;
+    this.#url = url;
     const last = this.#calls.at(-1);
-    if (last && last.name !== "navigate" && last.name !== "type_ax") {
+    const byClick =
+      byPerson === undefined ? this.#now() - this.#lastClickAt <= NAVIGATION_CAUSE_MS : !byPerson;
+    if (last?.name === "click_ax" && byClick) {
       last.result = { ...last.result, effect: { changed: true, changes: ["url changed"] } };
+      this.#lastClickAt = Number.NEGATIVE_INFINITY;
+      return undefined;
     }
+    this.#push("navigate", { url }, undefined, from);
+    return `navigate to ${url}`;
   }
 
   toWorkflow(options: RecordingOptions = {}): Workflow {

@@ -25,7 +25,8 @@ function at(ref: string): { url: string; tree: string; ref: string } {
 
 describe("a recording as a workflow", () => {
   it("keeps targets, names parameters after fields, keeps no secret and expects the navigation", () => {
-    const recording = new WorkflowRecording(URL_, () => Date.parse("2026-12-04T10:00:00Z"));
+    let now = Date.parse("2026-12-04T10:00:00Z");
+    const recording = new WorkflowRecording(URL_, () => now);
     const actions: RecordedAction[] = [
       { kind: "type", value: "Ad", ...at("1") },
       { kind: "type", value: "Ada Lovelace", ...at("1") },
@@ -35,7 +36,12 @@ describe("a recording as a workflow", () => {
     ];
     const lines = actions.map((action) => recording.add(action));
     expect(lines[2]).toBe('type into textbox "Password" in form "Account" (a secret: not recorded)');
-    recording.markNavigated();
+    now += 200;
+    expect(recording.navigationStarted("http://127.0.0.1:9/api/signup")).toBeUndefined();
+    now += 60_000;
+    expect(recording.navigationStarted("http://127.0.0.1:9/account")).toBe(
+      "navigate to http://127.0.0.1:9/account",
+    );
     const workflow = recording.toWorkflow({ name: "Sign up" });
     expect(workflow.params).toEqual([
       { name: "full_name", default: "Ada Lovelace", field: "Full name" },
@@ -47,6 +53,7 @@ describe("a recording as a workflow", () => {
       ["type_ax", { value: "{{password}}" }, "Password", { value: "{{password}}" }],
       ["type_ax", { value: "{{plan}}" }, "Plan", { value: "{{plan}}" }],
       ["click_ax", {}, "Create account", { changed: true, urlChanged: true }],
+      ["navigate", { url: "http://127.0.0.1:9/account" }, undefined, undefined],
     ]);
     expect(workflow.steps[3]?.target).toEqual({
       role: "button",
@@ -57,7 +64,7 @@ describe("a recording as a workflow", () => {
     expect(workflow).toMatchObject({
       name: "Sign up",
       startUrl: URL_,
-      createdAt: "2026-12-04T10:00:00.000Z",
+      createdAt: "2026-12-04T10:01:00.200Z",
     });
   });
 

@@ -5,9 +5,8 @@
  *
  * Invariants:
  * - Only what the page layer reports becomes a step; a secret field's text never reaches here.
- * - A document navigation of the tab that starts within NAVIGATION_CAUSE_MS of a recorded click
- *   is that click's doing (its step expects to navigate); one that starts later, with no click
- *   before it, is the person's own (a typed address: a navigate step).
+ * - Every document navigation of the tab goes to the recording, which tells a click's from the
+ *   person's own (WorkflowRecording.navigationStarted).
  * - `ended` resolves once: the person pressed the end shortcut in the page, or closed the tab.
  */
 
@@ -20,11 +19,6 @@ import { PAGE_SANDBOX } from "./page-script-channel.js";
 const RECORDING_CHANNEL = "webbrain-recording";
 /** Runs in the sandbox of every new document, after the page layer (installed first). */
 const START_RECORDER = "(send) => { globalThis.__webbrainPage?.record(send); }";
-/**
- * How long after a click a document navigation still counts as the click's: a submit posts and
- * the next document starts within milliseconds; a person typing an address takes seconds.
- */
-const NAVIGATION_CAUSE_MS = 3000;
 
 export type RecordingEnd = "shortcut" | "tab closed";
 
@@ -35,8 +29,6 @@ export class PersonRecording {
   readonly #onStep: (line: string) => void;
   readonly #removers: (() => void)[] = [];
   #preloadId: string | undefined;
-  #lastClickAt = Number.NEGATIVE_INFINITY;
-  #url: string;
   #end: ((how: RecordingEnd) => void) | undefined;
   readonly ended: Promise<RecordingEnd>;
 
@@ -50,7 +42,6 @@ export class PersonRecording {
     this.#tabId = tabId;
     this.#recording = recording;
     this.#onStep = onStep;
-    this.#url = recording.startUrl;
     this.ended = new Promise((resolve) => (this.#end = resolve));
   }
 
@@ -78,15 +69,8 @@ export class PersonRecording {
     this.#removers.push(
       this.#client.on("browsingContext.navigationStarted", (info) => {
         if (info.context !== this.#tabId || !info.url) return;
-        const from = this.#url;
-        this.#url = info.url;
-        if (performance.now() - this.#lastClickAt <= NAVIGATION_CAUSE_MS) {
-          this.#recording.markNavigated();
-          this.#lastClickAt = Number.NEGATIVE_INFINITY;
-        } else {
-          this.#recording.addNavigation(info.url, from);
-          this.#onStep(`step ${this.#recording.steps}: navigate to ${info.url}`);
-        }
+        const line = this.#recording.navigationStarted(info.url);
+        if (line) this.#onStep(`step ${this.#recording.steps}: ${line}`);
       }),
     );
   }
@@ -107,7 +91,6 @@ export class PersonRecording {
     }
     const before = this.#recording.steps;
     const line = this.#recording.add(action);
-    if (action.kind === "click" && line) this.#lastClickAt = performance.now();
     if (line)
       this.#onStep(
         `step ${this.#recording.steps}${this.#recording.steps === before ? " (again)" : ""}: ${line}`,
