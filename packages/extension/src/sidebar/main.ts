@@ -59,6 +59,8 @@ const ui = {
   saveWorkflow: byId<HTMLButtonElement>("save-workflow"),
   workflowSave: byId<HTMLDivElement>("workflow-save"),
   workflowStatus: byId<HTMLParagraphElement>("workflow-status"),
+  recordWorkflow: byId<HTMLButtonElement>("record-workflow"),
+  stopRecording: byId<HTMLButtonElement>("stop-recording"),
 };
 
 // Saved workflows (workflows/workflow-panel.ts, shared with the traces page).
@@ -490,6 +492,33 @@ ui.saveWorkflow.addEventListener("click", () => {
       }),
     )
     .catch((error: unknown) => setWorkflowStatus(error instanceof Error ? error.message : String(error)));
+});
+
+// Record: the background page records what the person does in this tab (person-recordings.ts).
+const showRecording = (recording: boolean) => {
+  ui.recordWorkflow.hidden = recording;
+  ui.stopRecording.hidden = !recording;
+};
+ui.recordWorkflow.addEventListener("click", () => {
+  if (currentTabId === undefined) return;
+  request({ type: "record_start", tabId: currentTabId })
+    .then(() => {
+      showRecording(true);
+      setWorkflowStatus(t("recordingStatus"));
+    })
+    .catch((error: unknown) => setWorkflowStatus(error instanceof Error ? error.message : String(error)));
+});
+ui.stopRecording.addEventListener("click", () => {
+  if (currentTabId === undefined) return;
+  request({ type: "record_stop", tabId: currentTabId })
+    .then((saved) => {
+      setWorkflowStatus(
+        t("recordSaved", saved.name, saved.steps, saved.params.join(", ") || t("workflowNoInputs")),
+      );
+      byId<HTMLDetailsElement>("workflows").open = true;
+    })
+    .catch((error: unknown) => setWorkflowStatus(error instanceof Error ? error.message : String(error)))
+    .finally(() => showRecording(false));
 });
 
 browser.storage.onChanged.addListener((changes, area) => {
