@@ -22,6 +22,9 @@ declare namespace browser {
       /** "link", "typed", "form_submit", "reload", "auto_bookmark", ... (MDN TransitionType). */
       transitionType?: string;
     }
+    const onBeforeNavigate: {
+      addListener(listener: (details: { tabId: number; frameId: number; url: string }) => void): void;
+    };
     const onCommitted: {
       addListener(listener: (details: CommittedDetails) => void): void;
       removeListener(listener: (details: CommittedDetails) => void): void;

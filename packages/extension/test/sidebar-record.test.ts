@@ -2,18 +2,18 @@
  * The sidebar's Record in the installed add-on in real Firefox: the person (the test, with
  * trusted input through BiDi on the tab) presses Record, fills the sign-up form (a name, a
  * password, a plan picked with the keyboard, a checkbox ticked through its label's text) and
- * sends it, then presses Stop and save. The workflow list shows the recording with its inputs
+ * sends it, then presses Stop and save (a panel opened meanwhile offers Stop and save too). The workflow list shows the recording with its inputs
  * (the password one empty, typed for each run); Run replays it on the redesigned copy of the
  * form (other ids, nesting and label wiring) with other values, and the server gets them. The
  * recorded password is nowhere in the add-on's storage.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { type BidiClient, evaluate, navigate, performActions } from "@webbrain/bidi";
 import {
   type FixtureServer,
   KEY,
   keyPresses,
   setupFirefox,
+  signupRoute,
   startFixtureServer,
   waitFor,
 } from "@webbrain/testkit";
@@ -39,22 +39,9 @@ let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
 let fixtures: FixtureServer | undefined;
 const signups: Record<string, string>[] = [];
 
-function collectForm(req: IncomingMessage, res: ServerResponse): void {
-  let body = "";
-  req.on("data", (chunk) => {
-    body += chunk;
-  });
-  req.on("end", () => {
-    const form = Object.fromEntries(new URLSearchParams(body));
-    signups.push(form);
-    res.writeHead(200, { "content-type": "text/html" });
-    res.end(`<!doctype html><title>Welcome</title><h1>Welcome, ${form.full_name ?? "?"}</h1>`);
-  });
-}
-
 beforeAll(async () => {
   addon = await buildAddon();
-  fixtures = await startFixtureServer({ routes: { "/api/signup": collectForm } });
+  fixtures = await startFixtureServer({ routes: { "/api/signup": signupRoute(signups) } });
 }, 180_000);
 
 afterAll(async () => {
@@ -91,6 +78,14 @@ describe("Record in the sidebar", () => {
     await waitForText(firefox.client, sidebar, "#tab-title", "Create an account");
     await click(firefox.client, sidebar, "#record-workflow");
     await waitForText(firefox.client, sidebar, "#workflow-status", "Recording:");
+    // A panel opened on the tab while it is recorded offers Stop and save, not Record.
+    const reopened = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
+    await waitFor(
+      async () =>
+        (await count(firefox.client, reopened, "#stop-recording:not([hidden])")) === 1 &&
+        (await count(firefox.client, reopened, "#record-workflow[hidden]")) === 1,
+      { message: "the reopened sidebar never showed Stop and save" },
+    );
 
     const client = firefox.client;
     await lookAt(client, page);
@@ -153,16 +148,22 @@ describe("Record in the sidebar", () => {
     await click(client, sidebar, `${item} button.run`);
     // Sending a form with a password is a gated action: the person allows it once, in the list.
     let asked = 0;
+    let lastStatus = "";
     await waitFor(
       async () => {
         if ((await count(client, sidebar, `${item} .workflow-permission`)) > 0) {
           asked++;
           await click(client, sidebar, `${item} .workflow-permission button.once`);
         }
-        return (await text(client, sidebar, "#workflow-status")).includes("Replayed 5 steps");
+        lastStatus = await text(client, sidebar, "#workflow-status");
+        return lastStatus.includes("Replayed 5 steps");
       },
       { timeoutMs: 60_000, intervalMs: 200, message: "the replay never finished" },
-    );
+    ).catch((error: unknown) => {
+      throw new Error(
+        `${(error as Error).message}; the list's status: ${JSON.stringify(lastStatus)}; forms sent: ${JSON.stringify(signups)}`,
+      );
+    });
     expect(asked).toBeGreaterThan(0);
     await waitFor(() => signups.length === 2, { message: "the replayed form never arrived" });
     expect(signups[1]).toEqual({

@@ -11,7 +11,6 @@
  * recording is ended by the person's Ctrl+Alt+S in the page.
  */
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BidiClient, performActions } from "@webbrain/bidi";
@@ -21,6 +20,7 @@ import {
   type FixtureServer,
   KEY,
   keyPresses,
+  signupRoute,
   startFakeGrid,
   startFixtureServer,
   typeKeys,
@@ -41,21 +41,8 @@ let grid: FakeGrid;
 let workDir: string;
 const signups: Record<string, string>[] = [];
 
-function collectForm(req: IncomingMessage, res: ServerResponse): void {
-  let body = "";
-  req.on("data", (chunk) => {
-    body += chunk;
-  });
-  req.on("end", () => {
-    const form = Object.fromEntries(new URLSearchParams(body));
-    signups.push(form);
-    res.writeHead(200, { "content-type": "text/html" });
-    res.end(`<!doctype html><title>Welcome</title><h1>Welcome, ${form.full_name ?? "?"}</h1>`);
-  });
-}
-
 beforeAll(async () => {
-  server = await startFixtureServer({ routes: { "/api/signup": collectForm } });
+  server = await startFixtureServer({ routes: { "/api/signup": signupRoute(signups) } });
   grid = await startFakeGrid();
   workDir = await mkdtemp(join(tmpdir(), "webbrain-record-test-"));
   // The approved-workflow list (workflow-approvals.ts) is a file we write: it lives here too.

@@ -168,6 +168,7 @@ export class Router {
       url: tab?.url ?? "",
       allowApi,
       offeredFiles: this.deps.offeredFiles.list(tabId),
+      recording: this.deps.recordings.isRecording(tabId),
       transcript: [...session.transcript],
       run: this.deps.runs.liveSnapshot(key) ?? session.run,
     });

@@ -105,6 +105,8 @@ export interface TabState {
   allowApi: boolean;
   /** Files offered for the tab's page (sidebar "For the page"). */
   offeredFiles: OfferedFileSummary[];
+  /** The sidebar's Record is recording this tab (person-recordings.ts). */
+  recording?: boolean;
 }
 
 export type PortToBackground = { type: "subscribe"; tabId: number };

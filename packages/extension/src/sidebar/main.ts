@@ -281,6 +281,8 @@ function applyState(state: TabState): void {
   showTabTitle(state.title, state.url, state.tabId);
   refreshTabTitle(state.tabId);
   ui.badge.hidden = !state.allowApi;
+  // A panel opened (or reopened) on a tab being recorded offers Stop and save.
+  showRecording(state.recording === true);
   offered = state.offeredFiles ?? [];
   renderOffered();
   view.verbose = settings.verbose;
@@ -495,10 +497,10 @@ ui.saveWorkflow.addEventListener("click", () => {
 });
 
 // Record: the background page records what the person does in this tab (person-recordings.ts).
-const showRecording = (recording: boolean) => {
+function showRecording(recording: boolean): void {
   ui.recordWorkflow.hidden = recording;
   ui.stopRecording.hidden = !recording;
-};
+}
 ui.recordWorkflow.addEventListener("click", () => {
   if (currentTabId === undefined) return;
   request({ type: "record_start", tabId: currentTabId })
