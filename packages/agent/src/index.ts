@@ -45,6 +45,7 @@ export * from "./url-policy.js";
 export * from "./workflow-builder.js";
 export * from "./workflow-diff.js";
 export * from "./workflow-format.js";
+export * from "./workflow-recording.js";
 export * from "./workflow-repair.js";
 export * from "./workflow-replay.js";
 export * from "./workflow-target.js";

@@ -15,6 +15,20 @@ declare namespace browser {
       errorOccurred?: boolean;
     }
     function getAllFrames(details: { tabId: number }): Promise<FrameDetails[] | null>;
+    interface CommittedDetails {
+      tabId: number;
+      frameId: number;
+      url: string;
+      /** "link", "typed", "form_submit", "reload", "auto_bookmark", ... (MDN TransitionType). */
+      transitionType?: string;
+    }
+    const onBeforeNavigate: {
+      addListener(listener: (details: { tabId: number; frameId: number; url: string }) => void): void;
+    };
+    const onCommitted: {
+      addListener(listener: (details: CommittedDetails) => void): void;
+      removeListener(listener: (details: CommittedDetails) => void): void;
+    };
   }
 
   namespace webRequest {

@@ -16,18 +16,24 @@ import {
   navigate,
   performActions,
 } from "@webbrain/bidi";
-import { type FirefoxHarness, waitFor } from "@webbrain/testkit";
+import {
+  type Box,
+  boxOf,
+  click,
+  type FirefoxHarness,
+  fill,
+  KEY,
+  pressEnter,
+  typeKeys,
+  until,
+} from "@webbrain/testkit";
 import { inject } from "vitest";
 import type { ProviderConfig } from "../src/shared/settings.js";
 import { PREBUILT_ADDON_KEY, runAddonBuild } from "./addon-build.js";
 
-/** waitFor for a probe that yields a value once ready: resolves with that value, typed as present. */
-export async function until<T>(
-  probe: () => Promise<T | undefined | null | false>,
-  opts: Parameters<typeof waitFor>[1] = {},
-): Promise<T> {
-  return (await waitFor(probe, opts)) as T;
-}
+// The person's input (trusted clicks and keys by selector) lives in testkit, shared with the
+// runner's tests of a person's recording.
+export { boxOf, click, fill, pressEnter, typeKeys, until };
 
 export const ADDON_ID = "webbrain@webbrain.dev";
 export const ADDON_UUID = "3f9c2a4e-8b1d-4c6e-9a57-0c1d2e3f4a5b";
@@ -47,8 +53,6 @@ export const ADDON_PREFS = {
   "browser.dom.window.dump.enabled": true,
   "devtools.console.stdout.content": true,
 };
-
-const KEY = { enter: "\uE007", backspace: "\uE003", control: "\uE009", shift: "\uE008" } as const;
 
 /** Prefs that send every download to `dir` without asking (Firefox's own dialogs stay shut). */
 export function downloadPrefs(dir: string): Record<string, string | number | boolean> {
@@ -157,81 +161,6 @@ export async function firefoxTabId(client: BidiClient, addonContext: string, url
   );
 }
 
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** The element's box in viewport pixels after scrolling it into view; throws if missing. */
-/**
- * The element's box once it is settled: scrolled into view, measured on two animation frames
- * in a row with the same result, and the element (or a descendant) is what a pointer at its
- * centre would hit (or an ancestor of it). A page that is still rendering (a list filled after load, a longer German
- * label wrapping) moves its controls; a click measured before that lands on something else.
- */
-export async function boxOf(client: BidiClient, context: string, selector: string): Promise<Box> {
-  const box = await callFunction<Box | null | "moving" | "covered">(
-    client,
-    context,
-    `async (selector) => {
-      const el = document.querySelector(selector);
-      if (!el) return null;
-      el.scrollIntoView({ block: "center" });
-      // A tab in the background gets no animation frames; a timer stands in for them there.
-      const frame = () =>
-        new Promise((resolve) => {
-          requestAnimationFrame(() => resolve(undefined));
-          setTimeout(resolve, 50);
-        });
-      await frame();
-      const a = el.getBoundingClientRect();
-      await frame();
-      const r = el.getBoundingClientRect();
-      if (a.x !== r.x || a.y !== r.y || a.width !== r.width || a.height !== r.height) return "moving";
-      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-      // An ancestor counts, and so does anything in the same label (a styled radio is a
-      // transparent input laid over its span); an unrelated element on top (an overlay, a
-      // menu) does not.
-      const label = el.closest("label");
-      const same = hit && (el.contains(hit) || hit.contains(el) || (label && label.contains(hit)));
-      if (!same) return "covered";
-      return { x: r.x, y: r.y, width: r.width, height: r.height };
-    }`,
-    [selector],
-  );
-  if (box === null) throw new Error(`no element matches ${selector}`);
-  if (box === "moving" || box === "covered") throw new Error(`${selector} is ${box}`);
-  return box;
-}
-
-export async function click(client: BidiClient, context: string, selector: string): Promise<void> {
-  let why = "";
-  const box = await until(
-    () =>
-      boxOf(client, context, selector).catch((error: unknown) => {
-        why = (error as Error).message;
-        return undefined;
-      }),
-    { message: `nothing to click at ${selector}` },
-  ).catch((error: unknown) => {
-    throw new Error(`${(error as Error).message} (${why})`);
-  });
-  await performActions(client, context, [
-    {
-      type: "pointer",
-      id: "mouse",
-      parameters: { pointerType: "mouse" },
-      actions: [
-        { type: "pointerMove", x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) },
-        { type: "pointerDown", button: 0 },
-        { type: "pointerUp", button: 0 },
-      ],
-    },
-  ]);
-}
-
 /** Shift+click, as a person opening "the details behind" something. */
 export async function shiftClick(client: BidiClient, context: string, selector: string): Promise<void> {
   const box = await until(() => boxOf(client, context, selector).catch(() => undefined), {
@@ -264,46 +193,6 @@ export async function shiftClick(client: BidiClient, context: string, selector: 
       ],
     },
   ]);
-}
-
-function keyPresses(keys: string[]) {
-  return keys.flatMap((value) => [
-    { type: "keyDown" as const, value },
-    { type: "keyUp" as const, value },
-  ]);
-}
-
-export async function typeKeys(client: BidiClient, context: string, text: string): Promise<void> {
-  await performActions(client, context, [{ type: "key", id: "keyboard", actions: keyPresses([...text]) }]);
-}
-
-export async function pressEnter(client: BidiClient, context: string): Promise<void> {
-  await performActions(client, context, [{ type: "key", id: "keyboard", actions: keyPresses([KEY.enter]) }]);
-}
-
-/** Click a field, select what is in it, and type over it. */
-export async function fill(
-  client: BidiClient,
-  context: string,
-  selector: string,
-  text: string,
-): Promise<void> {
-  await click(client, context, selector);
-  await performActions(client, context, [
-    {
-      type: "key",
-      id: "keyboard",
-      actions: [
-        { type: "keyDown", value: KEY.control },
-        { type: "keyDown", value: "a" },
-        { type: "keyUp", value: "a" },
-        { type: "keyUp", value: KEY.control },
-        { type: "keyDown", value: KEY.backspace },
-        { type: "keyUp", value: KEY.backspace },
-      ],
-    },
-  ]);
-  await typeKeys(client, context, text);
 }
 
 export function text(client: BidiClient, context: string, selector: string): Promise<string> {

@@ -9,10 +9,13 @@ import { createRealmPageLayer, PAGE_LAYER_VERSION, type PageLayer } from "./hand
 import { installLeaveWatch } from "./leave-watch.js";
 import { installListenerHook } from "./listeners.js";
 import { installPopupWatch } from "./popup-watch.js";
+import { type RecordingSink, startRecording } from "./recorder.js";
 
 interface InstalledPageLayer extends PageLayer {
   /** Ends the waits in progress (the caller stopped); answers how many. */
   cancelWaits: () => number;
+  /** Reports what the person does on this window's pages to `send` (recorder.ts); answers the stop. */
+  record: (send: RecordingSink) => () => void;
   version: string;
 }
 
@@ -29,6 +32,7 @@ if (!scope.__webbrainPage) {
   scope.__webbrainPage = {
     ...createRealmPageLayer(() => document),
     cancelWaits,
+    record: (send) => startRecording(window, send),
     version: PAGE_LAYER_VERSION,
   };
 }

@@ -8,5 +8,6 @@ export * from "./browser-capabilities.js";
 export * from "./mode-schema.js";
 export * from "./modes.js";
 export * from "./permission-capabilities.js";
+export * from "./recording.js";
 export * from "./tree-filter.js";
 export * from "./tree-filter-schema.js";

@@ -1,5 +1,5 @@
 /** Runs the real `webbrain` bin (the tsx shim) as a child process, for tests. */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -17,11 +17,24 @@ export function runCli(
   args: string[],
   opts: { stdin?: string; env?: Record<string, string>; onStderr?: (text: string) => void } = {},
 ): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...opts.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+  return startCli(args, opts).done;
+}
+
+/** A `webbrain` child still running: signal it (`child.kill("SIGINT")`), then await `done`. */
+export interface StartedCli {
+  child: ChildProcess;
+  done: Promise<CliRun>;
+}
+
+export function startCli(
+  args: string[],
+  opts: { stdin?: string; env?: Record<string, string>; onStderr?: (text: string) => void } = {},
+): StartedCli {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...opts.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const done = new Promise<CliRun>((resolve, reject) => {
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -35,6 +48,7 @@ export function runCli(
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(opts.stdin ?? "");
   });
+  return { child, done };
 }
 
 /**

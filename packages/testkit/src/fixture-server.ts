@@ -36,6 +36,28 @@ export async function readJsonBody<T>(req: IncomingMessage): Promise<T> {
   return JSON.parse(await readBody(req)) as T;
 }
 
+/** A route's form body (application/x-www-form-urlencoded) as name -> value. */
+export async function readFormBody(req: IncomingMessage): Promise<Record<string, string>> {
+  return Object.fromEntries(new URLSearchParams(await readBody(req)));
+}
+
+/**
+ * `/api/signup` of the recording fixtures (fixtures/record/): keeps each posted form in `into`
+ * and answers a "Welcome, NAME" page, so the form's submit is a navigation to a new document.
+ */
+export function signupRoute(into: Record<string, string>[]): FixtureRoute {
+  return async (req, res) => {
+    const form = await readFormBody(req);
+    into.push(form);
+    res.writeHead(200, { "content-type": "text/html" });
+    res.end(`<!doctype html><title>Welcome</title><h1>Welcome, ${escapeHtml(form.full_name ?? "?")}</h1>`);
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 export interface FixtureServerOptions {
   /** Directory served; default packages/testkit/fixtures. */
   root?: string;

@@ -6,6 +6,7 @@ export * from "./firefox-harness.js";
 export * from "./fixture-server.js";
 export * from "./llm/index.js";
 export * from "./pdf-writer.js";
+export * from "./person-input.js";
 export * from "./tool-conformance.js";
 export * from "./tree-lines.js";
 export * from "./wait-for.js";

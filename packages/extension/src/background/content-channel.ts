@@ -7,12 +7,35 @@
  * - Pages Firefox forbids to add-ons answer `{success: false}` with a sentence saying so; a frame
  *   that went away answers a sentence too. Only a closed tab throws (from `tabs.get`).
  * - Every answer is a PageResult: an answer that is not an object with `success` becomes a failure.
+ * - A message is sent twice only to a frame that had no content script: when the frame started
+ *   a navigation while the message was out (a click that submits a form), the old document got
+ *   it and went away before answering; sending it again would repeat the action in the new
+ *   document (a stale ref at best), so the answer says the page navigated instead.
  */
 import type { PageResult } from "@webbrain/agent";
 
 const PAGE_SCRIPT_FILES = ["/page-script.js", "/content.js"];
 
 export const TOP_FRAME_ID = 0;
+
+/** Navigations started per frame (`tabId:frameId`), counted from webNavigation.onBeforeNavigate. */
+const navigationsStarted = new Map<string, number>();
+let countingNavigations = false;
+
+function navigationsOf(tabId: number, frameId: number): number {
+  if (!countingNavigations) {
+    countingNavigations = true;
+    browser.webNavigation.onBeforeNavigate.addListener(({ tabId: tab, frameId: frame }) => {
+      const key = `${tab}:${frame}`;
+      navigationsStarted.set(key, (navigationsStarted.get(key) ?? 0) + 1);
+    });
+    browser.tabs.onRemoved.addListener((tab) => {
+      for (const key of navigationsStarted.keys())
+        if (key.startsWith(`${tab}:`)) navigationsStarted.delete(key);
+    });
+  }
+  return navigationsStarted.get(`${tabId}:${frameId}`) ?? 0;
+}
 
 function isMissingReceiver(error: unknown): boolean {
   return (
@@ -33,12 +56,20 @@ export async function sendToFrame(
   message: unknown,
   what: string,
 ): Promise<PageResult> {
+  const navigationsBefore = navigationsOf(tabId, frameId);
   try {
     return asPageResult(await browser.tabs.sendMessage(tabId, message, { frameId }), what);
   } catch (error) {
     if (!isMissingReceiver(error)) {
       return { success: false, error: `The page did not answer ${what}: ${(error as Error).message}` };
     }
+  }
+  if (navigationsOf(tabId, frameId) !== navigationsBefore) {
+    return {
+      success: true,
+      navigated: true,
+      note: `The page went to a new document while ${what} ran, before it answered: read the page to see the result.`,
+    };
   }
   try {
     for (const file of PAGE_SCRIPT_FILES)

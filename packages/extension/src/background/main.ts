@@ -21,6 +21,7 @@ import { addonLocalFiles } from "./local-files-setting.js";
 import { OfferedFiles } from "./offered-files.js";
 import { PayloadRecorder } from "./payload-recorder.js";
 import { browserPersonNotifications } from "./person-notifications.js";
+import { PersonRecordings } from "./person-recordings.js";
 import { Router } from "./router.js";
 import { RunHooks } from "./run-hooks.js";
 import { RunManager } from "./run-manager.js";
@@ -128,6 +129,7 @@ installContextMenu(askAbout);
 // History is asked for when first needed, at the sidebar of the run that needs it.
 port.history.setPermissionAsker((tabId, permission) => runs.askBrowserPermission(tabId, permission));
 
+const recordings = new PersonRecordings();
 const router = new Router({
   settings,
   sessions,
@@ -139,10 +141,15 @@ const router = new Router({
   offeredFiles,
   clearAgentConversation: (tabId) => conversations.remove(tabId),
   lastRunTrace: (tabId) => hooks.lastTrace(tabId),
+  recordings,
 });
 
 browser.runtime.onMessage.addListener(
-  (message) => scheduler.handle(message) ?? skills.handle(message) ?? router.handle(message),
+  (message, sender) =>
+    recordings.handle(message, sender) ??
+    scheduler.handle(message) ??
+    skills.handle(message) ??
+    router.handle(message),
 );
 browser.runtime.onConnect.addListener((connected) => router.connect(connected));
 

@@ -17,6 +17,7 @@ import { testProviderConnection } from "./connection-test.js";
 import type { ContextInbox } from "./context-menu.js";
 import type { OfferedFiles } from "./offered-files.js";
 import type { PayloadRecorder } from "./payload-recorder.js";
+import type { PersonRecordings } from "./person-recordings.js";
 import type { RunManager } from "./run-manager.js";
 import type { SettingsStore } from "./settings-store.js";
 import type { TabSessions } from "./tab-sessions.js";
@@ -36,6 +37,8 @@ export interface RouterDeps {
   clearAgentConversation(tabId: string): Promise<void>;
   /** The tab's last finished run as trace records (RunHooks keeps one per tab in memory). */
   lastRunTrace?(tabId: string): TraceRecord[] | undefined;
+  /** The person's recordings, one per tab (the sidebar's Record). */
+  recordings: PersonRecordings;
 }
 
 type Handlers = {
@@ -99,6 +102,8 @@ export class Router {
       },
       withdraw_file: async (r) =>
         this.offeredChanged(r.tabId, deps.offeredFiles.withdraw(r.tabId, String(r.name))),
+      record_start: (r) => deps.recordings.start(r.tabId),
+      record_stop: (r) => deps.recordings.stop(r.tabId),
     };
     deps.contextInbox.onPut((tabId) => {
       for (const [port, subscribed] of this.subscribers) {
@@ -163,6 +168,7 @@ export class Router {
       url: tab?.url ?? "",
       allowApi,
       offeredFiles: this.deps.offeredFiles.list(tabId),
+      recording: this.deps.recordings.isRecording(tabId),
       transcript: [...session.transcript],
       run: this.deps.runs.liveSnapshot(key) ?? session.run,
     });

@@ -10,6 +10,9 @@ export const EXECUTE_JS_MESSAGE = "webbrain_execute_js";
 export const RESOURCE_URL_MESSAGE = "webbrain_resource_url";
 export const ATTACH_FILE_MESSAGE = "webbrain_attach_file";
 export const CANCEL_WAITS_MESSAGE = "webbrain_cancel_waits";
+/** Start / stop reporting what the person does in this frame (the page layer's recorder). */
+export const RECORD_START_MESSAGE = "webbrain_record_start";
+export const RECORD_STOP_MESSAGE = "webbrain_record_stop";
 
 /**
  * Set on a page action's answer when it followed a link (content/page-effects.ts); the
@@ -82,15 +85,60 @@ export interface CancelWaitsMessage {
   type: typeof CANCEL_WAITS_MESSAGE;
 }
 
-export type ContentMessage = ExecuteJsMessage | ResourceUrlMessage | AttachFileMessage | CancelWaitsMessage;
+/**
+ * Recording a person: start reports each action to the background page (RECORDED_ACTION_MESSAGE);
+ * stop answers `{success, actions}`: the actions not yet reported (the field being typed in).
+ */
+export interface RecordControlMessage {
+  type: typeof RECORD_START_MESSAGE | typeof RECORD_STOP_MESSAGE;
+}
+
+export type ContentMessage =
+  | ExecuteJsMessage
+  | ResourceUrlMessage
+  | AttachFileMessage
+  | CancelWaitsMessage
+  | RecordControlMessage;
 
 const TYPES: ReadonlySet<string> = new Set([
   EXECUTE_JS_MESSAGE,
   RESOURCE_URL_MESSAGE,
   ATTACH_FILE_MESSAGE,
   CANCEL_WAITS_MESSAGE,
+  RECORD_START_MESSAGE,
+  RECORD_STOP_MESSAGE,
 ]);
 
 export function isContentMessage(value: unknown): value is ContentMessage {
   return typeof value === "object" && value !== null && TYPES.has(String((value as { type?: unknown }).type));
+}
+
+/**
+ * From a content script to the background page while its tab is recorded: one RecordedAction
+ * (@webbrain/protocol) as JSON text. A secret field's text is never in it (the page layer's rule).
+ */
+export const RECORDED_ACTION_MESSAGE = "webbrain_recorded_action";
+/** From a content script that just started: is my tab being recorded? Answers `{recording}`. */
+export const RECORDING_QUERY_MESSAGE = "webbrain_recording_query";
+
+export interface RecordedActionMessage {
+  type: typeof RECORDED_ACTION_MESSAGE;
+  action: string;
+}
+
+export function isRecordedActionMessage(value: unknown): value is RecordedActionMessage {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === RECORDED_ACTION_MESSAGE &&
+    typeof (value as { action?: unknown }).action === "string"
+  );
+}
+
+export function isRecordingQuery(value: unknown): value is { type: typeof RECORDING_QUERY_MESSAGE } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === RECORDING_QUERY_MESSAGE
+  );
 }

@@ -16,6 +16,10 @@ import {
   type ContentMessage,
   EXECUTE_JS_MESSAGE,
   isContentMessage,
+  RECORD_START_MESSAGE,
+  RECORD_STOP_MESSAGE,
+  RECORDED_ACTION_MESSAGE,
+  RECORDING_QUERY_MESSAGE,
   RESOURCE_URL_MESSAGE,
 } from "./content-messages.js";
 import { attachFile } from "./file-attach.js";
@@ -40,6 +44,30 @@ async function runAction(action: string, params: Record<string, unknown>): Promi
   }
 }
 
+/** This frame's recording of the person (RECORD_START_MESSAGE), while one runs. */
+let stopRecording: (() => void) | undefined;
+/** Set while stopping: the last actions go into the stop's answer, not a message. */
+let stopping: string[] | undefined;
+
+function startRecording(): { success: boolean; error?: string } {
+  const api = pageScript();
+  if (!api?.record) return { success: false, error: PAGE_SCRIPT_MISSING };
+  stopRecording ??= api.record((action) => {
+    if (stopping) stopping.push(action);
+    else void browser.runtime.sendMessage({ type: RECORDED_ACTION_MESSAGE, action });
+  });
+  return { success: true };
+}
+
+function endRecording(): { success: true; actions: string[] } {
+  stopping = [];
+  stopRecording?.();
+  stopRecording = undefined;
+  const actions = stopping;
+  stopping = undefined;
+  return { success: true, actions };
+}
+
 async function runContentMessage(message: ContentMessage): Promise<unknown> {
   try {
     switch (message.type) {
@@ -51,6 +79,10 @@ async function runContentMessage(message: ContentMessage): Promise<unknown> {
         return toJson(await attachFile(message));
       case CANCEL_WAITS_MESSAGE:
         return { success: true, cancelled: pageScript()?.cancelWaits?.() ?? 0 };
+      case RECORD_START_MESSAGE:
+        return startRecording();
+      case RECORD_STOP_MESSAGE:
+        return endRecording();
     }
   } catch (error) {
     const text = error instanceof Error ? error.message : String(error);
@@ -70,4 +102,11 @@ if (!scope.__webbrainGlueInstalled) {
     if (isContentMessage(message)) return runContentMessage(message);
     return undefined;
   });
+  // A new document of a tab being recorded goes on recording (the start message went to the last one).
+  void browser.runtime
+    .sendMessage({ type: RECORDING_QUERY_MESSAGE })
+    .then((answer) => {
+      if ((answer as { recording?: unknown } | undefined)?.recording === true) startRecording();
+    })
+    .catch(() => {});
 }

@@ -6,6 +6,8 @@ export interface PageScriptApi {
   handle(action: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Ends the waits in progress (each answers `cancelled`); answers how many it ended. */
   cancelWaits?: () => number;
+  /** Reports the person's actions as RecordedAction JSON texts; answers the stop (recorder.ts). */
+  record?: (send: (action: string) => void) => () => void;
   version?: string;
 }
 

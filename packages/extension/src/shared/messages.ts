@@ -47,7 +47,11 @@ export type Request =
   /** A file the person picked to offer for the tab's page (upload_file may send it after asking). */
   | { type: "offer_file"; tabId: number; name: string; mime: string; data: ArrayBuffer }
   /** The person removed an offered file. */
-  | { type: "withdraw_file"; tabId: number; name: string };
+  | { type: "withdraw_file"; tabId: number; name: string }
+  /** Record: what the person does in the tab becomes a workflow (background/person-recordings.ts). */
+  | { type: "record_start"; tabId: number }
+  /** Stop recording the tab and save the workflow into the list. */
+  | { type: "record_stop"; tabId: number };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -79,6 +83,8 @@ export interface ReplyValues {
   take_context_attachments: Attachment[];
   offer_file: OfferedFileSummary[];
   withdraw_file: OfferedFileSummary[];
+  record_start: { recording: true };
+  record_stop: { name: string; steps: number; params: string[] };
 }
 
 /** An "always allow" answer the agent remembers: this capability on this site. */
@@ -99,6 +105,8 @@ export interface TabState {
   allowApi: boolean;
   /** Files offered for the tab's page (sidebar "For the page"). */
   offeredFiles: OfferedFileSummary[];
+  /** The sidebar's Record is recording this tab (person-recordings.ts). */
+  recording?: boolean;
 }
 
 export type PortToBackground = { type: "subscribe"; tabId: number };

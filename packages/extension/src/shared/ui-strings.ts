@@ -381,6 +381,12 @@ export const EN_MESSAGES = {
   workflowNoInputs: "none",
   workflowNoRun: "This tab has no finished run to save; run a task in Act mode first.",
   workflowsHeading: "Saved workflows",
+  recordButton: "Record",
+  recordStopButton: "Stop and save",
+  recordingStatus:
+    "Recording: work on the page as usual (clicks, typing, choices), then press Stop and save. Passwords are never recorded.",
+  recordSaved: 'Saved the recording as workflow "$1": $2 steps (inputs: $3).',
+  recordNotRecording: "This tab is not being recorded; press Record first.",
   workflowStartPage: "Start page",
   workflowRun: "Run",
   workflowDownload: "Download",

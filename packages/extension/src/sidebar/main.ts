@@ -59,6 +59,8 @@ const ui = {
   saveWorkflow: byId<HTMLButtonElement>("save-workflow"),
   workflowSave: byId<HTMLDivElement>("workflow-save"),
   workflowStatus: byId<HTMLParagraphElement>("workflow-status"),
+  recordWorkflow: byId<HTMLButtonElement>("record-workflow"),
+  stopRecording: byId<HTMLButtonElement>("stop-recording"),
 };
 
 // Saved workflows (workflows/workflow-panel.ts, shared with the traces page).
@@ -284,6 +286,8 @@ function applyState(state: TabState): void {
   showTabTitle(state.title, state.url, state.tabId);
   refreshTabTitle(state.tabId);
   ui.badge.hidden = !state.allowApi;
+  // A panel opened (or reopened) on a tab being recorded offers Stop and save.
+  showRecording(state.recording === true);
   offered = state.offeredFiles ?? [];
   renderOffered();
   view.verbose = settings.verbose;
@@ -495,6 +499,33 @@ ui.saveWorkflow.addEventListener("click", () => {
       }),
     )
     .catch((error: unknown) => setWorkflowStatus(error instanceof Error ? error.message : String(error)));
+});
+
+// Record: the background page records what the person does in this tab (person-recordings.ts).
+function showRecording(recording: boolean): void {
+  ui.recordWorkflow.hidden = recording;
+  ui.stopRecording.hidden = !recording;
+}
+ui.recordWorkflow.addEventListener("click", () => {
+  if (currentTabId === undefined) return;
+  request({ type: "record_start", tabId: currentTabId })
+    .then(() => {
+      showRecording(true);
+      setWorkflowStatus(t("recordingStatus"));
+    })
+    .catch((error: unknown) => setWorkflowStatus(error instanceof Error ? error.message : String(error)));
+});
+ui.stopRecording.addEventListener("click", () => {
+  if (currentTabId === undefined) return;
+  request({ type: "record_stop", tabId: currentTabId })
+    .then((saved) => {
+      setWorkflowStatus(
+        t("recordSaved", saved.name, saved.steps, saved.params.join(", ") || t("workflowNoInputs")),
+      );
+      byId<HTMLDetailsElement>("workflows").open = true;
+    })
+    .catch((error: unknown) => setWorkflowStatus(error instanceof Error ? error.message : String(error)))
+    .finally(() => showRecording(false));
 });
 
 browser.storage.onChanged.addListener((changes, area) => {

@@ -264,6 +264,45 @@ export const screenshotCommand: CommandSpec<typeof screenshotOptions> = {
   ],
 };
 
+/** `record` shows its window by default: the person works in it. */
+const { headed: _shownAnyway, ...recordBrowserOptions } = browserOptions;
+
+const recordOptions = {
+  out: {
+    kind: "string",
+    valueName: "FILE",
+    short: "o",
+    help: "Write the workflow here when the recording ends (required).",
+  },
+  name: { kind: "string", valueName: "TEXT", help: "The workflow's name (default: Recorded on HOST)." },
+  headless: {
+    kind: "boolean",
+    help: "Hide the Firefox window (for scripts and tests that act through BiDi; default: shown).",
+  },
+  ...recordBrowserOptions,
+} as const satisfies OptionSpecs;
+
+export const recordCommand: CommandSpec<typeof recordOptions> = {
+  name: "record",
+  summary:
+    "Record what you do on a page (clicks, typing, choices) as a workflow that replays without a model.",
+  positionals: [{ name: "url", required: true }],
+  options: recordOptions,
+  description: [
+    "Opens URL in a Firefox window; work there as usual. Each click, each field you type into",
+    "(its final text) and each choice in a list becomes a step, its target kept as what it is",
+    "(role, name, the part of the page it is in), as `workflow save` keeps an agent's steps. Typed",
+    "text becomes a parameter named after the field's label; a password is never recorded: it is",
+    "a secret parameter that `workflow run` asks for. Press Ctrl+Alt+S in the page, close the tab,",
+    "or press Ctrl-C here to end: FILE is then written whole (mode 0600) and may be run at once",
+    "with `webbrain workflow run FILE`.",
+  ].join("\n"),
+  examples: [
+    "webbrain record https://shop.example/order -o order.workflow.json",
+    'webbrain workflow run order.workflow.json --param full_name="Grace Hopper"',
+  ],
+};
+
 const mcpOptions = {
   ...modeTierOptions,
   skill: skillOption,
@@ -354,5 +393,6 @@ export const COMMANDS = [
   stateCommand,
   traceCommand,
   workflowCommand,
+  recordCommand,
   benchCommand,
 ] as const;

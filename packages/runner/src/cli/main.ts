@@ -31,6 +31,7 @@ const HANDLERS: Record<string, () => Promise<CommandHandler>> = {
   state: async () => (await import("./session-commands.js")).stateCommandHandler as CommandHandler,
   trace: async () => (await import("./trace-command.js")).traceCommandHandler as CommandHandler,
   workflow: async () => (await import("./workflow-command.js")).workflowCommandHandler as CommandHandler,
+  record: async () => (await import("./record-command.js")).recordCommandHandler as CommandHandler,
   bench: async () => (await import("./bench-command.js")).benchCommandHandler as CommandHandler,
 };
 

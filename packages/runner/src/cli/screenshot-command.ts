@@ -39,7 +39,7 @@ export async function screenshotCommandHandler(
 }
 
 /** -o FILE's folder must exist before Firefox starts: a typo there costs no launch. */
-async function checkOutputFolder(out: string): Promise<void> {
+export async function checkOutputFolder(out: string): Promise<void> {
   const folder = dirname(out);
   const found = await stat(folder).catch(() => undefined);
   if (!found)

@@ -59,6 +59,17 @@ export function paramPairs(values: readonly string[] | undefined): Record<string
   return pairs;
 }
 
+/** A saved workflow's parameters for the person: each default, a secret as asked at each replay. */
+export function paramsLine(workflow: Workflow): string {
+  return (
+    workflow.params
+      .map((p) =>
+        p.secret ? `${p.name} (secret: asked at each replay)` : `${p.name} (${JSON.stringify(p.default)})`,
+      )
+      .join(", ") || "none"
+  );
+}
+
 function asUsage<T>(work: () => T): T {
   try {
     return work();
@@ -167,14 +178,8 @@ async function save(tracePath: string, options: Options, io: CliIo): Promise<Exi
     const out = resolve(options.out);
     await writePrivateFile(out, text);
     await approvals.approve(text, "saved", out);
-    const params =
-      workflow.params
-        .map((p) =>
-          p.secret ? `${p.name} (secret: asked at each replay)` : `${p.name} (${JSON.stringify(p.default)})`,
-        )
-        .join(", ") || "none";
     io.stderr.write(
-      `webbrain: saved ${workflow.steps.length} steps to ${options.out}; parameters: ${params}\n`,
+      `webbrain: saved ${workflow.steps.length} steps to ${options.out}; parameters: ${paramsLine(workflow)}\n`,
     );
   } else {
     await approvals.approve(text, "saved", "(stdout)");
