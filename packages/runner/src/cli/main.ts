@@ -32,6 +32,7 @@ const HANDLERS: Record<string, () => Promise<CommandHandler>> = {
   trace: async () => (await import("./trace-command.js")).traceCommandHandler as CommandHandler,
   workflow: async () => (await import("./workflow-command.js")).workflowCommandHandler as CommandHandler,
   bench: async () => (await import("./bench-command.js")).benchCommandHandler as CommandHandler,
+  companion: async () => (await import("./companion-command.js")).companionCommandHandler as CommandHandler,
 };
 
 export function formatMainHelp(): string {
