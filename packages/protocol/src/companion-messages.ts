@@ -15,6 +15,9 @@
 /** The host name in Firefox's native-messaging manifest. */
 export const COMPANION_HOST_NAME = "webbrain_companion";
 
+/** The add-on's optional permission that lets it start the companion. */
+export const COMPANION_PERMISSION = "nativeMessaging";
+
 /** The attribute on `document.documentElement` that carries a tab's marker. */
 export const COMPANION_TAB_MARKER_ATTRIBUTE = "data-webbrain-companion-tab";
 

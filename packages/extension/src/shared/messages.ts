@@ -12,7 +12,7 @@ import type { TraceRecord } from "@webbrain/agent";
 import type { Mode } from "@webbrain/protocol";
 import type { Attachment } from "./attachments.js";
 import type { OfferedFileSummary } from "./offered-files.js";
-import type { JournalEntry, RunSnapshot } from "./run-events.js";
+import type { JournalEntry, RunInputShown, RunSnapshot } from "./run-events.js";
 import type { ProviderConfig, Settings } from "./settings.js";
 import type { TranscriptItem } from "./transcript.js";
 
@@ -47,7 +47,9 @@ export type Request =
   /** A file the person picked to offer for the tab's page (upload_file may send it after asking). */
   | { type: "offer_file"; tabId: number; name: string; mime: string; data: ArrayBuffer }
   /** The person removed an offered file. */
-  | { type: "withdraw_file"; tabId: number; name: string };
+  | { type: "withdraw_file"; tabId: number; name: string }
+  /** What input a run would use now: the companion's trusted input or synthetic events, and why. */
+  | { type: "companion_status" };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -79,6 +81,7 @@ export interface ReplyValues {
   take_context_attachments: Attachment[];
   offer_file: OfferedFileSummary[];
   withdraw_file: OfferedFileSummary[];
+  companion_status: RunInputShown;
 }
 
 /** An "always allow" answer the agent remembers: this capability on this site. */
