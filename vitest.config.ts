@@ -15,6 +15,7 @@ export const QUICK_TESTS = [
   "packages/bidi/test/client-pending.test.ts",
   "packages/bidi/test/client-transport.test.ts",
   "packages/extension/test/addon-build.test.ts",
+  "packages/extension/test/companion-client.test.ts",
   "packages/extension/test/connection-test.test.ts",
   "packages/extension/test/messaging-routes.test.ts",
   "packages/extension/test/packaged-skills.test.ts",
