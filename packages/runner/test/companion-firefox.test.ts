@@ -11,8 +11,7 @@
  * own is still checked: hello reports the endpoint it discovered from its parent process, which
  * must be this Firefox's.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
   type BidiClient,
@@ -34,9 +33,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPANION_SESSION_ENV } from "../src/companion/companion-host.js";
 import { discoverFirefoxBidi } from "../src/companion/firefox-endpoint.js";
-import { runCli } from "./run-cli.js";
+import { homeWithCompanion, PROBE_ADDON_ID, waitForExit, writeProbeAddon } from "./companion-probe.js";
 
-const ADDON_ID = "webbrain@webbrain.dev";
 const ADDON_UUID = "7d3f0a52-1c4e-4b8a-9e61-2f5a6b7c8d9e";
 const PROBE_URL = `moz-extension://${ADDON_UUID}/probe.html`;
 
@@ -46,29 +44,8 @@ let relay: SessionRelay;
 let browser: FirefoxBrowser;
 let probe: string;
 
-/** A stand-in add-on with WebBrain's id: a page from which the test calls the companion. */
-async function writeProbeAddon(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    join(dir, "manifest.json"),
-    JSON.stringify({
-      manifest_version: 2,
-      name: "companion probe",
-      version: "1.0",
-      browser_specific_settings: { gecko: { id: ADDON_ID } },
-      permissions: ["nativeMessaging", "tabs", "<all_urls>"],
-      background: { scripts: ["background.js"] },
-    }),
-  );
-  await writeFile(join(dir, "background.js"), 'browser.tabs.create({ url: "probe.html" });\n');
-  await writeFile(
-    join(dir, "probe.html"),
-    "<!doctype html><title>probe</title><script src=probe.js></script>",
-  );
-  // One port to the companion; calls by id, as the add-on's own client does.
-  await writeFile(
-    join(dir, "probe.js"),
-    `let port; let next = 1; const pending = new Map();
+/** The probe's page, from which the test calls the companion over one port, by id. */
+const PROBE_PAGE_SCRIPT = `let port; let next = 1; const pending = new Map();
     window.connectCompanion = () => {
       port = browser.runtime.connectNative(${JSON.stringify(COMPANION_HOST_NAME)});
       port.onMessage.addListener((m) => { pending.get(m.id)?.(m); pending.delete(m.id); });
@@ -88,9 +65,7 @@ async function writeProbeAddon(dir: string): Promise<void> {
         code: "document.documentElement.setAttribute(" + JSON.stringify(${JSON.stringify(COMPANION_TAB_MARKER_ATTRIBUTE)}) + ", " + JSON.stringify(marker) + ")",
       });
       return true;
-    };`,
-  );
-}
+    };`;
 
 async function callCompanion<T>(client: BidiClient, request: Record<string, unknown>): Promise<T> {
   return callFunction<T>(client, probe, "(request) => window.callCompanion(request)", [request], {
@@ -108,9 +83,8 @@ async function openTab(url: string): Promise<{ context: string; tabId: number }>
     "browser.tabs.query({}).then((tabs) => tabs.map((t) => ({ id: t.id, url: t.url })))",
     { awaitPromise: true },
   );
-  const before = new Set<number>();
   // The newest tab on this URL is the one just opened (tab ids only grow).
-  const tabId = Math.max(...tabs.filter((t) => t.url === url && !before.has(t.id)).map((t) => t.id));
+  const tabId = Math.max(...tabs.filter((t) => t.url === url).map((t) => t.id));
   return { context, tabId };
 }
 
@@ -121,9 +95,7 @@ function pageText(context: string, selector: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  home = await mkdtemp(join(tmpdir(), "webbrain-companion-home-"));
-  const installed = await runCli(["companion", "install"], { env: { HOME: home } });
-  if (installed.code !== 0) throw new Error(`companion install failed: ${installed.stderr}`);
+  home = await homeWithCompanion("webbrain-companion-home-");
   server = await startFixtureServer();
   relay = await startSessionRelay(() => browser.client);
   browser = await launchFirefox({
@@ -131,10 +103,13 @@ beforeAll(async () => {
     // Firefox looks for native-messaging hosts under $HOME/.mozilla and passes its environment
     // on to the host it starts.
     env: { ...process.env, HOME: home, [COMPANION_SESSION_ENV]: relay.url },
-    prefs: { "extensions.webextensions.uuids": JSON.stringify({ [ADDON_ID]: ADDON_UUID }) },
+    prefs: { "extensions.webextensions.uuids": JSON.stringify({ [PROBE_ADDON_ID]: ADDON_UUID }) },
   });
   const addonDir = join(home, "probe-addon");
-  await writeProbeAddon(addonDir);
+  await writeProbeAddon(addonDir, 'browser.tabs.create({ url: "probe.html" });\n', {
+    "probe.html": "<!doctype html><title>probe</title><script src=probe.js></script>",
+    "probe.js": PROBE_PAGE_SCRIPT,
+  });
   await browser.client.send("webExtension.install", { extensionData: { type: "path", path: addonDir } });
   probe = (await waitFor(
     async () => {
@@ -224,17 +199,7 @@ describe("the companion in real Firefox", () => {
   it("leaves no process behind when the add-on disconnects", async () => {
     const { result } = await callCompanion<{ result: CompanionHello }>(browser.client, { type: "hello" });
     await evaluate(browser.client, probe, "window.disconnectCompanion(), true");
-    await waitFor(
-      () => {
-        try {
-          process.kill(result.pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      },
-      { timeoutMs: 10_000, message: `the companion (pid ${result.pid}) still runs after the port closed` },
-    );
+    await waitForExit(result.pid, "the companion, after the port closed,");
     await waitFor(() => relay.connections === 0, {
       timeoutMs: 5_000,
       message: "the lent session socket stayed open",

@@ -9,9 +9,8 @@
  * for hello, opens the trusted-only page, has the companion type and click there, reads the page
  * back and posts all of it to /report. Closing Firefox must leave no companion behind.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FirefoxBrowser, launchFirefox } from "@webbrain/bidi";
 import { COMPANION_HOST_NAME, COMPANION_TAB_MARKER_ATTRIBUTE, type CompanionHello } from "@webbrain/protocol";
@@ -23,7 +22,7 @@ import {
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { homeWithCompanion, waitForExit, writeProbeAddon } from "./companion-probe.js";
 
 interface Report {
   hello?: { ok: boolean; result?: CompanionHello; error?: string };
@@ -80,9 +79,7 @@ function probeBackground(origin: string): string {
 }
 
 it("finds its parent Firefox's endpoint, opens the BiDi session itself, and its click lands; closing Firefox ends it", async () => {
-  home = await mkdtemp(join(tmpdir(), "webbrain-companion-own-"));
-  const installed = await runCli(["companion", "install"], { env: { HOME: home } });
-  expect(installed.code, installed.stderr).toBe(0);
+  home = await homeWithCompanion("webbrain-companion-own-");
   // /go is answered once the test has ended its own session (long polling: held until then).
   const held: ServerResponse[] = [];
   let go = false;
@@ -107,19 +104,7 @@ it("finds its parent Firefox's endpoint, opens the BiDi session itself, and its 
   delete env.WEBBRAIN_COMPANION_SESSION;
   browser = await launchFirefox({ headless: testsRunHeadless(), env });
   const addonDir = join(home, "probe-addon");
-  await mkdir(addonDir, { recursive: true });
-  await writeFile(
-    join(addonDir, "manifest.json"),
-    JSON.stringify({
-      manifest_version: 2,
-      name: "companion probe",
-      version: "1.0",
-      browser_specific_settings: { gecko: { id: "webbrain@webbrain.dev" } },
-      permissions: ["nativeMessaging", "tabs", "<all_urls>"],
-      background: { scripts: ["background.js"] },
-    }),
-  );
-  await writeFile(join(addonDir, "background.js"), probeBackground(server.origin));
+  await writeProbeAddon(addonDir, probeBackground(server.origin));
   await browser.client.send("webExtension.install", { extensionData: { type: "path", path: addonDir } });
   // Hand Firefox's one session over: from here on only the add-on and its companion drive it.
   await browser.client.send("session.end", {});
@@ -140,15 +125,5 @@ it("finds its parent Firefox's endpoint, opens the BiDi session itself, and its 
 
   const pid = got.hello!.result!.pid;
   await browser.close();
-  await waitFor(
-    () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    },
-    { timeoutMs: 10_000, message: `the companion (pid ${pid}) outlived Firefox` },
-  );
+  await waitForExit(pid, "the companion, after Firefox closed,");
 });
