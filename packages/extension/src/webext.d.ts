@@ -28,6 +28,8 @@ declare namespace browser {
     }
     function sendMessage(message: unknown): Promise<unknown>;
     function connect(info?: { name?: string }): Port;
+    /** A native-messaging host (permission "nativeMessaging"); the port disconnects if it dies. */
+    function connectNative(application: string): Port;
     function getURL(path: string): string;
     function openOptionsPage(): Promise<void>;
     function getManifest(): { version: string; name: string };

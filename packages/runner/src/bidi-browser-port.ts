@@ -78,6 +78,11 @@ export interface BidiBrowserPortOptions {
   person?: PersonAtHand;
   /** What the user allowed of their files (--allow-file-urls, --upload-dir, --attach); default none. */
   localFiles?: RunnerLocalFiles;
+  /**
+   * Open a tab to work in (default true). The companion acts in the person's own tabs and opens
+   * none (companion/companion-host.ts).
+   */
+  workTab?: boolean;
 }
 
 export const DEFAULT_NAVIGATION_TIMEOUT_MS = 30_000;
@@ -173,6 +178,8 @@ export class BidiBrowserPort implements BrowserPort {
     await port.tabs.start();
     await port.documents.start();
     await port.channel.install();
+    // The person's own Firefox (the companion) keeps its tabs and its download folder.
+    if (opts.workTab === false) return port;
     await port.sideEffects.routeDownloads(port.downloads.dir, opts.userContext).catch(() => {
       // A remote browser (a Grid node) may refuse a local folder; downloads then go where it says.
     });

@@ -120,7 +120,9 @@ async function connectToEndpoint(url: string): Promise<BrowserConnection> {
       { cause: error },
     );
   }
-  return remoteConnection(session, `Firefox ${session.browserVersion} (connected at ${url})`);
+  // A session joined by URL (/session/<id>) was opened by someone else and reports no version.
+  const version = session.browserVersion ? ` ${session.browserVersion}` : "";
+  return remoteConnection(session, `Firefox${version} (connected at ${url})`);
 }
 
 /** A WebDriver endpoint is an http(s) URL; anything else is a typo worth saying so. */

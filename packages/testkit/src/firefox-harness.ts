@@ -40,13 +40,18 @@ export function testsRunHeadless(env: NodeJS.ProcessEnv = process.env): boolean 
   return env.WEBBRAIN_TEST_HEADED !== "1";
 }
 
-export function useFirefox(opts: LaunchOptions = {}): FirefoxHarness {
+/**
+ * `opts` may be a function, awaited in beforeAll: for options known only once something async
+ * has started (a server whose URL goes into Firefox's environment).
+ */
+export function useFirefox(opts: LaunchOptions | (() => Promise<LaunchOptions>) = {}): FirefoxHarness {
   let browser: FirefoxBrowser | undefined;
   const testTabs = new Set<string>();
   const testUserContexts = new Set<string>();
 
   beforeAll(async () => {
-    browser = await launchFirefox({ headless: testsRunHeadless(), ...opts });
+    const options = typeof opts === "function" ? await opts() : opts;
+    browser = await launchFirefox({ headless: testsRunHeadless(), ...options });
   });
 
   afterEach(async () => {

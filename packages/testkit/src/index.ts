@@ -7,6 +7,7 @@ export * from "./fixture-server.js";
 export * from "./llm/index.js";
 export * from "./pdf-writer.js";
 export * from "./person-input.js";
+export * from "./session-relay.js";
 export * from "./tool-conformance.js";
 export * from "./tree-lines.js";
 export * from "./wait-for.js";

@@ -15,6 +15,8 @@ import { replaceWorkflow } from "../workflows/workflow-library.js";
 import { listArchives, openArchive } from "../zim/archive-store.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { WebRequestApiObserver } from "./api-observer-webrequest.js";
+import { CompanionClient } from "./companion-client.js";
+import { COMPANION_PERMISSION, runInput } from "./companion-input.js";
 import { askAboutHandler, ContextInbox, firefoxContextSources, installContextMenu } from "./context-menu.js";
 import { megabytesToBytes } from "./download-limit.js";
 import { addonLocalFiles } from "./local-files-setting.js";
@@ -50,6 +52,24 @@ followLocalFilesSetting();
 browser.storage.onChanged.addListener((changes, area) => {
   if (area === "local" && SETTINGS_KEY in changes) followLocalFilesSetting();
 });
+// The companion (trusted input over BiDi), asked per run while Settings has it on; turned off,
+// its port closes and the companion exits.
+const companion = new CompanionClient();
+const companionInput = async () =>
+  runInput(
+    companion,
+    {
+      enabled: (await settings.load()).companion,
+      permitted: () => browser.permissions.contains({ permissions: [COMPANION_PERMISSION] }),
+    },
+    port,
+  );
+browser.storage.onChanged.addListener((changes, area) => {
+  if (area !== "local" || !(SETTINGS_KEY in changes)) return;
+  const next = changes[SETTINGS_KEY]?.newValue as { companion?: unknown } | undefined;
+  if (next?.companion !== true) companion.disconnect();
+});
+browser.tabs.onRemoved.addListener((tabId) => companion.forgetTab(tabId));
 const store = new WebExtStore(browser.storage.local, browser.storage.session);
 const conversations = new ConversationStore(store);
 const payloads = new PayloadRecorder();
@@ -78,6 +98,7 @@ const runs: RunManager = new RunManager({
   payloads,
   // A scheduled run that needs a person tells them so (pause_for_user).
   personNeeded: browserPersonNotifications(),
+  runInput: companionInput,
   // The model answers in the user's language (spec 000).
   languageHint: () => languageInstruction(uiLanguage()),
   // Skills and the scheduler (scheduling/, skills/): read per run, so changes apply to the next one.
@@ -142,6 +163,10 @@ const router = new Router({
   clearAgentConversation: (tabId) => conversations.remove(tabId),
   lastRunTrace: (tabId) => hooks.lastTrace(tabId),
   recordings,
+  companionStatus: async () => {
+    const { kind, detail } = await companionInput();
+    return { kind, detail };
+  },
 });
 
 browser.runtime.onMessage.addListener(

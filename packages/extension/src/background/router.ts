@@ -12,6 +12,7 @@ import { isAttachment, MAX_ATTACHMENTS } from "../shared/attachments.js";
 import { t } from "../shared/i18n.js";
 import type { PortToSidebar, Reply, ReplyValues, Request, TabState } from "../shared/messages.js";
 import { isRequest, RUN_PORT_NAME } from "../shared/messages.js";
+import type { RunInputShown } from "../shared/run-events.js";
 import type { AlwaysGrants } from "./always-grants.js";
 import { testProviderConnection } from "./connection-test.js";
 import type { ContextInbox } from "./context-menu.js";
@@ -39,6 +40,8 @@ export interface RouterDeps {
   lastRunTrace?(tabId: string): TraceRecord[] | undefined;
   /** The person's recordings, one per tab (the sidebar's Record). */
   recordings: PersonRecordings;
+  /** What input a run started now would use (Settings shows it beside the companion switch). */
+  companionStatus?(): Promise<RunInputShown>;
 }
 
 type Handlers = {
@@ -95,6 +98,8 @@ export class Router {
         });
       },
       take_context_attachments: async (r) => deps.contextInbox.take(r.tabId),
+      companion_status: async () =>
+        (await deps.companionStatus?.()) ?? { kind: "synthetic", detail: t("inputSynthetic") },
       offer_file: async (r) => {
         if (typeof r.name !== "string" || typeof r.mime !== "string" || !(r.data instanceof ArrayBuffer))
           throw new Error(t("offerRejected"));

@@ -174,6 +174,9 @@ export class RunJournal {
         state.prompt = undefined;
         if (event.message !== undefined) state.message = event.message;
         break;
+      case "input":
+        state.input = event.input;
+        break;
       case "run_start":
       case "status":
         break;

@@ -46,6 +46,7 @@ import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shar
 import type { Settings } from "../shared/settings.js";
 import type { TranscriptItem } from "../shared/transcript.js";
 import { stoppedError } from "./abort.js";
+import type { RunInput } from "./companion-input.js";
 import { addonLocalFiles } from "./local-files-setting.js";
 import {
   agentErrorText,
@@ -110,6 +111,8 @@ export interface RunManagerDeps {
    * notification); `clear` takes it back once the wait is over.
    */
   personNeeded?: { notify(tabId: string, reason: string): void; clear(tabId: string): void };
+  /** Trusted input through the companion, or the add-on's synthetic events (read per run). */
+  runInput?: () => Promise<RunInput>;
 }
 
 /** What the person answered a prompt: the choice, and the words of its text field if it has one. */
@@ -320,10 +323,18 @@ export class RunManager {
       // ... and upload_file with the files this chat offered (whichever tab the run works in).
       // ... and pause_for_user with this run's take-over card.
       const waitMs = how.unattended ? settings.personWaitMinutes * MS_PER_MINUTE : undefined;
+      // ... and, with the companion, every page action through the runner's BiDi port.
+      const input = await this.deps.runInput?.();
+      if (input) this.emit(tabId, run, { kind: "input", input: { kind: input.kind, detail: input.detail } });
       const port = decoratePort(this.deps.port, {
+        ...input?.overrides,
         localFiles: addonLocalFiles(settings.allowFileUrls),
         ...this.deps.offeredFiles?.uploads(tabId),
-        ...personAtHand(this.deps.port, (message) => this.takeOver(tabId, run, message, waitMs)),
+        // (person_at_hand joins the input's capabilities: trusted input keeps saying so).
+        ...personAtHand(
+          { capabilities: input?.overrides.capabilities ?? this.deps.port.capabilities },
+          (message) => this.takeOver(tabId, run, message, waitMs),
+        ),
       });
       const agent = new Agent({
         port: trace ? trace.port(port) : port,

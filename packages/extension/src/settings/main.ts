@@ -6,7 +6,7 @@
  * first install. Protected messaging routes, Skills and Offline Wikipedia are sections of their
  * own (messaging-routes-section.ts, skills/, zim/).
  */
-import type { PermissionCapability, Tier } from "@webbrain/protocol";
+import { COMPANION_PERMISSION, type PermissionCapability, type Tier } from "@webbrain/protocol";
 import { localizeDocument, t } from "../shared/i18n.js";
 import type { AlwaysGrant, ConnectionTestResult } from "../shared/messages.js";
 import { request } from "../shared/request.js";
@@ -56,6 +56,8 @@ const ui = {
   streamResponses: byId<HTMLInputElement>("stream-responses"),
   screenshotAfterActions: byId<HTMLInputElement>("screenshot-after-actions"),
   allowFileUrls: byId<HTMLInputElement>("allow-file-urls"),
+  companion: byId<HTMLInputElement>("companion"),
+  companionStatus: byId<HTMLParagraphElement>("companion-status"),
   azureFields: byId<HTMLDivElement>("azure-fields"),
   bedrockFields: byId<HTMLDivElement>("bedrock-fields"),
   baseUrlLabel: byId<HTMLLabelElement>("p-baseUrl-label"),
@@ -231,6 +233,7 @@ function renderAgent(): void {
   ui.streamResponses.checked = settings.streamResponses;
   ui.screenshotAfterActions.checked = settings.screenshotAfterActions;
   ui.allowFileUrls.checked = settings.allowFileUrls;
+  ui.companion.checked = settings.companion;
   for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="verbose"]')) {
     radio.checked = radio.value === settings.verbose;
   }
@@ -377,6 +380,36 @@ ui.allowFileUrls.addEventListener("change", () => {
   void update((s) => ({ ...s, allowFileUrls: checked })).then((ok) => ok && flashSaved());
 });
 
+// Turning the companion on asks Firefox for native messaging, from the person's click (Firefox
+// grants optional permissions only then); refused, the switch stays off.
+ui.companion.addEventListener("change", () => {
+  const checked = ui.companion.checked;
+  const granted = checked
+    ? browser.permissions.request({ permissions: [COMPANION_PERMISSION] })
+    : Promise.resolve(true);
+  void granted
+    .then((ok) => {
+      if (!ok) {
+        ui.companion.checked = false;
+        return false;
+      }
+      return update((s) => ({ ...s, companion: checked }));
+    })
+    .then((ok) => {
+      if (ok) flashSaved();
+      return renderCompanionStatus();
+    });
+});
+
+async function renderCompanionStatus(): Promise<void> {
+  const status = await request({ type: "companion_status" }).catch((error: unknown) => ({
+    kind: "synthetic" as const,
+    detail: error instanceof Error ? error.message : String(error),
+  }));
+  ui.companionStatus.textContent = status.detail;
+  ui.companionStatus.dataset.input = status.kind;
+}
+
 ui.streamResponses.addEventListener("change", () => {
   const checked = ui.streamResponses.checked;
   void update((s) => ({ ...s, streamResponses: checked })).then((ok) => ok && flashSaved());
@@ -466,6 +499,7 @@ async function start(): Promise<void> {
   renderList();
   renderAgent();
   await renderGrants();
+  await renderCompanionStatus();
 }
 
 // Settings -> Protected messaging routes, Skills and Offline Wikipedia live in their own modules.

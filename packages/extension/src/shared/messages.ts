@@ -12,7 +12,7 @@ import type { TraceRecord } from "@webbrain/agent";
 import type { Mode } from "@webbrain/protocol";
 import type { Attachment } from "./attachments.js";
 import type { OfferedFileSummary } from "./offered-files.js";
-import type { JournalEntry, RunSnapshot } from "./run-events.js";
+import type { JournalEntry, RunInputShown, RunSnapshot } from "./run-events.js";
 import type { ProviderConfig, Settings } from "./settings.js";
 import type { TranscriptItem } from "./transcript.js";
 
@@ -51,7 +51,9 @@ export type Request =
   /** Record: what the person does in the tab becomes a workflow (background/person-recordings.ts). */
   | { type: "record_start"; tabId: number }
   /** Stop recording the tab and save the workflow into the list. */
-  | { type: "record_stop"; tabId: number };
+  | { type: "record_stop"; tabId: number }
+  /** What input a run would use now: the companion's trusted input or synthetic events, and why. */
+  | { type: "companion_status" };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -85,6 +87,7 @@ export interface ReplyValues {
   withdraw_file: OfferedFileSummary[];
   record_start: { recording: true };
   record_stop: { name: string; steps: number; params: string[] };
+  companion_status: RunInputShown;
 }
 
 /** An "always allow" answer the agent remembers: this capability on this site. */

@@ -5,7 +5,7 @@
  */
 
 import type { RunStatus as AgentRunStatus } from "@webbrain/agent";
-import type { Mode } from "@webbrain/protocol";
+import type { InputKind, Mode } from "@webbrain/protocol";
 import type { TranscriptItem } from "./transcript.js";
 
 export type RunStatus = "running" | "done" | "stopped" | "error";
@@ -46,6 +46,8 @@ export type RunEvent =
   | { kind: "status"; text: string }
   | { kind: "prompt"; prompt: PendingPrompt }
   | { kind: "prompt_closed"; promptId: string }
+  /** Which input the run's clicks and keys use (companion-input.ts), and why, for the sidebar. */
+  | { kind: "input"; input: RunInputShown }
   | {
       kind: "run_end";
       status: Exclude<RunStatus, "running">;
@@ -58,6 +60,11 @@ export type RunEvent =
       /** A scheduled run that handed over to a person and waited in vain (message says so). */
       needsPerson?: boolean;
     };
+
+export interface RunInputShown {
+  kind: InputKind;
+  detail: string;
+}
 
 export interface JournalEntry {
   seq: number;
@@ -88,4 +95,6 @@ export interface RunSnapshot {
   prompt?: PendingPrompt;
   /** The final message of a stopped or failed run (for the panel). */
   message?: string;
+  /** Trusted or synthetic input, once the run has decided. */
+  input?: RunInputShown;
 }

@@ -87,6 +87,11 @@ export interface Settings {
    * fraction is accepted (tests wait seconds).
    */
   personWaitMinutes: number;
+  /**
+   * Use the companion (`webbrain companion`, a native-messaging host) for trusted input when
+   * Firefox runs with WebDriver BiDi; default off. Turning it on asks for "nativeMessaging".
+   */
+  companion: boolean;
 }
 
 export const DEFAULT_MAX_STEPS = 130;
@@ -115,6 +120,7 @@ export const DEFAULT_SETTINGS: Settings = {
   maxDownloadMb: DEFAULT_MAX_DOWNLOAD_MB,
   allowFileUrls: false,
   personWaitMinutes: DEFAULT_PERSON_WAIT_MINUTES,
+  companion: false,
 };
 
 export interface ProviderPreset {
@@ -386,6 +392,7 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: str
       maxDownloadMb,
       allowFileUrls: raw.allowFileUrls === true,
       personWaitMinutes,
+      companion: raw.companion === true,
     },
     problems,
   };

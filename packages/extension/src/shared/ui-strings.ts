@@ -403,6 +403,15 @@ export const EN_MESSAGES = {
   workflowApproveRun: "Approve and run",
   workflowApproveCancel: "Cancel",
   workflowNeedsSecret: 'Type the secret input "$1" to run this workflow (it is never saved).',
+  // The companion: trusted input over WebDriver BiDi (issue 24)
+  companionSetting: "Trusted input through the companion (webbrain companion)",
+  companionHint:
+    "With the companion, clicks and keys reach pages as a person's (isTrusted), so sites that ignore synthetic events accept them. Install it with “webbrain companion install”, then start Firefox with WebDriver BiDi: firefox --remote-debugging-port 0",
+  inputTrusted: "Input: trusted (the companion presses clicks and keys through WebDriver BiDi)",
+  inputSynthetic: "Input: synthetic (page events from the add-on; some sites ignore them)",
+  inputSyntheticNoPermission:
+    "Input: synthetic. The companion is on, but Firefox has not granted native messaging: turn the companion off and on again in Settings.",
+  inputSyntheticWhy: "Input: synthetic. The companion is not available: $1",
   // Context menu, history permission, vision (issue 15)
   screenshotAfterActions: "Vision models: send a screenshot after each action",
   allowFileUrls: "Let the agent open local files (file: URLs)",

@@ -19,6 +19,7 @@ import {
   readableSize,
 } from "../shared/offered-files.js";
 import { request } from "../shared/request.js";
+import type { RunInputShown } from "../shared/run-events.js";
 import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.js";
 
 import { WORKFLOWS_KEY } from "../workflows/workflow-library.js";
@@ -43,6 +44,7 @@ const ui = {
   transcript: byId<HTMLOListElement>("transcript"),
   live: byId<HTMLDivElement>("live"),
   status: byId<HTMLParagraphElement>("status"),
+  runInput: byId<HTMLParagraphElement>("run-input"),
   form: byId<HTMLFormElement>("send-form"),
   input: byId<HTMLTextAreaElement>("input"),
   send: byId<HTMLButtonElement>("send"),
@@ -240,6 +242,14 @@ function selectedMode(): Mode {
   return isMode(checked?.value) ? checked.value : "ask";
 }
 
+/** The line under the header saying which input the tab's run uses, and why. */
+function showRunInput(input: RunInputShown | undefined): void {
+  ui.runInput.hidden = input === undefined;
+  ui.runInput.textContent = input?.detail ?? "";
+  if (input) ui.runInput.dataset.input = input.kind;
+  else delete ui.runInput.dataset.input;
+}
+
 function setStatus(text: string): void {
   ui.status.textContent = text;
 }
@@ -299,6 +309,7 @@ function applyState(state: TabState): void {
   );
   setStatus(run?.status === "running" ? t("statusWorking") : "");
   runMode = run?.mode;
+  showRunInput(run?.input);
   offerSave(run?.status === "done");
   refreshEmpty();
 }
@@ -344,6 +355,7 @@ function connect(): browser.runtime.Port {
       offerSave(false);
     }
     if (event.kind === "status") setStatus(event.text);
+    if (event.kind === "input") showRunInput(event.input);
     if (event.kind === "tool_start") setStatus(t("statusRunningTool", event.call.name));
     if (event.kind === "prompt")
       setStatus(t(event.prompt.kind === "takeover" ? "statusTakeover" : "statusWaitingForAnswer"));

@@ -5,6 +5,7 @@
 import { MODES, TIERS, TREE_FILTERS } from "@webbrain/protocol";
 import type { CommandSpec, OptionSpecs } from "./argv-parser.js";
 import { benchCommand } from "./bench-specs.js";
+import { companionCommand } from "./companion-specs.js";
 import { localFileOptions } from "./local-file-specs.js";
 import { modelOptions } from "./model-specs.js";
 import { loginCommand, stateCommand } from "./session-specs.js";
@@ -395,4 +396,5 @@ export const COMMANDS = [
   workflowCommand,
   recordCommand,
   benchCommand,
+  companionCommand,
 ] as const;

@@ -33,6 +33,7 @@ const HANDLERS: Record<string, () => Promise<CommandHandler>> = {
   workflow: async () => (await import("./workflow-command.js")).workflowCommandHandler as CommandHandler,
   record: async () => (await import("./record-command.js")).recordCommandHandler as CommandHandler,
   bench: async () => (await import("./bench-command.js")).benchCommandHandler as CommandHandler,
+  companion: async () => (await import("./companion-command.js")).companionCommandHandler as CommandHandler,
 };
 
 export function formatMainHelp(): string {

@@ -1,0 +1,239 @@
+/**
+ * The add-on with the companion (`webbrain companion`), in real headless Firefox 153 ESR: the
+ * runner's native-messaging host installed by `webbrain companion install` under the HOME this
+ * Firefox runs with, turned on in Settings (which asks for "nativeMessaging" from a click), and
+ * an Act run whose scripted model types and clicks by the tree's refs on a page that ignores
+ * untrusted events.
+ *
+ * Firefox allows one BiDi session, and the harness holds it (it installs the add-on and reads the
+ * pages); a second `session.new` is refused. So the companion is lent the harness's session
+ * through testkit's relay (WEBBRAIN_COMPANION_SESSION); everything else it does (started by
+ * Firefox for the add-on, tab found by marker, the runner's BiDi port pressing the keys) is real.
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { evaluate, navigate } from "@webbrain/bidi";
+import {
+  type FixtureServer,
+  findRef,
+  lastToolResultText,
+  type RecordedRequest,
+  type ScriptedLlm,
+  type SessionRelay,
+  setupFirefox,
+  startFixtureServer,
+  startScriptedLlm,
+  startSessionRelay,
+  toolResultTexts,
+  waitFor,
+} from "@webbrain/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ADDON_PREFS,
+  buildAddon,
+  click,
+  count,
+  grantOptionalPermission,
+  installAndOpenSettings,
+  openAddonPage,
+  scriptedSettings,
+  storeSettings,
+  text,
+  until,
+  waitForText,
+} from "./addon-harness.js";
+
+const WEBBRAIN_BIN = fileURLToPath(new URL("../../runner/bin/webbrain.js", import.meta.url));
+/** The runner's COMPANION_SESSION_ENV (companion-host.ts); the add-on package cannot import it. */
+const COMPANION_SESSION_ENV = "WEBBRAIN_COMPANION_SESSION";
+
+let home = "";
+let relay: SessionRelay | undefined;
+let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
+let fixtures: FixtureServer | undefined;
+const llms: ScriptedLlm[] = [];
+let settingsPage = "";
+
+function installCompanion(homeDir: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WEBBRAIN_BIN, "companion", "install"], {
+      env: { ...process.env, HOME: homeDir },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += String(chunk);
+    });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`companion install: ${stderr}`))));
+  });
+}
+
+const firefox = setupFirefox(async () => {
+  home = await mkdtemp(join(tmpdir(), "webbrain-addon-companion-"));
+  await installCompanion(home);
+  relay = await startSessionRelay(() => firefox.client);
+  return {
+    prefs: ADDON_PREFS,
+    // Firefox finds native-messaging hosts under $HOME/.mozilla and hands its environment on.
+    env: { ...process.env, HOME: home, [COMPANION_SESSION_ENV]: relay.url },
+  };
+});
+
+beforeAll(async () => {
+  addon = await buildAddon();
+  fixtures = await startFixtureServer();
+  settingsPage = await installAndOpenSettings(firefox.client, addon.dir);
+});
+
+afterAll(async () => {
+  await Promise.all(llms.map((llm) => llm.close()));
+  await relay?.close();
+  await fixtures?.close();
+  await addon?.remove();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+/** The model: read the tree, type the coupon and confirm by the tree's refs, then finish. */
+async function couponModel(): Promise<ScriptedLlm> {
+  const llm = await startScriptedLlm({
+    dialect: "openai-chat",
+    script: [
+      { toolCalls: [{ name: "get_accessibility_tree", arguments: { filter: "interactive" } }] },
+      (request: RecordedRequest) => {
+        const tree = lastToolResultText(request);
+        return {
+          toolCalls: [
+            {
+              name: "type_ax",
+              arguments: { ref_id: findRef(tree, "textbox", "Coupon code"), value: "SAVE10" },
+            },
+            { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Confirm order") } },
+          ],
+        };
+      },
+      { toolCalls: [{ name: "done", arguments: { summary: "Typed the coupon and confirmed." } }] },
+    ],
+  });
+  llms.push(llm);
+  return llm;
+}
+
+let pageCounter = 0;
+async function openCheckout(url: string): Promise<{ context: string; tabId: number }> {
+  const context = await firefox.newTab();
+  await navigate(firefox.client, context, url);
+  // Tab ids only grow: the newest tab on this URL is the one just opened.
+  const tabId = await until(
+    () =>
+      evaluate<number | null>(
+        firefox.client,
+        settingsPage,
+        `browser.tabs.query({}).then((tabs) => Math.max(...tabs.filter((t) => t.url === ${JSON.stringify(url)}).map((t) => t.id)))`,
+        { awaitPromise: true },
+      ),
+    { message: `no tab shows ${url}` },
+  );
+  return { context, tabId };
+}
+
+/** Runs the coupon task in `tabId` from its sidebar, as a person would; answers the sidebar. */
+async function runCouponTask(
+  tabId: number,
+  companion: boolean,
+): Promise<{ sidebar: string; llm: ScriptedLlm }> {
+  const llm = await couponModel();
+  await storeSettings(firefox.client, settingsPage, { ...scriptedSettings(llm.baseUrl), companion });
+  const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
+  await waitForText(firefox.client, sidebar, "#tab-title", "Trusted input only");
+  await evaluate(
+    firefox.client,
+    settingsPage,
+    `browser.runtime.sendMessage(${JSON.stringify({ type: "chat_start", tabId, text: "Use coupon SAVE10 and confirm the order.", mode: "act" })})`,
+    { awaitPromise: true },
+  );
+  // The permission gate asks once for "interact" on the fixture origin: the person always allows.
+  await waitFor(
+    async () => {
+      if ((await count(firefox.client, sidebar, "#live .prompt")) > 0) {
+        await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)").catch(() => undefined);
+      }
+      return llm.requests.length === 3;
+    },
+    { timeoutMs: 30_000, message: "the run did not reach done" },
+  );
+  return { sidebar, llm };
+}
+
+/** Pids of companions Firefox started (children of Firefox's main process running `companion serve`). */
+async function companionPids(): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid !== firefox.browser.pid) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
+    if (cmdline.includes("companion\0serve")) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+describe("the companion in the add-on", () => {
+  it("without the companion, Settings says what it would add and the run reports synthetic input", async () => {
+    const hint = await text(firefox.client, settingsPage, "#companion-hint");
+    expect(hint).toContain("--remote-debugging-port");
+    const url = `${fixtures!.url("/runner/trusted-only.html")}?case=${++pageCounter}`;
+    const page = await openCheckout(url);
+    const { sidebar, llm } = await runCouponTask(page.tabId, false);
+    await waitForText(firefox.client, sidebar, "#run-input", "Input: synthetic");
+    expect(
+      await evaluate(firefox.client, sidebar, "document.getElementById('run-input').dataset.input"),
+    ).toBe("synthetic");
+    // The run still worked (the model got answers and finished); the page ignored the events.
+    expect(toolResultTexts(llm.requests[2]!).join("\n")).toContain("success");
+    expect(await text(firefox.client, page.context, "#log")).toBe("Nothing confirmed");
+    expect(await companionPids()).toEqual([]);
+  });
+
+  it("turned on from Settings: trusted typing and click land, in the right one of two tabs on one URL", async () => {
+    // The person ticks the box; Firefox grants the optional permission from that click.
+    await grantOptionalPermission(firefox.client, settingsPage, "nativeMessaging");
+    await click(firefox.client, settingsPage, "#companion");
+    await waitForText(firefox.client, settingsPage, "#companion-status", "Input: trusted");
+
+    const url = `${fixtures!.url("/runner/trusted-only.html")}?case=${++pageCounter}`;
+    const other = await openCheckout(url);
+    const page = await openCheckout(url);
+    expect(page.tabId).not.toBe(other.tabId);
+    const { sidebar } = await runCouponTask(page.tabId, true);
+    await waitForText(firefox.client, sidebar, "#run-input", "Input: trusted");
+    await waitForText(firefox.client, page.context, "#log", "Order confirmed with coupon SAVE10");
+    expect(await text(firefox.client, page.context, "#coupon-log")).toBe("Coupon: SAVE10");
+    expect(await text(firefox.client, other.context, "#log")).toBe("Nothing confirmed");
+  });
+
+  it("a killed companion is replaced by a new one at the next run; turned off, none is left", async () => {
+    const [first] = await until(async () => {
+      const pids = await companionPids();
+      return pids.length === 1 ? pids : undefined;
+    });
+    process.kill(first!, "SIGKILL");
+    const url = `${fixtures!.url("/runner/trusted-only.html")}?case=${++pageCounter}`;
+    const page = await openCheckout(url);
+    const { sidebar } = await runCouponTask(page.tabId, true);
+    await waitForText(firefox.client, sidebar, "#run-input", "Input: trusted");
+    await waitForText(firefox.client, page.context, "#log", "Order confirmed with coupon SAVE10");
+    const now = await companionPids();
+    expect(now).toHaveLength(1);
+    expect(now[0]).not.toBe(first);
+
+    await click(firefox.client, settingsPage, "#companion");
+    await waitFor(async () => (await companionPids()).length === 0, {
+      timeoutMs: 10_000,
+      message: "a companion still runs after Settings turned it off",
+    });
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * The add-on <-> companion contract (native messaging, one JSON object per message). The add-on
+ * sends a request with an `id`; the companion answers once with the same `id`. The companion is
+ * the runner's native-messaging host (`webbrain companion`); it lends the add-on the runner's
+ * WebDriver BiDi paths (trusted input) in the Firefox that started it.
+ *
+ * Invariants:
+ * - Tabs are named by a marker, never by URL: the add-on writes a random token into the tab's
+ *   document (COMPANION_TAB_MARKER_ATTRIBUTE on the root element) and the companion finds the
+ *   browsing context whose document carries it. Two tabs on one URL stay apart.
+ * - A failed call answers `{ok: false, error}` with a sentence a person can act on; a page
+ *   action's own failure is a PageResult with `success: false` inside `ok: true`.
+ */
+
+/** The host name in Firefox's native-messaging manifest. */
+export const COMPANION_HOST_NAME = "webbrain_companion";
+
+/** The add-on's optional permission that lets it start the companion. */
+export const COMPANION_PERMISSION = "nativeMessaging";
+
+/** The attribute on `document.documentElement` that carries a tab's marker. */
+export const COMPANION_TAB_MARKER_ATTRIBUTE = "data-webbrain-companion-tab";
+
+/** Which input a run's clicks and keys use: BiDi's trusted input, or the page's synthetic events. */
+export type InputKind = "trusted" | "synthetic";
+
+export type CompanionRequest =
+  | { id: number; type: "hello" }
+  | {
+      id: number;
+      type: "page_action";
+      /** The tab's marker (COMPANION_TAB_MARKER_ATTRIBUTE). */
+      marker: string;
+      /** The add-on's tab id: the companion remembers the context it found for it. */
+      tabId: number;
+      action: string;
+      params: Record<string, unknown>;
+    };
+
+/** What `hello` answers: whether this Firefox offers BiDi to the companion, and if not, why. */
+export interface CompanionHello {
+  bidi: boolean;
+  /** Why there is no BiDi (and how to start Firefox with it); absent when `bidi` is true. */
+  reason?: string;
+  /** e.g. "Firefox 153.0 (connected at ws://127.0.0.1:9222)". */
+  browser?: string;
+  /** The BiDi endpoint the companion found for the Firefox that started it, when it found one. */
+  endpoint?: string;
+  /** The companion's process id (what a person or a test looks for after Firefox quits). */
+  pid: number;
+}
+
+export type CompanionResponse =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: string };

@@ -1,0 +1,192 @@
+/**
+ * The companion: a native-messaging host that lends the add-on the runner's WebDriver BiDi paths
+ * in the Firefox that started it. Requests come from the add-on on stdin, answers go to stdout
+ * (native-messaging.ts); the contract is @webbrain/protocol's companion-messages.ts.
+ *
+ * Invariants:
+ * - Nothing is left behind: stdin's end (Firefox closed the port, or quit) ends the session we
+ *   opened (`session.end`, never `browser.close`: the Firefox is the user's) and the process.
+ * - The BiDi session is opened at the first request and kept; if it is lost, or could not be
+ *   opened, the next request tries again. A Firefox without BiDi answers `hello` with
+ *   `bidi: false` and the reason, and every page action with that reason.
+ * - The companion acts only in tabs the add-on names by marker, and opens no tab of its own;
+ *   page actions run through BidiBrowserPort, the runner's own port (trusted input, closed
+ *   shadow roots, CSP-free execute_js), so nothing here speaks BiDi for the page itself.
+ * - It answers Firefox's prompts in no tab: the person's own dialogs stay theirs.
+ */
+import { randomUUID } from "node:crypto";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PageActionName } from "@webbrain/agent";
+import type { CompanionHello, CompanionRequest, CompanionResponse } from "@webbrain/protocol";
+import { BidiBrowserPort } from "../bidi-browser-port.js";
+import { type BrowserConnection, openBrowserConnection } from "../browser-connection.js";
+import { loadPageScript } from "../page-script-source.js";
+import { type BidiDiscovery, discoverFirefoxBidi } from "./firefox-endpoint.js";
+import { findMarkedTab } from "./tab-marker.js";
+
+/**
+ * An existing BiDi session to use instead of finding this Firefox's endpoint: a URL with a
+ * session id (`ws://host:port/session/<id>`), to which no `session.new` is sent and which is not
+ * ended on exit. For tests, whose harness already holds the browser's one session (Firefox 153
+ * refuses a second `session.new`, "Maximum number of active sessions", and serves no
+ * /session/<id> path for sessions opened over WebSocket), so it lends its session through a relay.
+ */
+export const COMPANION_SESSION_ENV = "WEBBRAIN_COMPANION_SESSION";
+
+export interface CompanionOptions {
+  /** Where the BiDi endpoint is; default: the parent Firefox's (firefox-endpoint.ts). */
+  discover?: () => Promise<BidiDiscovery>;
+  env?: Record<string, string | undefined>;
+}
+
+interface OpenBrowser {
+  connection: BrowserConnection;
+  port: BidiBrowserPort;
+  downloadsDir: string;
+}
+
+type Opened = { ok: true; browser: OpenBrowser } | { ok: false; reason: string };
+
+export class Companion {
+  readonly #discover: () => Promise<BidiDiscovery>;
+  readonly #lentSession: string | undefined;
+  #opening: Promise<Opened> | undefined;
+  /** The context found for each of the add-on's tabs (a context is one tab for its whole life). */
+  readonly #contexts = new Map<number, string>();
+
+  constructor(opts: CompanionOptions = {}) {
+    this.#discover = opts.discover ?? (() => discoverFirefoxBidi());
+    this.#lentSession = (opts.env ?? process.env)[COMPANION_SESSION_ENV] || undefined;
+  }
+
+  async handle(request: CompanionRequest): Promise<CompanionResponse> {
+    try {
+      if (request.type === "hello") return { id: request.id, ok: true, result: await this.#hello() };
+      if (request.type === "page_action")
+        return { id: request.id, ok: true, result: await this.#pageAction(request) };
+      const unknown: { id?: unknown; type?: unknown } = request;
+      return {
+        id: Number(unknown.id),
+        ok: false,
+        error: `The companion does not know "${String(unknown.type)}".`,
+      };
+    } catch (error) {
+      return { id: request.id, ok: false, error: `The companion failed: ${(error as Error).message}` };
+    }
+  }
+
+  async #hello(): Promise<CompanionHello> {
+    const opened = await this.#browser();
+    const found = await this.#discover();
+    const about = { pid: process.pid, ...(found.found ? { endpoint: found.endpoint } : {}) };
+    if (!opened.ok) return { bidi: false, reason: opened.reason, ...about };
+    return { bidi: true, browser: opened.browser.connection.description, ...about };
+  }
+
+  async #pageAction(request: Extract<CompanionRequest, { type: "page_action" }>): Promise<unknown> {
+    const opened = await this.#browser();
+    if (!opened.ok) throw new Error(opened.reason);
+    const { port } = opened.browser;
+    let context = this.#contexts.get(request.tabId);
+    if (context === undefined || !port.tabs.has(context)) {
+      context = await findMarkedTab(port.client, port.tabs.ids(), request.marker);
+      if (context === undefined) {
+        throw new Error(
+          `no tab of this Firefox carries the add-on's marker for tab ${request.tabId} (the page may be one the add-on cannot reach, such as about: pages).`,
+        );
+      }
+      this.#contexts.set(request.tabId, context);
+    }
+    return port.pageAction(context, request.action as PageActionName, request.params);
+  }
+
+  #browser(): Promise<Opened> {
+    this.#opening ??= this.#open().then((opened) => {
+      // A failure is not kept: Firefox may be restarted with BiDi, or the socket come back.
+      if (!opened.ok) this.#opening = undefined;
+      else {
+        void opened.browser.connection.lost.then(() => {
+          this.#opening = undefined;
+          this.#contexts.clear();
+          opened.browser.port.dispose();
+        });
+      }
+      return opened;
+    });
+    return this.#opening;
+  }
+
+  async #open(): Promise<Opened> {
+    let endpoint = this.#lentSession;
+    if (endpoint === undefined) {
+      const found = await this.#discover();
+      if (!found.found) return { ok: false, reason: found.reason };
+      endpoint = found.endpoint;
+    }
+    let connection: BrowserConnection;
+    try {
+      connection = await openBrowserConnection({ connect: endpoint });
+    } catch (error) {
+      return { ok: false, reason: (error as Error).message };
+    }
+    const downloadsDir = join(tmpdir(), `webbrain-companion-${randomUUID()}`);
+    try {
+      const port = await BidiBrowserPort.open({
+        client: connection.client,
+        pageScript: await loadPageScript(),
+        downloadsDir,
+        workTab: false,
+      });
+      port.dialogs.stop();
+      return { ok: true, browser: { connection, port, downloadsDir } };
+    } catch (error) {
+      await connection.close().catch(() => {});
+      return {
+        ok: false,
+        reason: `The BiDi session opened but the companion could not start on it: ${(error as Error).message}`,
+      };
+    }
+  }
+
+  /** Ends the session (if we opened it; a lent one is only disconnected) and forgets the tabs. */
+  async close(): Promise<void> {
+    const opening = this.#opening;
+    this.#opening = undefined;
+    const opened = await opening;
+    if (!opened?.ok) return;
+    opened.browser.port.dispose();
+    await opened.browser.connection.close().catch(() => {});
+    await rm(opened.browser.downloadsDir, { recursive: true, force: true });
+  }
+}
+
+function isRequest(message: unknown): message is CompanionRequest {
+  if (typeof message !== "object" || message === null) return false;
+  const { id, type } = message as { id?: unknown; type?: unknown };
+  return typeof id === "number" && typeof type === "string";
+}
+
+/**
+ * Serves the add-on until `messages` ends. Requests run as they come (the add-on may have calls
+ * for several tabs in flight); each answer is written whole, in the order the calls finish.
+ */
+export async function serveCompanion(
+  messages: AsyncIterable<unknown>,
+  send: (response: CompanionResponse) => void,
+  companion: Companion = new Companion(),
+): Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  try {
+    for await (const message of messages) {
+      if (!isRequest(message)) continue;
+      const call = companion.handle(message).then(send);
+      inFlight.add(call);
+      void call.finally(() => inFlight.delete(call));
+    }
+  } finally {
+    // Firefox has closed our stdin: nobody can read an answer any more.
+    await companion.close();
+  }
+}
