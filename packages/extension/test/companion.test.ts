@@ -22,6 +22,7 @@ import {
   lastToolResultText,
   type RecordedRequest,
   type ScriptedLlm,
+  type ScriptStep,
   type SessionRelay,
   setupFirefox,
   startFixtureServer,
@@ -96,6 +97,8 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
+const COUPON_STEPS = 3;
+
 /** The model: read the tree, type the coupon and confirm by the tree's refs, then finish. */
 async function couponModel(): Promise<ScriptedLlm> {
   const llm = await startScriptedLlm({
@@ -143,9 +146,21 @@ async function openCheckout(url: string): Promise<{ context: string; tabId: numb
 async function runCouponTask(
   tabId: number,
   companion: boolean,
+  model?: {
+    script: ScriptStep[];
+    whileRunning?: (sidebar: string) => Promise<void>;
+    settings?: Record<string, unknown>;
+  },
 ): Promise<{ sidebar: string; llm: ScriptedLlm }> {
-  const llm = await couponModel();
-  await storeSettings(firefox.client, settingsPage, { ...scriptedSettings(llm.baseUrl), companion });
+  const llm = model
+    ? await startScriptedLlm({ dialect: "openai-chat", script: model.script })
+    : await couponModel();
+  if (model) llms.push(llm);
+  const steps = model ? model.script.length : COUPON_STEPS;
+  await storeSettings(firefox.client, settingsPage, {
+    ...scriptedSettings(llm.baseUrl, model?.settings),
+    companion,
+  });
   const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
   await waitForText(firefox.client, sidebar, "#tab-title", "Trusted input only");
   await evaluate(
@@ -154,13 +169,14 @@ async function runCouponTask(
     `browser.runtime.sendMessage(${JSON.stringify({ type: "chat_start", tabId, text: "Use coupon SAVE10 and confirm the order.", mode: "act" })})`,
     { awaitPromise: true },
   );
+  await model?.whileRunning?.(sidebar);
   // The permission gate asks once for "interact" on the fixture origin: the person always allows.
   await waitFor(
     async () => {
       if ((await count(firefox.client, sidebar, "#live .prompt")) > 0) {
         await click(firefox.client, sidebar, "#live .prompt button:nth-of-type(2)").catch(() => undefined);
       }
-      return llm.requests.length === 3;
+      return llm.requests.length === steps;
     },
     { timeoutMs: 30_000, message: "the run did not reach done" },
   );
@@ -213,6 +229,52 @@ describe("the companion in the add-on", () => {
     await waitForText(firefox.client, page.context, "#log", "Order confirmed with coupon SAVE10");
     expect(await text(firefox.client, page.context, "#coupon-log")).toBe("Coupon: SAVE10");
     expect(await text(firefox.client, other.context, "#log")).toBe("Nothing confirmed");
+  });
+
+  it("a companion killed mid-call: that call fails with a sentence in the sidebar, the next one starts a new companion", async () => {
+    const [first] = await until(async () => {
+      const pids = await companionPids();
+      return pids.length === 1 ? pids : undefined;
+    });
+    const url = `${fixtures!.url("/runner/trusted-only.html")}?case=${++pageCounter}`;
+    const page = await openCheckout(url);
+    const treeOf = (request: RecordedRequest) =>
+      toolResultTexts(request).find((result) => result.includes("Confirm order")) ?? "";
+    const { sidebar, llm } = await runCouponTask(page.tabId, true, {
+      script: [
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: { filter: "interactive" } }] },
+        // Waits in the companion (nothing matches) until the test kills it.
+        {
+          toolCalls: [
+            { name: "wait_for_element", arguments: { selector: "#never-there", timeout_ms: 25_000 } },
+          ],
+        },
+        // The new companion joins the same lent session, whose sandbox keeps the refs; in a
+        // person's Firefox a new companion opens a new session, and an old ref answers stale.
+        (request: RecordedRequest) => ({
+          toolCalls: [
+            { name: "click_ax", arguments: { ref_id: findRef(treeOf(request), "button", "Confirm order") } },
+          ],
+        }),
+        { toolCalls: [{ name: "done", arguments: { summary: "Confirmed." } }] },
+      ],
+      // Verbose cards show a failed call's error (compact ones say only that it failed).
+      settings: { verbose: "verbose" },
+      whileRunning: async (shown) => {
+        await waitForText(firefox.client, shown, "#status", "wait_for_element");
+        process.kill(first!, "SIGKILL");
+      },
+    });
+    const failed = lastToolResultText(llm.requests[2]!);
+    expect(failed).toContain("The companion stopped");
+    expect(failed).toContain("The next call starts it again.");
+    // The person opens the failed call's card and reads why.
+    await click(firefox.client, sidebar, "#transcript details.tool.failed summary");
+    await waitForText(firefox.client, sidebar, "#transcript", "The companion stopped");
+    await waitForText(firefox.client, page.context, "#log", "Order confirmed with coupon none");
+    const now = await companionPids();
+    expect(now).toHaveLength(1);
+    expect(now[0]).not.toBe(first);
   });
 
   it("a killed companion is replaced by a new one at the next run; turned off, none is left", async () => {
