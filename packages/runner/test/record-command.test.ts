@@ -8,7 +8,8 @@
  * password (in no file written, nor in what the command printed), and replays with
  * `webbrain workflow run` on a redesigned copy of the page (other ids, nesting and label wiring,
  * a second "Full name" field elsewhere) with other values: the server gets them. A second
- * recording is ended by the person's Ctrl+Alt+S in the page.
+ * recording, where the page's own scripts also click and type (untrusted: left out), is ended by
+ * the person's Ctrl+Alt+S in the page; a third, ended before any step, writes nothing (exit 1).
  */
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -191,11 +192,27 @@ describe("webbrain record", () => {
   );
 
   it(
-    "ends when the person presses Ctrl+Alt+S in the page, and saves what was done",
+    "ignores what the page's own scripts do, ends on Ctrl+Alt+S in the page, and saves what was done",
     async () => {
       const out = join(workDir, "name-only.workflow.json");
       const rec = await startRecording("/record/signup-v1.html", out);
       const { client, context } = rec;
+      // The page's own scripts click, choose and type (untrusted events): not the person.
+      const scripted = await client.send("script.evaluate", {
+        expression: `(() => {
+          document.querySelector("#c1").click();
+          const plan = document.querySelector("#s1");
+          plan.value = "Team";
+          plan.dispatchEvent(new Event("change", { bubbles: true }));
+          const email = document.querySelector("input[type=email]");
+          email.value = "bot@example.com";
+          email.dispatchEvent(new Event("input", { bubbles: true }));
+          return document.querySelector("#c1").checked;
+        })()`,
+        target: { context },
+        awaitPromise: false,
+      });
+      expect(scripted).toMatchObject({ type: "success", result: { type: "boolean", value: true } });
       await click(client, context, "#n1");
       await typeKeys(client, context, "Ada");
       await performActions(client, context, [
@@ -217,6 +234,21 @@ describe("webbrain record", () => {
       expect(recorded.stderr).toContain("recording ended (shortcut); saved 1 steps");
       const workflow = JSON.parse(await readFile(out, "utf8"));
       expect(workflow.params).toEqual([{ name: "full_name", default: "Ada", field: "Full name" }]);
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "writes nothing when the recording ends before any step, and says so",
+    async () => {
+      const out = join(workDir, "empty.workflow.json");
+      const rec = await startRecording("/record/signup-v1.html", out);
+      rec.child.kill("SIGINT");
+      const recorded = await rec.done;
+      expect(recorded.code).toBe(1);
+      expect(recorded.stderr).toContain("recording ended (interrupted); The recording has no steps");
+      expect(recorded.stderr).toContain("Nothing was written.");
+      await expect(readFile(out, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
     },
     PROCESS_TEST_TIMEOUT_MS,
   );
