@@ -3,7 +3,8 @@
  * runner's native-messaging host installed by `webbrain companion install` under the HOME this
  * Firefox runs with, turned on in Settings (which asks for "nativeMessaging" from a click), and
  * an Act run whose scripted model types and clicks by the tree's refs on a page that ignores
- * untrusted events.
+ * untrusted events; through it, a button in a closed shadow root, and execute_js on a page whose
+ * CSP forbids every script.
  *
  * Firefox allows one BiDi session, and the harness holds it (it installs the add-on and reads the
  * pages); a second `session.new` is refused. So the companion is lent the harness's session
@@ -85,7 +86,15 @@ const firefox = setupFirefox(async () => {
 
 beforeAll(async () => {
   addon = await buildAddon();
-  fixtures = await startFixtureServer();
+  fixtures = await startFixtureServer({
+    routes: {
+      [STRICT_CSP_PATH]: (_req, res) => {
+        res
+          .writeHead(200, { "content-type": "text/html", "content-security-policy": "script-src 'none'" })
+          .end(`<!doctype html><title>${STRICT_CSP_TITLE}</title><h1>No scripts here</h1>`);
+      },
+    },
+  });
   settingsPage = await installAndOpenSettings(firefox.client, addon.dir);
 });
 
@@ -98,6 +107,9 @@ afterAll(async () => {
 });
 
 const COUPON_STEPS = 3;
+/** A page whose Content-Security-Policy forbids every script, eval included. */
+const STRICT_CSP_PATH = "/companion/strict-csp.html";
+const STRICT_CSP_TITLE = "Strict page";
 
 /** The model: read the tree, type the coupon and confirm by the tree's refs, then finish. */
 async function couponModel(): Promise<ScriptedLlm> {
@@ -150,6 +162,9 @@ async function runCouponTask(
     script: ScriptStep[];
     whileRunning?: (sidebar: string) => Promise<void>;
     settings?: Record<string, unknown>;
+    /** The page's title, which the sidebar shows once it follows the tab. */
+    title?: string;
+    mode?: "act" | "dev";
   },
 ): Promise<{ sidebar: string; llm: ScriptedLlm }> {
   const llm = model
@@ -162,11 +177,11 @@ async function runCouponTask(
     companion,
   });
   const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${tabId}`);
-  await waitForText(firefox.client, sidebar, "#tab-title", "Trusted input only");
+  await waitForText(firefox.client, sidebar, "#tab-title", model?.title ?? "Trusted input only");
   await evaluate(
     firefox.client,
     settingsPage,
-    `browser.runtime.sendMessage(${JSON.stringify({ type: "chat_start", tabId, text: "Use coupon SAVE10 and confirm the order.", mode: "act" })})`,
+    `browser.runtime.sendMessage(${JSON.stringify({ type: "chat_start", tabId, text: "Use coupon SAVE10 and confirm the order.", mode: model?.mode ?? "act" })})`,
     { awaitPromise: true },
   );
   await model?.whileRunning?.(sidebar);
@@ -229,6 +244,58 @@ describe("the companion in the add-on", () => {
     await waitForText(firefox.client, page.context, "#log", "Order confirmed with coupon SAVE10");
     expect(await text(firefox.client, page.context, "#coupon-log")).toBe("Coupon: SAVE10");
     expect(await text(firefox.client, other.context, "#log")).toBe("Nothing confirmed");
+  });
+
+  it("through the companion: a button in a closed shadow root is clicked, and execute_js runs where the page's CSP forbids eval", async () => {
+    const features = await openCheckout(
+      `${fixtures!.url("/runner/browser-features.html")}?case=${++pageCounter}`,
+    );
+    const shadowTitle = await evaluate<string>(firefox.client, features.context, "document.title");
+    await runCouponTask(features.tabId, true, {
+      title: shadowTitle,
+      script: [
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: { filter: "interactive" } }] },
+        (request: RecordedRequest) => ({
+          toolCalls: [
+            {
+              name: "click_ax",
+              arguments: { ref_id: findRef(lastToolResultText(request), "button", "Secret action") },
+            },
+          ],
+        }),
+        { toolCalls: [{ name: "done", arguments: { summary: "Clicked the secret action." } }] },
+      ],
+    });
+    await waitForText(firefox.client, features.context, "#status", "secret clicked (trusted: true)");
+
+    // A page whose CSP forbids every script, eval included: without the companion the add-on
+    // runs the code as an extension-injected page script (Firefox lets those past the page's
+    // CSP); with it, BiDi's script.evaluate runs it, which no page CSP governs.
+    const strictUrl = `${fixtures!.url(STRICT_CSP_PATH)}?case=${++pageCounter}`;
+    const execute = (code: string): ScriptStep[] => [
+      { toolCalls: [{ name: "execute_js", arguments: { code } }] },
+      { toolCalls: [{ name: "done", arguments: { summary: "Ran it." } }] },
+    ];
+    const code = "document.title + ' / ' + [1, 2, 3].map((n) => n * 2).join(',')";
+    const off = await openCheckout(strictUrl);
+    const synthetic = await runCouponTask(off.tabId, false, {
+      title: STRICT_CSP_TITLE,
+      mode: "dev",
+      script: execute(code),
+    });
+    const offResult = toolResultTexts(synthetic.llm.requests[1]!).join("\n");
+    expect(offResult).toContain(`${STRICT_CSP_TITLE} / 2,4,6`);
+    expect(offResult).toContain("page script (the page's CSP forbids eval)");
+    const on = await openCheckout(`${strictUrl}&on=1`);
+    const trusted = await runCouponTask(on.tabId, true, {
+      title: STRICT_CSP_TITLE,
+      mode: "dev",
+      script: execute(code),
+    });
+    await waitForText(firefox.client, trusted.sidebar, "#run-input", "Input: trusted");
+    const onResult = toolResultTexts(trusted.llm.requests[1]!).join("\n");
+    expect(onResult).toContain(`${STRICT_CSP_TITLE} / 2,4,6`);
+    expect(onResult).not.toContain("page script");
   });
 
   it("a companion killed mid-call: that call fails with a sentence in the sidebar, the next one starts a new companion", async () => {
