@@ -12,8 +12,13 @@
  * getBoundingClientRect). Time: median of ITERATIONS finds per target, the two methods interleaved
  * so load moves both alike. A replay step is find + act + verify; act and verify are the same for
  * both, so the find is the whole difference.
+ *
+ * Storage, on the same pages in the same run: the step screenshot a trace keeps per step with
+ * `--trace-shots` (or the add-on's "Screenshot per step"), the viewport as a JPEG at the
+ * recorder's first quality, taken over BiDi; its bytes as stored (base64 decoded) and the time
+ * the capture took.
  */
-import { findTarget, type TargetDescriptor } from "@webbrain/agent";
+import { findTarget, type TargetDescriptor, TRACE_SHOT_QUALITIES } from "@webbrain/agent";
 import { startFixtureServer } from "@webbrain/testkit";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { openBrowserConnection } from "../src/browser-connection.js";
@@ -79,6 +84,8 @@ interface Row {
   target: string;
   tree: { found: boolean; ms: number; box?: Box };
   locate: { found: boolean; ms: number; box?: Box; hits: number };
+  /** The step screenshot a trace would keep for this step. */
+  shot: { bytes: number; ms: number };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -147,7 +154,14 @@ try {
         if (rect.type === "success" && rect.result.type === "string")
           locateBox = JSON.parse(rect.result.value) as Box;
       }
+      const shotStart = performance.now();
+      const image = await port.screenshot(tab, { jpegQuality: TRACE_SHOT_QUALITIES[0] });
+      const shot = {
+        bytes: Buffer.from(image.dataBase64, "base64").length,
+        ms: performance.now() - shotStart,
+      };
       rows.push({
+        shot,
         page: path,
         target: `${role} "${name}"`,
         tree: { found: match.ok, ms: median(treeMs), ...(treeBox ? { box: treeBox } : {}) },
@@ -186,6 +200,11 @@ const treeTotal = rows.reduce((sum, r) => sum + r.tree.ms, 0);
 const locateTotal = rows.reduce((sum, r) => sum + r.locate.ms, 0);
 console.log(
   `\nfound: tree ${treeFound}/${rows.length}, locateNodes ${locateFound}/${rows.length}, same element ${same}/${rows.length}`,
+);
+const shotBytes = rows.reduce((sum, r) => sum + r.shot.bytes, 0) / rows.length;
+const shotMs = rows.reduce((sum, r) => sum + r.shot.ms, 0) / rows.length;
+console.log(
+  `storage per screenshot step (JPEG q${TRACE_SHOT_QUALITIES[0]}, same pages): mean ${(shotBytes / 1024).toFixed(1)} KB, min ${(Math.min(...rows.map((r) => r.shot.bytes)) / 1024).toFixed(1)} KB, max ${(Math.max(...rows.map((r) => r.shot.bytes)) / 1024).toFixed(1)} KB; capture ${shotMs.toFixed(1)} ms per step`,
 );
 console.log(
   `find per step (mean of medians): tree ${(treeTotal / rows.length).toFixed(2)} ms, locateNodes ${(locateTotal / rows.length).toFixed(2)} ms, ratio locateNodes/tree ${(locateTotal / treeTotal).toFixed(2)}x`,
