@@ -11,7 +11,6 @@
  * through testkit's relay (WEBBRAIN_COMPANION_SESSION); everything else it does (started by
  * Firefox for the add-on, tab found by marker, the runner's BiDi port pressing the keys) is real.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +21,7 @@ import {
   findRef,
   lastToolResultText,
   type RecordedRequest,
+  runNodeScript,
   type ScriptedLlm,
   type ScriptStep,
   type SessionRelay,
@@ -59,18 +59,9 @@ let fixtures: FixtureServer | undefined;
 const llms: ScriptedLlm[] = [];
 let settingsPage = "";
 
-function installCompanion(homeDir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WEBBRAIN_BIN, "companion", "install"], {
-      env: { ...process.env, HOME: homeDir },
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += String(chunk);
-    });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`companion install: ${stderr}`))));
-  });
+async function installCompanion(homeDir: string): Promise<void> {
+  const run = await runNodeScript(WEBBRAIN_BIN, ["companion", "install"], { env: { HOME: homeDir } });
+  if (run.code !== 0) throw new Error(`companion install: ${run.stderr}`);
 }
 
 const firefox = setupFirefox(async () => {

@@ -16,6 +16,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   DEFAULT_FIXTURES_ROOT,
@@ -23,6 +24,7 @@ import {
   findRef,
   lastToolResultText,
   readJsonBody,
+  runNodeScript,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
@@ -31,7 +33,6 @@ import {
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../../runner/test/run-cli.js";
 import {
   ADDON_PREFS,
   buildAddon,
@@ -45,6 +46,9 @@ import {
   scriptedProviderConfig,
   waitForText,
 } from "./addon-harness.js";
+
+/** The runner's bin, run by path (a package's tests import no other package's test helpers). */
+const WEBBRAIN_BIN = fileURLToPath(new URL("../../runner/bin/webbrain.js", import.meta.url));
 
 const downloads = await mkdtemp(join(tmpdir(), "webbrain-workflow-jobs-"));
 let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
@@ -277,7 +281,7 @@ describe("scheduled workflows", () => {
       },
     });
     // The runner's own bin, launching its own Firefox (this one's BiDi session is the test's).
-    const run = await runCli(["run", "--job", path, "--approve"], {
+    const run = await runNodeScript(WEBBRAIN_BIN, ["run", "--job", path, "--approve"], {
       env: { WEBBRAIN_STATE_DIR: join(downloads, "state") },
     });
     expect(run.code, run.stderr).toBe(0);

@@ -1,54 +1,28 @@
 /** Runs the real `webbrain` bin (the tsx shim) as a child process, for tests. */
-import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  runNodeScript,
+  type ScriptOptions,
+  type ScriptRun,
+  type StartedScript,
+  startNodeScript,
+} from "@webbrain/testkit";
 
 export const BIN = fileURLToPath(new URL("../bin/webbrain.js", import.meta.url));
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type CliRun = ScriptRun;
+export type StartedCli = StartedScript;
 
-export function runCli(
-  args: string[],
-  opts: { stdin?: string; env?: Record<string, string>; onStderr?: (text: string) => void } = {},
-): Promise<CliRun> {
-  return startCli(args, opts).done;
+export function runCli(args: string[], opts: ScriptOptions = {}): Promise<CliRun> {
+  return runNodeScript(BIN, args, opts);
 }
 
 /** A `webbrain` child still running: signal it (`child.kill("SIGINT")`), then await `done`. */
-export interface StartedCli {
-  child: ChildProcess;
-  done: Promise<CliRun>;
-}
-
-export function startCli(
-  args: string[],
-  opts: { stdin?: string; env?: Record<string, string>; onStderr?: (text: string) => void } = {},
-): StartedCli {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { ...process.env, ...opts.env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const done = new Promise<CliRun>((resolve, reject) => {
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-      opts.onStderr?.(stderr);
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.stdin ?? "");
-  });
-  return { child, done };
+export function startCli(args: string[], opts: ScriptOptions = {}): StartedCli {
+  return startNodeScript(BIN, args, opts);
 }
 
 /**

@@ -5,6 +5,7 @@ export * from "./filmstrip-view.js";
 export * from "./firefox-harness.js";
 export * from "./fixture-server.js";
 export * from "./llm/index.js";
+export * from "./node-script.js";
 export * from "./pdf-writer.js";
 export * from "./person-input.js";
 export * from "./session-relay.js";
