@@ -248,6 +248,20 @@ describe("repair and save from the workflow panel", () => {
     // No step of version 2 types the email; the phone number is a new input.
     expect(removed).toContainEqual(expect.stringMatching(/^- parameter email \("ada@example.com"\)$/));
     expect(added).toContainEqual(expect.stringMatching(/^\+ parameter \S+ \("555-0100"\)$/));
+    // Any two versions: version 2 with itself differs in nothing.
+    await evaluate(
+      firefox.client,
+      sidebar,
+      `(() => {
+        const from = document.querySelector(${JSON.stringify(`${item} select[name="diff-from"]`)});
+        from.value = "2";
+        from.dispatchEvent(new Event("change"));
+      })()`,
+    );
+    expect(await text(firefox.client, sidebar, `${item} .workflow-diff`)).toContain(
+      "No step or input differs.",
+    );
+    expect([...(await lines("removed")), ...(await lines("added"))]).toEqual([]);
   }, 240_000);
 
   it("replays version 2 on the changed page with no model request and submits the same order", async () => {
