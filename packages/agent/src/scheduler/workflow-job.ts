@@ -94,6 +94,23 @@ export async function runWorkflowJob(
     };
   }
   const run = await seams.handover(handoverTask(workflow, replayed, params), replayed);
+  return repairAfterHandover(workflow, replayed, params, run);
+}
+
+/**
+ * What a stopped replay that was handed over to the agent comes to: failed when the agent did
+ * not finish, else repaired, with the next version when repairWorkflow could make one. The
+ * add-on's "Let the agent finish" (a replay a person ran) ends here too.
+ */
+export function repairAfterHandover(
+  workflow: Workflow,
+  replayed: Extract<ReplayResult, { status: "stopped" }>,
+  params: Record<string, string>,
+  run: HandoverRun,
+): WorkflowJobRun {
+  const where = replayed.step > 0 ? stepLabel(workflow, replayed.step) : "the start page";
+  const description = stepDescription(workflow, replayed.step);
+  const at = { step: replayed.step, ...(description ? { description } : {}) };
   const handover = { status: run.status, text: run.text };
   if (!FINISHED.has(run.status)) {
     return {

@@ -82,7 +82,6 @@ const hooks = new RunHooks(
   RunHooks.settingsFrom(browser.storage.local, TRACE_SETTINGS_KEY),
   (tabId) => apiObserver.guidance(tabId),
 );
-installWorkflowRunner(port, store);
 // Files the person offered for each tab's page; a run's upload_file reads its chat's (memory only).
 const offeredFiles = new OfferedFiles();
 const runs: RunManager = new RunManager({
@@ -109,6 +108,13 @@ const runs: RunManager = new RunManager({
     // @webbrain/agent).
     skillHttp: offlineWikipedia,
   }),
+});
+// The panel's Run, and "Let the agent finish" when a replay stopped: the agent's steps are saved
+// as the workflow's next version, as a scheduled job's repair is.
+installWorkflowRunner(port, store, {
+  runs,
+  lastTrace: (tabId) => hooks.lastTrace(tabId),
+  saveRepaired: (old, next) => replaceWorkflow(old, next),
 });
 const offlineWikipedia = new OfflineWikipediaHttp(platformSkillHttp, {
   list: listArchives,

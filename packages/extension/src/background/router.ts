@@ -7,7 +7,7 @@
  * synchronous turn of the background page (the snapshot is read from memory and the listener
  * registered before anything else can run), so no event can fall between them.
  */
-import { type BrowserPort, handoverTask, parseWorkflow, type TraceRecord } from "@webbrain/agent";
+import type { BrowserPort, TraceRecord } from "@webbrain/agent";
 import { isAttachment, MAX_ATTACHMENTS } from "../shared/attachments.js";
 import { t } from "../shared/i18n.js";
 import type { PortToSidebar, Reply, ReplyValues, Request, TabState } from "../shared/messages.js";
@@ -86,16 +86,6 @@ export class Router {
         const records = deps.lastRunTrace?.(String(r.tabId)) ?? [];
         if (records.at(-1)?.type !== "run_end") throw new Error(t("workflowNoRun"));
         return records;
-      },
-      // The user allowed it after a replay stopped: the agent finishes the workflow's task in the
-      // replay's tab, told its goal, the steps done and the ones left (agent's handoverTask).
-      workflow_handover: (r) => {
-        const workflow = parseWorkflow(r.workflow);
-        const task = handoverTask(workflow, { status: "stopped", ...r.stopped }, r.params);
-        return deps.runs.start(String(r.tabId), task, "act", {
-          interactive: true,
-          shownAs: t("workflowHandoverShownAs", workflow.name, r.stopped.step),
-        });
       },
       take_context_attachments: async (r) => deps.contextInbox.take(r.tabId),
       companion_status: async () =>

@@ -28,6 +28,13 @@ import {
 } from "@webbrain/agent";
 import { t } from "../shared/i18n.js";
 import { loadProtectedRoutes } from "../shared/messaging-routes.js";
+import {
+  finishStoppedReplay,
+  type HandoverDeps,
+  isHandoverMessage,
+  type WorkflowHandoverAnswer,
+  type WorkflowHandoverMessage,
+} from "./workflow-handover.js";
 
 export const WORKFLOW_RUN_MESSAGE = "webbrain_workflow_run";
 export const WORKFLOW_PORT_NAME = "webbrain-workflow";
@@ -141,16 +148,40 @@ function panelApprover(connected: browser.runtime.Port): WorkflowRunDeps["approv
     });
 }
 
+/** Posts to the panel while it is there; a panel that closed misses the news, not the repair. */
+function postIfOpen(connected: browser.runtime.Port, answer: WorkflowHandoverAnswer): void {
+  try {
+    connected.postMessage(answer);
+  } catch {
+    // The panel closed: the repair was saved (or not) all the same.
+  }
+}
+
+function answerHandover(
+  connected: browser.runtime.Port,
+  deps: HandoverDeps,
+  message: WorkflowHandoverMessage,
+): void {
+  void finishStoppedReplay(deps, message, () => postIfOpen(connected, { status: "started" })).then((answer) =>
+    postIfOpen(connected, answer),
+  );
+}
+
 /**
  * Answers the panel's Run requests on their own runtime port (WORKFLOW_PORT_NAME): a replay
  * takes seconds, and runtime.sendMessage would be answered first by the router, which replies
- * to every message at once.
+ * to every message at once. "Let the agent finish" (`handover`) comes on the same port: the
+ * agent's run takes longer still, and the panel is told when it started and how it ended.
  */
-export function installWorkflowRunner(port: BrowserPort, store: Store): void {
+export function installWorkflowRunner(port: BrowserPort, store: Store, handover?: HandoverDeps): void {
   browser.runtime.onConnect.addListener((connected) => {
     if (connected.name !== WORKFLOW_PORT_NAME) return;
     const approver = panelApprover(connected);
     connected.onMessage.addListener((message) => {
+      if (handover && isHandoverMessage(message)) {
+        answerHandover(connected, handover, message);
+        return;
+      }
       if (!isRunMessage(message)) return;
       void runWorkflow(port, message, { store, ...(approver ? { approver } : {}) }).then((answer) =>
         connected.postMessage(answer),

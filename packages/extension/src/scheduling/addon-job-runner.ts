@@ -29,22 +29,10 @@ import {
   type TraceRecord,
   type Workflow,
 } from "@webbrain/agent";
-import type { Mode } from "@webbrain/protocol";
+import { handoverRun, type RunStarter, runToEnd } from "../background/workflow-handover.js";
 import type { WorkflowRunAnswer } from "../background/workflow-runner.js";
 import { t } from "../shared/i18n.js";
-import type { JournalEntry, RunEvent } from "../shared/run-events.js";
-
-/** The part of RunManager a scheduled run needs. */
-export interface RunStarter {
-  isRunning(tabId: string): boolean;
-  start(
-    tabId: string,
-    text: string,
-    mode: Mode,
-    options?: { shownAs?: string; unattended?: boolean },
-  ): Promise<{ runId: string }>;
-  onEvent(listener: (tabId: string, entry: JournalEntry) => void): () => void;
-}
+import type { RunEvent } from "../shared/run-events.js";
 
 /** The part of browser.tabs it needs. */
 export interface JobTabs {
@@ -100,44 +88,11 @@ export class AddonJobRunner implements JobRunner {
     const tabId = await this.targetTab(job);
     const shownAs =
       job.kind === "resume" ? t("jobResumeOpening", job.title) : t("jobRunOpening", job.title, job.prompt);
-    const { end, text } = await this.runToEnd(tabId, job.prompt, job.mode, shownAs);
-    return { status: jobStatusOf(end), text, tabId };
-  }
-
-  /** Starts a run in `tabId` and resolves when it has ended, with its last words. */
-  private async runToEnd(
-    tabId: string,
-    prompt: string,
-    mode: Mode,
-    shownAs: string,
-  ): Promise<{ end: Extract<RunEvent, { kind: "run_end" }>; text: string }> {
-    let lastWords = "";
-    let unsubscribe = () => {};
-    const ended = new Promise<{ end: Extract<RunEvent, { kind: "run_end" }>; text: string }>((resolve) => {
-      unsubscribe = this.runs.onEvent((eventTab, entry) => {
-        if (eventTab !== tabId) return;
-        const event = entry.event;
-        if (event.kind === "item" && (event.item.kind === "assistant" || event.item.kind === "error")) {
-          lastWords = event.item.text;
-        }
-        if (event.kind === "run_end") {
-          // Waiting in vain for a person is the news, whatever the model said before.
-          const text = (event.needsPerson ? event.message : lastWords) || event.message || event.status;
-          resolve({ end: event, text });
-        }
-      });
+    const { end, text } = await runToEnd(this.runs, tabId, job.prompt, job.mode, {
+      shownAs,
+      unattended: true,
     });
-    try {
-      await this.runs.start(tabId, prompt, mode, { shownAs, unattended: true });
-    } catch (error) {
-      unsubscribe();
-      throw new Error(t("jobRunDidNotStart", error instanceof Error ? error.message : String(error)));
-    }
-    try {
-      return await ended;
-    } finally {
-      unsubscribe();
-    }
+    return { status: jobStatusOf(end), text, tabId };
   }
 
   private async runWorkflowJob(job: ScheduledJob): Promise<JobRunOutcome> {
@@ -161,13 +116,10 @@ export class AddonJobRunner implements JobRunner {
               // Refused before a tab opened (a send on a protected route): nothing to finish on.
               if (tabId === undefined)
                 return { status: "stopped" as const, text: stopped.reason, records: [] };
-              const shownAs = t("workflowHandoverShownAs", workflow.name, stopped.step);
-              const { end, text } = await this.runToEnd(tabId, task, "act", shownAs);
-              return {
-                status: end.ending ?? (end.status === "done" ? "done" : "error"),
-                text,
-                records: ports.lastTrace(tabId) ?? [],
-              };
+              return handoverRun(this.runs, (tab) => ports.lastTrace(tab), tabId, task, {
+                shownAs: t("workflowHandoverShownAs", workflow.name, stopped.step),
+                unattended: true,
+              });
             },
           }
         : {}),

@@ -18,9 +18,10 @@ import {
   serializeWorkflow,
   workflowDraft,
 } from "@webbrain/agent";
+import type { RunStarter } from "../background/workflow-handover.js";
 import { t } from "../shared/i18n.js";
 import { loadProtectedRoutes } from "../shared/messaging-routes.js";
-import { AddonJobRunner, type RunStarter, type WorkflowJobPorts } from "./addon-job-runner.js";
+import { AddonJobRunner, type WorkflowJobPorts } from "./addon-job-runner.js";
 import { browserAlarms } from "./browser-alarms.js";
 import { LocalAreaStore } from "./local-area-store.js";
 

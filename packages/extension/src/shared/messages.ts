@@ -33,15 +33,6 @@ export type Request =
   | { type: "revoke_grant"; capability: string; origin: string }
   /** The tab's last finished run as trace records (to save it as a workflow). */
   | { type: "get_run_trace"; tabId: number }
-  /** The user allowed the agent to finish a replay that stopped (run in the replay's tab). */
-  | {
-      type: "workflow_handover";
-      tabId: number;
-      /** The workflow file's text. */
-      workflow: string;
-      params: Record<string, string>;
-      stopped: { step: number; reason: string; completed: number };
-    }
   /** What "Ask WebBrain about this" attached for the tab (context-menu.ts); taken once. */
   | { type: "take_context_attachments"; tabId: number }
   /** A file the person picked to offer for the tab's page (upload_file may send it after asking). */
@@ -81,7 +72,6 @@ export interface ReplyValues {
   list_grants: AlwaysGrant[];
   revoke_grant: { revoked: boolean };
   get_run_trace: TraceRecord[];
-  workflow_handover: { runId: string };
   take_context_attachments: Attachment[];
   offer_file: OfferedFileSummary[];
   withdraw_file: OfferedFileSummary[];

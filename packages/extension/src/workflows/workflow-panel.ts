@@ -24,6 +24,11 @@ import {
   workflowFromTrace,
 } from "@webbrain/agent";
 import {
+  WORKFLOW_HANDOVER_MESSAGE,
+  type WorkflowHandoverAnswer,
+  type WorkflowHandoverMessage,
+} from "../background/workflow-handover.js";
+import {
   type PermissionAsk,
   type PermissionReply,
   WORKFLOW_PERMISSION_ASK,
@@ -35,7 +40,6 @@ import {
 } from "../background/workflow-runner.js";
 import { element } from "../shared/element.js";
 import { t } from "../shared/i18n.js";
-import { request } from "../shared/request.js";
 import {
   addWorkflow,
   approveWorkflow,
@@ -44,6 +48,7 @@ import {
   type SavedWorkflow,
 } from "./workflow-library.js";
 import { showScheduleForm } from "./workflow-schedule-form.js";
+import { versionsToggle } from "./workflow-versions.js";
 
 export type StatusLine = (text: string) => void;
 
@@ -296,6 +301,8 @@ export class WorkflowListView {
     const remove = element("button", { type: "button", textContent: t("workflowRemove") });
     remove.addEventListener("click", () => void removeWorkflow(index).then(() => this.render()));
     li.append(download, remove);
+    const versions = versionsToggle(li, workflow);
+    if (versions) li.append(versions);
     return li;
   }
 
@@ -331,7 +338,7 @@ export class WorkflowListView {
       this.status(answer.reason);
       return;
     }
-    this.status(t("workflowReplayStopped", answer.step, answer.reason));
+    this.status(stoppedText(answer));
     // A step could not be matched or verified: the user may let the agent finish from there.
     if (answer.step === 0 || answer.tabId === undefined) return;
     const tabId = answer.tabId;
@@ -342,17 +349,62 @@ export class WorkflowListView {
     });
     handover.addEventListener("click", () => {
       handover.remove();
-      request({
-        type: "workflow_handover",
+      void this.handOver(workflow, {
+        type: WORKFLOW_HANDOVER_MESSAGE,
         tabId,
         workflow: serializeWorkflow(workflow),
         params,
         stopped: { step: answer.step, reason: answer.reason, completed: answer.completed },
-      }).then(
-        () => this.status(t("workflowHandoverStarted", workflow.name)),
-        (error: unknown) => this.status(messageOf(error)),
-      );
+      });
     });
     li.append(handover);
   }
+
+  /**
+   * The agent finishes the stopped replay in its tab; when it is done, its steps are the saved
+   * workflow's next version (background/workflow-handover.ts) and the list shows it.
+   */
+  private async handOver(workflow: Workflow, message: WorkflowHandoverMessage): Promise<void> {
+    const answer = await handOverOnBackground(message, () =>
+      this.status(t("workflowHandoverStarted", workflow.name)),
+    );
+    if (answer.status === "saved") {
+      await this.render();
+      this.status(t("workflowRepairSaved", workflow.name, answer.version, answer.step));
+    } else if (answer.status === "not_saved") {
+      this.status(t("workflowRepairNotSaved", workflow.name, answer.reason));
+    } else if (answer.status === "error") {
+      this.status(answer.reason);
+    }
+  }
+}
+
+/** Why the replay stopped, and whether the step that failed is one a repair already wrote. */
+function stoppedText(answer: Extract<WorkflowRunAnswer, { status: "stopped" }>): string {
+  const stopped = t("workflowReplayStopped", answer.step, answer.reason);
+  if (answer.repairedIn === undefined) return stopped;
+  return `${stopped} ${t("workflowRepairedStepFailsAgain", answer.step, answer.repairedIn)}`;
+}
+
+/**
+ * "Let the agent finish" on the workflow port: `onStarted` once the agent's run is under way;
+ * resolves with how it ended (a panel closed before then misses the answer, not the repair).
+ */
+function handOverOnBackground(
+  message: WorkflowHandoverMessage,
+  onStarted: () => void,
+): Promise<WorkflowHandoverAnswer> {
+  return new Promise((resolve) => {
+    const port = browser.runtime.connect({ name: WORKFLOW_PORT_NAME });
+    port.onMessage.addListener((raw) => {
+      const answer = raw as WorkflowHandoverAnswer;
+      if (answer.status === "started") {
+        onStarted();
+        return;
+      }
+      resolve(answer);
+      port.disconnect();
+    });
+    port.postMessage(message);
+  });
 }
