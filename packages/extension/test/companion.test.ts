@@ -79,6 +79,13 @@ beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
+      [UPLOAD_PATH]: (_req, res) => {
+        res
+          .writeHead(200, { "content-type": "text/html" })
+          .end(
+            `<!doctype html><title>${UPLOAD_TITLE}</title><label for="doc">Document</label><input id="doc" type="file"><p id="status">No file</p><script>document.getElementById("doc").addEventListener("change", async (event) => { const file = event.target.files[0]; document.getElementById("status").textContent = file.name + ": " + (await file.text()).trim() + " (trusted: " + event.isTrusted + ")"; });</script>`,
+          );
+      },
       [STRICT_CSP_PATH]: (_req, res) => {
         res
           .writeHead(200, { "content-type": "text/html", "content-security-policy": "script-src 'none'" })
@@ -98,6 +105,11 @@ afterAll(async () => {
 });
 
 const COUPON_STEPS = 3;
+/** A file input that says what it got and whether its change event was trusted. */
+const UPLOAD_PATH = "/companion/upload.html";
+const UPLOAD_TITLE = "Upload page";
+const OFFERED_NAME = "contract.txt";
+const OFFERED_TEXT = "signed: Ada";
 /** A page whose Content-Security-Policy forbids every script, eval included. */
 const STRICT_CSP_PATH = "/companion/strict-csp.html";
 const STRICT_CSP_TITLE = "Strict page";
@@ -287,6 +299,40 @@ describe("the companion in the add-on", () => {
     const onResult = toolResultTexts(trusted.llm.requests[1]!).join("\n");
     expect(onResult).toContain(`${STRICT_CSP_TITLE} / 2,4,6`);
     expect(onResult).not.toContain("page script");
+  });
+
+  it("a file the person offered goes into the page's file input with a trusted change through the companion", async () => {
+    const offerAndUpload = async (companion: boolean) => {
+      const page = await openCheckout(`${fixtures!.url(UPLOAD_PATH)}?case=${++pageCounter}`);
+      const offered = await evaluate<{ ok: boolean; error?: string }>(
+        firefox.client,
+        settingsPage,
+        `browser.runtime.sendMessage({ type: "offer_file", tabId: ${page.tabId}, name: ${JSON.stringify(OFFERED_NAME)}, mime: "text/plain", data: new TextEncoder().encode(${JSON.stringify(OFFERED_TEXT)}).buffer })`,
+        { awaitPromise: true },
+      );
+      expect(offered.error).toBeUndefined();
+      const run = await runCouponTask(page.tabId, companion, {
+        title: UPLOAD_TITLE,
+        script: [
+          { toolCalls: [{ name: "upload_file", arguments: { path: OFFERED_NAME, selector: "#doc" } }] },
+          { toolCalls: [{ name: "done", arguments: { summary: "Uploaded it." } }] },
+        ],
+      });
+      expect(toolResultTexts(run.llm.requests[1]!).join("\n")).toContain("[upload_file ok]");
+      return page.context;
+    };
+    // Without the companion the add-on's content script sets the input's files: the page gets
+    // the file, but its change event is untrusted.
+    const synthetic = await offerAndUpload(false);
+    await waitForText(
+      firefox.client,
+      synthetic,
+      "#status",
+      `${OFFERED_NAME}: ${OFFERED_TEXT} (trusted: false)`,
+    );
+    // Through the companion: BiDi's input.setFiles, a trusted change, the same bytes.
+    const trusted = await offerAndUpload(true);
+    await waitForText(firefox.client, trusted, "#status", `${OFFERED_NAME}: ${OFFERED_TEXT} (trusted: true)`);
   });
 
   it("a companion killed mid-call: that call fails with a sentence in the sidebar, the next one starts a new companion", async () => {

@@ -35,6 +35,21 @@ export type CompanionRequest =
       tabId: number;
       action: string;
       params: Record<string, unknown>;
+    }
+  | {
+      id: number;
+      /**
+       * A file the person gave the add-on (offered in the sidebar, or a download of the run), put
+       * into a file input with BiDi's `input.setFiles`: the page sees a trusted change. The
+       * companion keeps the bytes in its own private folder until it exits.
+       */
+      type: "upload_file";
+      marker: string;
+      tabId: number;
+      /** The file input (or drop zone), as a ref from the tree or a CSS selector. */
+      target: { ref_id?: number | string; selector?: string };
+      file: { name: string; mime: string; dataBase64: string };
+      drop?: boolean;
     };
 
 /** What `hello` answers: whether this Firefox offers BiDi to the companion, and if not, why. */

@@ -13,7 +13,7 @@
  *   it; the companion never matches tabs by URL.
  * - Stop (the signal) rejects the call at once; the companion finishes a press it has started.
  */
-import type { PageResult } from "@webbrain/agent";
+import { base64Of, type PageResult } from "@webbrain/agent";
 import {
   COMPANION_HOST_NAME,
   COMPANION_TAB_MARKER_ATTRIBUTE,
@@ -72,14 +72,40 @@ export class CompanionClient {
     params: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<PageResult> {
+    const marker = await this.#mark(tabId);
+    const result = await raceStop(this.#call({ type: "page_action", tabId, marker, action, params }), signal);
+    return result as PageResult;
+  }
+
+  /** Puts a file the person gave into the tab's file input with BiDi's trusted `input.setFiles`. */
+  async uploadFile(
+    tabId: number,
+    target: { ref_id?: number | string; selector?: string },
+    file: { name: string; mime: string; data: Uint8Array },
+    drop: boolean,
+  ): Promise<PageResult> {
+    const marker = await this.#mark(tabId);
+    const dataBase64 = base64Of(file.data);
+    const result = await this.#call({
+      type: "upload_file",
+      tabId,
+      marker,
+      target,
+      file: { name: file.name, mime: file.mime, dataBase64 },
+      ...(drop ? { drop: true } : {}),
+    });
+    return result as PageResult;
+  }
+
+  /** The tab's marker, written (again: a navigation drops it) into its document. */
+  async #mark(tabId: number): Promise<string> {
     let marker = this.#markers.get(tabId);
     if (marker === undefined) {
       marker = crypto.randomUUID();
       this.#markers.set(tabId, marker);
     }
     await this.#io.mark(tabId, marker);
-    const result = await raceStop(this.#call({ type: "page_action", tabId, marker, action, params }), signal);
-    return result as PageResult;
+    return marker;
   }
 
   forgetTab(tabId: number): void {

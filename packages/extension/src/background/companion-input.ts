@@ -17,6 +17,7 @@ export { COMPANION_PERMISSION } from "@webbrain/protocol";
 
 import { t } from "../shared/i18n.js";
 import { type CompanionClient, CompanionGoneError } from "./companion-client.js";
+import type { FileAttacher } from "./webext-browser-port.js";
 
 export interface RunInput {
   kind: InputKind;
@@ -24,11 +25,19 @@ export interface RunInput {
   detail: string;
   /** What the run's port changes (trusted: page actions through the companion). */
   overrides: Partial<BrowserPort>;
+  /** How upload_file puts the file into the page (trusted: the companion's input.setFiles). */
+  attachFile?: FileAttacher;
 }
 
 export interface CompanionSetting {
   enabled: boolean;
   permitted(): Promise<boolean>;
+}
+
+/** A companion that died mid-call: that call's failed result, which says so (the header's rule). */
+function goneAsResult(error: unknown): PageResult {
+  if (error instanceof CompanionGoneError) return { success: false, error: error.message };
+  throw error;
 }
 
 export async function runInput(
@@ -49,13 +58,10 @@ export async function runInput(
         overrides: {
           capabilities: new Set([...port.capabilities, "trusted_input", "closed_shadow_roots"]),
           pageAction: (tabId, action, params, options) =>
-            client
-              .pageAction(Number(tabId), action, params, options?.signal)
-              .catch((error: unknown): PageResult => {
-                if (error instanceof CompanionGoneError) return { success: false, error: error.message };
-                throw error;
-              }),
+            client.pageAction(Number(tabId), action, params, options?.signal).catch(goneAsResult),
         },
+        attachFile: (tabId, target, file, drop) =>
+          client.uploadFile(tabId, target, file, drop).catch(goneAsResult),
       };
     }
     reason = hello.reason;

@@ -88,7 +88,7 @@ const runs: RunManager = new RunManager({
   hooks,
   offeredFiles: {
     list: (chatTabId) => offeredFiles.list(Number(chatTabId)),
-    uploads: (chatTabId) => port.offering(offeredFiles.shelf(Number(chatTabId))),
+    uploads: (chatTabId, attach) => port.offering(offeredFiles.shelf(Number(chatTabId)), attach),
   },
   sessions,
   loadSettings: () => settings.load(),

@@ -63,6 +63,7 @@ import { toAgentProvider } from "./provider-mapping.js";
 import type { RunTrace, RunTraceStart } from "./run-hooks.js";
 import { type Clock, RunJournal, systemClock } from "./run-journal.js";
 import type { TabSession, TabSessions } from "./tab-sessions.js";
+import type { FileAttacher } from "./webext-browser-port.js";
 
 const TOOL_DETAIL_CHARS = 2_000;
 const MS_PER_MINUTE = 60_000;
@@ -102,7 +103,8 @@ export interface RunManagerDeps {
    */
   offeredFiles?: {
     list(chatTabId: string): OfferedFileSummary[];
-    uploads(chatTabId: string): Pick<BrowserPort, "uploadFile" | "checkUpload">;
+    /** `attach`: how the file gets into the page, when not the add-on's own way (the companion). */
+    uploads(chatTabId: string, attach?: FileAttacher): Pick<BrowserPort, "uploadFile" | "checkUpload">;
   };
   /** Skills and the scheduler for each run (read at its start, so a skill imported now counts). */
   extraAgentOptions?: () => Promise<Pick<AgentOptions, "skills" | "scheduler" | "skillHttp">>;
@@ -329,7 +331,7 @@ export class RunManager {
       const port = decoratePort(this.deps.port, {
         ...input?.overrides,
         localFiles: addonLocalFiles(settings.allowFileUrls),
-        ...this.deps.offeredFiles?.uploads(tabId),
+        ...this.deps.offeredFiles?.uploads(tabId, input?.attachFile),
         // (person_at_hand joins the input's capabilities: trusted input keeps saying so).
         ...personAtHand(
           { capabilities: input?.overrides.capabilities ?? this.deps.port.capabilities },

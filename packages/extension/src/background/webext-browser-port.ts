@@ -43,7 +43,7 @@ import type {
   UploadPreview,
   UploadRequest,
 } from "@webbrain/agent";
-import { fetchText } from "@webbrain/agent";
+import { base64Of, fetchText } from "@webbrain/agent";
 import type { BrowserCapabilities, BrowserCapability } from "@webbrain/protocol";
 import {
   ATTACH_FILE_MESSAGE,
@@ -81,14 +81,6 @@ function numericTabId(tabId: TabId): number {
 
 function toTabInfo(tab: browser.tabs.Tab): TabInfo {
   return { id: String(tab.id), url: tab.url ?? "", title: tab.title ?? "", active: tab.active };
-}
-
-function toBase64(bytes: Uint8Array): string {
-  const CHUNK = 0x8000;
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += CHUNK)
-    binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
-  return btoa(binary);
 }
 
 /**
@@ -412,10 +404,14 @@ export class WebExtBrowserPort implements BrowserPort {
     };
   }
 
-  /** This port's upload_file (and its check) with the files one chat offered in the sidebar. */
-  offering(shelf: OfferedFileShelf): Pick<BrowserPort, "uploadFile" | "checkUpload"> {
+  /**
+   * This port's upload_file (and its check) with the files one chat offered in the sidebar;
+   * `attach` puts the file into the page instead of the content script (the companion's
+   * trusted `input.setFiles`).
+   */
+  offering(shelf: OfferedFileShelf, attach?: FileAttacher): Pick<BrowserPort, "uploadFile" | "checkUpload"> {
     return {
-      uploadFile: (tabId, request) => this.uploadFile(tabId, request, {}, shelf),
+      uploadFile: (tabId, request) => this.uploadFile(tabId, request, {}, shelf, attach),
       checkUpload: (tabId, request) => this.checkUpload(tabId, request, {}, shelf),
     };
   }
@@ -443,6 +439,7 @@ export class WebExtBrowserPort implements BrowserPort {
     request: UploadRequest,
     _options: PortCallOptions = {},
     shelf: OfferedFileShelf = NO_OFFERED_FILES,
+    attach?: FileAttacher,
   ): Promise<PageResult> {
     const id = numericTabId(tabId);
     const source = await locateUpload(request, shelf);
@@ -461,17 +458,26 @@ export class WebExtBrowserPort implements BrowserPort {
     const target: ElementTarget = {};
     if (request.ref_id !== undefined) target.ref_id = request.ref_id;
     if (request.selector !== undefined) target.selector = request.selector;
+    if (attach) return attach(id, target, file, request.drop === true);
     const message: AttachFileMessage = {
       type: ATTACH_FILE_MESSAGE,
       target,
       name: file.name,
       mime: file.mime,
-      dataBase64: toBase64(file.data),
+      dataBase64: base64Of(file.data),
       ...(request.drop === true ? { drop: true } : {}),
     };
     return sendToFrame(id, TOP_FRAME_ID, message, "upload_file");
   }
 }
+
+/** Puts a file into the page's file input (or drops it on `target`) some other way than ours. */
+export type FileAttacher = (
+  tabId: number,
+  target: ElementTarget,
+  file: { name: string; mime: string; data: Uint8Array },
+  drop: boolean,
+) => Promise<PageResult>;
 
 /** The files a chat offered for the page (background/offered-files.ts), as upload_file reads them. */
 export interface OfferedFileShelf {

@@ -13,11 +13,13 @@
  *   page actions run through BidiBrowserPort, the runner's own port (trusted input, closed
  *   shadow roots, CSP-free execute_js), so nothing here speaks BiDi for the page itself.
  * - It answers Firefox's prompts in no tab: the person's own dialogs stay theirs.
+ * - A file the add-on sends for upload_file is written only under its private downloads folder
+ *   (removed at exit) and put into the page with `input.setFiles`; no other path is read.
  */
 import { randomUUID } from "node:crypto";
-import { rm } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { PageActionName } from "@webbrain/agent";
 import type { CompanionHello, CompanionRequest, CompanionResponse } from "@webbrain/protocol";
 import { BidiBrowserPort } from "../bidi-browser-port.js";
@@ -66,6 +68,8 @@ export class Companion {
       if (request.type === "hello") return { id: request.id, ok: true, result: await this.#hello() };
       if (request.type === "page_action")
         return { id: request.id, ok: true, result: await this.#pageAction(request) };
+      if (request.type === "upload_file")
+        return { id: request.id, ok: true, result: await this.#uploadFile(request) };
       const unknown: { id?: unknown; type?: unknown } = request;
       return {
         id: Number(unknown.id),
@@ -86,6 +90,34 @@ export class Companion {
   }
 
   async #pageAction(request: Extract<CompanionRequest, { type: "page_action" }>): Promise<unknown> {
+    const { browser, context } = await this.#tabOf(request);
+    return browser.port.pageAction(context, request.action as PageActionName, request.params);
+  }
+
+  /**
+   * The file's bytes into a folder of its own under the companion's private downloads folder
+   * (0700; the file 0600), then the port's upload_file with that path (its check allows this
+   * folder). Kept until the companion exits: the page reads a File from the path lazily.
+   */
+  async #uploadFile(request: Extract<CompanionRequest, { type: "upload_file" }>): Promise<unknown> {
+    const { browser, context } = await this.#tabOf(request);
+    const folder = join(browser.downloadsDir, "given", randomUUID());
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    const path = join(folder, basename(request.file.name.replace(/\\/g, "/")) || "file");
+    await writeFile(path, Buffer.from(request.file.dataBase64, "base64"), { mode: 0o600 });
+    return browser.port.uploadFile(context, {
+      path,
+      ...(request.target.ref_id !== undefined ? { ref_id: request.target.ref_id } : {}),
+      ...(request.target.selector !== undefined ? { selector: request.target.selector } : {}),
+      ...(request.drop ? { drop: true } : {}),
+    });
+  }
+
+  /** The open browser and the context of the add-on's tab (found by its marker, then kept). */
+  async #tabOf(request: {
+    tabId: number;
+    marker: string;
+  }): Promise<{ browser: OpenBrowser; context: string }> {
     const opened = await this.#browser();
     if (!opened.ok) throw new Error(opened.reason);
     const { port } = opened.browser;
@@ -99,7 +131,7 @@ export class Companion {
       }
       this.#contexts.set(request.tabId, context);
     }
-    return port.pageAction(context, request.action as PageActionName, request.params);
+    return { browser: opened.browser, context };
   }
 
   #browser(): Promise<Opened> {
