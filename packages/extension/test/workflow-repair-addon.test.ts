@@ -17,6 +17,7 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
+  phoneOrderFinishCalls,
   readJsonBody,
   type ScriptedLlm,
   setupFirefox,
@@ -139,20 +140,7 @@ describe("repair and save from the workflow panel", () => {
           expect(userTexts(req).join("\n")).toContain("Its replay stopped at step 2");
           return { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] };
         },
-        (req) => {
-          const tree = lastToolResultText(req);
-          return {
-            toolCalls: [
-              {
-                name: "type_ax",
-                arguments: { ref_id: findRef(tree, "textbox", "Phone"), value: "555-0100" },
-              },
-              { name: "type_ax", arguments: { ref_id: findRef(tree, "spinbutton", "Quantity"), value: "3" } },
-              { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
-              { name: "wait_for_stable", arguments: {} },
-            ],
-          };
-        },
+        (req) => ({ toolCalls: phoneOrderFinishCalls(lastToolResultText(req)) }),
         { toolCalls: [{ name: "done", arguments: { summary: "Finished the order with a phone number." } }] },
         // The second handover: on order-v2 the Phone step the repair wrote fails.
         (req) => {

@@ -13,3 +13,16 @@ export function adaOrderCalls(tree: string): ScriptedToolCall[] {
     { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
   ];
 }
+
+/**
+ * Finishes the order on order-v3 (a Phone field where v1 had Email), as an agent handed a stopped
+ * replay does: phone and quantity typed, Save pressed, the page let settle.
+ */
+export function phoneOrderFinishCalls(tree: string): ScriptedToolCall[] {
+  return [
+    { name: "type_ax", arguments: { ref_id: findRef(tree, "textbox", "Phone"), value: "555-0100" } },
+    { name: "type_ax", arguments: { ref_id: findRef(tree, "spinbutton", "Quantity"), value: "3" } },
+    { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Save") } },
+    { name: "wait_for_stable", arguments: {} },
+  ];
+}
