@@ -21,7 +21,6 @@ import { evaluate, navigate } from "@webbrain/bidi";
 import {
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
-  findRef,
   lastToolResultText,
   phoneOrderFinishCalls,
   readJsonBody,

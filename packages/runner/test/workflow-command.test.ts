@@ -18,7 +18,6 @@ import {
   adaOrderCalls,
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
-  findRef,
   lastToolResultText,
   phoneOrderFinishCalls,
   type ScriptedLlm,

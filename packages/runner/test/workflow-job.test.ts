@@ -14,7 +14,6 @@ import { join } from "node:path";
 import {
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
-  findRef,
   lastToolResultText,
   phoneOrderFinishCalls,
   type ScriptedLlm,
