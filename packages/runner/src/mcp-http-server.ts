@@ -35,7 +35,7 @@ import {
   SESSION_NOT_FOUND,
 } from "./mcp-http-listener.js";
 import { type SessionEntry, SessionTable } from "./mcp-http-sessions.js";
-import { createMcpServer } from "./mcp-server.js";
+import { createMcpServer, runnerToolSource } from "./mcp-server.js";
 import type { McpToolSelection } from "./mcp-tool-groups.js";
 import type { ToolRunner } from "./tool-runner.js";
 
@@ -127,7 +127,7 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
     transport.onclose = () => {
       if (transport.sessionId) void sessions.end(transport.sessionId, "closed by the client");
     };
-    const server = createMcpServer((approver) => options.makeRunner(isolated, approver), {
+    const server = createMcpServer((approver) => runnerToolSource(options.makeRunner(isolated, approver)), {
       confirm: options.confirm,
       tools: options.tools,
     });

@@ -435,6 +435,21 @@ export const EN_MESSAGES = {
   contextLinkName: "Link: $1",
   contextImageName: "Image: $1",
   contextAttached: "Attached from the page: $1. Type your question.",
+  // Attached MCP clients (webbrain mcp --own-firefox)
+  attachBar: "WebBrain: $1 (an MCP client) controls this tab. Stop or revoke it in the WebBrain sidebar.",
+  attachHeading: "Clients in this Firefox",
+  attachAsks: "$1 asks to use this Firefox.",
+  attachModeLabel: "Mode for this client",
+  attachShareTab: "Share this tab",
+  attachShareWindow: "New window for the agent",
+  attachDeny: "Deny",
+  attachAllowed: "$1 controls $2 tab(s) in $3 mode.",
+  attachWorking: "Working on a call…",
+  attachStop: "Stop",
+  attachRevoke: "Revoke",
+  attachPrompt: "$1 asks to $2 on $3.",
+  attachAllowOnce: "Allow once",
+  attachAllowAlways: "Always allow",
 } as const;
 
 export type UiKey = keyof typeof EN_MESSAGES;

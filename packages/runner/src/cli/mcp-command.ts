@@ -11,7 +11,7 @@ import { SessionBrowser } from "../isolated-sessions.js";
 import { AccessPolicy } from "../mcp-http-access.js";
 import { listenForMcp } from "../mcp-http-listener.js";
 import { startMcpHttpServer } from "../mcp-http-server.js";
-import { createMcpServer } from "../mcp-server.js";
+import { createMcpServer, runnerToolSource } from "../mcp-server.js";
 import {
   describe as describeTools,
   type McpToolSelection,
@@ -26,6 +26,7 @@ import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";
 import { exposureWarning, resolveMcpHttpSettings } from "./mcp-http-settings.js";
+import { refuseOwnFirefoxFlags, serveOwnFirefox } from "./mcp-own-firefox.js";
 import { browserOptionsFrom, messagingRoutesFrom, skillNetworkFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof mcpCommand.options>;
@@ -44,6 +45,10 @@ export async function mcpCommandHandler(
   options: Options,
   io: CliIo,
 ): Promise<ExitCode> {
+  if (options["own-firefox"]) {
+    refuseOwnFirefoxFlags(options);
+    return serveOwnFirefox(parseMcpToolSelection(options.tools, "act"), io);
+  }
   const mode = options.mode ?? "act";
   const tier = options.tier ?? "full";
   // Refuse Compact Dev, unknown tool groups and malformed skills before starting Firefox.
@@ -85,17 +90,19 @@ async function serveStdio(
     async ({ port, tabId, description }) => {
       const server = createMcpServer(
         (approver) =>
-          new ToolRunner({
-            port: guarded(port, routes),
-            tabId,
-            mode,
-            tier,
-            vision: true,
-            advisoryGuards: true,
-            skills,
-            skillHttp: network.http,
-            ...(approver ? { approver } : {}),
-          }),
+          runnerToolSource(
+            new ToolRunner({
+              port: guarded(port, routes),
+              tabId,
+              mode,
+              tier,
+              vision: true,
+              advisoryGuards: true,
+              skills,
+              skillHttp: network.http,
+              ...(approver ? { approver } : {}),
+            }),
+          ),
         { confirm: options.confirm === true, tools },
       );
       const closed = new Promise<void>((resolve) => {
