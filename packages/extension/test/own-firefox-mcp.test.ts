@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
@@ -28,6 +29,7 @@ import {
   type SessionRelay,
   setupFirefox,
   startFixtureServer,
+  startNodeScript,
   startSessionRelay,
   waitFor,
 } from "@webbrain/testkit";
@@ -42,6 +44,7 @@ import {
   installAndOpenSettings,
   openAddonPage,
   text,
+  until,
   waitForText,
 } from "./addon-harness.js";
 
@@ -276,6 +279,77 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
     } finally {
       await second.client.close();
     }
+  });
+
+  it("over --port: a web page's request is refused, the token is required, and each session is allowed in the sidebar", async () => {
+    const shared = await openTab("/own/start.html?http=1");
+    const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${shared.tabId}`);
+    let stderr = "";
+    const server = startNodeScript(WEBBRAIN_BIN, ["mcp", "--own-firefox", "--port", "0"], {
+      env: { XDG_RUNTIME_DIR: runtimeDir },
+      onStderr: (all) => {
+        stderr = all;
+      },
+    });
+    const client = new Client({ name: CLIENT_NAME, version: "2.0.0" });
+    try {
+      const endpoint = await until(
+        () => /serving own-firefox tools at (http:\/\/\S+\/mcp);/.exec(stderr)?.[1] ?? null,
+        {
+          message: "mcp --own-firefox --port did not say where it serves",
+        },
+      );
+      const token = /token for this start: (\S+)/.exec(stderr)?.[1];
+      expect(token).toBeTruthy();
+      const initialize = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "evil", version: "1" },
+        },
+      });
+      const post = (headers: Record<string, string>) =>
+        fetch(endpoint, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...headers,
+          },
+          body: initialize,
+        });
+      // A web page (DNS rebinding, or a page posting to localhost) is refused before anything opens.
+      expect((await post({ origin: "http://evil.example", authorization: `Bearer ${token}` })).status).toBe(
+        403,
+      );
+      expect((await post({})).status).toBe(401);
+      expect(await count(firefox.client, sidebar, ".attach-client")).toBe(0);
+
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(endpoint), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      const early = (await client.callTool({ name: "get_accessibility_tree", arguments: {} })) as CallAnswer;
+      expect(early.isError).toBe(true);
+      await waitForText(firefox.client, sidebar, ".attach-asks", `${CLIENT_NAME} asks to use this Firefox.`);
+      await click(firefox.client, sidebar, ".attach-share-tab");
+      await waitForText(firefox.client, sidebar, ".attach-allowed", CLIENT_NAME);
+      const tree = (await client.callTool({ name: "get_accessibility_tree", arguments: {} })) as CallAnswer;
+      expect(tree.isError).toBeFalsy();
+      expect(textOf(tree)).toContain("Shared with the agent");
+    } finally {
+      await client.close().catch(() => undefined);
+      server.child.kill("SIGINT");
+      await server.done;
+    }
+    // The session's link closed with the server: the sidebar no longer lists the client.
+    await waitFor(async () => (await count(firefox.client, sidebar, ".attach-client")) === 0, {
+      message: "the HTTP session's client is still listed after the server stopped",
+    });
   });
 
   it("the companion turned off leaves no socket file behind", async () => {

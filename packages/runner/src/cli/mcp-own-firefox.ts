@@ -15,12 +15,13 @@ import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { attachSocketDir, ensurePrivateDir } from "../companion/attach-socket.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
-import { createMcpServer } from "../mcp-server.js";
+import { createMcpServer, type McpToolSource } from "../mcp-server.js";
 import { describe as describeTools, type McpToolSelection } from "../mcp-tool-groups.js";
 import { OwnFirefoxLink } from "../own-firefox-link.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";
+import { serveMcpHttp } from "./mcp-http-serve.js";
 
 type Options = ParsedOptions<typeof mcpCommand.options>;
 
@@ -33,7 +34,6 @@ const NOT_WITH_OWN_FIREFOX = [
   "profile",
   "storage-state",
   "url",
-  "port",
   "skill",
   "zim",
   "confirm",
@@ -52,18 +52,58 @@ export function refuseOwnFirefoxFlags(options: Options): void {
     );
 }
 
-export async function serveOwnFirefox(tools: McpToolSelection, io: CliIo): Promise<ExitCode> {
+/** The link's tools as an MCP server's source: the add-on lists and runs them. */
+function linkSource(link: OwnFirefoxLink): McpToolSource {
+  return {
+    browserTools: () => link.listTools(),
+    skillTools: () => [],
+    call: (name, args, { signal }) => link.callTool(name, args, signal),
+  };
+}
+
+async function openLink(io: CliIo): Promise<OwnFirefoxLink> {
   const dir = attachSocketDir(io.env);
   await ensurePrivateDir(dir);
-  const link = await OwnFirefoxLink.open(dir);
-  const server = createMcpServer(
-    () => ({
-      browserTools: () => link.listTools(),
-      skillTools: () => [],
-      call: (name, args, { signal }) => link.callTool(name, args, signal),
-    }),
-    { confirm: false, tools },
-  );
+  return OwnFirefoxLink.open(dir);
+}
+
+/**
+ * `--own-firefox --port N`: Streamable HTTP with the security of `mcp --port` (Host, Origin,
+ * bearer token); each session opens a link of its own, which the person allows or not.
+ */
+export async function serveOwnFirefoxHttp(
+  options: Options,
+  tools: McpToolSelection,
+  io: CliIo,
+): Promise<ExitCode> {
+  // Checked before the port is bound: no companion, no server.
+  (await openLink(io)).close();
+  let links = 0;
+  const open = new Set<OwnFirefoxLink>();
+  return serveMcpHttp(options, tools, "own-firefox tools", io, async () => ({
+    description: "each session is allowed (or not) in the WebBrain sidebar",
+    close: async () => {
+      for (const link of open) link.close();
+    },
+    openBacking: async () => {
+      const link = await openLink(io);
+      open.add(link);
+      return {
+        label: `own-Firefox link ${++links}`,
+        makeSource: () => linkSource(link),
+        introduce: (client) => link.introduce(client),
+        close: async () => {
+          open.delete(link);
+          link.close();
+        },
+      };
+    },
+  }));
+}
+
+export async function serveOwnFirefox(tools: McpToolSelection, io: CliIo): Promise<ExitCode> {
+  const link = await openLink(io);
+  const server = createMcpServer(() => linkSource(link), { confirm: false, tools });
   server.oninitialized = () => {
     const client = server.getClientVersion();
     link.introduce({
