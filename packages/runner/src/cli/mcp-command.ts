@@ -8,8 +8,6 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { type BrowserPort, type MessagingRoute, RecipientGuard, type SkillDefinition } from "@webbrain/agent";
 import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
-import { AccessPolicy } from "../mcp-http-access.js";
-import { listenForMcp } from "../mcp-http-listener.js";
 import { userContextBackings } from "../mcp-http-server.js";
 import { createMcpServer, runnerToolSource } from "../mcp-server.js";
 import {
