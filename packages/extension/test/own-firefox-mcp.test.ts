@@ -7,7 +7,8 @@
  * then it navigates and clicks in the shared tab only, never sees a tab that was not shared, is
  * signed in with the cookie the person's own profile holds, its clicks are trusted (through the
  * companion's BiDi), the permission gate's prompt appears in the sidebar, the shared tab shows a
- * bar; Stop ends its call in flight; revoking cuts it off and takes the bar away; the companion
+ * bar; Stop ends its call in flight; pause_for_user shows the person a card whose note comes back;
+ * revoking cuts it off and takes the bar away; the companion
  * turned off leaves no process and no socket file.
  *
  * As in companion.test.ts, the companion is lent the harness's BiDi session through testkit's
@@ -44,6 +45,7 @@ import {
   installAndOpenSettings,
   openAddonPage,
   text,
+  typeKeys,
   until,
   waitForText,
 } from "./addon-harness.js";
@@ -239,7 +241,7 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
     }
   });
 
-  it("Stop in the sidebar ends the client's call in flight and keeps its access; deny cuts a client off", async () => {
+  it("Stop in the sidebar ends the client's call in flight and keeps its access; pause_for_user hands over to the person; deny cuts a client off", async () => {
     const shared = await openTab("/own/start.html?stop=1");
     const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${shared.tabId}`);
     const { client } = await attachClient();
@@ -261,6 +263,19 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
       const next = (await client.callTool({ name: "get_accessibility_tree", arguments: {} })) as CallAnswer;
       expect(next.isError).toBeFalsy();
       expect(textOf(next)).toContain("Shared with the agent");
+
+      // pause_for_user: the client's own take-over card; the person's note comes back to it.
+      const pausing = client.callTool({
+        name: "pause_for_user",
+        arguments: { message: "Please sign in, then press Continue." },
+      });
+      await waitForText(firefox.client, sidebar, ".attach-takeover", "Please sign in, then press Continue.");
+      await click(firefox.client, sidebar, ".attach-note");
+      await typeKeys(firefox.client, sidebar, "Signed in as Ada");
+      await click(firefox.client, sidebar, ".attach-continue");
+      const handedBack = (await pausing) as CallAnswer;
+      expect(handedBack.isError).toBeFalsy();
+      expect(textOf(handedBack)).toContain("Signed in as Ada");
     } finally {
       await client.close();
     }

@@ -74,6 +74,8 @@ export interface AttachClientView {
   calls: number;
   /** A permission the client's call waits for the person to answer. */
   prompt?: { id: string; detail: string; origin: string };
+  /** pause_for_user: the client asks the person to act in the page, then press Continue. */
+  takeOver?: { id: string; message: string };
 }
 
 /** Where sockets live: one per companion, `companion-<pid>.sock`, in the user's own folder. */

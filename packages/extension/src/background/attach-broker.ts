@@ -19,6 +19,8 @@ import {
   type MessagingRoute,
   type PermissionAnswer,
   type PermissionRequest,
+  type PersonAnswer,
+  type PortCallOptions,
   RecipientGuard,
   ToolRunner,
   toolsFor,
@@ -72,6 +74,12 @@ interface PendingPrompt {
   resolve(answer: PermissionAnswer): void;
 }
 
+interface PendingTakeOver {
+  id: string;
+  message: string;
+  resolve(answer: PersonAnswer): void;
+}
+
 interface AttachedClient {
   id: number;
   info: AttachClientInfo;
@@ -82,6 +90,8 @@ interface AttachedClient {
   runner?: ToolRunner;
   calls: Map<number, AbortController>;
   prompt?: PendingPrompt;
+  /** pause_for_user: the client waits for the person to act and press Continue. */
+  takeOver?: PendingTakeOver;
 }
 
 const UNNAMED: AttachClientInfo = { name: "an MCP client" };
@@ -111,6 +121,7 @@ export class AttachBroker {
       ...(client.prompt
         ? { prompt: { id: client.prompt.id, detail: client.prompt.detail, origin: client.prompt.origin } }
         : {}),
+      ...(client.takeOver ? { takeOver: { id: client.takeOver.id, message: client.takeOver.message } } : {}),
     }));
   }
 
@@ -132,8 +143,11 @@ export class AttachBroker {
     client.mode = decision.mode;
     const input = await this.#deps.runInput();
     const name = client.info.name;
-    const port = scopedPort(decoratePort(this.#deps.port, input.overrides), shared, (tab) =>
-      this.#deps.marks.show(Number(tab.id), name),
+    const port = scopedPort(
+      decoratePort(this.#deps.port, input.overrides),
+      shared,
+      (tab) => this.#deps.marks.show(Number(tab.id), name),
+      (message, options) => this.#takeOver(client, message, options),
     );
     client.runner = new ToolRunner({
       port: new RecipientGuard(await this.#deps.routes()).wrap(port),
@@ -168,6 +182,14 @@ export class AttachBroker {
     const prompt = this.#clients.get(clientId)?.prompt;
     if (!prompt || prompt.id !== promptId) return false;
     prompt.resolve(answer);
+    return true;
+  }
+
+  /** Continue on a take-over card: the client's pause_for_user answers with the person's note. */
+  handBack(clientId: number, takeOverId: string, note: string): boolean {
+    const takeOver = this.#clients.get(clientId)?.takeOver;
+    if (!takeOver || takeOver.id !== takeOverId) return false;
+    takeOver.resolve({ resumed: true, said: note.trim() });
     return true;
   }
 
@@ -279,6 +301,33 @@ export class AttachBroker {
           if (client.prompt?.id === id) client.prompt = undefined;
           resolve(answer);
           this.#deps.changed();
+        },
+      };
+      this.#deps.changed();
+    });
+  }
+
+  /** Shows the client's take-over card; Stop (the call's signal) or the client leaving ends it. */
+  #takeOver(client: AttachedClient, message: string, options: PortCallOptions = {}): Promise<PersonAnswer> {
+    return new Promise<PersonAnswer>((resolve, reject) => {
+      const id = `attach-takeover-${++this.#promptCounter}`;
+      const settle = () => {
+        if (client.takeOver?.id === id) client.takeOver = undefined;
+        options.signal?.removeEventListener("abort", onAbort);
+        this.#deps.changed();
+      };
+      const onAbort = () => {
+        settle();
+        reject(options.signal?.reason ?? new Error("Stopped."));
+      };
+      if (options.signal?.aborted) return onAbort();
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      client.takeOver = {
+        id,
+        message: message.slice(0, 2_000),
+        resolve: (answer) => {
+          settle();
+          resolve(answer);
         },
       };
       this.#deps.changed();

@@ -28,6 +28,9 @@ async function act(broker: AttachBroker, request: AttachRequest): Promise<void> 
     case "attach_prompt":
       broker.answerPrompt(request.client, request.promptId, request.answer);
       return;
+    case "attach_hand_back":
+      broker.handBack(request.client, request.takeOverId, request.note);
+      return;
   }
 }
 

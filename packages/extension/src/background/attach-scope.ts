@@ -7,14 +7,23 @@
  * - A tab that is not shared does not exist for the client: list_tabs leaves it out, the active
  *   tab is reported only when shared, and every call naming it is refused with a sentence saying
  *   the person shares tabs in the sidebar. Its URL and title never reach the client.
- * - The person's history, their other downloads, local files and the take-over card are not
- *   lent: the client sees only downloads its own calls started.
+ * - The person's history, their other downloads and local files are not lent: the client sees
+ *   only downloads its own calls started. pause_for_user shows the client's own take-over card
+ *   in the sidebar (`takeOver`), never a run's.
  */
-import { type BrowserPort, decoratePort, type PageResult, type TabId, type TabInfo } from "@webbrain/agent";
+import {
+  type BrowserPort,
+  decoratePort,
+  type PageResult,
+  type PersonAnswer,
+  type PortCallOptions,
+  type TabId,
+  type TabInfo,
+} from "@webbrain/agent";
 import type { BrowserCapability } from "@webbrain/protocol";
 
 /** What the person never lends an attached client (see the header). */
-const NOT_LENT: readonly BrowserCapability[] = ["history", "person_at_hand"];
+const NOT_LENT: readonly BrowserCapability[] = ["history"];
 
 export class SharedTabs {
   readonly #tabs = new Set<string>();
@@ -48,11 +57,15 @@ export class TabNotSharedError extends Error {
   override readonly name = "TabNotSharedError";
 }
 
-/** The add-on's port narrowed to `shared` (and `onOpened` told of every tab the client opens). */
+/**
+ * The add-on's port narrowed to `shared` (and `onOpened` told of every tab the client opens);
+ * `takeOver` shows the person the client's message and waits for Continue.
+ */
 export function scopedPort(
   port: BrowserPort,
   shared: SharedTabs,
   onOpened: (tab: TabInfo) => void,
+  takeOver: (message: string, options?: PortCallOptions) => Promise<PersonAnswer>,
 ): BrowserPort {
   const refused = (tabId: TabId): PageResult => ({ success: false, error: notSharedMessage(tabId) });
   const ownDownloads = new Set<string>();
@@ -60,12 +73,15 @@ export function scopedPort(
     <A extends unknown[]>(call: (tabId: TabId, ...rest: A) => Promise<PageResult>) =>
     (tabId: TabId, ...rest: A) =>
       shared.has(tabId) ? call(tabId, ...rest) : Promise.resolve(refused(tabId));
-  const capabilities = new Set([...port.capabilities].filter((capability) => !NOT_LENT.includes(capability)));
+  const capabilities = new Set([
+    ...[...port.capabilities].filter((capability) => !NOT_LENT.includes(capability)),
+    "person_at_hand" as const,
+  ]);
   return decoratePort(port, {
     capabilities,
     localFiles: undefined,
     history: undefined,
-    pauseForUser: undefined,
+    pauseForUser: takeOver,
     listTabs: async (options) => (await port.listTabs(options)).filter((tab) => shared.has(tab.id)),
     activeTab: async (options) => {
       const tab = await port.activeTab(options);

@@ -14,7 +14,8 @@ export type AttachRequest =
   | { type: "attach_deny"; client: number }
   | { type: "attach_stop"; client: number }
   | { type: "attach_revoke"; client: number }
-  | { type: "attach_prompt"; client: number; promptId: string; answer: "once" | "always" | "deny" };
+  | { type: "attach_prompt"; client: number; promptId: string; answer: "once" | "always" | "deny" }
+  | { type: "attach_hand_back"; client: number; takeOverId: string; note: string };
 
 export type AttachReply = { ok: true; clients: AttachClientView[] } | { ok: false; error: string };
 
@@ -26,6 +27,7 @@ const TYPES: ReadonlySet<string> = new Set([
   "attach_stop",
   "attach_revoke",
   "attach_prompt",
+  "attach_hand_back",
 ]);
 
 export function isAttachRequest(message: unknown): message is AttachRequest {

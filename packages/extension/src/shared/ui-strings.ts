@@ -450,6 +450,9 @@ export const EN_MESSAGES = {
   attachPrompt: "$1 asks to $2 on $3.",
   attachAllowOnce: "Allow once",
   attachAllowAlways: "Always allow",
+  attachTakeOver: "$1 hands over to you: $2",
+  attachNoteLabel: "A note for the client (optional)",
+  attachContinue: "Continue",
 } as const;
 
 export type UiKey = keyof typeof EN_MESSAGES;

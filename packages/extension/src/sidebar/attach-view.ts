@@ -125,6 +125,32 @@ export class AttachView {
         answer(t("attachDeny"), "attach-prompt-deny quiet", "deny"),
       );
     }
+    const takeOver = client.takeOver;
+    if (takeOver) {
+      const note = element("textarea", { className: "attach-note", rows: 2 });
+      note.setAttribute("aria-label", t("attachNoteLabel"));
+      const proceed = element("button", {
+        type: "button",
+        className: "attach-continue primary",
+        textContent: t("attachContinue"),
+      });
+      proceed.addEventListener("click", () =>
+        this.#act({
+          type: "attach_hand_back",
+          client: client.client,
+          takeOverId: takeOver.id,
+          note: note.value,
+        }),
+      );
+      item.append(
+        element("p", {
+          className: "attach-takeover",
+          textContent: t("attachTakeOver", client.info.name, takeOver.message),
+        }),
+        note,
+        proceed,
+      );
+    }
     item.append(
       button(t("attachStop"), "attach-stop secondary", { type: "attach_stop", client: client.client }),
       button(t("attachRevoke"), "attach-revoke quiet", { type: "attach_revoke", client: client.client }),
