@@ -417,7 +417,7 @@ export const EN_MESSAGES = {
   // The companion: trusted input over WebDriver BiDi (issue 24)
   companionSetting: "Trusted input through the companion (webbrain companion)",
   companionHint:
-    "With the companion, clicks and keys reach pages as a person's (isTrusted), so sites that ignore synthetic events accept them. Install it with “webbrain companion install”, then start Firefox with WebDriver BiDi: firefox --remote-debugging-port 0",
+    "With the companion, clicks and keys reach pages as a person's (isTrusted), so sites that ignore synthetic events accept them. Install it with “webbrain companion install --launcher” (it also adds “Firefox (WebBrain companion)” to your applications), then start Firefox from that entry, or with: firefox --remote-debugging-port 0. Coding agents can then use this Firefox with “webbrain mcp --own-firefox”, once you allow them here.",
   inputTrusted: "Input: trusted (the companion presses clicks and keys through WebDriver BiDi)",
   inputSynthetic: "Input: synthetic (page events from the add-on; some sites ignore them)",
   inputSyntheticNoPermission:
