@@ -1,8 +1,8 @@
 /**
- * `webbrain mcp --attach`: an MCP client's way into the person's own Firefox. Three hops, one
+ * `webbrain mcp --own-firefox`: an MCP client's way into the person's own Firefox. Three hops, one
  * contract:
  *
- *   MCP client --stdio--> `webbrain mcp --attach` --local socket--> companion --native port--> add-on
+ *   MCP client --stdio--> `webbrain mcp --own-firefox` --local socket--> companion --native port--> add-on
  *
  * The socket carries one JSON object per line (AttachClientMessage up, AttachServerMessage down).
  * The companion relays each client line to the add-on as a CompanionEvent and each add-on answer
@@ -55,7 +55,7 @@ export type AttachServerMessage =
 /** What the companion pushes to the add-on unasked (it has no `id`: it answers nothing). */
 export type CompanionEvent =
   | { type: "attach_message"; client: number; message: AttachClientMessage }
-  /** The client's socket closed (its MCP client went away, or `mcp --attach` exited). */
+  /** The client's socket closed (its MCP client went away, or `mcp --own-firefox` exited). */
   | { type: "attach_gone"; client: number };
 
 /** What the person chose in the sidebar for one client (the add-on's state, shown to the person). */

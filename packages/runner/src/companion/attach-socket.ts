@@ -1,5 +1,5 @@
 /**
- * The companion's door for `webbrain mcp --attach`: a Unix socket in a folder only this user may
+ * The companion's door for `webbrain mcp --own-firefox`: a Unix socket in a folder only this user may
  * open, one JSON object per line (attach-messages.ts in @webbrain/protocol). Each connection is a
  * client with a number; its lines go to the add-on as CompanionEvents, and the add-on's answers
  * come back through `send`. The companion itself decides nothing about a client.
