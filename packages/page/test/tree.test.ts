@@ -2,6 +2,7 @@
  * The accessibility tree in real Firefox: format, names (priority 1-7), values, states, hidden
  * content, filters, budget, scope, overlays, shadow roots, iframes, and the ref rules.
  */
+import type { TreeNode } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import { usePageFixtures } from "./page-session.js";
 
@@ -148,6 +149,60 @@ describe("filters, budget and scope", () => {
     const result = await page.call("get_accessibility_tree", { filter: "everything" });
     expect(result).toMatchObject({ success: false, code: "bad_params" });
     expect(result.error).toContain("interactive, visible, all");
+  });
+});
+
+/** A node as the printer writes its line (hints such as class="..." may follow on the line). */
+const printedStart = (node: TreeNode) =>
+  `${"  ".repeat(node.depth)}${node.ref !== undefined ? `[${node.ref}] ` : ""}${node.role}` +
+  `${node.name ? ` ${JSON.stringify(node.name)}` : ""}` +
+  `${node.value !== undefined ? ` value=${JSON.stringify(node.value)}` : ""}` +
+  `${node.states?.length ? ` ${node.states.join(" ")}` : ""}`;
+
+describe("the tree as data (nodes)", () => {
+  it("answers nodes only when asked, and the same text either way", async () => {
+    const page = await env.open("/page/tree-basics.html");
+    const plain = await page.call("get_accessibility_tree", {});
+    const withNodes = await page.call("get_accessibility_tree", { nodes: true });
+    expect(plain.metadata).not.toHaveProperty("nodes");
+    expect(withNodes.tree).toBe(plain.tree);
+    expect(Array.isArray((withNodes.metadata as { nodes?: unknown }).nodes)).toBe(true);
+  });
+
+  it("has one node per element line, in printed order, with what the line prints", async () => {
+    const page = await env.open("/page/tree-basics.html");
+    const result = await page.call("get_accessibility_tree", { nodes: true });
+    const lines = (result.tree as string).split("\n");
+    const nodes = (result.metadata as { nodes: TreeNode[] }).nodes;
+    let from = 0;
+    for (const node of nodes) {
+      const at = lines.findIndex((text, i) => i >= from && text.startsWith(printedStart(node)));
+      expect(at, `no line for ${JSON.stringify(node)} after line ${from}`).toBeGreaterThanOrEqual(from);
+      from = at + 1;
+    }
+    const printedRefs = Array.from((result.tree as string).matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
+    expect(nodes.flatMap((node) => (node.ref === undefined ? [] : [node.ref]))).toEqual(printedRefs);
+    expect(nodes.find((node) => node.name === "Full name *")).toMatchObject({
+      role: "textbox",
+      value: "Ada Lovelace",
+      states: ["required"],
+    });
+    expect(nodes.find((node) => node.name === "Account settings")).toMatchObject({
+      role: "heading",
+      states: ["level=1"],
+    });
+    expect(nodes.find((node) => node.role === "group" && node.name === "Plan")?.ref).toBeUndefined();
+  });
+
+  it("keeps every node of the page when the text is cut to a budget", async () => {
+    const page = await env.open("/page/tree-basics.html");
+    const whole = await page.call("get_accessibility_tree", { nodes: true });
+    const cut = await page.call("get_accessibility_tree", { nodes: true, max_chars: 300 });
+    expect((cut.metadata as { truncated: boolean }).truncated).toBe(true);
+    expect(cut.tree).not.toContain("Save profile");
+    expect((cut.metadata as { nodes: TreeNode[] }).nodes).toEqual(
+      (whole.metadata as { nodes: TreeNode[] }).nodes,
+    );
   });
 });
 
