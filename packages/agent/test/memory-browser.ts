@@ -3,7 +3,12 @@
  * actions behave), and every call is recorded so tests can assert what the agent did.
  * Browser behaviour itself is tested by the runner and the add-on in real Firefox.
  */
-import { ALL_BROWSER_CAPABILITIES, type BrowserCapabilities } from "@webbrain/protocol";
+import {
+  ALL_BROWSER_CAPABILITIES,
+  type BrowserCapabilities,
+  TREE_NODES_PARAM,
+  type TreeNode,
+} from "@webbrain/protocol";
 import type {
   BrowserPort,
   CompletionProbe,
@@ -12,6 +17,7 @@ import type {
   FetchRequest,
   FetchResponse,
   HistoryAccess,
+  JsonValue,
   PageActionName,
   PageResult,
   ResearchResult,
@@ -22,6 +28,11 @@ import type {
 export interface PageScript {
   title: string;
   tree: string;
+  /**
+   * The tree as data (scripted-tree.ts), answered as `metadata.nodes` when a call asks for nodes
+   * (the recipient guard, traces, replay); `tree` is then its printed text.
+   */
+  nodes?: TreeNode[];
   /** Answer a page action; return `{ navigate: url }` to move the tab. Default: success. */
   onAction?: (
     action: PageActionName,
@@ -41,13 +52,27 @@ export interface RecordedCall {
 
 /**
  * The names of the scripted tree's refs, as the real page layer reports them beside the text
- * (`metadata.ref_names`); the scripted tree is only text, so the fake page reads its own lines.
+ * (`metadata.ref_names`); from the page's nodes, or, for a page scripted as text only, from its
+ * lines (a test fake reading its own script; product code never parses tree text).
  */
-function refNames(tree: string): Record<string, string> {
+function refNames(page: PageScript): Record<string, string> {
   const names: Record<string, string> = {};
-  for (const match of tree.matchAll(/^\s*\[(\d+)\]\s+\S+(?:\s+"([^"]*)")?/gm))
+  if (page.nodes) {
+    for (const node of page.nodes) if (node.ref !== undefined) names[String(node.ref)] = node.name;
+    return names;
+  }
+  for (const match of page.tree.matchAll(/^\s*\[(\d+)\]\s+\S+(?:\s+"([^"]*)")?/gm))
     if (match[1]) names[match[1]] = match[2] ?? "";
   return names;
+}
+
+/** A scripted page's tree read: the text, its ref names, and its nodes when they were asked for. */
+function treeRead(page: PageScript, params: Record<string, unknown>): PageResult {
+  const metadata: Record<string, JsonValue> = { ref_names: refNames(page) };
+  // Nodes are plain JSON (numbers, strings, string lists), as they cross a realm.
+  if (params[TREE_NODES_PARAM] === true && page.nodes)
+    metadata[TREE_NODES_PARAM] = page.nodes as unknown as JsonValue;
+  return { success: true, tree: page.tree, metadata };
 }
 
 /** 1x1 transparent PNG. */
@@ -182,10 +207,7 @@ export class MemoryBrowser implements BrowserPort {
     const tab = this.tab(tabId);
     const page = this.pages[tab.url];
     if (!page) return { success: false, error: `no page scripted for ${tab.url}` };
-    if (action === "get_accessibility_tree")
-      return (
-        page.treeResult ?? { success: true, tree: page.tree, metadata: { ref_names: refNames(page.tree) } }
-      );
+    if (action === "get_accessibility_tree") return page.treeResult ?? treeRead(page, params);
     if (action === "probe_completion")
       return page.probe ?? { success: true, dialogs: [], forms: [], messages: [] };
     const answer = (await page.onAction?.(action, params)) ?? { success: true };

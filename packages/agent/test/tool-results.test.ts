@@ -104,13 +104,22 @@ describe("tool results", () => {
         lines: 2,
         last_ref: 2,
         ref_names: { "1": "Shop", "2": "Place order" },
+        nodes: [{ ref: 2, role: "button", name: "Place order", depth: 0 }],
       },
     });
     const outcome = await call("get_accessibility_tree", {});
     const text = textOf(outcome);
     expect(text).toContain('[2] button "Place order"');
     expect(text).toContain('"truncated":false');
-    for (const hidden of ["build_ms", "elements_visited", "full_chars", "last_ref", "ref_names", "lines"])
+    for (const hidden of [
+      "build_ms",
+      "elements_visited",
+      "full_chars",
+      "last_ref",
+      "ref_names",
+      "lines",
+      "nodes",
+    ])
       expect(text).not.toContain(hidden);
     expect(outcome.details?.metadata).toMatchObject({
       build_ms: 3.2,
