@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { evaluate, navigate } from "@webbrain/bidi";
+import type { Mode } from "@webbrain/protocol";
 import {
   type FixtureServer,
   findRef,
@@ -167,7 +168,7 @@ async function runCouponTask(
     settings?: Record<string, unknown>;
     /** The page's title, which the sidebar shows once it follows the tab. */
     title?: string;
-    mode?: "act" | "dev";
+    mode?: Exclude<Mode, "ask">;
   },
 ): Promise<{ sidebar: string; llm: ScriptedLlm }> {
   const llm = model
