@@ -24,15 +24,15 @@ import type {
   Screenshot,
   TabInfo,
 } from "../src/index.js";
+import { printTree } from "./scripted-tree.js";
 
 export interface PageScript {
   title: string;
-  tree: string;
   /**
-   * The tree as data (scripted-tree.ts), answered as `metadata.nodes` when a call asks for nodes
-   * (the recipient guard, traces, replay); `tree` is then its printed text.
+   * The page's tree as data (scripted-tree.ts): a tree read answers it printed, as the model
+   * reads it, with `ref_names`, and with `metadata.nodes` when the call asks for nodes.
    */
-  nodes?: TreeNode[];
+  tree: readonly TreeNode[];
   /** Answer a page action; return `{ navigate: url }` to move the tab. Default: success. */
   onAction?: (
     action: PageActionName,
@@ -50,29 +50,14 @@ export interface RecordedCall {
   params?: unknown;
 }
 
-/**
- * The names of the scripted tree's refs, as the real page layer reports them beside the text
- * (`metadata.ref_names`); from the page's nodes, or, for a page scripted as text only, from its
- * lines (a test fake reading its own script; product code never parses tree text).
- */
-function refNames(page: PageScript): Record<string, string> {
-  const names: Record<string, string> = {};
-  if (page.nodes) {
-    for (const node of page.nodes) if (node.ref !== undefined) names[String(node.ref)] = node.name;
-    return names;
-  }
-  for (const match of page.tree.matchAll(/^\s*\[(\d+)\]\s+\S+(?:\s+"([^"]*)")?/gm))
-    if (match[1]) names[match[1]] = match[2] ?? "";
-  return names;
-}
-
 /** A scripted page's tree read: the text, its ref names, and its nodes when they were asked for. */
 function treeRead(page: PageScript, params: Record<string, unknown>): PageResult {
-  const metadata: Record<string, JsonValue> = { ref_names: refNames(page) };
+  const refNames: Record<string, string> = {};
+  for (const node of page.tree) if (node.ref !== undefined) refNames[String(node.ref)] = node.name;
+  const metadata: Record<string, JsonValue> = { ref_names: refNames };
   // Nodes are plain JSON (numbers, strings, string lists), as they cross a realm.
-  if (params[TREE_NODES_PARAM] === true && page.nodes)
-    metadata[TREE_NODES_PARAM] = page.nodes as unknown as JsonValue;
-  return { success: true, tree: page.tree, metadata };
+  if (params[TREE_NODES_PARAM] === true) metadata[TREE_NODES_PARAM] = page.tree as unknown as JsonValue;
+  return { success: true, tree: printTree(page.tree), metadata };
 }
 
 /** 1x1 transparent PNG. */

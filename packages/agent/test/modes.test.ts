@@ -249,7 +249,7 @@ describe("execution-time mode rule", () => {
       pages: {
         "https://shop.example/": {
           title: "Shop",
-          tree: "",
+          tree: [],
           onAction: (action) => (action === "execute_js" ? { success: true, value: 2 } : { success: true }),
         },
       },

@@ -20,7 +20,7 @@ import {
   workflowFromTrace,
 } from "../src/index.js";
 import { MemoryBrowser } from "./memory-browser.js";
-import { line, printTree } from "./scripted-tree.js";
+import { line } from "./scripted-tree.js";
 
 const PAGE = "https://shop.example/checkout";
 const NODES = [
@@ -31,7 +31,7 @@ const NODES = [
 ];
 
 function browser(): MemoryBrowser {
-  return new MemoryBrowser({ [PAGE]: { title: "Checkout", tree: printTree(NODES), nodes: NODES } }, PAGE);
+  return new MemoryBrowser({ [PAGE]: { title: "Checkout", tree: NODES } }, PAGE);
 }
 
 function crafted(steps: Workflow["steps"], startUrl = ""): Workflow {

@@ -16,16 +16,18 @@ import {
   type ToolOutcome,
 } from "../src/index.js";
 import { MemoryBrowser } from "./memory-browser.js";
+import { line, printTree } from "./scripted-tree.js";
 
 const URL = "https://shop.example/";
-const TREE = '[1] heading "Shop"\n[2] button "Place order"';
+const NODES = [line(0, "heading", "Shop", { ref: 1 }), line(0, "button", "Place order", { ref: 2 })];
+const TREE = printTree(NODES);
 
 function setup(treeResult?: PageResult, onAction?: (action: string) => PageResult) {
   const browser = new MemoryBrowser(
     {
       [URL]: {
         title: "Shop",
-        tree: TREE,
+        tree: NODES,
         ...(treeResult ? { treeResult } : {}),
         ...(onAction ? { onAction } : {}),
       },

@@ -83,7 +83,7 @@ describe("nodes read back from a page", () => {
 describe("the trace recorder and tree reads", () => {
   const PAGE = "https://shop.example/";
   function traced(): { port: MemoryBrowser; recorder: TraceRecorder; tracedPort: MemoryBrowser } {
-    const port = new MemoryBrowser({ [PAGE]: { title: "Shop", tree: printTree(NODES), nodes: NODES } }, PAGE);
+    const port = new MemoryBrowser({ [PAGE]: { title: "Shop", tree: NODES } }, PAGE);
     const recorder = new TraceRecorder({ task: "pay", mode: "act", url: PAGE });
     return { port, recorder, tracedPort: recorder.port(port) };
   }
