@@ -426,7 +426,7 @@ function withNodes(params: Record<string, unknown>): Record<string, unknown> {
   return params[TREE_NODES_PARAM] === true ? params : { ...params, [TREE_NODES_PARAM]: true };
 }
 
-/** The tree read without the nodes it was asked for here. */
+/** The tree read as a plain read answers it: without the nodes asked for here. */
 function withoutNodes(result: PageResult): PageResult {
   const metadata = result.metadata;
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return result;

@@ -6,6 +6,7 @@
 import {
   ALL_BROWSER_CAPABILITIES,
   type BrowserCapabilities,
+  linkTreeNodes,
   TREE_NODES_PARAM,
   type TreeNode,
 } from "@webbrain/protocol";
@@ -50,13 +51,14 @@ export interface RecordedCall {
   params?: unknown;
 }
 
-/** A scripted page's tree read: the text, its ref names, and its nodes when they were asked for. */
+/** A scripted page's tree read, as the page layer answers it: the text, ref names, nodes if asked. */
 function treeRead(page: PageScript, params: Record<string, unknown>): PageResult {
   const refNames: Record<string, string> = {};
   for (const node of page.tree) if (node.ref !== undefined) refNames[String(node.ref)] = node.name;
   const metadata: Record<string, JsonValue> = { ref_names: refNames };
   // Nodes are plain JSON (numbers, strings, string lists), as they cross a realm.
-  if (params[TREE_NODES_PARAM] === true) metadata[TREE_NODES_PARAM] = page.tree as unknown as JsonValue;
+  if (params[TREE_NODES_PARAM] === true)
+    metadata[TREE_NODES_PARAM] = linkTreeNodes(page.tree) as unknown as JsonValue;
   return { success: true, tree: printTree(page.tree), metadata };
 }
 

@@ -4,7 +4,7 @@
  * a workflow, and what the API log keeps. (Their behaviour in Firefox is tested by the runner
  * and the add-on.)
  */
-import { placeTreeNodes } from "@webbrain/protocol";
+import { linkTreeNodes, placeTreeNodes } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import {
   ApiCallLog,
@@ -26,15 +26,17 @@ import {
 } from "../src/index.js";
 import { line } from "./scripted-tree.js";
 
-const NODES = placeTreeNodes([
-  line(0, "heading", "Checkout", { states: ["level=1"] }),
-  line(0, "form", "Shipping"),
-  line(1, "textbox", "Email", { ref: 1 }),
-  line(1, "button", "Save", { ref: 2 }),
-  line(0, "region", "Newsletter"),
-  line(1, "textbox", "Email", { ref: 3 }),
-  line(1, "button", "Save", { ref: 4 }),
-]);
+const NODES = placeTreeNodes(
+  linkTreeNodes([
+    line(0, "heading", "Checkout", { states: ["level=1"] }),
+    line(0, "form", "Shipping"),
+    line(1, "textbox", "Email", { ref: 1 }),
+    line(1, "button", "Save", { ref: 2 }),
+    line(0, "region", "Newsletter"),
+    line(1, "textbox", "Email", { ref: 3 }),
+    line(1, "button", "Save", { ref: 4 }),
+  ]),
+);
 
 function recorded(): TraceRecord[] {
   let now = Date.parse("2026-12-01T10:00:00Z");

@@ -3,7 +3,15 @@
  * ref as a call carries it, checking nodes read back from a page, and the trace recorder asking
  * for nodes without handing them to its caller.
  */
-import { nodeWithRef, placeTreeNodes, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
+import {
+  isTreeNodeLine,
+  linkTreeNodes,
+  nodeWithRef,
+  pickTreeNodes,
+  placeTreeNodes,
+  TREE_NODES_PARAM,
+  treeNodesOf,
+} from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import { TraceRecorder } from "../src/index.js";
 import { MemoryBrowser } from "./memory-browser.js";
@@ -22,7 +30,7 @@ const NODES = [
 ];
 
 describe("placing tree nodes", () => {
-  const placed = placeTreeNodes(NODES);
+  const placed = placeTreeNodes(linkTreeNodes(NODES));
 
   it("gives each node its enclosing areas, outermost first, and leaves an area by depth", () => {
     expect(placed[1]).toMatchObject({ ref: 1, within: [{ role: "banner", name: "" }] });
@@ -49,6 +57,54 @@ describe("placing tree nodes", () => {
   it("keeps what the page reported unchanged", () => {
     expect(placed.map(({ within: _w, heading: _h, ...node }) => node)).toEqual(NODES);
   });
+
+  it("links each node to its area and heading by index, in the same list", () => {
+    const linked = linkTreeNodes(NODES);
+    expect(linked[5]).toMatchObject({ ref: 2, areaIndex: 4, headingIndex: 2 });
+    expect(linked[4]).toMatchObject({ role: "form", areaIndex: 3 });
+    expect(linked[1]).toMatchObject({ ref: 1, areaIndex: 0 });
+    expect(linked[1]).not.toHaveProperty("headingIndex");
+  });
+
+  it("places nothing from an index that does not point back to an area or a heading", () => {
+    const crafted = [
+      { role: "main", name: "", depth: 0 },
+      { ref: 1, role: "button", name: "Go", depth: 1, areaIndex: 1, headingIndex: 0 },
+      { ref: 2, role: "button", name: "Stop", depth: 1, areaIndex: 9 },
+      { ref: 3, role: "button", name: "Back", depth: 1, areaIndex: 1 },
+    ];
+    expect(placeTreeNodes(crafted).map((node) => [node.within, node.heading])).toEqual([
+      [[], undefined],
+      [[], undefined],
+      [[], undefined],
+      [[], undefined],
+    ]);
+  });
+});
+
+describe("picking the nodes a text shows", () => {
+  const linked = linkTreeNodes(NODES);
+
+  it("keeps the chosen nodes with the areas and headings they point at, renumbered", () => {
+    const picked = pickTreeNodes(linked, (node) => node.ref === 3);
+    expect(picked.map((node) => node.name)).toEqual(["", "Shipping", "Gift", "Wrap it"]);
+    expect(placeTreeNodes(picked).at(-1)).toMatchObject({
+      ref: 3,
+      within: [
+        { role: "main", name: "" },
+        { role: "form", name: "Shipping" },
+      ],
+      heading: "Gift",
+    });
+  });
+
+  it("places a picked node where it was among all the nodes", () => {
+    const all = placeTreeNodes(linked);
+    for (const ref of [1, 2, 3, 4]) {
+      const picked = placeTreeNodes(pickTreeNodes(linked, (node) => node.ref === ref));
+      expect(nodeWithRef(picked, ref)).toEqual(nodeWithRef(all, ref));
+    }
+  });
 });
 
 describe("a node by ref", () => {
@@ -64,9 +120,21 @@ describe("a node by ref", () => {
   });
 });
 
+describe("which lines are nodes", () => {
+  it("makes nodes of controls, headings and areas, not of prose structure", () => {
+    expect(isTreeNodeLine("link", 7)).toBe(true);
+    expect(isTreeNodeLine("heading", undefined)).toBe(true);
+    expect(isTreeNodeLine("form", undefined)).toBe(true);
+    expect(isTreeNodeLine("list", undefined)).toBe(false);
+    expect(isTreeNodeLine("img", undefined)).toBe(false);
+  });
+});
+
 describe("nodes read back from a page", () => {
   it("reads metadata.nodes when they have a node's shape", () => {
-    expect(treeNodesOf({ success: true, tree: "", metadata: { nodes: NODES } })).toEqual(NODES);
+    expect(treeNodesOf({ success: true, tree: "", metadata: { nodes: linkTreeNodes(NODES) } })).toEqual(
+      linkTreeNodes(NODES),
+    );
   });
   it("answers undefined for a read without nodes or with something else there", () => {
     expect(treeNodesOf({ success: true, tree: "", metadata: {} })).toBeUndefined();
@@ -94,6 +162,8 @@ describe("the trace recorder and tree reads", () => {
     expect(port.calls.at(-1)?.params).toEqual({ filter: "all", [TREE_NODES_PARAM]: true });
     expect(read.tree).toBe(printTree(NODES));
     expect(read.metadata).not.toHaveProperty(TREE_NODES_PARAM);
+    // As a plain read answers it: the ref names stay, for the submit guard and exec's output.
+    expect(read.metadata).toEqual({ ref_names: { "1": "Home", "2": "Email", "3": "Wrap it", "4": "Pay" } });
 
     recorder.onEvent({ type: "tool_call", id: "c", name: "click_ax", args: { ref_id: 3 } });
     await tracedPort.pageAction("1", "click_ax", { ref_id: 3 });
@@ -114,6 +184,6 @@ describe("the trace recorder and tree reads", () => {
   it("hands the nodes on to a caller that asked for them itself", async () => {
     const { tracedPort } = traced();
     const read = await tracedPort.pageAction("1", "get_accessibility_tree", { [TREE_NODES_PARAM]: true });
-    expect(treeNodesOf(read)).toEqual(NODES);
+    expect(treeNodesOf(read)).toEqual(linkTreeNodes(NODES));
   });
 });

@@ -5,7 +5,7 @@
  * Firefox, and the replay of a recording, are tested by the runner (record-command.test.ts).
  */
 
-import type { RecordedAction, TreeNode } from "@webbrain/protocol";
+import { linkTreeNodes, type RecordedAction, type TreeNode } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import { WorkflowError, WorkflowRecording } from "../src/index.js";
 import { line } from "./scripted-tree.js";
@@ -21,7 +21,7 @@ const NODES: TreeNode[] = [
 ];
 
 function at(ref: string): { url: string; nodes: TreeNode[]; ref: string } {
-  return { url: URL_, nodes: NODES, ref };
+  return { url: URL_, nodes: linkTreeNodes(NODES), ref };
 }
 
 describe("a recording as a workflow", () => {

@@ -17,7 +17,13 @@
  * (pending text, overlay sinks, inherited flags); split apart they would hide that invariant.
  */
 
-import type { TreeFilter, TreeNode } from "@webbrain/protocol";
+import {
+  isTreeNodeLine,
+  linkTreeNodes,
+  pickTreeNodes,
+  type TreeFilter,
+  type TreeNode,
+} from "@webbrain/protocol";
 import { accessibleName, LabelIndex, NAME_MAX_CHARS, swatchColour } from "./accessible-name.js";
 import {
   collapseWhitespace,
@@ -197,8 +203,9 @@ export interface TreeResult {
   /** Subtrees skipped because they nest deeper than maxDomDepth. */
   deepSkipped: number;
   /**
-   * With TreeOptions.nodes: every element line of the walk as data, before any budget or fold
-   * (a ref past the budget is still a ref), in printed order.
+   * With TreeOptions.nodes: the control lines the text shows, as data, with the areas and the
+   * headings they sit in and under (placed among all the walk's lines), in printed order. A
+   * budget cuts them as it cuts the text, so nodes grow with the text, not the page.
    */
   nodes?: TreeNode[];
 }
@@ -304,7 +311,10 @@ class TreeWalk {
     }
     // The caller's fresh object becomes the line (no spread copy: this runs for every printed line).
     head.text = line;
-    if (this.#keepNodes) head.node = lineNode(depth, head.name, shown ?? { role: head.role, states: [] });
+    if (this.#keepNodes) {
+      const facts = shown ?? { role: head.role, states: [] };
+      if (isTreeNodeLine(facts.role, facts.ref)) head.node = lineNode(depth, head.name, facts);
+    }
     this.#out.push(head as HeadLine);
   }
 
@@ -812,11 +822,25 @@ function lineNode(depth: number, name: string, facts: LineFacts): TreeNode {
   return node;
 }
 
-/** The nodes of the lines, in printed order (text lines and option lines have none). */
+/** The nodes of the lines, in printed order (prose, options and other structure lines have none). */
 function nodesOf(lines: readonly TreeLine[]): TreeNode[] {
   const nodes: TreeNode[] = [];
   for (const line of lines) if (typeof line !== "string" && line.node) nodes.push(line.node);
   return nodes;
+}
+
+/** A control line's ref, as #emit prints it (a fold line and a find match start the same way). */
+const PRINTED_REF = /^\s*\[(\d+)\]/gm;
+
+/**
+ * The nodes a tree text answers: the controls whose lines it shows, placed among all the walk's
+ * lines, with the areas and headings they point at. The shown refs are read from the text this
+ * module just printed, so a budget, a fold or a find agree with it.
+ */
+function nodesShownIn(nodes: readonly TreeNode[], text: string): TreeNode[] {
+  const shown = new Set<number>();
+  for (const match of text.matchAll(PRINTED_REF)) shown.add(Number(match[1]));
+  return pickTreeNodes(linkTreeNodes(nodes), (node) => node.ref !== undefined && shown.has(node.ref));
 }
 
 function frameOrigin(frame: HTMLIFrameElement): string {
@@ -931,7 +955,7 @@ function withWalkNotes(walk: TreeWalk, nodes: TreeNode[] | undefined, result: Tr
     ...result,
     deepSkipped: walk.deepSkipped,
     ...(walk.cut ? { walkCut: walk.cut } : {}),
-    ...(nodes ? { nodes } : {}),
+    ...(nodes ? { nodes: nodesShownIn(nodes, result.tree) } : {}),
   };
   if (notes.length === 0) return out;
   const tree = [result.tree, ...notes].filter((text) => text !== "").join("\n");

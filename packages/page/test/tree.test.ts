@@ -2,7 +2,7 @@
  * The accessibility tree in real Firefox: format, names (priority 1-7), values, states, hidden
  * content, filters, budget, scope, overlays, shadow roots, iframes, and the ref rules.
  */
-import type { TreeNode } from "@webbrain/protocol";
+import { isTreeNodeLine, nodeWithRef, placeTreeNodes, type TreeNode } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import { usePageFixtures } from "./page-session.js";
 
@@ -166,10 +166,15 @@ describe("the tree as data (nodes)", () => {
     const withNodes = await page.call("get_accessibility_tree", { nodes: true });
     expect(plain.metadata).not.toHaveProperty("nodes");
     expect(withNodes.tree).toBe(plain.tree);
-    expect(Array.isArray((withNodes.metadata as { nodes?: unknown }).nodes)).toBe(true);
+    // Every ref the walk named is a node, with the same name (the text is not budgeted here).
+    const nodes = (withNodes.metadata as { nodes: TreeNode[] }).nodes;
+    const names = Object.fromEntries(
+      nodes.flatMap((node) => (node.ref === undefined ? [] : [[String(node.ref), node.name]])),
+    );
+    expect(names).toEqual((plain.metadata as { ref_names: unknown }).ref_names);
   });
 
-  it("has one node per element line, in printed order, with what the line prints", async () => {
+  it("has a node per control line, with the areas and headings that place it, in printed order", async () => {
     const page = await env.open("/page/tree-basics.html");
     const result = await page.call("get_accessibility_tree", { nodes: true });
     const lines = (result.tree as string).split("\n");
@@ -192,17 +197,28 @@ describe("the tree as data (nodes)", () => {
       states: ["level=1"],
     });
     expect(nodes.find((node) => node.role === "group" && node.name === "Plan")?.ref).toBeUndefined();
+    expect(nodes.every((node) => isTreeNodeLine(node.role, node.ref))).toBe(true);
+    const free = nodeWithRef(placeTreeNodes(nodes), nodes.find((node) => node.name === "Free")?.ref);
+    expect(free?.within.at(-1)).toEqual({ role: "group", name: "Plan" });
+    expect(free?.heading).toBe("Account settings");
   });
 
-  it("keeps every node of the page when the text is cut to a budget", async () => {
+  it("under a budget, answers the controls the text shows, placed as in the whole tree", async () => {
     const page = await env.open("/page/tree-basics.html");
-    const whole = await page.call("get_accessibility_tree", { nodes: true });
+    const whole = placeTreeNodes(
+      ((await page.call("get_accessibility_tree", { nodes: true })).metadata as { nodes: TreeNode[] }).nodes,
+    );
     const cut = await page.call("get_accessibility_tree", { nodes: true, max_chars: 300 });
     expect((cut.metadata as { truncated: boolean }).truncated).toBe(true);
     expect(cut.tree).not.toContain("Save profile");
-    expect((cut.metadata as { nodes: TreeNode[] }).nodes).toEqual(
-      (whole.metadata as { nodes: TreeNode[] }).nodes,
-    );
+    const shown = Array.from((cut.tree as string).matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
+    const nodes = placeTreeNodes((cut.metadata as { nodes: TreeNode[] }).nodes);
+    // A folded part's line shows a ref too, but it is the part's, not a control's.
+    const controls = shown.filter((ref) => nodeWithRef(whole, ref) !== undefined);
+    expect(controls.length).toBeGreaterThan(0);
+    expect(nodes.flatMap((node) => (node.ref === undefined ? [] : [node.ref]))).toEqual(controls);
+    for (const ref of controls) expect(nodeWithRef(nodes, ref)).toEqual(nodeWithRef(whole, ref));
+    expect(nodes.length).toBeLessThan(whole.length);
   });
 });
 

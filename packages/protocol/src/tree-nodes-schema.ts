@@ -13,6 +13,8 @@ export const TreeNodeSchema = Type.Object({
   value: Type.Optional(Type.String()),
   states: Type.Optional(Type.Array(Type.String())),
   depth: Type.Integer({ minimum: 0 }),
+  areaIndex: Type.Optional(Type.Integer({ minimum: 0 })),
+  headingIndex: Type.Optional(Type.Integer({ minimum: 0 })),
 });
 
 export const TreeNodesSchema = Type.Array(TreeNodeSchema);
