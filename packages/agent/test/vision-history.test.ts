@@ -3,7 +3,7 @@
  * request carries (screenshots after actions, verify_form's view, the count and byte budgets),
  * and the history tools' answers and offers.
  */
-import { ALL_BROWSER_CAPABILITIES } from "@webbrain/protocol";
+import { ALL_BROWSER_CAPABILITIES, MODES } from "@webbrain/protocol";
 import { imageCount, type RecordedRequest } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -154,7 +154,7 @@ describe("image byte budget", () => {
 
 describe("history tools", () => {
   it("are offered from Mid in every mode, only by a port that reads history", () => {
-    for (const mode of ["ask", "act", "dev"] as const) {
+    for (const mode of MODES) {
       const names = toolNamesFor({
         mode,
         tier: "mid",
