@@ -13,3 +13,5 @@ export * from "./permission-capabilities.js";
 export * from "./recording.js";
 export * from "./tree-filter.js";
 export * from "./tree-filter-schema.js";
+export * from "./tree-nodes.js";
+export * from "./tree-nodes-schema.js";
