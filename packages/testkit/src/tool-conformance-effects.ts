@@ -76,6 +76,11 @@ export function conformanceEffectProblem(
       return has(result.tree, 'textbox "Full name"') && has(result.tree, 'iframe "Partner form"')
         ? undefined
         : "the tree lacks the page's Full name field or its Partner form frame";
+    case "screenshot":
+      // A port that fell back to the viewport answers full: false (and says so to the model).
+      return result.full === (args.full === true) && result.mimeType === "image/png"
+        ? undefined
+        : `screenshot ${text(args)} answered full ${text(result.full)} as ${text(result.mimeType)}`;
     case "read_page":
       return has(result.text, "A page for calling every tool once.") ? undefined : "not the page's text";
     case "extract_data":

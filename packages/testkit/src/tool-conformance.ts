@@ -109,9 +109,9 @@ export const CONFORMANCE_DOWNLOAD_LINK = "Download report";
 /**
  * Calls of a tool after its first one, for paths one call does not reach: iframe_type also
  * types into the same-origin frame (issue 27: only the cross-origin path worked), verify_form
- * then checks that frame too (done refuses a frame typed into and not verified), and click
+ * then checks that frame too (done refuses a frame typed into and not verified), click
  * follows the download link, whose result must report the download (issue 23: same fields on
- * both ports).
+ * both ports), and screenshot also takes the full page.
  */
 export function conformanceFollowUps(tool: string, ctx: ConformanceContext): Record<string, unknown>[] {
   const frame = CONFORMANCE_SAME_ORIGIN_FRAME_FILTER;
@@ -122,6 +122,9 @@ export function conformanceFollowUps(tool: string, ctx: ConformanceContext): Rec
       return ctx.offered.has("iframe_type") ? [{ urlFilter: frame }] : [];
     case "click":
       return [{ text: CONFORMANCE_DOWNLOAD_LINK }];
+    case "screenshot":
+      // Both ports capture the whole document (the add-on through captureTab's rect).
+      return [{ full: true }];
     default:
       return [];
   }
