@@ -140,6 +140,17 @@ declare namespace browser {
 
   namespace browserAction {
     const onClicked: WebExtEvent<(tab: tabs.Tab) => void>;
+    function setBadgeText(details: { text: string; tabId?: number }): Promise<void>;
+    function setBadgeBackgroundColor(details: { color: string; tabId?: number }): Promise<void>;
+    function getBadgeText(details: { tabId?: number }): Promise<string>;
+  }
+
+  namespace windows {
+    interface Window {
+      id?: number;
+      tabs?: tabs.Tab[];
+    }
+    function create(data: { url?: string; focused?: boolean }): Promise<Window>;
   }
 
   namespace sidebarAction {

@@ -70,6 +70,10 @@ const firefox = setupFirefox(async () => {
   relay = await startSessionRelay(() => firefox.client);
   return {
     prefs: ADDON_PREFS,
+    // As the companion's own session asks (browser-connection.ts): dialogs are left to it, so it
+    // answers those of the add-on's actions and no others. Without this the lent session's
+    // Firefox would dismiss every prompt itself.
+    capabilities: { unhandledPromptBehavior: { default: "ignore" } },
     // Firefox finds native-messaging hosts under $HOME/.mozilla and hands its environment on.
     env: { ...process.env, HOME: home, [COMPANION_SESSION_ENV]: relay.url },
   };
@@ -84,6 +88,13 @@ beforeAll(async () => {
           .writeHead(200, { "content-type": "text/html" })
           .end(
             `<!doctype html><title>${UPLOAD_TITLE}</title><label for="doc">Document</label><input id="doc" type="file"><p id="status">No file</p><script>document.getElementById("doc").addEventListener("change", async (event) => { const file = event.target.files[0]; document.getElementById("status").textContent = file.name + ": " + (await file.text()).trim() + " (trusted: " + event.isTrusted + ")"; });</script>`,
+          );
+      },
+      [ALERT_PATH]: (_req, res) => {
+        res
+          .writeHead(200, { "content-type": "text/html" })
+          .end(
+            `<!doctype html><title>${ALERT_TITLE}</title><button id="save">Save draft</button><p id="status">Not saved</p><script>document.getElementById("save").addEventListener("click", (event) => { const sure = confirm("Save the draft now?"); document.getElementById("status").textContent = (sure ? "Saved" : "Not saved") + " (trusted: " + event.isTrusted + ")"; });</script>`,
           );
       },
       [STRICT_CSP_PATH]: (_req, res) => {
@@ -110,6 +121,9 @@ const UPLOAD_PATH = "/companion/upload.html";
 const UPLOAD_TITLE = "Upload page";
 const OFFERED_NAME = "contract.txt";
 const OFFERED_TEXT = "signed: Ada";
+/** A button whose click asks the page's confirm() before it saves. */
+const ALERT_PATH = "/companion/confirm.html";
+const ALERT_TITLE = "Draft page";
 /** A page whose Content-Security-Policy forbids every script, eval included. */
 const STRICT_CSP_PATH = "/companion/strict-csp.html";
 const STRICT_CSP_TITLE = "Strict page";
@@ -333,6 +347,29 @@ describe("the companion in the add-on", () => {
     // Through the companion: BiDi's input.setFiles, a trusted change, the same bytes.
     const trusted = await offerAndUpload(true);
     await waitForText(firefox.client, trusted, "#status", `${OFFERED_NAME}: ${OFFERED_TEXT} (trusted: true)`);
+  });
+
+  it("through the companion, a confirm() the click opens is answered and reported in the click's result", async () => {
+    const page = await openCheckout(`${fixtures!.url(ALERT_PATH)}?case=${++pageCounter}`);
+    const { llm } = await runCouponTask(page.tabId, true, {
+      title: ALERT_TITLE,
+      script: [
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: { filter: "interactive" } }] },
+        (request: RecordedRequest) => ({
+          toolCalls: [
+            {
+              name: "click_ax",
+              arguments: { ref_id: findRef(lastToolResultText(request), "button", "Save draft") },
+            },
+          ],
+        }),
+        { toolCalls: [{ name: "done", arguments: { summary: "Saved the draft." } }] },
+      ],
+    });
+    await waitForText(firefox.client, page.context, "#status", "Saved (trusted: true)");
+    const clicked = lastToolResultText(llm.requests[2]!);
+    expect(clicked).toContain("Save the draft now?");
+    expect(clicked).toContain("accepted");
   });
 
   it("a companion killed mid-call: that call fails with a sentence in the sidebar, the next one starts a new companion", async () => {
