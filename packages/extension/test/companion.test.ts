@@ -15,6 +15,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serializeWorkflow, type Workflow } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
@@ -45,6 +46,7 @@ import {
   storeSettings,
   text,
   until,
+  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -370,6 +372,50 @@ describe("the companion in the add-on", () => {
     const clicked = lastToolResultText(llm.requests[2]!);
     expect(clicked).toContain("Save the draft now?");
     expect(clicked).toContain("accepted");
+  });
+
+  it("a saved workflow replays through the companion with trusted input (the page ignores untrusted events)", async () => {
+    const url = `${fixtures!.url("/runner/trusted-only.html")}?case=${++pageCounter}`;
+    const workflow: Workflow = {
+      webbrainWorkflow: 2,
+      name: "coupon",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      fromRun: "test",
+      startUrl: url,
+      params: [],
+      steps: [
+        {
+          tool: "type_ax",
+          args: { value: "SAVE10" },
+          target: { role: "textbox", name: "Coupon code", within: [] },
+          url,
+        },
+        { tool: "click_ax", args: {}, target: { role: "button", name: "Confirm order", within: [] }, url },
+      ],
+    };
+    const answer = await evaluate<{ status: string; input?: string; tabId?: number; reason?: string }>(
+      firefox.client,
+      settingsPage,
+      `new Promise((resolve) => {
+        const port = browser.runtime.connect({ name: "webbrain-workflow" });
+        port.onMessage.addListener((message) => {
+          if (message.type === "webbrain_workflow_permission") {
+            port.postMessage({ type: "webbrain_workflow_permission_reply", id: message.id, answer: "once" });
+            return;
+          }
+          if (typeof message.status === "string") {
+            port.disconnect();
+            resolve(message);
+          }
+        });
+        port.postMessage({ type: "webbrain_workflow_run", workflow: ${JSON.stringify(serializeWorkflow(workflow))}, params: {}, url: "" });
+      })`,
+      { awaitPromise: true },
+    );
+    expect(answer.reason).toBeUndefined();
+    expect(answer).toMatchObject({ status: "done", steps: 2, input: "trusted" });
+    const context = await waitForContext(firefox.client, (shown) => shown === url, "the replay's tab");
+    await waitForText(firefox.client, context, "#log", "Order confirmed with coupon SAVE10");
   });
 
   it("a companion killed mid-call: that call fails with a sentence in the sidebar, the next one starts a new companion", async () => {

@@ -151,11 +151,16 @@ const runs: RunManager = new RunManager({
 });
 // The panel's Run, and "Let the agent finish" when a replay stopped: the agent's steps are saved
 // as the workflow's next version, as a scheduled job's repair is.
-installWorkflowRunner(port, store, {
-  runs,
-  lastTrace: (tabId) => hooks.lastTrace(tabId),
-  saveRepaired: (old, next) => replaceWorkflow(old, next),
-});
+installWorkflowRunner(
+  port,
+  store,
+  {
+    runs,
+    lastTrace: (tabId) => hooks.lastTrace(tabId),
+    saveRepaired: (old, next) => replaceWorkflow(old, next),
+  },
+  companionInput,
+);
 const offlineWikipedia = new OfflineWikipediaHttp(platformSkillHttp, {
   list: listArchives,
   open: openArchive,
@@ -168,7 +173,7 @@ const scheduler: SchedulerService = new SchedulerService(runs, {
     runWorkflow(
       port,
       { type: WORKFLOW_RUN_MESSAGE, workflow: serializeWorkflow(workflow), params, url },
-      { store, approver: async () => "deny" },
+      { store, approver: async () => "deny", input: companionInput },
       { active: false },
     ),
   lastTrace: (tabId) => hooks.lastTrace(tabId),
