@@ -47,6 +47,7 @@ import {
   text,
   typeKeys,
   until,
+  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -146,6 +147,38 @@ async function attachClient(): Promise<{ client: Client; stderr: () => string }>
   return { client, stderr: () => stderr };
 }
 
+/** A call; a permission prompt it raises is answered "Allow once" in the sidebar, as a person would. */
+async function callAnswering(
+  client: Client,
+  sidebar: string,
+  name: string,
+  args: Record<string, unknown> = {},
+  prompts: string[] = [],
+): Promise<CallAnswer> {
+  let settled = false;
+  const answering = client.callTool({ name, arguments: args }).finally(() => {
+    settled = true;
+  });
+  await waitFor(
+    async () => {
+      if (settled) return true;
+      if ((await count(firefox.client, sidebar, ".attach-prompt")) > 0) {
+        prompts.push(await text(firefox.client, sidebar, ".attach-prompt").catch(() => ""));
+        await click(firefox.client, sidebar, ".attach-allow-once").catch(() => undefined);
+      }
+      return false;
+    },
+    { timeoutMs: 30_000, message: `the ${name} call did not answer` },
+  );
+  return (await answering) as CallAnswer;
+}
+
+/** The toolbar button's badge on a tab, as the person sees it. */
+const badgeOf = (tabId: number) =>
+  evaluate<string>(firefox.client, settingsPage, `browser.browserAction.getBadgeText({ tabId: ${tabId} })`, {
+    awaitPromise: true,
+  });
+
 type CallAnswer = { isError?: boolean; content: { type: string; text?: string }[] };
 const textOf = (answer: unknown) =>
   (answer as CallAnswer).content
@@ -168,26 +201,10 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
     const { client } = await attachClient();
     const seen: string[] = [];
     const prompts: string[] = [];
-    /** A call; a permission prompt it raises is answered "Allow once" in the sidebar, as a person would. */
     const call = async (name: string, args: Record<string, unknown> = {}) => {
-      let settled = false;
-      const answering = client.callTool({ name, arguments: args }).finally(() => {
-        settled = true;
-      });
-      await waitFor(
-        async () => {
-          if (settled) return true;
-          if ((await count(firefox.client, sidebar, ".attach-prompt")) > 0) {
-            prompts.push(await text(firefox.client, sidebar, ".attach-prompt").catch(() => ""));
-            await click(firefox.client, sidebar, ".attach-allow-once").catch(() => undefined);
-          }
-          return false;
-        },
-        { timeoutMs: 30_000, message: `the ${name} call did not answer` },
-      );
-      const answer = await answering;
+      const answer = await callAnswering(client, sidebar, name, args, prompts);
       seen.push(textOf(answer));
-      return answer as CallAnswer;
+      return answer;
     };
     try {
       // Not allowed yet: refused, nothing done, and the sidebar asks the person.
@@ -206,6 +223,8 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
       // The shared tab shows who controls it; the private one shows nothing.
       await waitForText(firefox.client, shared.context, "#webbrain-agent-bar", CLIENT_NAME);
       expect(await count(firefox.client, privateTab.context, "#webbrain-agent-bar")).toBe(0);
+      expect(await badgeOf(shared.tabId)).toBe("MCP");
+      expect(await badgeOf(privateTab.tabId)).toBe("");
 
       // Navigates in the shared tab, and is signed in with the person's own cookie.
       const navigated = await call("navigate", { url: fixtures!.url("/own/account.html") });
@@ -236,12 +255,13 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
       await waitFor(async () => (await count(firefox.client, shared.context, "#webbrain-agent-bar")) === 0, {
         message: "the bar stayed after the revoke",
       });
+      expect(await badgeOf(shared.tabId)).toBe("");
     } finally {
       await client.close();
     }
   });
 
-  it("Stop in the sidebar ends the client's call in flight and keeps its access; pause_for_user hands over to the person; deny cuts a client off", async () => {
+  it("Stop in the sidebar ends the client's call in flight and keeps its access; pause_for_user hands over to the person; a new window for the agent; deny cuts a client off", async () => {
     const shared = await openTab("/own/start.html?stop=1");
     const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${shared.tabId}`);
     const { client } = await attachClient();
@@ -278,6 +298,28 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
       expect(textOf(handedBack)).toContain("Signed in as Ada");
     } finally {
       await client.close();
+    }
+
+    // A new window for the agent: its calls act there, not in the sidebar's tab.
+    const windowed = await attachClient();
+    try {
+      await windowed.client.listTools();
+      await waitForText(firefox.client, sidebar, ".attach-asks", CLIENT_NAME);
+      await click(firefox.client, sidebar, ".attach-share-window");
+      await waitForText(firefox.client, sidebar, ".attach-allowed", `${CLIENT_NAME} controls 1 tab(s)`);
+      const went = await callAnswering(windowed.client, sidebar, "navigate", {
+        url: fixtures!.url("/own/account.html?window=1"),
+      });
+      expect(went.isError).toBeFalsy();
+      const inWindow = await waitForContext(
+        firefox.client,
+        (url) => url.endsWith("/own/account.html?window=1"),
+        "the agent's window",
+      );
+      expect(inWindow).not.toBe(shared.context);
+      expect(await evaluate(firefox.client, shared.context, "location.search")).toBe("?stop=1");
+    } finally {
+      await windowed.client.close();
     }
 
     const second = await attachClient();
