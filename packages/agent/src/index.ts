@@ -18,6 +18,7 @@ export * from "./image-budget.js";
 export * from "./loop-detector.js";
 export * from "./model-inputs.js";
 export * from "./model-listing.js";
+export * from "./packaged-skill-ids.js";
 export * from "./permission-gate.js";
 export * from "./planner.js";
 export * from "./port-decorator.js";

@@ -73,6 +73,10 @@ declare namespace browser {
     interface ImageDetails {
       format?: "png" | "jpeg";
       quality?: number;
+      /** Page coordinates to capture, also outside the viewport (Firefox 82+). */
+      rect?: { x: number; y: number; width: number; height: number };
+      /** Device pixels per CSS pixel of the image (default: the window's). */
+      scale?: number;
     }
     function query(info: {
       active?: boolean;

@@ -10,6 +10,7 @@ export * from "./pdf-writer.js";
 export * from "./person-input.js";
 export * from "./session-relay.js";
 export * from "./tool-conformance.js";
+export * from "./tool-conformance-effects.js";
 export * from "./tree-lines.js";
 export * from "./wait-for.js";
 export * from "./zim-writer.js";
