@@ -190,7 +190,14 @@ async function dispatchClick(
 }
 
 export function verifyEffect(state: PageState, p: Params): PageResult {
-  return { success: true, effect: compareBaseline(state, takePendingBaseline(state, p)) };
+  const baseline = takePendingBaseline(state, p);
+  // For the runner only (stripped before the model): whether to wait for the link's navigation.
+  const followed = baseline.link?.followed();
+  return {
+    success: true,
+    effect: compareBaseline(state, baseline),
+    ...(followed ? { follows_link: followed } : {}),
+  };
 }
 
 export async function hover(state: PageState, p: Params): Promise<PageResult> {
