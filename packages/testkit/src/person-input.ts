@@ -5,7 +5,7 @@
  * is what a pointer at its centre would hit.
  */
 import { type BidiClient, callFunction, performActions } from "@webbrain/bidi";
-import { type WaitForOptions, waitFor } from "./wait-for.js";
+import { until } from "./wait-for.js";
 
 /** WebDriver's key values for the keys tests press. */
 export const KEY = {
@@ -17,14 +17,6 @@ export const KEY = {
   tab: "\uE004",
   arrowDown: "\uE015",
 } as const;
-
-/** waitFor for a probe that yields a value once ready: resolves with that value, typed as present. */
-export async function until<T>(
-  probe: () => Promise<T | undefined | null | false>,
-  opts: WaitForOptions = {},
-): Promise<T> {
-  return (await waitFor(probe, opts)) as T;
-}
 
 export interface Box {
   x: number;
