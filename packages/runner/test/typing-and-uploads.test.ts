@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FixtureServer, findRef, startFixtureServer, waitFor } from "@webbrain/testkit";
+import { type FixtureServer, findRef, KEY, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
@@ -93,7 +93,7 @@ describe("text verification with trusted typing", () => {
           type: "key",
           id: "kb",
           actions: [..."- x\ny"].flatMap((c) => {
-            const value = c === "\n" ? "\uE007" : c;
+            const value = c === "\n" ? KEY.enter : c;
             return [
               { type: "keyDown", value },
               { type: "keyUp", value },
