@@ -156,10 +156,22 @@ async function writePageBundle(distDir: string): Promise<void> {
   await writeFile(join(distDir, "bundle.d.ts"), `${dts.join("\n")}\n`);
 }
 
-/** `./src/x.ts` -> `{types: ./dist/x.d.ts, default: ./dist/x.js}`. */
-function builtExports(exports: Record<string, unknown>): Record<string, { types: string; default: string }> {
-  const out: Record<string, { types: string; default: string }> = {};
+/**
+ * Folders shipped as they are, exported by path (`"./skills/*": "./skills/*"`: the packaged
+ * skills' Markdown, which the runner reads by name and the add-on bundles as text).
+ */
+const ASSET_EXPORT = /^\.\/(skills)\/\*$/;
+
+/** `./src/x.ts` -> `{types: ./dist/x.d.ts, default: ./dist/x.js}`; asset folders as they are. */
+function builtExports(
+  exports: Record<string, unknown>,
+): Record<string, { types: string; default: string } | string> {
+  const out: Record<string, { types: string; default: string } | string> = {};
   for (const [key, target] of Object.entries(exports)) {
+    if (typeof target === "string" && ASSET_EXPORT.test(target)) {
+      out[key] = target;
+      continue;
+    }
     if (typeof target !== "string" || !/^\.\/src\/.*\.ts$/.test(target)) {
       throw new Error(
         `pack: export "${key}" is ${JSON.stringify(target)}; the workspace manifest must map it to ./src/*.ts.`,
@@ -227,6 +239,10 @@ async function buildAndPack(out: string, stageRoot: string, distRoot: string): P
     await mkdir(stage, { recursive: true });
     await cp(distDir, join(stage, "dist"), { recursive: true });
     await cp(join(ROOT, pkg.dir, "README.md"), join(stage, "README.md"));
+    for (const target of Object.values(manifest.exports ?? {})) {
+      const folder = typeof target === "string" ? ASSET_EXPORT.exec(target)?.[1] : undefined;
+      if (folder) await cp(join(ROOT, pkg.dir, folder), join(stage, folder), { recursive: true });
+    }
     const bin: Record<string, string> = {};
     for (const [name, source] of Object.entries(pkg.bins)) {
       await mkdir(join(stage, "bin"), { recursive: true });

@@ -122,7 +122,7 @@ export interface PortCallOptions {
 }
 
 export interface ScreenshotOptions extends PortCallOptions {
-  /** The whole page rather than the viewport (the runner can; the add-on answers the viewport). */
+  /** The whole page rather than the viewport (a port without `full_page_screenshot` answers the viewport). */
   full?: boolean;
   /**
    * A JPEG at this quality (0..1) instead of the port's default format: the small images a

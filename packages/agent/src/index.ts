@@ -1,6 +1,7 @@
 /** @webbrain/agent: the browser-free agent core (see README.md). */
 
 export * from "./abort-race.js";
+export * from "./advisory-guards.js";
 export * from "./agent.js";
 export * from "./agent-events.js";
 export * from "./agent-facilities.js";
@@ -17,6 +18,7 @@ export * from "./image-budget.js";
 export * from "./loop-detector.js";
 export * from "./model-inputs.js";
 export * from "./model-listing.js";
+export * from "./packaged-skill-ids.js";
 export * from "./permission-gate.js";
 export * from "./planner.js";
 export * from "./port-decorator.js";
@@ -35,6 +37,7 @@ export * from "./submit-guard.js";
 export * from "./tool-catalog.js";
 export * from "./tool-executor.js";
 export * from "./tool-result.js";
+export * from "./tool-runner.js";
 export * from "./tool-selection.js";
 export * from "./trace-filmstrip.js";
 export * from "./trace-format.js";

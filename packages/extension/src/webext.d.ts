@@ -73,6 +73,10 @@ declare namespace browser {
     interface ImageDetails {
       format?: "png" | "jpeg";
       quality?: number;
+      /** Page coordinates to capture, also outside the viewport (Firefox 82+). */
+      rect?: { x: number; y: number; width: number; height: number };
+      /** Device pixels per CSS pixel of the image (default: the window's). */
+      scale?: number;
     }
     function query(info: {
       active?: boolean;
@@ -136,6 +140,17 @@ declare namespace browser {
 
   namespace browserAction {
     const onClicked: WebExtEvent<(tab: tabs.Tab) => void>;
+    function setBadgeText(details: { text: string; tabId?: number }): Promise<void>;
+    function setBadgeBackgroundColor(details: { color: string; tabId?: number }): Promise<void>;
+    function getBadgeText(details: { tabId?: number }): Promise<string>;
+  }
+
+  namespace windows {
+    interface Window {
+      id?: number;
+      tabs?: tabs.Tab[];
+    }
+    function create(data: { url?: string; focused?: boolean }): Promise<Window>;
   }
 
   namespace sidebarAction {

@@ -15,6 +15,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serializeWorkflow, type Workflow } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
@@ -45,6 +46,7 @@ import {
   storeSettings,
   text,
   until,
+  waitForContext,
   waitForText,
 } from "./addon-harness.js";
 
@@ -70,6 +72,10 @@ const firefox = setupFirefox(async () => {
   relay = await startSessionRelay(() => firefox.client);
   return {
     prefs: ADDON_PREFS,
+    // As the companion's own session asks (browser-connection.ts): dialogs are left to it, so it
+    // answers those of the add-on's actions and no others. Without this the lent session's
+    // Firefox would dismiss every prompt itself.
+    capabilities: { unhandledPromptBehavior: { default: "ignore" } },
     // Firefox finds native-messaging hosts under $HOME/.mozilla and hands its environment on.
     env: { ...process.env, HOME: home, [COMPANION_SESSION_ENV]: relay.url },
   };
@@ -84,6 +90,13 @@ beforeAll(async () => {
           .writeHead(200, { "content-type": "text/html" })
           .end(
             `<!doctype html><title>${UPLOAD_TITLE}</title><label for="doc">Document</label><input id="doc" type="file"><p id="status">No file</p><script>document.getElementById("doc").addEventListener("change", async (event) => { const file = event.target.files[0]; document.getElementById("status").textContent = file.name + ": " + (await file.text()).trim() + " (trusted: " + event.isTrusted + ")"; });</script>`,
+          );
+      },
+      [ALERT_PATH]: (_req, res) => {
+        res
+          .writeHead(200, { "content-type": "text/html" })
+          .end(
+            `<!doctype html><title>${ALERT_TITLE}</title><button id="save">Save draft</button><p id="status">Not saved</p><script>document.getElementById("save").addEventListener("click", (event) => { const sure = confirm("Save the draft now?"); document.getElementById("status").textContent = (sure ? "Saved" : "Not saved") + " (trusted: " + event.isTrusted + ")"; });</script>`,
           );
       },
       [STRICT_CSP_PATH]: (_req, res) => {
@@ -110,6 +123,9 @@ const UPLOAD_PATH = "/companion/upload.html";
 const UPLOAD_TITLE = "Upload page";
 const OFFERED_NAME = "contract.txt";
 const OFFERED_TEXT = "signed: Ada";
+/** A button whose click asks the page's confirm() before it saves. */
+const ALERT_PATH = "/companion/confirm.html";
+const ALERT_TITLE = "Draft page";
 /** A page whose Content-Security-Policy forbids every script, eval included. */
 const STRICT_CSP_PATH = "/companion/strict-csp.html";
 const STRICT_CSP_TITLE = "Strict page";
@@ -333,6 +349,73 @@ describe("the companion in the add-on", () => {
     // Through the companion: BiDi's input.setFiles, a trusted change, the same bytes.
     const trusted = await offerAndUpload(true);
     await waitForText(firefox.client, trusted, "#status", `${OFFERED_NAME}: ${OFFERED_TEXT} (trusted: true)`);
+  });
+
+  it("through the companion, a confirm() the click opens is answered and reported in the click's result", async () => {
+    const page = await openCheckout(`${fixtures!.url(ALERT_PATH)}?case=${++pageCounter}`);
+    const { llm } = await runCouponTask(page.tabId, true, {
+      title: ALERT_TITLE,
+      script: [
+        { toolCalls: [{ name: "get_accessibility_tree", arguments: { filter: "interactive" } }] },
+        (request: RecordedRequest) => ({
+          toolCalls: [
+            {
+              name: "click_ax",
+              arguments: { ref_id: findRef(lastToolResultText(request), "button", "Save draft") },
+            },
+          ],
+        }),
+        { toolCalls: [{ name: "done", arguments: { summary: "Saved the draft." } }] },
+      ],
+    });
+    await waitForText(firefox.client, page.context, "#status", "Saved (trusted: true)");
+    const clicked = lastToolResultText(llm.requests[2]!);
+    expect(clicked).toContain("Save the draft now?");
+    expect(clicked).toContain("accepted");
+  });
+
+  it("a saved workflow replays through the companion with trusted input (the page ignores untrusted events)", async () => {
+    const url = `${fixtures!.url("/runner/trusted-only.html")}?case=${++pageCounter}`;
+    const workflow: Workflow = {
+      webbrainWorkflow: 2,
+      name: "coupon",
+      createdAt: "2026-01-01T00:00:00.000Z",
+      fromRun: "test",
+      startUrl: url,
+      params: [],
+      steps: [
+        {
+          tool: "type_ax",
+          args: { value: "SAVE10" },
+          target: { role: "textbox", name: "Coupon code", within: [] },
+          url,
+        },
+        { tool: "click_ax", args: {}, target: { role: "button", name: "Confirm order", within: [] }, url },
+      ],
+    };
+    const answer = await evaluate<{ status: string; input?: string; tabId?: number; reason?: string }>(
+      firefox.client,
+      settingsPage,
+      `new Promise((resolve) => {
+        const port = browser.runtime.connect({ name: "webbrain-workflow" });
+        port.onMessage.addListener((message) => {
+          if (message.type === "webbrain_workflow_permission") {
+            port.postMessage({ type: "webbrain_workflow_permission_reply", id: message.id, answer: "once" });
+            return;
+          }
+          if (typeof message.status === "string") {
+            port.disconnect();
+            resolve(message);
+          }
+        });
+        port.postMessage({ type: "webbrain_workflow_run", workflow: ${JSON.stringify(serializeWorkflow(workflow))}, params: {}, url: "" });
+      })`,
+      { awaitPromise: true },
+    );
+    expect(answer.reason).toBeUndefined();
+    expect(answer).toMatchObject({ status: "done", steps: 2, input: "trusted" });
+    const context = await waitForContext(firefox.client, (shown) => shown === url, "the replay's tab");
+    await waitForText(firefox.client, context, "#log", "Order confirmed with coupon SAVE10");
   });
 
   it("a companion killed mid-call: that call fails with a sentence in the sidebar, the next one starts a new companion", async () => {

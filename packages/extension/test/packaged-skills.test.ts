@@ -4,11 +4,12 @@
  * with the packaged skills of that version.
  */
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import {
   buildSkillRequest,
   importSkill,
+  PACKAGED_SKILL_IDS,
   parseSkill,
   type SkillDefinition,
   type SkillHttpRequest,
@@ -94,13 +95,15 @@ describe("packaged skills", () => {
   });
 });
 
-/** The add-on's packaged skill files, as the build bundles them (skills/<id>.md). */
-const SKILLS_DIR = fileURLToPath(new URL("../skills/", import.meta.url));
+/** The packaged skill files, as the build bundles them (@webbrain/agent's skills/<id>.md). */
+const SKILLS_DIR = dirname(createRequire(import.meta.url).resolve("@webbrain/agent/skills/wikipedia.md"));
 
 describe("the packaged skill files", () => {
   it("every file in skills/ is packaged, and every packaged skill is its file's text", async () => {
     const files = (await readdir(SKILLS_DIR)).filter((name) => name.endsWith(".md")).sort();
     expect(PACKAGED_SKILLS.map((skill) => `${skill.id}.md`).sort()).toEqual(files);
+    // The runner's --skill NAME reads by the agent's list: the same skills, in the same order.
+    expect(PACKAGED_SKILLS.map((skill) => skill.id)).toEqual([...PACKAGED_SKILL_IDS]);
     for (const skill of PACKAGED_SKILLS) {
       expect(skill.body).toBe(await readFile(join(SKILLS_DIR, `${skill.id}.md`), "utf8"));
     }

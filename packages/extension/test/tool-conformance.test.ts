@@ -1,8 +1,11 @@
 /**
  * Tool conformance, add-on: through the real add-on installed in Firefox, for every mode and
  * tier, every tool the add-on's port is offered is called once (iframe_type and verify_form also
- * on the same-origin frame: testkit's conformanceFollowUps) on the conformance fixture by the
- * agent's own executor and must succeed: no "unknown action", no "not supported". The list of
+ * on the same-origin frame, click also on a download link: testkit's conformanceFollowUps) on the
+ * conformance fixture by the agent's own executor and must succeed (no "unknown action", no "not
+ * supported") with the effect testkit's conformanceEffectProblem reads from its result, the
+ * runner's checks: verify_form {urlFilter} names the frame's field and none of the top page's, a
+ * click on a download link reports the download in the runner's fields, and so on. The list of
  * tools the add-on does not offer is asserted exactly (README "What the add-on does not offer"
  * says why for each), so a capability that drifts fails here.
  */
@@ -17,6 +20,7 @@ import { MODES, type Mode, TIERS, type Tier } from "@webbrain/protocol";
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,
+  conformanceEffectProblem,
   conformanceFollowUps,
   conformancePageUrl,
   type FixtureServer,
@@ -160,10 +164,11 @@ describe("add-on tool conformance", () => {
           const answer = await inProbe<CallAnswer>(
             `webbrainTools.call(${JSON.stringify(tool)}, ${JSON.stringify(args)})`,
           );
-          if (!answer.ok || UNSUPPORTED_ANSWER.test(answer.text))
-            failures.push(
-              `${tool} ${JSON.stringify(args)}: ${String(answer.details?.error ?? answer.text.slice(0, 300))}`,
-            );
+          const problem =
+            !answer.ok || UNSUPPORTED_ANSWER.test(answer.text)
+              ? String(answer.details?.error ?? answer.text.slice(0, 300))
+              : conformanceEffectProblem(tool, args, answer.details ?? {}, pageUrl);
+          if (problem) failures.push(`${tool} ${JSON.stringify(args)}: ${problem}`);
         }
       }
       expect(failures).toEqual([]);

@@ -6,16 +6,23 @@
  */
 const LEAVING_RECENT_MS = 2_000;
 let leavingAt: number | undefined;
-let installed = false;
+/**
+ * The document that was asked to unload. A frame's initial about:blank hands its Window (and
+ * this realm) to the same-origin document that replaces it, so the unload of about:blank would
+ * otherwise say "leaving" about the new document, which stays.
+ */
+let leavingDocument: Document | undefined;
+let watchedWindow: Window | undefined;
 
 export function installLeaveWatch(win: Window): void {
-  if (installed) return;
-  installed = true;
+  if (watchedWindow) return;
+  watchedWindow = win;
   try {
     win.addEventListener(
       "beforeunload",
       () => {
         leavingAt = performance.now();
+        leavingDocument = win.document;
       },
       { capture: true },
     );
@@ -26,5 +33,9 @@ export function installLeaveWatch(win: Window): void {
 
 /** Whether the document was asked to unload in the last moments and is still here. */
 export function leavingRecently(): boolean {
-  return leavingAt !== undefined && performance.now() - leavingAt < LEAVING_RECENT_MS;
+  return (
+    leavingAt !== undefined &&
+    performance.now() - leavingAt < LEAVING_RECENT_MS &&
+    leavingDocument === watchedWindow?.document
+  );
 }

@@ -17,7 +17,7 @@ describe("click_ax", () => {
     const result = await page.call("click_ax", { ref_id: cancel });
     expect(result).toMatchObject({
       success: true,
-      clicked: { ref_id: cancel, role: "button", name: "Cancel" },
+      target: { ref_id: cancel, role: "button", name: "Cancel" },
     });
     expect(result.effect).toMatchObject({ changed: true });
     expect((result.effect as { changes: string[] }).changes).toContain(

@@ -18,7 +18,7 @@ describe("click by text, selector, index and point", () => {
     expect(dispatched).toMatchObject({
       success: true,
       scoped_to: 'dialog "Create tag"',
-      clicked: { name: "Publish" },
+      target: { name: "Publish" },
     });
     const resolved = await page.call("click", { text: "publish", mode: "resolve" });
     expect(resolved).toMatchObject({ success: true, mode: "resolve", scoped_to: 'dialog "Create tag"' });
@@ -70,7 +70,7 @@ describe("click by text, selector, index and point", () => {
     const rect = await page.page<{ x: number; y: number }>(
       "(() => { const r = document.getElementById('form-delete').getBoundingClientRect(); return { x: Math.round(r.x + 5), y: Math.round(r.y + 5) }; })()",
     );
-    expect(await page.call("click", rect)).toMatchObject({ success: true, clicked: { name: "Delete" } });
+    expect(await page.call("click", rect)).toMatchObject({ success: true, target: { name: "Delete" } });
     await page.runResolved(await page.call("click", { ...rect, mode: "resolve" }));
     expect(await page.page("window.clicked")).toEqual([
       "form-delete",

@@ -11,6 +11,7 @@
  * - A failed call answers `{ok: false, error}` with a sentence a person can act on; a page
  *   action's own failure is a PageResult with `success: false` inside `ok: true`.
  */
+import type { AttachServerMessage } from "./attach-messages.js";
 
 /** The host name in Firefox's native-messaging manifest. */
 export const COMPANION_HOST_NAME = "webbrain_companion";
@@ -50,7 +51,11 @@ export type CompanionRequest =
       target: { ref_id?: number | string; selector?: string };
       file: { name: string; mime: string; dataBase64: string };
       drop?: boolean;
-    };
+    }
+  /** A line for an attached MCP client's socket (attach-messages.ts). */
+  | { id: number; type: "attach_send"; client: number; message: AttachServerMessage }
+  /** Ends a client's access: the companion sends `revoked` with the reason and closes its socket. */
+  | { id: number; type: "attach_close"; client: number; reason: string };
 
 /** What `hello` answers: whether this Firefox offers BiDi to the companion, and if not, why. */
 export interface CompanionHello {

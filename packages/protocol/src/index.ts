@@ -4,6 +4,7 @@
  */
 
 export * from "./agent-facilities.js";
+export * from "./attach-messages.js";
 export * from "./browser-capabilities.js";
 export * from "./companion-messages.js";
 export * from "./key-table.js";

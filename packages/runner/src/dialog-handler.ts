@@ -10,6 +10,8 @@
  *   a page's "are you sure?" is part of the action it chose; Ask mode never acts, so never
  *   reaches a confirm through its own clicks.
  * - Records are kept per browsing context until taken; `take` hands them over exactly once.
+ * - `answerOnlyIn` narrows which contexts' dialogs are answered (the companion: only a tab with a
+ *   page action in flight, so a dialog the person opens in their own Firefox stays theirs).
  */
 import type { BidiClient, EventParamsOf } from "@webbrain/bidi";
 
@@ -44,6 +46,7 @@ export class DialogHandler {
   #policy: DialogPolicy;
   #removeListener: (() => void) | undefined;
   #inFlight = new Set<Promise<void>>();
+  #answersIn: (context: string) => boolean = () => true;
 
   constructor(client: BidiClient, policy: DialogPolicy = DEFAULT_DIALOG_POLICY) {
     this.#client = client;
@@ -54,9 +57,15 @@ export class DialogHandler {
     this.#policy = policy;
   }
 
+  /** Answers (and records) only dialogs of the contexts `filter` accepts; others are left open. */
+  answerOnlyIn(filter: (context: string) => boolean): void {
+    this.#answersIn = filter;
+  }
+
   /** Starts listening; the caller subscribes to `browsingContext.userPromptOpened` once. */
   start(): void {
     this.#removeListener ??= this.#client.on("browsingContext.userPromptOpened", (params) => {
+      if (!this.#answersIn(params.context)) return;
       const task = this.#answer(params).finally(() => this.#inFlight.delete(task));
       this.#inFlight.add(task);
     });

@@ -1,7 +1,8 @@
 /**
  * `webbrain mcp --port N`: one MCP server over Streamable HTTP (the MCP SDK's transport, with
- * SSE) that serves many independent client sessions, each in its own BiDi user context of one
- * Firefox: separate cookies, storage and tabs (isolated-sessions.ts).
+ * SSE) that serves many independent client sessions, each on a backing of its own: a BiDi user
+ * context of one Firefox of ours (separate cookies, storage and tabs; isolated-sessions.ts), or,
+ * with --own-firefox, a link of its own to the person's Firefox that they allow in the sidebar.
  *
  * Invariants:
  * - Every request passes the access policy first (mcp-http-access.ts): Host and Origin (403),
@@ -23,6 +24,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { PermissionApprover } from "@webbrain/agent";
+import type { AttachClientInfo } from "@webbrain/protocol";
 import type { IsolatedSession, SessionBrowser } from "./isolated-sessions.js";
 import type { AccessPolicy, AccessVerdict } from "./mcp-http-access.js";
 import {
@@ -35,9 +37,35 @@ import {
   SESSION_NOT_FOUND,
 } from "./mcp-http-listener.js";
 import { type SessionEntry, SessionTable } from "./mcp-http-sessions.js";
-import { createMcpServer } from "./mcp-server.js";
+import { createMcpServer, type McpToolSource, runnerToolSource } from "./mcp-server.js";
 import type { McpToolSelection } from "./mcp-tool-groups.js";
 import type { ToolRunner } from "./tool-runner.js";
+
+/** What one HTTP session's tools run on, opened for an initialize and closed with the session. */
+export interface McpSessionBacking {
+  /** How the log names it ("user context 7"). */
+  label: string;
+  makeSource(approver?: PermissionApprover): McpToolSource;
+  /** Who the client said it is in its initialize (the person sees it with --own-firefox). */
+  introduce?(client: AttachClientInfo): void;
+  close(): Promise<void>;
+}
+
+/** Each session in its own user context of `browser`, its first tab on `url`. */
+export function userContextBackings(
+  browser: SessionBrowser,
+  url: string | undefined,
+  makeRunner: (session: IsolatedSession, approver?: PermissionApprover) => ToolRunner,
+): () => Promise<McpSessionBacking> {
+  return async () => {
+    const isolated = await browser.openSession(url);
+    return {
+      label: `user context ${isolated.userContext}`,
+      makeSource: (approver) => runnerToolSource(makeRunner(isolated, approver)),
+      close: () => isolated.close(),
+    };
+  };
+}
 
 /** A request body larger than this is refused with 413: MCP messages are small. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -48,16 +76,14 @@ const REFUSAL_LOG_LINE_CHARS = 400;
 
 export interface McpHttpOptions {
   listener: McpListener;
-  browser: SessionBrowser;
+  /** Opens a new session's backing (userContextBackings, or a link to the person's Firefox). */
+  openBacking: () => Promise<McpSessionBacking>;
   access: AccessPolicy;
   maxSessions: number;
   idleTimeoutMs: number;
-  /** Page each new session opens first. */
-  url?: string;
   confirm: boolean;
   /** The tool groups each session lists (`--tools`). */
   tools: McpToolSelection;
-  makeRunner: (session: IsolatedSession, approver?: PermissionApprover) => ToolRunner;
   log: (line: string) => void;
 }
 
@@ -91,14 +117,14 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
     answer(res, status, code, message, headers);
   };
   const newSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
-    let isolated: IsolatedSession;
+    let backing: McpSessionBacking;
     try {
-      isolated = await options.browser.openSession(options.url);
+      backing = await options.openBacking();
     } catch (error) {
       sessions.release();
       throw error;
     }
-    log(`webbrain mcp: user context ${isolated.userContext} created for an initialize`);
+    log(`webbrain mcp: ${backing.label} created for an initialize`);
     let id: string | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -112,25 +138,33 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
           transport,
           close: async (reason) => {
             await transport.close().catch(() => {});
-            await isolated.close();
+            await backing.close();
             log(
-              `webbrain mcp: session ${sessionId} ended (${reason}); user context ${isolated.userContext} removed (${sessions.size} open)`,
+              `webbrain mcp: session ${sessionId} ended (${reason}); ${backing.label} removed (${sessions.size} open)`,
             );
           },
         });
-        log(
-          `webbrain mcp: session ${sessionId} opened in user context ${isolated.userContext} (${sessions.size} open)`,
-        );
+        log(`webbrain mcp: session ${sessionId} opened in ${backing.label} (${sessions.size} open)`);
       },
     });
     // Set before connect: the MCP server chains its own onclose after this one.
     transport.onclose = () => {
       if (transport.sessionId) void sessions.end(transport.sessionId, "closed by the client");
     };
-    const server = createMcpServer((approver) => options.makeRunner(isolated, approver), {
+    const server = createMcpServer((approver) => backing.makeSource(approver), {
       confirm: options.confirm,
       tools: options.tools,
     });
+    const introduce = backing.introduce;
+    if (introduce) {
+      server.oninitialized = () => {
+        const client = server.getClientVersion();
+        introduce({
+          name: client?.name ?? "an MCP client",
+          ...(client?.version ? { version: client.version } : {}),
+        });
+      };
+    }
     await server.connect(transport);
     res.once("close", () => {
       if (id) sessions.settled(id);
@@ -140,8 +174,8 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
     } finally {
       if (!id) {
         sessions.release(); // The SDK refused the initialize: nothing to keep.
-        await isolated.close();
-        log(`webbrain mcp: user context ${isolated.userContext} removed: the initialize was refused`);
+        await backing.close();
+        log(`webbrain mcp: ${backing.label} removed: the initialize was refused`);
       }
     }
   };

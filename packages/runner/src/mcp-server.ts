@@ -21,8 +21,45 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { PermissionApprover } from "@webbrain/agent";
+import type { AttachToolAnswer, AttachToolListing } from "@webbrain/protocol";
 import { isListed, type McpToolSelection, unlistedToolMessage } from "./mcp-tool-groups.js";
 import type { ToolRunner } from "./tool-runner.js";
+
+/**
+ * Where an MCP server's tools come from: a ToolRunner over a Firefox of ours, or the person's own
+ * Firefox behind the companion (`--own-firefox`, own-firefox-link.ts).
+ */
+export interface McpToolSource {
+  /** The mode's browser tools; the server lists those of the chosen --tools groups. */
+  browserTools(): Promise<AttachToolListing[]>;
+  /** Skills' tools, always listed. */
+  skillTools(): AttachToolListing[];
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal },
+  ): Promise<AttachToolAnswer>;
+}
+
+/** A ToolRunner as an MCP tool source. */
+export function runnerToolSource(runner: ToolRunner): McpToolSource {
+  return {
+    // TypeBox schemas are JSON Schema; the JSON round trip drops TypeBox's symbol keys.
+    browserTools: async () =>
+      runner.tools().map((spec) => ({
+        name: spec.name,
+        description: spec.description,
+        inputSchema: JSON.parse(JSON.stringify(spec.parameters)) as Record<string, unknown>,
+      })),
+    skillTools: () =>
+      runner.skillTools().map((spec) => ({
+        name: spec.name,
+        description: spec.description,
+        inputSchema: JSON.parse(JSON.stringify(spec.parameters)) as Record<string, unknown>,
+      })),
+    call: (name, args, options) => runner.call(name, args, options),
+  };
+}
 
 export const MCP_SERVER_NAME = "webbrain-firefox";
 export const MCP_SERVER_VERSION = "0.1.0";
@@ -35,7 +72,7 @@ export interface McpServerOptions {
 }
 
 export function createMcpServer(
-  makeRunner: (approver?: PermissionApprover) => ToolRunner,
+  makeSource: (approver?: PermissionApprover) => McpToolSource,
   { confirm, tools }: McpServerOptions,
 ): Server {
   const server = new Server(
@@ -65,25 +102,25 @@ export function createMcpServer(
         }
       }
     : undefined;
-  const runner = makeRunner(approver);
+  const source = makeSource(approver);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...runner.tools().filter((spec) => isListed(tools, spec.name)), ...runner.skillTools()].map(
-      (spec) => ({
-        name: spec.name,
-        description: spec.description,
-        // TypeBox schemas are JSON Schema; the JSON round trip drops TypeBox's symbol keys.
-        inputSchema: JSON.parse(JSON.stringify(spec.parameters)),
-      }),
-    ),
+    tools: [
+      ...(await source.browserTools()).filter((spec) => isListed(tools, spec.name)),
+      ...source.skillTools(),
+    ].map((spec) => ({
+      name: spec.name,
+      description: spec.description,
+      inputSchema: { type: "object" as const, ...spec.inputSchema },
+    })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
-    if (!isListed(tools, name) && runner.tools().some((spec) => spec.name === name))
+    if (!isListed(tools, name) && (await source.browserTools()).some((spec) => spec.name === name))
       return { content: [{ type: "text", text: unlistedToolMessage(tools, name) }], isError: true };
     // extra.signal fires on the client's notifications/cancelled: the call's browser work stops.
-    const answer = await runner.call(
+    const answer = await source.call(
       request.params.name,
       (request.params.arguments ?? {}) as Record<string, unknown>,
       { signal: extra.signal },

@@ -1,7 +1,9 @@
 /**
  * Follows navigations of a tab (or the frame acted in) while trusted input is pressed. BiDi
  * events cost no round trip; `navigationStarted` does not fire for fragments or pushState, so
- * only document navigations (a link, a form submit) count as "navigated".
+ * only document navigations (a link, a form submit) count as "navigated". A link whose response
+ * is a download also starts a navigation in Firefox 153, and no load follows: its
+ * `downloadWillBegin` ends the wait and the navigation does not count (the page stays).
  */
 import type { BidiClient } from "@webbrain/bidi";
 import { stoppedError } from "./stop-signal.js";
@@ -10,6 +12,8 @@ export interface NavigationWatch {
   stop(): void;
   /** A document navigation of the tab or frame started since the watch began. */
   started(): boolean;
+  /** The navigation that started turned out to be a download: the document was never left. */
+  becameDownload(): boolean;
   /** Resolves true once a document navigation has started, false after timeoutMs without one. */
   whenStarted(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /**
@@ -24,6 +28,7 @@ interface ActiveWatch {
   ours(context: string): boolean;
   /** Firefox sends the navigation a beforeunload prompt let through without a `url`. */
   started: boolean;
+  becameDownload: boolean;
   startedUrl: string | undefined;
   loadedUrl: string | undefined;
   onLoad: (() => void) | undefined;
@@ -49,6 +54,7 @@ export class NavigationEvents {
     const state: ActiveWatch = {
       ours: (id) => id === context || id === tabId,
       started: false,
+      becameDownload: false,
       startedUrl: undefined,
       loadedUrl: undefined,
       onLoad: undefined,
@@ -61,6 +67,7 @@ export class NavigationEvents {
     return {
       stop,
       started: () => state.started,
+      becameDownload: () => state.becameDownload,
       whenStarted: async (timeoutMs, signal) => {
         if (state.started) return true;
         await new Promise<void>((resolve, reject) => {
@@ -131,6 +138,15 @@ export class NavigationEvents {
         for (const state of this.#active) {
           if (!state.ours(info.context) || !state.started) continue;
           state.loadedUrl = info.url;
+          state.onLoad?.();
+        }
+      }),
+      // Needs a subscription to it, which the port holds for click side effects.
+      this.#client.on("browsingContext.downloadWillBegin", (info) => {
+        for (const state of this.#active) {
+          if (!state.ours(info.context) || !state.started) continue;
+          state.started = false;
+          state.becameDownload = true;
           state.onLoad?.();
         }
       }),

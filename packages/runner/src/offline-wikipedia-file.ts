@@ -95,7 +95,7 @@ export async function skillNetworkFor(
   if (zimPath === undefined) return { http: liveOnly, close: async () => {} };
   if (!looksWikipediaUp(skills)) {
     throw new UsageError(
-      `--zim ${zimPath}: no --skill looks Wikipedia up, so the archive would never be read; add the Wikipedia skill (--skill wikipedia.md, the add-on's packaged skill) or drop --zim.`,
+      `--zim ${zimPath}: no --skill looks Wikipedia up, so the archive would never be read; add the packaged Wikipedia skill (--skill wikipedia) or drop --zim.`,
     );
   }
   const { source, zim } = await openArchive(zimPath);

@@ -12,7 +12,8 @@
  * - A trusted action's result says `trusted: true`; plans and handles never reach the model.
  * - If the press started a navigation of the tab, the verify call is skipped (its element is gone
  *   with the old document) and the result says the page navigated; so too when the press was
- *   answered by an accepted beforeunload prompt, whose navigation starts after the answer.
+ *   answered by an accepted beforeunload prompt, whose navigation starts after the answer. A
+ *   navigation that turned into a download is none: the click is verified as usual.
  * - Stop (the signal) is checked before every round and every step: once it fires nothing more
  *   is pressed, and the action rejects with the Stop error.
  */
@@ -93,7 +94,8 @@ export class PlanPresser {
       if (watch.started()) {
         // The next call would race the new document: wait for it to load (bounded).
         const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
-        return { ...toPageResult(merged), trusted: true, navigated: true, url };
+        // A download link's navigation leaves the document in place: read the click back there.
+        if (!watch.becameDownload()) return { ...toPageResult(merged), trusted: true, navigated: true, url };
       }
       const verify = answer.verify;
       if (!isRecord(verify) || typeof verify.action !== "string") {

@@ -138,6 +138,23 @@ describe("webbrain companion install / uninstall", () => {
     await stat(manifestFile);
   });
 
+  it("--launcher writes a desktop entry that starts Firefox with BiDi and prints the alias; uninstall removes it", async () => {
+    const home = await tempDir();
+    const installed = await runCli(["companion", "install", "--launcher"], {
+      env: { HOME: home, XDG_DATA_HOME: "" },
+    });
+    expect(installed.code, installed.stderr).toBe(0);
+    const entry = join(home, ".local", "share", "applications", "firefox-webbrain.desktop");
+    expect(installed.stdout).toContain(`wrote ${entry}\n`);
+    expect(installed.stdout).toContain("alias firefox-webbrain='firefox --remote-debugging-port 0'\n");
+    const text = await readFile(entry, "utf8");
+    expect(text).toContain("Exec=firefox --remote-debugging-port 0 %u");
+    expect(text).toContain("Name=Firefox (WebBrain companion)");
+    const removed = await runCli(["companion", "uninstall"], { env: { HOME: home, XDG_DATA_HOME: "" } });
+    expect(removed.stdout).toContain(`removed ${entry}\n`);
+    await expect(stat(entry)).rejects.toThrow(/ENOENT/);
+  });
+
   it("an unknown action is a usage error", async () => {
     const run = await runCli(["companion", "start"]);
     expect(run.code).toBe(2);

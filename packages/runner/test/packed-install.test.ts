@@ -69,6 +69,18 @@ describe("the packed packages", () => {
         expect(published.engines, name).toEqual(rootEngines);
       }
 
+      // The packaged skills ship with the agent, where the runner's `--skill NAME` resolves them.
+      const { stdout: skillPath } = await run(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          "import { createRequire } from 'node:module'; console.log(createRequire(process.cwd() + '/').resolve('@webbrain/agent/skills/wikipedia.md'))",
+        ],
+        { cwd: app, timeout: STEP_TIMEOUT_MS },
+      );
+      expect(await readFile(skillPath.trim(), "utf8")).toMatch(/^# Wikipedia/);
+
       const { stdout } = await run(
         join(app, "node_modules", ".bin", "webbrain"),
         ["snapshot", server.url("/runner/account-login.html")],

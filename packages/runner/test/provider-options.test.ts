@@ -4,7 +4,7 @@ import { PiAiClient } from "@webbrain/agent";
 import { type ScriptedLlm, startScriptedLlm, userTexts } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { UsageError } from "../src/errors.js";
-import { bedrockEndpoint, providerFromFlags } from "../src/provider-options.js";
+import { bedrockEndpoint, providerFromFlags, resolveVision } from "../src/provider-options.js";
 
 // pi-ai's Bedrock client speaks HTTP/2 on Node unless told otherwise; the scripted server is HTTP/1.1.
 process.env.AWS_BEDROCK_FORCE_HTTP1 = "1";
@@ -83,5 +83,22 @@ describe("--provider bedrock", () => {
     expect(() => providerFromFlags({ provider: "bedrock", model: "m", bedrockRegion: "mars" }, {})).toThrow(
       /not an AWS region/,
     );
+  });
+});
+
+describe("--vision auto", () => {
+  it("a preset whose models take images is on without the server's word; any other asks the server's model info", async () => {
+    // The server lists its model without vision: only the preset can turn images on here.
+    const llm = await startScriptedLlm({ dialect: "openai-chat", script: [] });
+    open.push(llm);
+    const openai = providerFromFlags(
+      { provider: "openai", baseUrl: llm.baseUrl, model: "scripted-1" },
+      { OPENAI_API_KEY: "test-key" },
+    );
+    expect((await resolveVision(openai, "auto")).vision).toBe(true);
+    const local = providerFromFlags({ baseUrl: llm.baseUrl, model: "scripted-1" }, {});
+    expect((await resolveVision(local, "auto")).vision).toBe(false);
+    expect((await resolveVision(openai, "off")).vision).toBe(false);
+    expect((await resolveVision(local, "on")).vision).toBe(true);
   });
 });

@@ -1,9 +1,11 @@
 // --skill FILE: skills load from Markdown files as the add-on imports them; a malformed one stops
-// the command with the file named; two files' tools stay unique.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+// the command with the file named; two files' tools stay unique. --skill NAME: the skills
+// packaged with the agent (the ones the add-on seeds), by id.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseSkills } from "@webbrain/agent";
+import { PACKAGED_SKILL_IDS, parseSkills } from "@webbrain/agent";
 import { skillMarkdown } from "@webbrain/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UsageError } from "../src/errors.js";
@@ -51,8 +53,36 @@ describe("--skill files", () => {
     await writeFile(join(dir, "b.md"), skill("Two", "same_tool"));
     await expect(loadSkillFiles([join(dir, "a.md"), join(dir, "b.md")])).rejects.toThrow(/already taken/);
     await expect(loadSkillFiles([join(dir, "missing.md")])).rejects.toThrow(
-      /cannot read the file \(ENOENT\)/,
+      /cannot read the file \(ENOENT\); a packaged skill is named by its id: wikipedia, freeskillz-xyz/,
     );
+  });
+
+  it("--skill NAME loads a packaged skill, the same file the add-on seeds, with its tools", async () => {
+    const skills = await loadSkillFiles([...PACKAGED_SKILL_IDS]);
+    expect(skills).toHaveLength(PACKAGED_SKILL_IDS.length);
+    const require = createRequire(import.meta.url);
+    for (const [index, id] of PACKAGED_SKILL_IDS.entries()) {
+      const file = require.resolve(`@webbrain/agent/skills/${id}.md`);
+      // importSkill trims the Markdown, as the add-on's import does.
+      expect(skills[index]?.body).toBe((await readFile(file, "utf8")).trim());
+      expect(skills[index]?.enabled).toBe(true);
+    }
+    const tools = parseSkills(skills).flatMap((p) => p.tools.map((t) => t.name));
+    expect(tools).toEqual(
+      expect.arrayContaining(["wikipedia_summary", "get_weather_forecast", "search_open_library_books"]),
+    );
+  });
+
+  it("a file named like a packaged skill wins over it", async () => {
+    await writeFile(join(dir, "wikipedia"), skill("My wiki", "my_wiki_lookup"));
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const [own] = await loadSkillFiles(["wikipedia"]);
+      expect(own?.name).toBe("My wiki");
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("a task file line may name its own skills, relative to the file; a bad list names the line", async () => {

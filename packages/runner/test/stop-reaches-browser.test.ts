@@ -15,7 +15,7 @@ import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testk
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
-import { createMcpServer } from "../src/mcp-server.js";
+import { createMcpServer, runnerToolSource } from "../src/mcp-server.js";
 import { loadPageScript } from "../src/page-script-source.js";
 import { ToolRunner } from "../src/tool-runner.js";
 
@@ -182,7 +182,7 @@ describe("Stop reaches the browser", () => {
   it("ends the browser work of an MCP call the client cancels", async () => {
     await port.navigate(tab, server.url("/stop/restless.html"));
     const runner = new ToolRunner({ port, tabId: tab, mode: "act", tier: "full", vision: false });
-    const mcp = createMcpServer(() => runner, { confirm: false, tools: { all: true } });
+    const mcp = createMcpServer(() => runnerToolSource(runner), { confirm: false, tools: { all: true } });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await mcp.connect(serverSide);
     const client = new Client({ name: "stop-test", version: "0.0.0" });

@@ -1,9 +1,11 @@
 /**
  * Tool conformance, runner: in real Firefox over BiDi, for every mode and tier, every tool the
  * runner's port is offered is called once (iframe_type and verify_form also on the same-origin
- * frame: testkit's conformanceFollowUps) on the conformance fixture through the agent's own
- * executor (ToolRunner, what `exec` and MCP use) and must succeed: no "unknown action", no "not
- * supported". The list of tools the port does not offer is asserted exactly (it is empty: over
+ * frame, click also on a download link: testkit's conformanceFollowUps) on the conformance
+ * fixture through the agent's own executor (ToolRunner, what `exec` and MCP use) and must
+ * succeed (no "unknown action", no "not supported") with the effect testkit's
+ * conformanceEffectProblem reads from its result: verify_form {urlFilter} names the frame's field
+ * and none of the top page's, a click on a download link reports the download, and so on. The list of tools the port does not offer is asserted exactly (it is empty: over
  * BiDi the runner runs every declared tool), so a capability that drifts fails here.
  * pause_for_user needs a person at hand: the port gets the terminal person `webbrain run`
  * uses, over a stream where a line is typed whenever its message appears.
@@ -18,6 +20,7 @@ import { MODES, type Mode, TIERS, type Tier } from "@webbrain/protocol";
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,
+  conformanceEffectProblem,
   conformanceFollowUps,
   conformancePageUrl,
   type FixtureServer,
@@ -118,10 +121,11 @@ describe("runner tool conformance", () => {
           for (const args of [conformanceArgs(tool, ctx), ...conformanceFollowUps(tool, ctx)]) {
             const answer = await runner.call(tool, args);
             if (typeof answer.result.tabId === "string") opened.add(answer.result.tabId);
-            if (answer.result.success !== true || UNSUPPORTED_ANSWER.test(answer.text))
-              failures.push(
-                `${tool} ${JSON.stringify(args)}: ${answer.result.error ?? answer.text.slice(0, 300)}`,
-              );
+            const problem =
+              answer.result.success !== true || UNSUPPORTED_ANSWER.test(answer.text)
+                ? String(answer.result.error ?? answer.text.slice(0, 300))
+                : conformanceEffectProblem(tool, args, answer.result, pageUrl);
+            if (problem) failures.push(`${tool} ${JSON.stringify(args)}: ${problem}`);
           }
         }
         expect(failures).toEqual([]);

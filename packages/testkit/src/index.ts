@@ -11,6 +11,7 @@ export * from "./person-input.js";
 export * from "./session-relay.js";
 export * from "./skill-markdown.js";
 export * from "./tool-conformance.js";
+export * from "./tool-conformance-effects.js";
 export * from "./tree-lines.js";
 export * from "./wait-for.js";
 export * from "./zim-writer.js";

@@ -103,10 +103,15 @@ export const CONFORMANCE_FRAME_FILTER = "frame.html";
 /** tools.html's same-origin frame (a static one: its first document is about:blank). */
 export const CONFORMANCE_SAME_ORIGIN_FRAME_FILTER = "same-origin-form.html";
 
+/** The download link on tools.html: a follow-up click on it must report the download it started. */
+export const CONFORMANCE_DOWNLOAD_LINK = "Download report";
+
 /**
  * Calls of a tool after its first one, for paths one call does not reach: iframe_type also
- * types into the same-origin frame (issue 27: only the cross-origin path worked), and
- * verify_form then checks that frame too (done refuses a frame typed into and not verified).
+ * types into the same-origin frame (issue 27: only the cross-origin path worked), verify_form
+ * then checks that frame too (done refuses a frame typed into and not verified), click
+ * follows the download link, whose result must report the download (issue 23: same fields on
+ * both ports), and screenshot also takes the full page.
  */
 export function conformanceFollowUps(tool: string, ctx: ConformanceContext): Record<string, unknown>[] {
   const frame = CONFORMANCE_SAME_ORIGIN_FRAME_FILTER;
@@ -115,6 +120,11 @@ export function conformanceFollowUps(tool: string, ctx: ConformanceContext): Rec
       return [{ urlFilter: frame, selector: "#coupon", text: "SUMMER" }];
     case "verify_form":
       return ctx.offered.has("iframe_type") ? [{ urlFilter: frame }] : [];
+    case "click":
+      return [{ text: CONFORMANCE_DOWNLOAD_LINK }];
+    case "screenshot":
+      // Both ports capture the whole document (the add-on through captureTab's rect).
+      return [{ full: true }];
     default:
       return [];
   }

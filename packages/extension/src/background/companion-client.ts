@@ -12,11 +12,15 @@
  *   COMPANION_TAB_MARKER_ATTRIBUTE), written again before each call because a navigation drops
  *   it; the companion never matches tabs by URL.
  * - Stop (the signal) rejects the call at once; the companion finishes a press it has started.
+ * - Messages the companion sends unasked (CompanionEvent: an `mcp --own-firefox` client's lines)
+ *   go to the event listeners; when the port closes, listeners hear `gone`.
  */
 import { base64Of, type PageResult } from "@webbrain/agent";
 import {
+  type AttachServerMessage,
   COMPANION_HOST_NAME,
   COMPANION_TAB_MARKER_ATTRIBUTE,
+  type CompanionEvent,
   type CompanionHello,
   type CompanionRequest,
   type CompanionResponse,
@@ -57,6 +61,7 @@ export class CompanionClient {
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
   readonly #markers = new Map<number, string>();
+  readonly #listeners = new Set<(event: CompanionEvent | { type: "gone" }) => void>();
 
   constructor(io: CompanionIo = firefoxCompanionIo) {
     this.#io = io;
@@ -108,6 +113,22 @@ export class CompanionClient {
     return marker;
   }
 
+  /** Hears the companion's unasked messages, and `gone` when its port closes. */
+  onEvent(listener: (event: CompanionEvent | { type: "gone" }) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** A line for an attached MCP client (false: that client is gone). */
+  async attachSend(client: number, message: AttachServerMessage): Promise<boolean> {
+    return (await this.#call({ type: "attach_send", client, message })) === true;
+  }
+
+  /** Ends an attached client's access: it is told why and its socket closes. */
+  async attachClose(client: number, reason: string): Promise<boolean> {
+    return (await this.#call({ type: "attach_close", client, reason })) === true;
+  }
+
   forgetTab(tabId: number): void {
     this.#markers.delete(tabId);
   }
@@ -117,6 +138,7 @@ export class CompanionClient {
     const port = this.#port;
     this.#port = undefined;
     port?.disconnect();
+    if (port) for (const listener of this.#listeners) listener({ type: "gone" });
     this.#failAll(new CompanionGoneError("The companion was turned off."));
   }
 
@@ -135,6 +157,10 @@ export class CompanionClient {
     if (this.#port) return this.#port;
     const port = this.#io.connect();
     port.onMessage.addListener((message) => {
+      if (typeof (message as { type?: unknown }).type === "string") {
+        for (const listener of this.#listeners) listener(message as CompanionEvent);
+        return;
+      }
       const response = message as CompanionResponse;
       const pending = this.#pending.get(response.id);
       this.#pending.delete(response.id);
@@ -143,6 +169,7 @@ export class CompanionClient {
     port.onDisconnect.addListener((gone) => {
       if (this.#port !== port) return;
       this.#port = undefined;
+      for (const listener of this.#listeners) listener({ type: "gone" });
       const why = gone.error?.message ? ` (${gone.error.message})` : "";
       this.#failAll(
         new CompanionGoneError(

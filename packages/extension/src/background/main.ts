@@ -8,13 +8,18 @@ import { bedrockProviderModule } from "@mariozechner/pi-ai/bedrock-provider";
 import { ConversationStore, platformSkillHttp, serializeWorkflow } from "@webbrain/agent";
 import { OfflineWikipediaHttp } from "@webbrain/agent/offline-wikipedia";
 import { SchedulerService } from "../scheduling/scheduler-service.js";
-import { languageInstruction, uiLanguage } from "../shared/i18n.js";
+import { ATTACH_CHANGED, isAttachRequest } from "../shared/attach-requests.js";
+import { languageInstruction, t, uiLanguage } from "../shared/i18n.js";
+import { MESSAGING_ROUTES_KEY, protectedRoutes } from "../shared/messaging-routes.js";
 import { SETTINGS_KEY } from "../shared/settings.js";
 import { SkillsService } from "../skills/skills-service.js";
 import { replaceWorkflow } from "../workflows/workflow-library.js";
 import { listArchives, openArchive } from "../zim/archive-store.js";
 import { AlwaysGrants } from "./always-grants.js";
 import { WebRequestApiObserver } from "./api-observer-webrequest.js";
+import { AttachBroker } from "./attach-broker.js";
+import { firefoxAttachMarks } from "./attach-marks.js";
+import { answerAttachRequest } from "./attach-requests.js";
 import { CompanionClient } from "./companion-client.js";
 import { COMPANION_PERMISSION, runInput } from "./companion-input.js";
 import { askAboutHandler, ContextInbox, firefoxContextSources, installContextMenu } from "./context-menu.js";
@@ -68,8 +73,43 @@ browser.storage.onChanged.addListener((changes, area) => {
   if (area !== "local" || !(SETTINGS_KEY in changes)) return;
   const next = changes[SETTINGS_KEY]?.newValue as { companion?: unknown } | undefined;
   if (next?.companion !== true) companion.disconnect();
+  else void startCompanion().catch(() => undefined);
 });
 browser.tabs.onRemoved.addListener((tabId) => companion.forgetTab(tabId));
+// MCP clients in this Firefox (`webbrain mcp --own-firefox`), relayed by the companion: the
+// person allows each in the sidebar and chooses its tabs (attach-broker.ts).
+const attachMarks = firefoxAttachMarks((name) => t("attachBar", name));
+const attach = new AttachBroker({
+  companion,
+  port,
+  runInput: companionInput,
+  routes: async () =>
+    protectedRoutes((await browser.storage.local.get(MESSAGING_ROUTES_KEY))[MESSAGING_ROUTES_KEY]),
+  marks: attachMarks,
+  openWindow: async () => {
+    const opened = await browser.windows.create({ url: "about:blank", focused: false });
+    const tabId = opened.tabs?.[0]?.id;
+    if (opened.id === undefined || tabId === undefined)
+      throw new Error("Firefox opened a window without a tab.");
+    return { windowId: opened.id, tabId };
+  },
+  // Every open sidebar re-reads the clients; none open is fine.
+  changed: () => void browser.runtime.sendMessage({ type: ATTACH_CHANGED }).catch(() => undefined),
+});
+browser.tabs.onRemoved.addListener((tabId) => attach.forgetTab(tabId));
+// A load drops the bar from the page: a shared tab gets it back.
+browser.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.status !== "complete") return;
+  const name = attach.controllerOf(tabId);
+  if (name !== undefined) attachMarks.show(tabId, name);
+});
+// With the companion on, it runs while Firefox does, so clients can find its socket.
+const startCompanion = async () => {
+  if (!(await settings.load()).companion) return;
+  if (!(await browser.permissions.contains({ permissions: [COMPANION_PERMISSION] }))) return;
+  await companion.hello();
+};
+void startCompanion().catch(() => undefined);
 const store = new WebExtStore(browser.storage.local, browser.storage.session);
 const conversations = new ConversationStore(store);
 const payloads = new PayloadRecorder();
@@ -111,11 +151,16 @@ const runs: RunManager = new RunManager({
 });
 // The panel's Run, and "Let the agent finish" when a replay stopped: the agent's steps are saved
 // as the workflow's next version, as a scheduled job's repair is.
-installWorkflowRunner(port, store, {
-  runs,
-  lastTrace: (tabId) => hooks.lastTrace(tabId),
-  saveRepaired: (old, next) => replaceWorkflow(old, next),
-});
+installWorkflowRunner(
+  port,
+  store,
+  {
+    runs,
+    lastTrace: (tabId) => hooks.lastTrace(tabId),
+    saveRepaired: (old, next) => replaceWorkflow(old, next),
+  },
+  companionInput,
+);
 const offlineWikipedia = new OfflineWikipediaHttp(platformSkillHttp, {
   list: listArchives,
   open: openArchive,
@@ -128,7 +173,7 @@ const scheduler: SchedulerService = new SchedulerService(runs, {
     runWorkflow(
       port,
       { type: WORKFLOW_RUN_MESSAGE, workflow: serializeWorkflow(workflow), params, url },
-      { store, approver: async () => "deny" },
+      { store, approver: async () => "deny", input: companionInput },
       { active: false },
     ),
   lastTrace: (tabId) => hooks.lastTrace(tabId),
@@ -177,6 +222,7 @@ const router = new Router({
 
 browser.runtime.onMessage.addListener(
   (message, sender) =>
+    (isAttachRequest(message) ? answerAttachRequest(attach, message) : undefined) ??
     recordings.handle(message, sender) ??
     scheduler.handle(message) ??
     skills.handle(message) ??

@@ -57,6 +57,7 @@ import { isStopped, stoppedError, throwIfStopped } from "./abort.js";
 import { WebExtActionSideEffects } from "./action-side-effects.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
 import { DEFAULT_MAX_DOWNLOAD_MB, megabytesToBytes, watchDownloadSize } from "./download-limit.js";
+import { fullPageRect } from "./full-page-capture.js";
 import { addonLocalFiles } from "./local-files-setting.js";
 import { NetworkActivity } from "./network-activity.js";
 import { WebExtPageActions } from "./page-actions.js";
@@ -160,7 +161,8 @@ const fetchWithCookies: HttpFetch = (url, init) =>
 export class WebExtBrowserPort implements BrowserPort {
   /**
    * What the add-on runs (README "What the add-on does not offer" says why the rest is missing:
-   * trusted input, full-page screenshots and closed shadow roots need WebDriver BiDi).
+   * trusted input needs WebDriver BiDi, which the companion lends). Full-page screenshots are
+   * `captureTab` with the document's rect (full-page-capture.ts).
    * `file_upload` is for files the run downloaded (downloadId), never a local path.
    */
   readonly capabilities: BrowserCapabilities = new Set<BrowserCapability>([
@@ -168,6 +170,9 @@ export class WebExtBrowserPort implements BrowserPort {
     "navigation",
     "tabs",
     "screenshot",
+    "full_page_screenshot",
+    // The content script's page layer reads closed roots through openOrClosedShadowRoot.
+    "closed_shadow_roots",
     "frame_input",
     "frame_promotion",
     "execute_js",
@@ -285,10 +290,12 @@ export class WebExtBrowserPort implements BrowserPort {
 
   async screenshot(tabId: TabId, options: ScreenshotOptions = {}): Promise<Screenshot> {
     const jpeg = options.jpegQuality !== undefined;
-    const dataUrl = await browser.tabs.captureTab(
-      numericTabId(tabId),
-      jpeg ? { format: "jpeg", quality: Math.round(options.jpegQuality! * 100) } : { format: "png" },
-    );
+    const tab = numericTabId(tabId);
+    const rect = options.full ? await fullPageRect(tab) : undefined;
+    const dataUrl = await browser.tabs.captureTab(tab, {
+      ...(jpeg ? { format: "jpeg", quality: Math.round(options.jpegQuality! * 100) } : { format: "png" }),
+      ...(rect ? { rect } : {}),
+    });
     const comma = dataUrl.indexOf(",");
     return { mimeType: jpeg ? "image/jpeg" : "image/png", dataBase64: dataUrl.slice(comma + 1) };
   }

@@ -12,9 +12,12 @@
  *   panel that closed denies.
  * - The recipient guard's routes are the built-in ones and the user's (Settings -> Protected
  *   messaging routes), read afresh for each replay: a step that may send on one is refused.
+ * - With the companion on (and BiDi in this Firefox), every step's page action goes through it,
+ *   as a run's do: trusted input, decided once per replay (companion-input.ts).
  */
 import {
   type BrowserPort,
+  decoratePort,
   type MessagingRoute,
   type PermissionAnswer,
   type PermissionRequest,
@@ -26,8 +29,10 @@ import {
   startUrlProblem,
   WorkflowError,
 } from "@webbrain/agent";
+import type { InputKind } from "@webbrain/protocol";
 import { t } from "../shared/i18n.js";
 import { loadProtectedRoutes } from "../shared/messaging-routes.js";
+import type { RunInput } from "./companion-input.js";
 import {
   finishStoppedReplay,
   type HandoverDeps,
@@ -64,7 +69,9 @@ export interface PermissionReply {
 }
 
 /** The replay's result, with the tab it ran in (where a handover to the agent continues). */
-export type WorkflowRunAnswer = (ReplayResult & { tabId?: number }) | { status: "error"; reason: string };
+export type WorkflowRunAnswer =
+  | (ReplayResult & { tabId?: number; input?: InputKind })
+  | { status: "error"; reason: string };
 
 function isRunMessage(value: unknown): value is WorkflowRunMessage {
   const record = value as Partial<WorkflowRunMessage> | null;
@@ -83,6 +90,8 @@ export interface WorkflowRunDeps {
   approver?: (request: PermissionRequest) => Promise<PermissionAnswer>;
   /** The protected messaging routes, built-in and the user's (default: read from storage.local). */
   routes?: () => Promise<readonly MessagingRoute[]>;
+  /** Trusted input through the companion, or the add-on's own (absent: the add-on's own). */
+  input?: () => Promise<RunInput>;
 }
 
 /**
@@ -105,8 +114,10 @@ export async function runWorkflow(
     // Refused before a tab opens; replayWorkflow's own guard still checks where each send lands.
     const blocked = protectedDispatchStep(workflow, routes);
     if (blocked) return { status: "stopped", step: blocked.step, reason: blocked.reason, completed: 0 };
+    const input = await deps.input?.();
+    const replayPort = input ? decoratePort(port, input.overrides) : port;
     const opened = await port.newTab(url, { active: tab.active });
-    const result = await replayWorkflow(port, opened.id, workflow, {
+    const result = await replayWorkflow(replayPort, opened.id, workflow, {
       params: message.params,
       startUrl: "",
       mode: "act",
@@ -114,7 +125,7 @@ export async function runWorkflow(
       store: deps.store,
       ...(deps.approver ? { approver: deps.approver } : {}),
     });
-    return { ...result, tabId: Number(opened.id) };
+    return { ...result, tabId: Number(opened.id), ...(input ? { input: input.kind } : {}) };
   } catch (error) {
     const reason = error instanceof WorkflowError || error instanceof Error ? error.message : String(error);
     return { status: "error", reason };
@@ -173,7 +184,12 @@ function answerHandover(
  * to every message at once. "Let the agent finish" (`handover`) comes on the same port: the
  * agent's run takes longer still, and the panel is told when it started and how it ended.
  */
-export function installWorkflowRunner(port: BrowserPort, store: Store, handover?: HandoverDeps): void {
+export function installWorkflowRunner(
+  port: BrowserPort,
+  store: Store,
+  handover?: HandoverDeps,
+  input?: () => Promise<RunInput>,
+): void {
   browser.runtime.onConnect.addListener((connected) => {
     if (connected.name !== WORKFLOW_PORT_NAME) return;
     const approver = panelApprover(connected);
@@ -183,9 +199,11 @@ export function installWorkflowRunner(port: BrowserPort, store: Store, handover?
         return;
       }
       if (!isRunMessage(message)) return;
-      void runWorkflow(port, message, { store, ...(approver ? { approver } : {}) }).then((answer) =>
-        connected.postMessage(answer),
-      );
+      void runWorkflow(port, message, {
+        store,
+        ...(approver ? { approver } : {}),
+        ...(input ? { input } : {}),
+      }).then((answer) => connected.postMessage(answer));
     });
   });
 }

@@ -417,7 +417,7 @@ export const EN_MESSAGES = {
   // The companion: trusted input over WebDriver BiDi (issue 24)
   companionSetting: "Trusted input through the companion (webbrain companion)",
   companionHint:
-    "With the companion, clicks and keys reach pages as a person's (isTrusted), so sites that ignore synthetic events accept them. Install it with “webbrain companion install”, then start Firefox with WebDriver BiDi: firefox --remote-debugging-port 0",
+    "With the companion, clicks and keys reach pages as a person's (isTrusted), so sites that ignore synthetic events accept them. Install it with “webbrain companion install --launcher” (it also adds “Firefox (WebBrain companion)” to your applications), then start Firefox from that entry, or with: firefox --remote-debugging-port 0. Coding agents can then use this Firefox with “webbrain mcp --own-firefox”, once you allow them here.",
   inputTrusted: "Input: trusted (the companion presses clicks and keys through WebDriver BiDi)",
   inputSynthetic: "Input: synthetic (page events from the add-on; some sites ignore them)",
   inputSyntheticNoPermission:
@@ -435,6 +435,24 @@ export const EN_MESSAGES = {
   contextLinkName: "Link: $1",
   contextImageName: "Image: $1",
   contextAttached: "Attached from the page: $1. Type your question.",
+  // Attached MCP clients (webbrain mcp --own-firefox)
+  attachBar: "WebBrain: $1 (an MCP client) controls this tab. Stop or revoke it in the WebBrain sidebar.",
+  attachHeading: "Clients in this Firefox",
+  attachAsks: "$1 asks to use this Firefox.",
+  attachModeLabel: "Mode for this client",
+  attachShareTab: "Share this tab",
+  attachShareWindow: "New window for the agent",
+  attachDeny: "Deny",
+  attachAllowed: "$1 controls $2 tab(s) in $3 mode.",
+  attachWorking: "Working on a call…",
+  attachStop: "Stop",
+  attachRevoke: "Revoke",
+  attachPrompt: "$1 asks to $2 on $3.",
+  attachAllowOnce: "Allow once",
+  attachAllowAlways: "Always allow",
+  attachTakeOver: "$1 hands over to you: $2",
+  attachNoteLabel: "A note for the client (optional)",
+  attachContinue: "Continue",
 } as const;
 
 export type UiKey = keyof typeof EN_MESSAGES;

@@ -24,6 +24,7 @@ import { parseSettings, SETTINGS_KEY, type Settings } from "../shared/settings.j
 
 import { WORKFLOWS_KEY } from "../workflows/workflow-library.js";
 import { showSaveForm, WorkflowListView } from "../workflows/workflow-panel.js";
+import { AttachView } from "./attach-view.js";
 import { AttachmentError, readAttachment } from "./attachment-reader.js";
 import { TranscriptView } from "./transcript-view.js";
 
@@ -74,6 +75,13 @@ const workflowList = new WorkflowListView(
   byId<HTMLUListElement>("workflow-list"),
   setWorkflowStatus,
   () => currentTabId,
+);
+
+// MCP clients attached through the companion: consent and control (attach-view.ts).
+const attachView = new AttachView(
+  byId<HTMLElement>("attach-panel"),
+  () => currentTabId,
+  (error) => showError(error),
 );
 
 /** The mode of the tab's current or last run (an Ask run acts on nothing, so it saves nothing). */
@@ -570,6 +578,7 @@ async function start(): Promise<void> {
   });
   await settingsLoaded;
   await workflowList.render();
+  await attachView.refresh();
   if (Number.isInteger(pinnedTab)) {
     subscribe(pinnedTab);
   } else {

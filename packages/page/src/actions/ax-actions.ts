@@ -158,7 +158,7 @@ export function clickResolvedElement(
     const select = el.closest("select");
     if (select) {
       writeText(select, (el as HTMLOptionElement).value, true);
-      return { success: true, clicked: target, effect: compareBaseline(state, baseline) };
+      return { success: true, target, effect: compareBaseline(state, baseline) };
     }
   }
   return dispatchClick(state, el, actionable, baseline, note);
@@ -175,9 +175,11 @@ async function dispatchClick(
   const navigates = link !== null && !(link.getAttribute("href") ?? "").startsWith("#");
   clickElement(el, actionable.local.x, actionable.local.y);
   if (!navigates) await sleep(EFFECT_SETTLE_MS);
+  // `target`, as the runner's trusted path answers (its resolve step's field), so a click's
+  // result has one shape on both ports and the agent can drop it when it repeats the ref asked.
   return {
     success: true,
-    clicked: actionable.summary,
+    target: actionable.summary,
     effect: compareBaseline(state, baseline),
     ...(note ? { note } : {}),
   };
@@ -205,7 +207,7 @@ export async function hover(state: PageState, p: Params): Promise<PageResult> {
   }
   hoverAt(el, actionable.local.x, actionable.local.y);
   await sleep(EFFECT_SETTLE_MS);
-  return { success: true, hovered: target, effect: compareBaseline(state, baseline) };
+  return { success: true, target, effect: compareBaseline(state, baseline) };
 }
 
 /**

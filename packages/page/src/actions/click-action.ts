@@ -224,5 +224,5 @@ async function clickAtCoordinates(state: PageState, p: Params): Promise<PageResu
   }
   clickAtPoint(hit, x, y);
   await sleep(EFFECT_SETTLE_MS);
-  return { success: true, clicked: target, effect: compareBaseline(state, baseline) };
+  return { success: true, target, effect: compareBaseline(state, baseline) };
 }

@@ -319,6 +319,10 @@ const mcpOptions = {
     kind: "boolean",
     help: "Ask the MCP client (elicitation) before gated actions; off by default.",
   },
+  "own-firefox": {
+    kind: "boolean",
+    help: "Serve the tools in your own running Firefox, through the WebBrain add-on's companion: the person allows this client in the sidebar and chooses its tabs (trusted input when that Firefox runs with --remote-debugging-port).",
+  },
   port: {
     kind: "integer",
     valueName: "PORT",
@@ -381,6 +385,7 @@ export const mcpCommand: CommandSpec<typeof mcpOptions> = {
     "webbrain mcp --mode ask --headed",
     "webbrain mcp --tools core,frames,files",
     "webbrain mcp --port 8931 --token-file ~/.webbrain/mcp-token",
+    "webbrain mcp --own-firefox",
   ],
 };
 

@@ -1,6 +1,13 @@
 /**
  * `webbrain companion install | uninstall | serve` (companion/ holds the host itself).
  */
+
+import {
+  firefoxCommandLine,
+  installLauncher,
+  launcherDir,
+  uninstallLauncher,
+} from "../companion/firefox-launcher.js";
 import {
   defaultManifestDir,
   type InstallTarget,
@@ -29,6 +36,11 @@ export async function companionCommandHandler(
     const installed = await installHost(targetOf(options, io));
     io.stdout.write(`wrote ${installed.manifest}\nwrote ${installed.wrapper}\n`);
     if (installed.registryCommand) io.stdout.write(`now run: ${installed.registryCommand}\n`);
+    if (options.launcher) {
+      if (process.platform === "linux")
+        io.stdout.write(`wrote ${await installLauncher(launcherDir(io.env, io.env.HOME || undefined))}\n`);
+      io.stdout.write(`alias firefox-webbrain='${firefoxCommandLine()}'\n`);
+    }
     io.stderr.write(
       "webbrain: the companion is installed; turn it on in the add-on's Settings, in a Firefox started with --remote-debugging-port.\n",
     );
@@ -36,6 +48,8 @@ export async function companionCommandHandler(
   }
   if (action === "uninstall") {
     const removed = await uninstallHost(targetOf(options, io));
+    const launcher = await uninstallLauncher(launcherDir(io.env, io.env.HOME || undefined));
+    if (launcher) removed.push(launcher);
     io.stdout.write(
       removed.length > 0 ? removed.map((p) => `removed ${p}\n`).join("") : "nothing to remove\n",
     );

@@ -9,6 +9,10 @@ const companionOptions = {
     valueName: "DIR",
     help: "Folder for the host manifest (default: Firefox's per-user folder, ~/.mozilla/native-messaging-hosts on Linux).",
   },
+  launcher: {
+    kind: "boolean",
+    help: 'With install: also write a desktop entry, "Firefox (WebBrain companion)", that starts Firefox with --remote-debugging-port 0 (Linux), and print the alias line; uninstall removes the entry.',
+  },
 } as const satisfies OptionSpecs;
 
 export const companionCommand: CommandSpec<typeof companionOptions> = {
@@ -26,6 +30,7 @@ export const companionCommand: CommandSpec<typeof companionOptions> = {
   ].join("\n"),
   examples: [
     "webbrain companion install",
+    "webbrain companion install --launcher   # and a desktop entry that starts Firefox with BiDi",
     "webbrain companion uninstall",
     "firefox --remote-debugging-port 0   # then turn the companion on in the add-on's Settings",
   ],

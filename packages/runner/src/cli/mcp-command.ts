@@ -8,10 +8,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { type BrowserPort, type MessagingRoute, RecipientGuard, type SkillDefinition } from "@webbrain/agent";
 import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
-import { AccessPolicy } from "../mcp-http-access.js";
-import { listenForMcp } from "../mcp-http-listener.js";
-import { startMcpHttpServer } from "../mcp-http-server.js";
-import { createMcpServer } from "../mcp-server.js";
+import { userContextBackings } from "../mcp-http-server.js";
+import { createMcpServer, runnerToolSource } from "../mcp-server.js";
 import {
   describe as describeTools,
   type McpToolSelection,
@@ -25,7 +23,8 @@ import { offeredTools, ToolRunner } from "../tool-runner.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";
-import { exposureWarning, resolveMcpHttpSettings } from "./mcp-http-settings.js";
+import { serveMcpHttp } from "./mcp-http-serve.js";
+import { refuseOwnFirefoxFlags, serveOwnFirefox, serveOwnFirefoxHttp } from "./mcp-own-firefox.js";
 import { browserOptionsFrom, messagingRoutesFrom, skillNetworkFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof mcpCommand.options>;
@@ -44,6 +43,15 @@ export async function mcpCommandHandler(
   options: Options,
   io: CliIo,
 ): Promise<ExitCode> {
+  const httpOnly = HTTP_ONLY_FLAGS.find((flag) => options[flag] !== undefined);
+  if (options.port === undefined && httpOnly)
+    throw new UsageError(`--${httpOnly} only applies with --port (MCP over HTTP).`);
+  if (options["own-firefox"]) {
+    refuseOwnFirefoxFlags(options);
+    const selection = parseMcpToolSelection(options.tools, "act");
+    if (options.port !== undefined) return serveOwnFirefoxHttp(options, selection, io);
+    return serveOwnFirefox(selection, io);
+  }
   const mode = options.mode ?? "act";
   const tier = options.tier ?? "full";
   // Refuse Compact Dev, unknown tool groups and malformed skills before starting Firefox.
@@ -51,9 +59,6 @@ export async function mcpCommandHandler(
   const tools = parseMcpToolSelection(options.tools, mode);
   const skills = await loadSkillFiles(options.skill ?? []);
   const routes = messagingRoutesFrom(options["messaging-route"]);
-  const httpOnly = HTTP_ONLY_FLAGS.find((flag) => options[flag] !== undefined);
-  if (options.port === undefined && httpOnly)
-    throw new UsageError(`--${httpOnly} only applies with --port (MCP over HTTP).`);
   // --zim is checked before Firefox starts, and serves every session; closed when the server ends.
   const network = await skillNetworkFrom(options, skills);
   try {
@@ -85,17 +90,19 @@ async function serveStdio(
     async ({ port, tabId, description }) => {
       const server = createMcpServer(
         (approver) =>
-          new ToolRunner({
-            port: guarded(port, routes),
-            tabId,
-            mode,
-            tier,
-            vision: true,
-            advisoryGuards: true,
-            skills,
-            skillHttp: network.http,
-            ...(approver ? { approver } : {}),
-          }),
+          runnerToolSource(
+            new ToolRunner({
+              port: guarded(port, routes),
+              tabId,
+              mode,
+              tier,
+              vision: true,
+              advisoryGuards: true,
+              skills,
+              skillHttp: network.http,
+              ...(approver ? { approver } : {}),
+            }),
+          ),
         { confirm: options.confirm === true, tools },
       );
       const closed = new Promise<void>((resolve) => {
@@ -131,65 +138,30 @@ async function serveHttp(
 ): Promise<ExitCode> {
   const mode = options.mode ?? "act";
   const tier = options.tier ?? "full";
-  const settings = await resolveMcpHttpSettings(options);
-  const listener = await listenForMcp(settings.address, settings.port);
-  const log = (line: string) => io.stderr.write(`${line}\n`);
-  const warning = exposureWarning(settings);
-  if (warning) log(warning);
-  let browser: SessionBrowser;
-  try {
-    browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
-  } catch (error) {
-    await listener.close();
-    throw error;
-  }
-  try {
-    const server = startMcpHttpServer({
-      listener,
-      browser,
-      access: new AccessPolicy({
-        port: listener.port,
-        listenHosts: [settings.host, settings.address],
-        extraHosts: settings.extraHosts,
-        extraOrigins: settings.extraOrigins,
-        token: settings.token,
-      }),
-      maxSessions: settings.maxSessions,
-      idleTimeoutMs: settings.idleTimeoutMs,
-      ...(options.url ? { url: options.url } : {}),
-      confirm: options.confirm === true,
-      tools,
-      makeRunner: (session, approver) =>
-        new ToolRunner({
-          port: guarded(session.port, routes),
-          tabId: session.tabId,
-          mode,
-          tier,
-          vision: true,
-          advisoryGuards: true,
-          skills,
-          skillHttp: network.http,
-          ...(approver ? { approver } : {}),
-        }),
-      log,
-    });
-    // Shown once: the only place a generated token appears. Clients send it on every request.
-    if (settings.tokenGenerated)
-      log(`webbrain mcp: token for this start: ${settings.token} (send \`Authorization: Bearer TOKEN\`)`);
-    // The line a script or test waits for: where to connect.
-    log(
-      `webbrain mcp: serving ${mode}/${tier} tools at ${server.url}; listing ${describeTools(tools)}; ${browser.description}`,
-    );
-    await new Promise<void>((resolve) => {
-      if (io.signal.aborted) resolve();
-      io.signal.addEventListener("abort", () => resolve(), { once: true });
-      void browser.lost.then(() => resolve());
-    });
-    await server.close();
-  } finally {
-    await browser.close();
-  }
-  return EXIT_DONE;
+  return serveMcpHttp(options, tools, `${mode}/${tier} tools`, io, async () => {
+    const browser = await SessionBrowser.open({ ...browserOptionsFrom(options), pageScript: loadPageScript });
+    return {
+      description: browser.description,
+      lost: browser.lost,
+      close: () => browser.close(),
+      openBacking: userContextBackings(
+        browser,
+        options.url,
+        (session, approver) =>
+          new ToolRunner({
+            port: guarded(session.port, routes),
+            tabId: session.tabId,
+            mode,
+            tier,
+            vision: true,
+            advisoryGuards: true,
+            skills,
+            skillHttp: network.http,
+            ...(approver ? { approver } : {}),
+          }),
+      ),
+    };
+  });
 }
 
 /**

@@ -12,19 +12,24 @@
  * - The companion acts only in tabs the add-on names by marker, and opens no tab of its own;
  *   page actions run through BidiBrowserPort, the runner's own port (trusted input, closed
  *   shadow roots, CSP-free execute_js), so nothing here speaks BiDi for the page itself.
- * - It answers Firefox's prompts in no tab: the person's own dialogs stay theirs.
+ * - It answers a page's dialog (alert, confirm, prompt, beforeunload) only in a tab where one of
+ *   the add-on's page actions is in flight, and reports it in that action's result as the runner
+ *   does; a dialog the person opens in their own Firefox stays theirs.
  * - A file the add-on sends for upload_file is written only under its private downloads folder
  *   (removed at exit) and put into the page with `input.setFiles`; no other path is read.
+ * - It relays `webbrain mcp --own-firefox` clients (attach-socket.ts) to the add-on and back, and
+ *   decides nothing about them: consent, tabs and gates are the add-on's.
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { PageActionName } from "@webbrain/agent";
-import type { CompanionHello, CompanionRequest, CompanionResponse } from "@webbrain/protocol";
+import type { CompanionEvent, CompanionHello, CompanionRequest, CompanionResponse } from "@webbrain/protocol";
 import { BidiBrowserPort } from "../bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../browser-connection.js";
 import { loadPageScript } from "../page-script-source.js";
+import { AttachSocketServer, attachSocketDir } from "./attach-socket.js";
 import { type BidiDiscovery, discoverFirefoxBidi } from "./firefox-endpoint.js";
 import { findMarkedTab } from "./tab-marker.js";
 
@@ -57,6 +62,14 @@ export class Companion {
   #opening: Promise<Opened> | undefined;
   /** The context found for each of the add-on's tabs (a context is one tab for its whole life). */
   readonly #contexts = new Map<number, string>();
+  /** Page actions in flight per context: only there are dialogs answered (see the header). */
+  readonly #acting = new Map<string, number>();
+  /** The `mcp --own-firefox` clients' socket, once serveCompanion opened it. */
+  #sockets: AttachSocketServer | undefined;
+
+  attachTo(sockets: AttachSocketServer): void {
+    this.#sockets = sockets;
+  }
 
   constructor(opts: CompanionOptions = {}) {
     this.#discover = opts.discover ?? (() => discoverFirefoxBidi());
@@ -70,6 +83,18 @@ export class Companion {
         return { id: request.id, ok: true, result: await this.#pageAction(request) };
       if (request.type === "upload_file")
         return { id: request.id, ok: true, result: await this.#uploadFile(request) };
+      if (request.type === "attach_send")
+        return {
+          id: request.id,
+          ok: true,
+          result: this.#sockets?.send(request.client, request.message) ?? false,
+        };
+      if (request.type === "attach_close")
+        return {
+          id: request.id,
+          ok: true,
+          result: this.#sockets?.close(request.client, request.reason) ?? false,
+        };
       const unknown: { id?: unknown; type?: unknown } = request;
       return {
         id: Number(unknown.id),
@@ -91,7 +116,14 @@ export class Companion {
 
   async #pageAction(request: Extract<CompanionRequest, { type: "page_action" }>): Promise<unknown> {
     const { browser, context } = await this.#tabOf(request);
-    return browser.port.pageAction(context, request.action as PageActionName, request.params);
+    this.#acting.set(context, (this.#acting.get(context) ?? 0) + 1);
+    try {
+      return await browser.port.pageAction(context, request.action as PageActionName, request.params);
+    } finally {
+      const left = (this.#acting.get(context) ?? 1) - 1;
+      if (left > 0) this.#acting.set(context, left);
+      else this.#acting.delete(context);
+    }
   }
 
   /**
@@ -171,7 +203,7 @@ export class Companion {
         downloadsDir,
         workTab: false,
       });
-      port.dialogs.stop();
+      port.dialogs.answerOnlyIn((context) => this.#acting.has(context));
       return { ok: true, browser: { connection, port, downloadsDir } };
     } catch (error) {
       await connection.close().catch(() => {});
@@ -203,13 +235,26 @@ function isRequest(message: unknown): message is CompanionRequest {
 /**
  * Serves the add-on until `messages` ends. Requests run as they come (the add-on may have calls
  * for several tabs in flight); each answer is written whole, in the order the calls finish.
+ * `attachDir` is where `mcp --own-firefox` clients find this companion's socket (undefined: none);
+ * a folder that fails its checks leaves the companion without one and says why on stderr.
  */
 export async function serveCompanion(
   messages: AsyncIterable<unknown>,
-  send: (response: CompanionResponse) => void,
+  send: (message: CompanionResponse | CompanionEvent) => void,
   companion: Companion = new Companion(),
+  attachDir: string | undefined = attachSocketDir(),
 ): Promise<void> {
   const inFlight = new Set<Promise<void>>();
+  const sockets =
+    attachDir === undefined
+      ? undefined
+      : await AttachSocketServer.listen(attachDir, send).catch((error: unknown) => {
+          process.stderr.write(
+            `webbrain companion: no socket for mcp --own-firefox: ${(error as Error).message}\n`,
+          );
+          return undefined;
+        });
+  if (sockets) companion.attachTo(sockets);
   try {
     for await (const message of messages) {
       if (!isRequest(message)) continue;
@@ -219,6 +264,7 @@ export async function serveCompanion(
     }
   } finally {
     // Firefox has closed our stdin: nobody can read an answer any more.
+    await sockets?.stop();
     await companion.close();
   }
 }

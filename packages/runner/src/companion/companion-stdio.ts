@@ -3,19 +3,21 @@
  * answers out on stdout (nothing else may be written there: Firefox would read it as a frame),
  * diagnostics on stderr (Firefox copies a host's stderr to its own).
  */
-import type { CompanionResponse } from "@webbrain/protocol";
+import type { CompanionEvent, CompanionResponse } from "@webbrain/protocol";
 import type { CliIo } from "../cli/cli-io.js";
+import { attachSocketDir } from "./attach-socket.js";
 import { Companion, serveCompanion } from "./companion-host.js";
 import { encodeNativeMessage, NativeMessageTooLargeError, readNativeMessages } from "./native-messaging.js";
 
 export async function serveStdio(io: CliIo): Promise<void> {
-  const send = (response: CompanionResponse) => {
+  const send = (message: CompanionResponse | CompanionEvent) => {
     let frame: Buffer;
     try {
-      frame = encodeNativeMessage(response);
+      frame = encodeNativeMessage(message);
     } catch (error) {
-      if (!(error instanceof NativeMessageTooLargeError)) throw error;
-      frame = encodeNativeMessage({ id: response.id, ok: false, error: error.message });
+      // Events are bounded at the socket (attach-socket.ts), so only an answer can be too large.
+      if (!(error instanceof NativeMessageTooLargeError) || !("id" in message)) throw error;
+      frame = encodeNativeMessage({ id: message.id, ok: false, error: error.message });
     }
     io.stdout.write(frame);
   };
@@ -23,5 +25,6 @@ export async function serveStdio(io: CliIo): Promise<void> {
     readNativeMessages(io.stdin as AsyncIterable<Buffer>),
     send,
     new Companion({ env: io.env }),
+    attachSocketDir(io.env),
   );
 }

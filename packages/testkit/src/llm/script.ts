@@ -184,8 +184,10 @@ const TREE_LINE = /\[(\d+)\]\s+(\S+)(?:\s+"((?:[^"\\]|\\.)*)")?/;
  * failing script says why.
  */
 export function findRef(treeText: string, role: string, name: string): number {
-  // The tree may arrive inside a JSON string (escaped newlines and quotes): unescape first.
-  const text = treeText.includes("\\n") ? treeText.replace(/\\n/g, "\n").replace(/\\"/g, '"') : treeText;
+  // The tree may arrive inside a JSON string (escaped newlines and quotes): unescape first. A
+  // one-line tree has no escaped newline, only escaped quotes.
+  const escaped = treeText.includes("\\n") || treeText.includes('\\"');
+  const text = escaped ? treeText.replace(/\\n/g, "\n").replace(/\\"/g, '"') : treeText;
   const lines = text.split("\n");
   const candidates: { ref: number; name: string }[] = [];
   for (const line of lines) {

@@ -10,7 +10,8 @@
  * - The verdicts are the base classes' own; only "stop" / "blocked" become warnings.
  * - Mode rules and the permission gate are not guards: they are untouched and still refuse.
  */
-import { DuplicateSubmitGuard, LoopDetector, type LoopVerdict, type SubmitCheck } from "@webbrain/agent";
+import { LoopDetector, type LoopVerdict } from "./loop-detector.js";
+import { DuplicateSubmitGuard, type SubmitCheck } from "./submit-guard.js";
 
 /** Why a warning did not refuse: the words a client reads beside its result. */
 const NOT_REFUSED = "It ran anyway: over MCP the client decides what to repeat.";
