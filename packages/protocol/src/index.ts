@@ -7,6 +7,7 @@ export * from "./agent-facilities.js";
 export * from "./attach-messages.js";
 export * from "./browser-capabilities.js";
 export * from "./companion-messages.js";
+export * from "./key-table.js";
 export * from "./mode-schema.js";
 export * from "./modes.js";
 export * from "./permission-capabilities.js";
