@@ -21,6 +21,7 @@ export const QUICK_TESTS = [
   "packages/extension/test/packaged-skills.test.ts",
   "packages/extension/test/persistence.test.ts",
   "packages/extension/test/run-journal.test.ts",
+  "packages/extension/test/run-prompts.test.ts",
   "packages/extension/test/zim/*.test.ts",
   "packages/pi-firefox-bidi/test/debug-log.test.ts",
   "packages/pi-firefox-bidi/test/settings.test.ts",

@@ -8,7 +8,7 @@
  * any request is made.
  */
 import type { Api, Model, ProviderStreamOptions } from "@mariozechner/pi-ai";
-import { isTier, type Tier } from "@webbrain/protocol";
+import { isTier, TIERS, type Tier, valuesForMessage } from "@webbrain/protocol";
 import { AgentError } from "./errors.js";
 
 export type ProviderKind = "openai-compatible" | "openai" | "anthropic" | "azure-openai" | "bedrock";
@@ -126,7 +126,7 @@ export function validateProviderConfig(config: ProviderConfig): void {
       `Provider "${config.label || config.id}": ${field} ${what}. Fix it in the provider settings.`,
     );
   if (!config.model) throw problem("model", "is empty");
-  if (!isTier(config.tier)) throw problem("tier", "must be compact, mid or full");
+  if (!isTier(config.tier)) throw problem("tier", `must be ${valuesForMessage(TIERS, false)}`);
   if (config.kind === "azure-openai") {
     if (!config.baseUrl) throw problem("baseUrl", "(the Azure resource endpoint) is empty");
     if (!config.azure?.deployment) throw problem("azure.deployment", "is empty");

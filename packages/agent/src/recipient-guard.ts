@@ -19,10 +19,17 @@
  *    twice (one Enter per verification).
  * Everything else fails closed with a message that says what to do.
  */
+import {
+  nodeWithRef,
+  type PlacedTreeNode,
+  placeTreeNodes,
+  TREE_NODES_PARAM,
+  treeNodesOf,
+} from "@webbrain/protocol";
 import type { BrowserPort, PageResult, TabInfo } from "./browser-port.js";
 import type { Plan } from "./planner.js";
 import { decoratePort } from "./port-decorator.js";
-import { parseTree, type TargetDescriptor, type TreeNode } from "./workflow-target.js";
+import type { TargetDescriptor } from "./workflow-target.js";
 
 export interface MessagingRoute {
   /** The site's host; subdomains match too. */
@@ -269,14 +276,13 @@ export class RecipientGuard {
       ((name === "type_ax" || name === "type_text") &&
         String(params.value ?? params.text ?? "").includes("\n"));
     if (!sendLike) return { kind: "pass" };
-    const probe = await inner.pageAction(tabId, "get_accessibility_tree", {});
-    if (typeof probe.tree !== "string")
-      return refuse("could not read the page to check the recipient; nothing was sent.");
-    const nodes = parseTree(probe.tree);
-    const refNode = (ref: unknown) =>
-      ref === undefined || ref === null ? undefined : nodes.find((n) => n.ref === String(ref));
+    const probe = await inner.pageAction(tabId, "get_accessibility_tree", { [TREE_NODES_PARAM]: true });
+    const read = treeNodesOf(probe);
+    if (!read) return refuse("could not read the page to check the recipient; nothing was sent.");
+    const nodes = placeTreeNodes(read);
+    const refNode = (ref: unknown) => nodeWithRef(nodes, ref);
 
-    let target: TreeNode | undefined;
+    let target: PlacedTreeNode | undefined;
     if (name === "press_keys") {
       const focused = refNode(params.ref_id ?? this.focus.get(tabId));
       if (!focused)
@@ -341,7 +347,12 @@ export class RecipientGuard {
     }
     return {
       kind: "bind",
-      binding: { target: target?.ref ?? "", composer: composer.ref!, url, identity },
+      binding: {
+        target: target?.ref === undefined ? "" : String(target.ref),
+        composer: String(composer.ref),
+        url,
+        identity,
+      },
     };
   }
 }

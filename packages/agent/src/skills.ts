@@ -185,7 +185,7 @@ function checkModes(name: string, raw: unknown, kind: SkillTool["kind"]): Mode[]
   const allowed: readonly Mode[] = kind === "httpDownloadJob" ? ACTION_MODES : MODES;
   if (raw === undefined) return [...allowed];
   if (!Array.isArray(raw) || raw.some((mode) => !isMode(mode))) {
-    return `${name}: modes must be a list of "ask", "act", "dev"`;
+    return `${name}: modes must be a list of ${MODES.map((each) => JSON.stringify(each)).join(", ")}`;
   }
   // A download job never runs in Ask, whatever the manifest says.
   return (raw as Mode[]).filter((mode) => allowed.includes(mode));

@@ -21,15 +21,18 @@ const WRAPPER_ALLOWANCE = 300;
 const RAW_FIELD_MIN_CHARS = 120;
 
 /**
- * Result fields for code, not for the model: timings, counters and ref bookkeeping. Dropped from
- * the text at the top level and one level down (`metadata.build_ms`). The counters (`chars`,
- * `lines`, `refs`) only when they are numbers, so a tool whose `refs` is a list still shows it.
+ * Result fields for code, not for the model: timings, counters and ref bookkeeping, and the tree
+ * as data (`nodes`, asked for by the guard, traces and replay: the model reads the printed tree).
+ * Dropped from the text at the top level and one level down (`metadata.build_ms`). The counters
+ * (`chars`, `lines`, `refs`) only when they are numbers, so a tool whose `refs` is a list still
+ * shows it.
  */
 export const MODEL_HIDDEN_FIELDS: ReadonlySet<string> = new Set([
   "build_ms",
   "elements_visited",
   "full_chars",
   "last_ref",
+  "nodes",
   "ref_names",
 ]);
 const MODEL_HIDDEN_COUNTS: ReadonlySet<string> = new Set(["chars", "lines", "refs"]);

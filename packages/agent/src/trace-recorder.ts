@@ -21,6 +21,7 @@
  * out of every record, those already made included (`records` is scrubbed in place and
  * `rescrubbed` says so, for a sink that already wrote the older ones).
  */
+import { placeTreeNodes, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import type { AgentEvent } from "./agent-events.js";
 import type { BrowserPort, JsonValue, PageResult, TabInfo } from "./browser-port.js";
 import { base64Bytes } from "./image-budget.js";
@@ -37,7 +38,7 @@ import {
   type TraceShot,
   type TraceToolCall,
 } from "./trace-format.js";
-import { parseTree, type TargetDescriptor } from "./workflow-target.js";
+import { describeNode, type TargetDescriptor } from "./workflow-target.js";
 
 /** Screenshots kept per run; later ones are counted in a note, not stored. */
 export const TRACE_MAX_IMAGES = 12;
@@ -314,9 +315,15 @@ export class TraceRecorder {
           if (target) call.target = target;
         }
       }
-      const result = await inner.pageAction(tabId, name, params, ...rest);
-      if (name === "get_accessibility_tree" && typeof result.tree === "string")
-        this.learnTree(tabId, url, result.tree);
+      const result =
+        name === "get_accessibility_tree"
+          ? this.learnTree(
+              tabId,
+              url,
+              await inner.pageAction(tabId, name, withNodes(params), ...rest),
+              params,
+            )
+          : await inner.pageAction(tabId, name, params, ...rest);
       if (call && isSecretResult(result)) {
         call.secret = true;
         this.learnSecret(typedValue(name, params));
@@ -392,18 +399,37 @@ export class TraceRecorder {
     };
   }
 
-  private learnTree(tabId: string, url: string, tree: string): void {
+  /**
+   * Learns what each ref of a tree read is (the nodes this decorator asked for), and answers the
+   * result as the caller asked for it: without nodes unless the caller wanted them, so the model,
+   * exec's output and the trace's own record see the read unchanged.
+   */
+  private learnTree(
+    tabId: string,
+    url: string,
+    result: PageResult,
+    asked: Record<string, unknown>,
+  ): PageResult {
+    const nodes = treeNodesOf(result);
+    if (!nodes) return result;
     const key = `${tabId} ${url}`;
     const known = this.refs.get(key) ?? new Map<string, TargetDescriptor>();
-    for (const node of parseTree(tree)) {
-      if (node.ref === undefined) continue;
-      known.set(node.ref, {
-        role: node.role,
-        name: node.name,
-        within: node.within,
-        ...(node.heading !== undefined ? { heading: node.heading } : {}),
-      });
-    }
+    for (const node of placeTreeNodes(nodes))
+      if (node.ref !== undefined) known.set(String(node.ref), describeNode(node));
     this.refs.set(key, known);
+    return asked[TREE_NODES_PARAM] === true ? result : withoutNodes(result);
   }
+}
+
+/** A tree read's params asking for nodes too (tree-nodes.ts). */
+function withNodes(params: Record<string, unknown>): Record<string, unknown> {
+  return params[TREE_NODES_PARAM] === true ? params : { ...params, [TREE_NODES_PARAM]: true };
+}
+
+/** The tree read as a plain read answers it: without the nodes asked for here. */
+function withoutNodes(result: PageResult): PageResult {
+  const metadata = result.metadata;
+  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return result;
+  const { [TREE_NODES_PARAM]: _nodes, ...rest } = metadata as Record<string, JsonValue>;
+  return { ...result, metadata: rest };
 }

@@ -4,8 +4,8 @@
  * replay (workflow-replay.ts) runs a recording exactly as it runs a workflow saved from a trace.
  *
  * Each action becomes the tool call an agent would have made (a click: click_ax; typed text and
- * a select's choice: type_ax), with its target described from the tree the page printed at that
- * moment (describeRef, the code replay finds targets with), and goes through the trace builder's
+ * a select's choice: type_ax), with its target described from the tree's nodes at that moment
+ * (describeRef, the code replay finds targets with), and goes through the trace builder's
  * stepsFromCalls: typed text becomes a `{{parameter}}` named after the field's label, a secret a
  * parameter with no value that every replay asks for.
  *
@@ -17,7 +17,7 @@
  * - An action whose element the tree did not print is left out and counted in `skipped`; a
  *   step that cannot be found again is worse than one missing.
  */
-import type { RecordedAction } from "@webbrain/protocol";
+import { placeTreeNodes, type RecordedAction } from "@webbrain/protocol";
 import { SECRET_PLACEHOLDER } from "./secret-values.js";
 import type { TraceToolCall } from "./trace-format.js";
 import { stepsFromCalls } from "./workflow-builder.js";
@@ -68,7 +68,7 @@ export class WorkflowRecording {
    */
   add(action: RecordedAction): string | undefined {
     if (action.kind === "end") return undefined;
-    const target = describeRef(action.tree, action.ref);
+    const target = describeRef(placeTreeNodes(action.nodes), action.ref);
     if (!target) {
       this.#skipped++;
       return undefined;

@@ -18,7 +18,7 @@
  * - Replay never guesses: an ambiguous target is a stop, not a pick.
  */
 import type { ToolCall } from "@mariozechner/pi-ai";
-import type { Mode } from "@webbrain/protocol";
+import { type Mode, placeTreeNodes, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import { BlockedDone } from "./blocked-done.js";
 import type { BrowserPort, PageResult } from "./browser-port.js";
 import { newConversation } from "./conversation.js";
@@ -217,10 +217,13 @@ async function runStep(
   const args = fill(step.args, values);
   if (step.target) {
     // Read through the executor too, so the duplicate-submit guard knows the buttons' names.
-    const read = await calls.call("get_accessibility_tree", { max_chars: REPLAY_TREE_MAX_CHARS });
-    const tree = read.details?.tree;
-    if (read.isError || typeof tree !== "string") return `could not read the page: ${failureOf(read)}`;
-    const match = findTarget(tree, step.target);
+    const read = await calls.call("get_accessibility_tree", {
+      max_chars: REPLAY_TREE_MAX_CHARS,
+      [TREE_NODES_PARAM]: true,
+    });
+    const nodes = treeNodesOf(read.details);
+    if (read.isError || !nodes) return `could not read the page: ${failureOf(read)}`;
+    const match = findTarget(placeTreeNodes(nodes), step.target);
     if (!match.ok) return `the page no longer matches: ${match.reason}`;
     args.ref_id = Number(match.ref);
   }

@@ -11,6 +11,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { Agent, CONVERSATION_KEY_PREFIX } from "../src/index.js";
 import { type Harness, harness, SHOP_TREE, SHOP_URL } from "./harness.js";
+import { line } from "./scripted-tree.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -53,7 +54,10 @@ describe("Act task", () => {
               ? { navigate: CART_URL }
               : { success: true },
         },
-        [CART_URL]: { title: "Cart", tree: '[9] heading "Cart"\n[10] listitem "Lamp (1)"' },
+        [CART_URL]: {
+          title: "Cart",
+          tree: [line(0, "heading", "Cart", { ref: 9 }), line(0, "listitem", "Lamp (1)", { ref: 10 })],
+        },
       },
     });
     const result = await h.agent.processMessage("1", "Put a lamp in the cart", {

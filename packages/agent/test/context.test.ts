@@ -24,6 +24,7 @@ import {
   trimHistory,
 } from "../src/index.js";
 import { type Harness, harness, SHOP_URL } from "./harness.js";
+import { line } from "./scripted-tree.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -33,10 +34,9 @@ afterEach(async () => {
 
 const isSummaryRequest = (request: RecordedRequest) => toolNames(request).length === 0;
 const bigTree = (size: number) =>
-  Array.from(
-    { length: size },
-    (_, index) => `[${index + 1}] link "Article number ${index + 1} about lamps"`,
-  ).join("\n");
+  Array.from({ length: size }, (_, index) =>
+    line(0, "link", `Article number ${index + 1} about lamps`, { ref: index + 1 }),
+  );
 
 describe("the context window's character budget", () => {
   it("is TRIM_AT_CHARS at the default window and shrinks with a smaller one", () => {

@@ -17,6 +17,7 @@ import {
   unfinishedWork,
 } from "../src/index.js";
 import { type Harness, harness, SHOP_URL } from "./harness.js";
+import { line } from "./scripted-tree.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -60,7 +61,10 @@ describe("loop detector", () => {
         [SHOP_URL]: {
           title: "Shop",
           get tree() {
-            return `[4] button "Add to cart"\n[5] text "Cart: ${count}"`;
+            return [
+              line(0, "button", "Add to cart", { ref: 4 }),
+              line(0, "text", `Cart: ${count}`, { ref: 5 }),
+            ];
           },
           onAction: () => {
             count++;
@@ -84,7 +88,7 @@ describe("loop detector", () => {
       pages: {
         [SHOP_URL]: {
           title: "Stepper",
-          tree: "",
+          tree: [],
           onAction: () => ({
             success: true,
             effect: { changed: true, changes: [`value is now ${++count}`] },
@@ -102,7 +106,7 @@ describe("loop detector", () => {
       pages: {
         [SHOP_URL]: {
           title: "Toggle",
-          tree: "",
+          tree: [],
           onAction: () => {
             open = !open;
             return {
@@ -142,7 +146,7 @@ describe("loop detector", () => {
 });
 
 describe("duplicate-submit guard", () => {
-  const ORDER_TREE = '[7] button "Place order"\n[8] textbox "Card"';
+  const ORDER_TREE = [line(0, "button", "Place order", { ref: 7 }), line(0, "textbox", "Card", { ref: 8 })];
 
   it("blocks a second click on a submit-like ref, lets _allowResubmit through and re-arms", async () => {
     h = await harness({
@@ -213,7 +217,7 @@ describe("blockedDone", () => {
       pages: {
         [SHOP_URL]: {
           title: "Tags",
-          tree: "",
+          tree: [],
           probe: {
             success: true,
             dialogs: [{ label: 'dialog "Create tag"', modal: true }],
@@ -276,7 +280,7 @@ describe("blockedDone", () => {
         { toolCalls: [{ name: "done", arguments: { summary: "Could not create the tag: name taken." } }] },
       ],
       pages: {
-        [SHOP_URL]: { title: "Tags", tree: "", probe: { success: true, dialogs: ["Create tag"] } },
+        [SHOP_URL]: { title: "Tags", tree: [], probe: { success: true, dialogs: ["Create tag"] } },
       },
     });
     expect((await h.agent.processMessage("1", "create tag")).status).toBe("done");
@@ -405,9 +409,9 @@ describe("site adapters", () => {
     h = await harness({
       startUrl: "https://github.com/org/repo",
       pages: {
-        "https://github.com/org/repo": { title: "repo", tree: "" },
-        "https://dashboard.stripe.com/products": { title: "Products", tree: "" },
-        "https://dashboard.stripe.com/prices": { title: "Prices", tree: "" },
+        "https://github.com/org/repo": { title: "repo", tree: [] },
+        "https://dashboard.stripe.com/products": { title: "Products", tree: [] },
+        "https://dashboard.stripe.com/prices": { title: "Prices", tree: [] },
       },
       script: [
         nav("https://dashboard.stripe.com/products"),

@@ -3,15 +3,16 @@ import type { Tier } from "@webbrain/protocol";
 import { type Dialect, type ScriptedLlm, type ScriptStep, startScriptedLlm } from "@webbrain/testkit";
 import { Agent, type AgentEvent, type AgentOptions, MemoryStore, type ProviderConfig } from "../src/index.js";
 import { MemoryBrowser, type PageScript } from "./memory-browser.js";
+import { line } from "./scripted-tree.js";
 
 export const SHOP_URL = "https://shop.example/";
 export const SHOP_TREE = [
-  '[1] heading "Shop"',
-  '[2] textbox "Search"',
-  '[3] button "Search"',
-  '[4] button "Add to cart"',
-  '[5] link "Checkout"',
-].join("\n");
+  line(0, "heading", "Shop", { ref: 1 }),
+  line(0, "textbox", "Search", { ref: 2 }),
+  line(0, "button", "Search", { ref: 3 }),
+  line(0, "button", "Add to cart", { ref: 4 }),
+  line(0, "link", "Checkout", { ref: 5 }),
+];
 
 export interface Harness {
   llm: ScriptedLlm;

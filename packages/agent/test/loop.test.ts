@@ -81,7 +81,7 @@ describe("abort", () => {
     };
     h = await harness({
       script: [click(4), { text: "next" }],
-      pages: { "https://shop.example/": { title: "Shop", tree: "", onAction: abortSoon(controller) } },
+      pages: { "https://shop.example/": { title: "Shop", tree: [], onAction: abortSoon(controller) } },
     });
     const result = await h.agent.processMessage("1", "click", { signal: controller.signal });
     expect(result.status).toBe("aborted");

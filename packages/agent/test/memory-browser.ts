@@ -3,7 +3,13 @@
  * actions behave), and every call is recorded so tests can assert what the agent did.
  * Browser behaviour itself is tested by the runner and the add-on in real Firefox.
  */
-import { ALL_BROWSER_CAPABILITIES, type BrowserCapabilities } from "@webbrain/protocol";
+import {
+  ALL_BROWSER_CAPABILITIES,
+  type BrowserCapabilities,
+  linkTreeNodes,
+  TREE_NODES_PARAM,
+  type TreeNode,
+} from "@webbrain/protocol";
 import type {
   BrowserPort,
   CompletionProbe,
@@ -12,16 +18,22 @@ import type {
   FetchRequest,
   FetchResponse,
   HistoryAccess,
+  JsonValue,
   PageActionName,
   PageResult,
   ResearchResult,
   Screenshot,
   TabInfo,
 } from "../src/index.js";
+import { printTree } from "./scripted-tree.js";
 
 export interface PageScript {
   title: string;
-  tree: string;
+  /**
+   * The page's tree as data (scripted-tree.ts): a tree read answers it printed, as the model
+   * reads it, with `ref_names`, and with `metadata.nodes` when the call asks for nodes.
+   */
+  tree: readonly TreeNode[];
   /** Answer a page action; return `{ navigate: url }` to move the tab. Default: success. */
   onAction?: (
     action: PageActionName,
@@ -39,15 +51,15 @@ export interface RecordedCall {
   params?: unknown;
 }
 
-/**
- * The names of the scripted tree's refs, as the real page layer reports them beside the text
- * (`metadata.ref_names`); the scripted tree is only text, so the fake page reads its own lines.
- */
-function refNames(tree: string): Record<string, string> {
-  const names: Record<string, string> = {};
-  for (const match of tree.matchAll(/^\s*\[(\d+)\]\s+\S+(?:\s+"([^"]*)")?/gm))
-    if (match[1]) names[match[1]] = match[2] ?? "";
-  return names;
+/** A scripted page's tree read, as the page layer answers it: the text, ref names, nodes if asked. */
+function treeRead(page: PageScript, params: Record<string, unknown>): PageResult {
+  const refNames: Record<string, string> = {};
+  for (const node of page.tree) if (node.ref !== undefined) refNames[String(node.ref)] = node.name;
+  const metadata: Record<string, JsonValue> = { ref_names: refNames };
+  // Nodes are plain JSON (numbers, strings, string lists), as they cross a realm.
+  if (params[TREE_NODES_PARAM] === true)
+    metadata[TREE_NODES_PARAM] = linkTreeNodes(page.tree) as unknown as JsonValue;
+  return { success: true, tree: printTree(page.tree), metadata };
 }
 
 /** 1x1 transparent PNG. */
@@ -182,10 +194,7 @@ export class MemoryBrowser implements BrowserPort {
     const tab = this.tab(tabId);
     const page = this.pages[tab.url];
     if (!page) return { success: false, error: `no page scripted for ${tab.url}` };
-    if (action === "get_accessibility_tree")
-      return (
-        page.treeResult ?? { success: true, tree: page.tree, metadata: { ref_names: refNames(page.tree) } }
-      );
+    if (action === "get_accessibility_tree") return page.treeResult ?? treeRead(page, params);
     if (action === "probe_completion")
       return page.probe ?? { success: true, dialogs: [], forms: [], messages: [] };
     const answer = (await page.onAction?.(action, params)) ?? { success: true };

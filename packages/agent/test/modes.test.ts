@@ -1,8 +1,15 @@
 // Modes and tiers: the tool lists, and the execution-time rule that holds whatever the model sends.
-import { ALL_BROWSER_CAPABILITIES, browserCapabilities, MODES, TIERS } from "@webbrain/protocol";
+import {
+  ALL_BROWSER_CAPABILITIES,
+  browserCapabilities,
+  MODES,
+  TIERS,
+  valuesForMessage,
+} from "@webbrain/protocol";
 import { lastToolResultText, toolNames } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  AgentError,
   agentFacilities,
   allowedTool,
   PAGE_ACTIONS,
@@ -11,6 +18,7 @@ import {
   TOOL_CATALOG,
   toolNamesFor,
   toolsNotOffered,
+  validateProviderConfig,
 } from "../src/index.js";
 import { type Harness, harness } from "./harness.js";
 
@@ -241,7 +249,7 @@ describe("execution-time mode rule", () => {
       pages: {
         "https://shop.example/": {
           title: "Shop",
-          tree: "",
+          tree: [],
           onAction: (action) => (action === "execute_js" ? { success: true, value: 2 } : { success: true }),
         },
       },
@@ -250,5 +258,25 @@ describe("execution-time mode rule", () => {
     expect(result.text).toBe("2");
     expect(toolNames(h.llm.requests[0] as never)).toContain("execute_js");
     expect(h.browser.named("execute_js")).toHaveLength(1);
+  });
+});
+
+describe("modes and tiers in messages", () => {
+  it("lists the values from the one definition, as the messages always read", () => {
+    expect(valuesForMessage(MODES)).toBe('"ask", "act" or "dev"');
+    expect(valuesForMessage(TIERS, false)).toBe("compact, mid or full");
+    expect(valuesForMessage(["only"])).toBe('"only"');
+    expect(valuesForMessage([])).toBe("");
+  });
+  it("names the tiers when a provider's tier is not one", () => {
+    const config = { id: "p", label: "Local", kind: "openai-compatible", model: "m", tier: "huge" };
+    expect(() =>
+      validateProviderConfig(config as unknown as Parameters<typeof validateProviderConfig>[0]),
+    ).toThrow(
+      new AgentError(
+        "config",
+        'Provider "Local": tier must be compact, mid or full. Fix it in the provider settings.',
+      ),
+    );
   });
 });

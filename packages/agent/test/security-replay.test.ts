@@ -20,17 +20,18 @@ import {
   workflowFromTrace,
 } from "../src/index.js";
 import { MemoryBrowser } from "./memory-browser.js";
+import { line } from "./scripted-tree.js";
 
 const PAGE = "https://shop.example/checkout";
-const TREE = [
-  'form "Pay"',
-  '  [1] textbox "Card holder"',
-  '  [2] button "Pay now"',
-  '  [3] button "Attach"',
-].join("\n");
+const NODES = [
+  line(0, "form", "Pay"),
+  line(1, "textbox", "Card holder", { ref: 1 }),
+  line(1, "button", "Pay now", { ref: 2 }),
+  line(1, "button", "Attach", { ref: 3 }),
+];
 
 function browser(): MemoryBrowser {
-  return new MemoryBrowser({ [PAGE]: { title: "Checkout", tree: TREE } }, PAGE);
+  return new MemoryBrowser({ [PAGE]: { title: "Checkout", tree: NODES } }, PAGE);
 }
 
 function crafted(steps: Workflow["steps"], startUrl = ""): Workflow {

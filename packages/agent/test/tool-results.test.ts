@@ -16,16 +16,18 @@ import {
   type ToolOutcome,
 } from "../src/index.js";
 import { MemoryBrowser } from "./memory-browser.js";
+import { line, printTree } from "./scripted-tree.js";
 
 const URL = "https://shop.example/";
-const TREE = '[1] heading "Shop"\n[2] button "Place order"';
+const NODES = [line(0, "heading", "Shop", { ref: 1 }), line(0, "button", "Place order", { ref: 2 })];
+const TREE = printTree(NODES);
 
 function setup(treeResult?: PageResult, onAction?: (action: string) => PageResult) {
   const browser = new MemoryBrowser(
     {
       [URL]: {
         title: "Shop",
-        tree: TREE,
+        tree: NODES,
         ...(treeResult ? { treeResult } : {}),
         ...(onAction ? { onAction } : {}),
       },
@@ -104,13 +106,22 @@ describe("tool results", () => {
         lines: 2,
         last_ref: 2,
         ref_names: { "1": "Shop", "2": "Place order" },
+        nodes: [{ ref: 2, role: "button", name: "Place order", depth: 0 }],
       },
     });
     const outcome = await call("get_accessibility_tree", {});
     const text = textOf(outcome);
     expect(text).toContain('[2] button "Place order"');
     expect(text).toContain('"truncated":false');
-    for (const hidden of ["build_ms", "elements_visited", "full_chars", "last_ref", "ref_names", "lines"])
+    for (const hidden of [
+      "build_ms",
+      "elements_visited",
+      "full_chars",
+      "last_ref",
+      "ref_names",
+      "lines",
+      "nodes",
+    ])
       expect(text).not.toContain(hidden);
     expect(outcome.details?.metadata).toMatchObject({
       build_ms: 3.2,

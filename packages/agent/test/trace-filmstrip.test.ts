@@ -14,6 +14,7 @@ import {
   traceFilmstripHtml,
 } from "../src/index.js";
 import { MemoryBrowser } from "./memory-browser.js";
+import { line } from "./scripted-tree.js";
 
 const PAGE = "https://shop.example/";
 
@@ -22,7 +23,7 @@ function browser(): MemoryBrowser {
     {
       [PAGE]: {
         title: "Shop",
-        tree: '[1] textbox "Email"\n[2] button "Save"',
+        tree: [line(0, "textbox", "Email", { ref: 1 }), line(0, "button", "Save", { ref: 2 })],
         onAction: (action) =>
           action === "inspect_element_styles"
             ? {

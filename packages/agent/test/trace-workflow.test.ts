@@ -4,6 +4,7 @@
  * a workflow, and what the API log keeps. (Their behaviour in Firefox is tested by the runner
  * and the add-on.)
  */
+import { linkTreeNodes, placeTreeNodes } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import {
   ApiCallLog,
@@ -23,16 +24,19 @@ import {
   WorkflowError,
   workflowFromTrace,
 } from "../src/index.js";
+import { line } from "./scripted-tree.js";
 
-const TREE = [
-  'heading "Checkout" level=1',
-  'form "Shipping"',
-  '  [1] textbox "Email"',
-  '  [2] button "Save"',
-  'region "Newsletter"',
-  '  [3] textbox "Email"',
-  '  [4] button "Save"',
-].join("\n");
+const NODES = placeTreeNodes(
+  linkTreeNodes([
+    line(0, "heading", "Checkout", { states: ["level=1"] }),
+    line(0, "form", "Shipping"),
+    line(1, "textbox", "Email", { ref: 1 }),
+    line(1, "button", "Save", { ref: 2 }),
+    line(0, "region", "Newsletter"),
+    line(1, "textbox", "Email", { ref: 3 }),
+    line(1, "button", "Save", { ref: 4 }),
+  ]),
+);
 
 function recorded(): TraceRecord[] {
   let now = Date.parse("2026-12-01T10:00:00Z");
@@ -54,18 +58,18 @@ function recorded(): TraceRecord[] {
 describe("finding a target again", () => {
   it("tells two same-named elements apart by the part of the page they are in", () => {
     expect(
-      findTarget(TREE, { role: "button", name: "Save", within: [{ role: "region", name: "Newsletter" }] }),
+      findTarget(NODES, { role: "button", name: "Save", within: [{ role: "region", name: "Newsletter" }] }),
     ).toMatchObject({
       ok: true,
       ref: "4",
     });
   });
   it("refuses to guess between two candidates", () => {
-    const result = findTarget(TREE, { role: "textbox", name: "Email", within: [] });
+    const result = findTarget(NODES, { role: "textbox", name: "Email", within: [] });
     expect(result).toEqual({ ok: false, reason: expect.stringContaining('2 elements fit textbox "Email"') });
   });
   it("says what the page has instead when the name is gone", () => {
-    expect(findTarget(TREE, { role: "textbox", name: "Phone", within: [] })).toEqual({
+    expect(findTarget(NODES, { role: "textbox", name: "Phone", within: [] })).toEqual({
       ok: false,
       reason: 'no textbox named "Phone" on the page (textbox elements now: "Email", "Email")',
     });

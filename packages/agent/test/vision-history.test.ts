@@ -3,7 +3,7 @@
  * request carries (screenshots after actions, verify_form's view, the count and byte budgets),
  * and the history tools' answers and offers.
  */
-import { ALL_BROWSER_CAPABILITIES } from "@webbrain/protocol";
+import { ALL_BROWSER_CAPABILITIES, MODES } from "@webbrain/protocol";
 import { imageCount, type RecordedRequest } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -14,6 +14,7 @@ import {
   toolNamesFor,
 } from "../src/index.js";
 import { type Harness, harness, SHOP_URL } from "./harness.js";
+import { line } from "./scripted-tree.js";
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -94,7 +95,7 @@ describe("verify_form", () => {
       pages: {
         [SHOP_URL]: {
           title: "Shop",
-          tree: '[1] textbox "Name" value="Ada"',
+          tree: [line(0, "textbox", "Name", { ref: 1, value: "Ada" })],
           onAction: (action) =>
             action === "verify_form"
               ? { success: true, fields: [{ label: "Name", value: "Ada" }] }
@@ -153,7 +154,7 @@ describe("image byte budget", () => {
 
 describe("history tools", () => {
   it("are offered from Mid in every mode, only by a port that reads history", () => {
-    for (const mode of ["ask", "act", "dev"] as const) {
+    for (const mode of MODES) {
       const names = toolNamesFor({
         mode,
         tier: "mid",
@@ -180,8 +181,8 @@ describe("history tools", () => {
     h = await harness({
       tier: "mid",
       pages: {
-        [SHOP_URL]: { title: "Shop", tree: '[1] heading "Shop"' },
-        [docs]: { title: "The Guide", tree: '[1] heading "Guide"' },
+        [SHOP_URL]: { title: "Shop", tree: [line(0, "heading", "Shop", { ref: 1 })] },
+        [docs]: { title: "The Guide", tree: [line(0, "heading", "Guide", { ref: 1 })] },
       },
       script: [
         { toolCalls: [{ name: "navigate", arguments: { url: docs } }] },

@@ -1,26 +1,27 @@
 /**
  * A person's demonstration as a workflow (workflow-recording.ts), browser-free: targets described
- * from the tree the page printed, typing into one field as one parameter, a secret as a parameter
+ * from the tree's nodes, typing into one field as one parameter, a secret as a parameter
  * without a value, a navigating click expected to navigate again. The recorder's events in real
  * Firefox, and the replay of a recording, are tested by the runner (record-command.test.ts).
  */
 
-import type { RecordedAction } from "@webbrain/protocol";
+import { linkTreeNodes, type RecordedAction, type TreeNode } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import { WorkflowError, WorkflowRecording } from "../src/index.js";
+import { line } from "./scripted-tree.js";
 
 const URL_ = "http://127.0.0.1:9/signup";
-const TREE = [
-  'heading "Sign up" level=1',
-  'form "Account"',
-  '  [1] textbox "Full name"',
-  '  [2] textbox "Password"',
-  '  [3] combobox "Plan" value="Free"',
-  '  [4] button "Create account"',
-].join("\n");
+const NODES: TreeNode[] = [
+  line(0, "heading", "Sign up", { states: ["level=1"] }),
+  line(0, "form", "Account"),
+  line(1, "textbox", "Full name", { ref: 1 }),
+  line(1, "textbox", "Password", { ref: 2 }),
+  line(1, "combobox", "Plan", { ref: 3, value: "Free" }),
+  line(1, "button", "Create account", { ref: 4 }),
+];
 
-function at(ref: string): { url: string; tree: string; ref: string } {
-  return { url: URL_, tree: TREE, ref };
+function at(ref: string): { url: string; nodes: TreeNode[]; ref: string } {
+  return { url: URL_, nodes: linkTreeNodes(NODES), ref };
 }
 
 describe("a recording as a workflow", () => {

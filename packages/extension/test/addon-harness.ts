@@ -16,6 +16,7 @@ import {
   navigate,
   performActions,
 } from "@webbrain/bidi";
+import type { Mode } from "@webbrain/protocol";
 import {
   type Box,
   boxOf,
@@ -390,7 +391,7 @@ export async function startChatOnPage(
   addonContext: string,
   url: string,
   task: string,
-  mode: "ask" | "act" | "dev",
+  mode: Mode,
 ): Promise<number> {
   const context = await firefox.newTab();
   await navigate(firefox.client, context, url);

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serializeWorkflow, type Workflow } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
+import type { Mode } from "@webbrain/protocol";
 import {
   type FixtureServer,
   findRef,
@@ -183,7 +184,7 @@ async function runCouponTask(
     settings?: Record<string, unknown>;
     /** The page's title, which the sidebar shows once it follows the tab. */
     title?: string;
-    mode?: "act" | "dev";
+    mode?: Exclude<Mode, "ask">;
   },
 ): Promise<{ sidebar: string; llm: ScriptedLlm }> {
   const llm = model

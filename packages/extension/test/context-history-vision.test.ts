@@ -9,6 +9,7 @@
  *   only the newest 4 images stay in the request.
  */
 import { evaluate, navigate } from "@webbrain/bidi";
+import type { Mode, Tier } from "@webbrain/protocol";
 import {
   type FixtureServer,
   findRef,
@@ -89,7 +90,7 @@ let settingsPage = "";
 
 async function useProvider(
   script: ScriptStep[],
-  overrides: { vision?: boolean; tier?: "mid" | "full" } = {},
+  overrides: { vision?: boolean; tier?: Exclude<Tier, "compact"> } = {},
 ) {
   const llm = await startScriptedLlm({ dialect: "openai-chat", script });
   llms.push(llm);
@@ -122,7 +123,7 @@ async function openSidebar(tabId: number, title: string): Promise<string> {
   return context;
 }
 
-async function send(sidebar: string, mode: "ask" | "act", message: string): Promise<void> {
+async function send(sidebar: string, mode: Exclude<Mode, "dev">, message: string): Promise<void> {
   await click(firefox.client, sidebar, `input[name="mode"][value="${mode}"] + span`);
   await fill(firefox.client, sidebar, "#input", message);
   await pressEnter(firefox.client, sidebar);

@@ -10,6 +10,7 @@ import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type Dialect,
   type FixtureServer,
+  KEY,
   type ScriptedLlm,
   type ScriptStep,
   setupFirefox,
@@ -79,7 +80,7 @@ async function choose(context: string, selector: string, label: string): Promise
     `(() => { const s = document.querySelector(${JSON.stringify(selector)}); s.focus(); return [...s.options].findIndex((o) => o.text.startsWith(${JSON.stringify(label)})); })()`,
   );
   if (index < 0) throw new Error(`${selector} has no option starting with "${label}"`);
-  await typeKeys(firefox.client, context, `\uE011${"\uE015".repeat(index)}`); // Home, ArrowDown × index
+  await typeKeys(firefox.client, context, `${KEY.home}${KEY.arrowDown.repeat(index)}`);
   await waitFor(
     () =>
       evaluate<boolean>(

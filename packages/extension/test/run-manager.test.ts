@@ -13,7 +13,7 @@ import {
   ScheduledJobManager,
   taskDraft,
 } from "@webbrain/agent";
-import { browserCapabilities } from "@webbrain/protocol";
+import { browserCapabilities, type Mode } from "@webbrain/protocol";
 import {
   lastToolResultText,
   type ScriptedLlm,
@@ -319,7 +319,7 @@ describe("scheduled runs through the RunManager (AddonJobRunner)", () => {
 
   /** One scheduled job in tab 1, fired by hand, whose model answers with `reply`. */
   async function runScheduled(
-    mode: "ask" | "act",
+    mode: Exclude<Mode, "dev">,
     reply: ScriptStep[],
     options: { personWaitMinutes?: number; personNeeded?: Parameters<typeof setup>[2] } = {},
   ): Promise<ScheduledJob | undefined> {

@@ -13,17 +13,16 @@
  * does. Its own file: scheduled-tasks.test.ts has an order dependence around notifications.
  */
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
+  collectJsonRoute,
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
   lastToolResultText,
   phoneOrderFinishCalls,
-  readJsonBody,
   runNodeScript,
   type ScriptedLlm,
   setupFirefox,
@@ -60,10 +59,7 @@ beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
-      "/api/orders": async (req: IncomingMessage, res: ServerResponse) => {
-        orders.push(await readJsonBody<Record<string, unknown>>(req));
-        res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
-      },
+      "/api/orders": collectJsonRoute(orders),
     },
   });
 }, 180_000);

@@ -9,7 +9,14 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
-import { byteFlood, type FixtureServer, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
+import {
+  byteFlood,
+  type FixtureServer,
+  floodLookupSkill,
+  setupFirefox,
+  startFixtureServer,
+  waitFor,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_DOWNLOAD_MB, parseSettings } from "../src/shared/settings.js";
 import { ADDON_PREFS, downloadPrefs } from "./addon-harness.js";
@@ -151,20 +158,7 @@ describe("add-on skill answers are read with a cap", () => {
   it(
     "cuts a 300 MB skill answer at the tool's cap and cancels the body",
     async () => {
-      const manifest = {
-        tools: [
-          {
-            name: "flood_lookup",
-            kind: "http",
-            readOnly: true,
-            method: "GET",
-            endpoint: fixtures.url("/bounds/skill-flood"),
-            responseLimits: { maxTextChars: 1000 },
-            parameters: { type: "object", properties: {} },
-          },
-        ],
-      };
-      const markdown = `# Flood\nUse flood_lookup.\n\`\`\`webbrain-tools\n${JSON.stringify(manifest)}\n\`\`\`\n`;
+      const markdown = floodLookupSkill(fixtures.url("/bounds/skill-flood"));
       const text = await probeFunction<string>("runSkill", markdown, "flood_lookup", {});
       expect(text).toMatch(/^\[flood_lookup ok\]/);
       expect(text).toContain('"truncated":true');

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { evaluate, navigate } from "@webbrain/bidi";
+import type { Mode } from "@webbrain/protocol";
 import {
   type FixtureServer,
   type ScriptedLlm,
@@ -95,7 +96,7 @@ beforeAll(async () => {
  */
 async function chat(
   url: string,
-  mode: "ask" | "act",
+  mode: Exclude<Mode, "dev">,
   task: string,
   script: ScriptStep[],
   more: Record<string, unknown> = {},

@@ -12,16 +12,15 @@
  */
 import { mkdtempSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   adaOrderCalls,
+  collectJsonRoute,
   type FixtureServer,
   findRef,
   lastToolResultText,
-  readJsonBody,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
@@ -59,10 +58,7 @@ beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
-      "/api/orders": async (req: IncomingMessage, res: ServerResponse) => {
-        orders.push(await readJsonBody<Record<string, unknown>>(req));
-        res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
-      },
+      "/api/orders": collectJsonRoute(orders),
     },
   });
 }, 180_000);

@@ -6,6 +6,7 @@
  * instruct the agent.
  */
 import { evaluate, navigate } from "@webbrain/bidi";
+import type { Mode } from "@webbrain/protocol";
 import {
   type FixtureServer,
   imageCount,
@@ -124,7 +125,7 @@ async function openSidebar(tabId: number, title: string): Promise<string> {
   return context;
 }
 
-async function send(sidebar: string, mode: "ask" | "act" | "dev", message: string): Promise<void> {
+async function send(sidebar: string, mode: Mode, message: string): Promise<void> {
   await click(firefox.client, sidebar, `input[name="mode"][value="${mode}"] + span`);
   await fill(firefox.client, sidebar, "#input", message);
   await pressEnter(firefox.client, sidebar);

@@ -16,6 +16,7 @@ import {
   lastToolResultText,
   type ScriptedLlm,
   setupFirefox,
+  skillMarkdown,
   startFixtureServer,
   startScriptedLlm,
   toolNames,
@@ -96,7 +97,7 @@ const firefox = setupFirefox({
 });
 let settingsPage = "";
 
-function skillMarkdown(origin: string): string {
+function mediaSaverSkill(origin: string): string {
   const manifest = {
     tools: [
       {
@@ -122,7 +123,7 @@ function skillMarkdown(origin: string): string {
       },
     ],
   };
-  return `# Media saver\nUse save_clip to save clips.\n\`\`\`webbrain-tools\n${JSON.stringify(manifest)}\n\`\`\`\n`;
+  return skillMarkdown({ title: "Media saver", instructions: "Use save_clip to save clips.", ...manifest });
 }
 
 describe("download-job skill tool", () => {
@@ -131,7 +132,7 @@ describe("download-job skill tool", () => {
     const reply = await evaluate<{ ok: boolean; error?: string }>(
       firefox.client,
       settingsPage,
-      `browser.runtime.sendMessage({ type: "wb_skills_import", markdown: ${JSON.stringify(skillMarkdown(new URL(fixtures!.url("/")).origin))} })`,
+      `browser.runtime.sendMessage({ type: "wb_skills_import", markdown: ${JSON.stringify(mediaSaverSkill(new URL(fixtures!.url("/")).origin))} })`,
       { awaitPromise: true },
     );
     expect(reply.error).toBeUndefined();

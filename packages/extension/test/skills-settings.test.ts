@@ -11,6 +11,7 @@ import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
   lastToolResultText,
+  lookupFactSkill,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
@@ -67,29 +68,6 @@ afterAll(async () => {
 const firefox = setupFirefox({ prefs: ADDON_PREFS });
 let settingsPage = "";
 
-function skillMarkdown(endpoint: string): string {
-  return [
-    "# Fact lookup",
-    "Use lookup_fact to look facts up.",
-    "```webbrain-tools",
-    JSON.stringify({
-      tools: [
-        {
-          name: "lookup_fact",
-          description: "Look a fact up",
-          kind: "http",
-          readOnly: true,
-          method: "GET",
-          endpoint,
-          resultPolicy: "untrusted",
-          parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
-        },
-      ],
-    }),
-    "```",
-  ].join("\n");
-}
-
 /** What the add-on seeds on first run (packaged-skills.ts), in order. */
 const PACKAGED_IDS = ["wikipedia", "freeskillz-xyz", "open-meteo-weather", "open-library-books"];
 
@@ -125,7 +103,7 @@ describe("Settings -> Skills", () => {
   });
 
   it("refuses a malformed manifest with a clear error and stores nothing", async () => {
-    await paste(skillMarkdown("http://example.com/not-https"));
+    await paste(lookupFactSkill("http://example.com/not-https"));
     await click(firefox.client, settingsPage, "#skill-import");
     await waitForText(
       firefox.client,
@@ -139,7 +117,7 @@ describe("Settings -> Skills", () => {
 
   it("an imported skill's tool is in the next model call, goes out without cookies, and comes back wrapped", async () => {
     const endpoint = `${fixtures!.url("/skill/lookup")}`;
-    await paste(skillMarkdown(endpoint));
+    await paste(lookupFactSkill(endpoint));
     await click(firefox.client, settingsPage, "#skill-import");
     await waitForText(firefox.client, settingsPage, "#skill-status", "Imported “Fact lookup”");
     await waitForText(firefox.client, settingsPage, "#skill-list", "lookup_fact");

@@ -16,7 +16,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TOOL_CATALOG } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
-import { MODES, type Mode, TIERS, type Tier } from "@webbrain/protocol";
+import { MODES, type Mode, TIERS, type Tier, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,
@@ -144,7 +144,7 @@ describe("add-on tool conformance", () => {
         ),
       );
       const tree = await inProbe<CallAnswer>(
-        `webbrainTools.call("get_accessibility_tree", ${JSON.stringify({ filter: "all" })})`,
+        `webbrainTools.call("get_accessibility_tree", ${JSON.stringify({ filter: "all", [TREE_NODES_PARAM]: true })})`,
       );
       expect(tree.ok, tree.text).toBe(true);
       const failures: string[] = [];
@@ -153,7 +153,7 @@ describe("add-on tool conformance", () => {
         if (!offered.has(tool)) continue;
         const latest = await inProbe<{ id: string } | null>("webbrainTools.latestDownload()");
         const ctx = {
-          tree: String(tree.details?.tree ?? ""),
+          nodes: treeNodesOf(tree.details) ?? [],
           pageUrl,
           url: (path: string) => fixtures.url(path),
           offered,

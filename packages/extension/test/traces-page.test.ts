@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   adaOrderCalls,
+  collectJsonRoute,
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
   findRef,
@@ -73,10 +74,7 @@ beforeAll(async () => {
           .writeHead(201, { "content-type": "application/json" })
           .end(JSON.stringify({ count: carts.length }));
       },
-      "/api/orders": async (req: IncomingMessage, res: ServerResponse) => {
-        orders.push(await readJsonBody<Record<string, unknown>>(req));
-        res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
-      },
+      "/api/orders": collectJsonRoute(orders),
     },
   });
 }, 180_000);

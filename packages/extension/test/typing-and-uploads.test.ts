@@ -7,11 +7,17 @@
  * server must receive the bytes of a file the run downloaded.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
+import {
+  type FixtureServer,
+  findRef,
+  setupFirefox,
+  startFixtureServer,
+  uploadSinkRoute,
+  waitFor,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDON_PREFS, downloadPrefs } from "./addon-harness.js";
 import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
@@ -29,16 +35,7 @@ beforeAll(async () => {
   addon = await buildAddonWithProbe();
   fixtures = await startFixtureServer({
     routes: {
-      "/upload-sink": (req: IncomingMessage, res: ServerResponse) => {
-        const chunks: Buffer[] = [];
-        req.on("data", (chunk: Buffer) => chunks.push(chunk));
-        req.on("end", () => {
-          const body = Buffer.concat(chunks).toString("utf8");
-          received.push({ url: req.url ?? "", body });
-          res.writeHead(200, { "content-type": "text/plain" });
-          res.end(`server got ${Buffer.byteLength(body)} bytes`);
-        });
-      },
+      "/upload-sink": uploadSinkRoute(received),
     },
   });
 });

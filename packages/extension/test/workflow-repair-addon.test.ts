@@ -9,16 +9,15 @@
  * and after the agent finishes that order too, no version is saved and the workflow is unchanged.
  */
 import { readFile } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
+  collectJsonRoute,
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
   findRef,
   lastToolResultText,
   phoneOrderFinishCalls,
-  readJsonBody,
   type ScriptedLlm,
   setupFirefox,
   startFixtureServer,
@@ -50,10 +49,7 @@ beforeAll(async () => {
   addon = await buildAddon();
   fixtures = await startFixtureServer({
     routes: {
-      "/api/orders": async (req: IncomingMessage, res: ServerResponse) => {
-        orders.push(await readJsonBody<Record<string, unknown>>(req));
-        res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
-      },
+      "/api/orders": collectJsonRoute(orders),
     },
   });
 }, 180_000);

@@ -4,8 +4,8 @@
  *
  * A plan step becomes WebDriver BiDi `input.performActions` sources here; who sends them (the
  * runner's BiDi client with Stop, a test's client) is the caller's `PlanPressIo`. This module
- * runs in Node; like the rest of the page package it imports no other package (the BiDi action
- * shapes below are the protocol's, written structurally).
+ * runs in Node; like the rest of the page package it imports only @webbrain/protocol (the key
+ * table; the BiDi action shapes below are WebDriver BiDi's, written structurally).
  *
  * Invariants:
  * - Steps run in order, each as one `input.performActions` call; pointer coordinates are CSS
@@ -15,7 +15,7 @@
  *   ("Control+Shift+K") presses modifiers in order, the key, then releases in reverse; an unknown
  *   key name is an UnknownKeyError that lists the names there are, never a silent no-op.
  */
-import { knownKeyNames, namedKey } from "./key-table.js";
+import { knownKeyNames, namedKey } from "@webbrain/protocol";
 import type { PlanStep, ViewportPoint } from "./protocol.js";
 
 export type PointerAction =

@@ -21,6 +21,8 @@
  * - Output is plain tree lines plus one closing line that says how to open a folded part.
  */
 
+import type { TreeNode } from "@webbrain/protocol";
+
 /**
  * A printed line with its element: a structure line that starts a part (its element gets a ref
  * when the part is folded), or, with `anchor`, a control's line, which never starts a part of
@@ -32,6 +34,8 @@ export interface HeadLine {
   role: string;
   name: string;
   anchor?: boolean;
+  /** The line as data, when the caller asked for nodes (TreeOptions.nodes). */
+  node?: TreeNode;
 }
 
 export type TreeLine = string | HeadLine;

@@ -3,6 +3,7 @@
  * `click {index}`, and effect baselines waiting for a resolve-mode `verify_effect`.
  * One instance per realm (installed once on globalThis).
  */
+import { type LinkClickWatch, watchLinkClick } from "./link-follow.js";
 import type { RefRegistry } from "./ref-registry.js";
 
 /** Baselines older than this many entries are dropped: a caller that never verifies leaks nothing. */
@@ -20,6 +21,8 @@ export interface EffectBaseline {
   focusedRef: number | undefined;
   /** The element's box (`WxH`), only where the action may resize it (drag_drop). */
   size?: string;
+  /** A click on a link, watched from resolve until verify_effect (link-follow.ts). */
+  link?: LinkClickWatch;
 }
 
 export class PageState {
@@ -37,12 +40,21 @@ export class PageState {
     this.doc = doc;
   }
 
+  /**
+   * Keeps a resolve-mode baseline until its verify_effect; an element inside a link gets its
+   * click watched meanwhile (link-follow.ts), so the verify can say whether the link was followed.
+   */
   storeBaseline(baseline: EffectBaseline): string {
     const token = `e${this.#nextToken++}`;
-    this.#baselines.set(token, baseline);
+    const el = baseline.element.deref();
+    const link = el ? watchLinkClick(this.doc, el) : undefined;
+    this.#baselines.set(token, link ? { ...baseline, link } : baseline);
     if (this.#baselines.size > MAX_PENDING_BASELINES) {
       const oldest = this.#baselines.keys().next().value;
-      if (oldest !== undefined) this.#baselines.delete(oldest);
+      if (oldest !== undefined) {
+        this.#baselines.get(oldest)?.link?.stop();
+        this.#baselines.delete(oldest);
+      }
     }
     return token;
   }
@@ -50,6 +62,7 @@ export class PageState {
   takeBaseline(token: string): EffectBaseline | undefined {
     const baseline = this.#baselines.get(token);
     this.#baselines.delete(token);
+    baseline?.link?.stop();
     return baseline;
   }
 }

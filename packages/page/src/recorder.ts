@@ -1,7 +1,7 @@
 /**
  * Recording a person: what they do on the page (clicks, typing, choices in a select) reported as
- * RecordedAction objects (@webbrain/protocol recording.ts), each with the tree printed at that
- * moment and the target's ref in it, so the agent describes the target with replay's own code.
+ * RecordedAction objects (@webbrain/protocol recording.ts), each with the tree at that moment as
+ * nodes and the target's ref in it, so the agent describes the target with replay's own code.
  *
  * Invariants:
  * - Only trusted events count: what the page's scripts dispatch is not the person.
@@ -11,7 +11,7 @@
  * - Listeners are on the realm's window in the capture phase, so a page that stops an event's
  *   propagation does not hide it from the recording; only the end shortcut is kept from the page.
  */
-import type { RecordedAction } from "@webbrain/protocol";
+import type { RecordedAction, TreeNode } from "@webbrain/protocol";
 import { composedParent, isElement, isInput, isSelect, isTextArea } from "./dom-realm.js";
 import { RefRegistry } from "./ref-registry.js";
 import { isSecretField } from "./secret-field.js";
@@ -69,14 +69,14 @@ export function startRecording(win: Window, send: RecordingSink): () => void {
   let viaLabel: Element | undefined;
 
   const emit = (action: RecordedAction): void => send(JSON.stringify(action));
-  const atElement = (el: Element): { url: string; tree: string; ref: string } | undefined => {
+  const atElement = (el: Element): { url: string; nodes: TreeNode[]; ref: string } | undefined => {
     const doc = el.ownerDocument;
-    const { tree, refNames } = buildTree(doc, registry, { filter: "all" });
+    const { refNames, nodes = [] } = buildTree(doc, registry, { filter: "all", nodes: true });
     for (let node: Node | null = el; node; node = composedParent(node)) {
       if (!isElement(node)) continue;
       const ref = registry.peek(node);
       if (ref !== undefined && Object.hasOwn(refNames, String(ref))) {
-        return { url: doc.location.href, tree, ref: String(ref) };
+        return { url: doc.location.href, nodes, ref: String(ref) };
       }
     }
     return undefined;

@@ -2,8 +2,8 @@
  * Synthetic events, the add-on's way of acting (spec 000): pages see `isTrusted === false`.
  * Events are constructed in the realm this script runs in and dispatched on page elements.
  */
+import { namedKey } from "@webbrain/protocol";
 import { deepElementFromPoint, styleOf, windowOf } from "./dom-realm.js";
-import { namedKey } from "./key-table.js";
 import type { ViewportPoint } from "./protocol.js";
 
 export interface KeySpec {
@@ -36,7 +36,7 @@ const MODIFIERS: Record<string, "ctrl" | "shift" | "alt" | "meta"> = {
 const MODIFIER_NAMES = { ctrl: "Control", shift: "Shift", alt: "Alt", meta: "Meta" } as const;
 
 function keySpecFor(name: string): KeySpec | undefined {
-  // Named keys come from the one key table (key-table.ts), shared with trusted input.
+  // Named keys come from the one key table (@webbrain/protocol key-table.ts), shared with trusted input.
   const named = namedKey(name);
   if (named) return { key: named.key, code: named.code, keyCode: named.keyCode };
   if ([...name].length !== 1) return undefined;

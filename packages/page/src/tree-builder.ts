@@ -17,7 +17,13 @@
  * (pending text, overlay sinks, inherited flags); split apart they would hide that invariant.
  */
 
-import type { TreeFilter } from "@webbrain/protocol";
+import {
+  isTreeNodeLine,
+  linkTreeNodes,
+  pickTreeNodes,
+  type TreeFilter,
+  type TreeNode,
+} from "@webbrain/protocol";
 import { accessibleName, LabelIndex, NAME_MAX_CHARS, swatchColour } from "./accessible-name.js";
 import {
   collapseWhitespace,
@@ -165,6 +171,8 @@ export interface TreeOptions {
   find?: TreeQuery;
   /** Bounds of the walk; TREE_WALK_LIMITS unless a caller (a test) narrows them. */
   limits?: Partial<typeof TREE_WALK_LIMITS>;
+  /** Also answer the element lines as data (`nodes`); off unless code will read them. */
+  nodes?: boolean;
 }
 
 /** Why a walk stopped before the end of the page. */
@@ -194,6 +202,12 @@ export interface TreeResult {
   walkCut?: WalkCut;
   /** Subtrees skipped because they nest deeper than maxDomDepth. */
   deepSkipped: number;
+  /**
+   * With TreeOptions.nodes: the control lines the text shows, as data, with the areas and the
+   * headings they sit in and under (placed among all the walk's lines), in printed order. A
+   * budget cuts them as it cuts the text, so nodes grow with the text, not the page.
+   */
+  nodes?: TreeNode[];
 }
 
 interface Inherited {
@@ -232,6 +246,8 @@ interface OverlayBlock {
 
 class TreeWalk {
   readonly #filter: TreeFilter;
+  /** Lines carry their node (TreeOptions.nodes). */
+  readonly #keepNodes: boolean;
   readonly #registry: RefRegistry;
   readonly #labels: LabelIndex;
   readonly #wiring: WiringIndex;
@@ -260,7 +276,9 @@ class TreeWalk {
     registry: RefRegistry,
     doc: Document,
     limits: Partial<typeof TREE_WALK_LIMITS> = {},
+    keepNodes = false,
   ) {
+    this.#keepNodes = keepNodes;
     this.limits = { ...TREE_WALK_LIMITS, ...limits };
     this.#deadline = performance.now() + this.limits.maxMs;
     this.#filter = filter;
@@ -274,7 +292,16 @@ class TreeWalk {
     return this.#main;
   }
 
-  #emit(depth: number, text: string, head?: Omit<HeadLine, "text"> & { text?: string }): void {
+  /**
+   * `shown`: what the line says as data (role as printed, value, states, ref), kept on the line
+   * as its node when nodes were asked for.
+   */
+  #emit(
+    depth: number,
+    text: string,
+    head?: Omit<HeadLine, "text"> & { text?: string },
+    shown?: LineFacts,
+  ): void {
     this.#flushText();
     this.#contextName = undefined;
     const line = INDENT.repeat(depth) + text;
@@ -284,6 +311,10 @@ class TreeWalk {
     }
     // The caller's fresh object becomes the line (no spread copy: this runs for every printed line).
     head.text = line;
+    if (this.#keepNodes) {
+      const facts = shown ?? { role: head.role, states: [] };
+      if (isTreeNodeLine(facts.role, facts.ref)) head.node = lineNode(depth, head.name, facts);
+    }
     this.#out.push(head as HeadLine);
   }
 
@@ -566,7 +597,12 @@ class TreeWalk {
       if (frame && !sameOriginDocument(el as HTMLIFrameElement))
         line += ` cross-origin src=${JSON.stringify(frameOrigin(el as HTMLIFrameElement))}`;
       // An anchor: a chunk of a part too big to open at once can start here (see outline.ts).
-      this.#emit(inh.depth, line, { el, role, name, anchor: true });
+      this.#emit(
+        inh.depth,
+        line,
+        { el, role, name, anchor: true },
+        { role: inferred.role ?? role, value, states, ref },
+      );
       if (source === "context") this.#contextName = name;
       printed = true;
       nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
@@ -584,17 +620,16 @@ class TreeWalk {
         // own heading) tells the model nothing new: no line, and its text is that name.
         if (source === "content" && name.length < NAME_MAX_CHARS) childInh.textNamed = true;
       } else if (name || !structureRoleNeedsName(role)) {
-        if (role !== "img" || !inh.textNamed)
+        if (role !== "img" || !inh.textNamed) {
+          const states = stateWords(el, role, names, tag, inh.ariaDisabledInScope);
           this.#emit(
             inh.depth,
-            formatElementLine(
-              role,
-              name,
-              undefined,
-              stateWords(el, role, names, tag, inh.ariaDisabledInScope),
-            ) + (name ? "" : unnamedHint(el, tag, names, false)),
+            formatElementLine(role, name, undefined, states) +
+              (name ? "" : unnamedHint(el, tag, names, false)),
             { el, role, name },
+            { role, states },
           );
+        }
         printed = true;
         nameCoversText = source === "content" && name.length < NAME_MAX_CHARS;
         childInh.lineName = name;
@@ -673,12 +708,12 @@ class TreeWalk {
       const ref = this.#registry.refFor(item.el, item.kind, item.name);
       this.refs++;
       this.refNames[ref] = item.name;
-      this.#emit(depth + item.depth, `[${ref}] ${text}`, {
-        el: item.el,
-        role: item.kind,
-        name: item.name,
-        anchor: true,
-      });
+      this.#emit(
+        depth + item.depth,
+        `[${ref}] ${text}`,
+        { el: item.el, role: item.kind, name: item.name, anchor: true },
+        { role: item.kind, states: [], ref },
+      );
     }
     if (content.omitted > 0) this.#emit(depth, `… ${content.omitted} more shapes not shown`);
   }
@@ -770,6 +805,44 @@ function withShadowScope(inh: Inherited, shadow: ShadowRoot): Inherited {
   return { ...inh, ariaDisabledInScope: shadow.querySelector(ARIA_DISABLED_SELECTOR) !== null };
 }
 
+/** What an element line prints besides its name: the role as shown, value, states, ref. */
+interface LineFacts {
+  role: string;
+  value?: string | undefined;
+  states: readonly string[];
+  ref?: number;
+}
+
+/** A line as a node (protocol tree-nodes.ts), with only the fields it has: nodes stay small. */
+function lineNode(depth: number, name: string, facts: LineFacts): TreeNode {
+  const node: TreeNode = { role: facts.role, name, depth };
+  if (facts.ref !== undefined) node.ref = facts.ref;
+  if (facts.value !== undefined) node.value = facts.value;
+  if (facts.states.length > 0) node.states = [...facts.states];
+  return node;
+}
+
+/** The nodes of the lines, in printed order (prose, options and other structure lines have none). */
+function nodesOf(lines: readonly TreeLine[]): TreeNode[] {
+  const nodes: TreeNode[] = [];
+  for (const line of lines) if (typeof line !== "string" && line.node) nodes.push(line.node);
+  return nodes;
+}
+
+/** A control line's ref, as #emit prints it (a fold line and a find match start the same way). */
+const PRINTED_REF = /^\s*\[(\d+)\]/gm;
+
+/**
+ * The nodes a tree text answers: the controls whose lines it shows, placed among all the walk's
+ * lines, with the areas and headings they point at. The shown refs are read from the text this
+ * module just printed, so a budget, a fold or a find agree with it.
+ */
+function nodesShownIn(nodes: readonly TreeNode[], text: string): TreeNode[] {
+  const shown = new Set<number>();
+  for (const match of text.matchAll(PRINTED_REF)) shown.add(Number(match[1]));
+  return pickTreeNodes(linkTreeNodes(nodes), (node) => node.ref !== undefined && shown.has(node.ref));
+}
+
 function frameOrigin(frame: HTMLIFrameElement): string {
   try {
     return new URL(frame.src, frame.ownerDocument.baseURI).origin;
@@ -783,7 +856,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   // control's ref that once started a chunk means only that control again.
   if (!options.root && !options.find) foldedSpans = new WeakMap();
   const view = doc.defaultView ?? window;
-  const walk = new TreeWalk(options.filter, registry, doc, options.limits);
+  const walk = new TreeWalk(options.filter, registry, doc, options.limits, options.nodes === true);
   walk.scopeRoot = options.root;
   const inh: Inherited = {
     depth: 0,
@@ -827,9 +900,10 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
     const start = all.findIndex((line) => typeof line !== "string" && line.el === section);
     all = start < 0 ? [] : all.slice(start, foldedEnd(all, start, foldedSpans.get(section)));
   }
+  const nodes = options.nodes === true ? nodesOf(all) : undefined;
   if (options.find) {
     const found = findInTree(all, options.find);
-    return withWalkNotes(walk, {
+    return withWalkNotes(walk, nodes, {
       tree: found.text,
       lines: found.matches,
       chars: found.text.length,
@@ -846,6 +920,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
   }
   return withWalkNotes(
     walk,
+    nodes,
     assemble(all, options.maxChars, registry, {
       refs: walk.refs,
       refNames: walk.refNames,
@@ -859,7 +934,7 @@ export function buildTree(doc: Document, registry: RefRegistry, options: TreeOpt
  * A walk that stopped early or skipped deep parts says so in a last line, and counts as
  * truncated: the model knows it saw part of the page and how to see the rest.
  */
-function withWalkNotes(walk: TreeWalk, result: TreeResult): TreeResult {
+function withWalkNotes(walk: TreeWalk, nodes: TreeNode[] | undefined, result: TreeResult): TreeResult {
   const notes: string[] = [];
   if (walk.cut) {
     const why =
@@ -880,6 +955,7 @@ function withWalkNotes(walk: TreeWalk, result: TreeResult): TreeResult {
     ...result,
     deepSkipped: walk.deepSkipped,
     ...(walk.cut ? { walkCut: walk.cut } : {}),
+    ...(nodes ? { nodes: nodesShownIn(nodes, result.tree) } : {}),
   };
   if (notes.length === 0) return out;
   const tree = [result.tree, ...notes].filter((text) => text !== "").join("\n");

@@ -7,17 +7,11 @@
  */
 import { lineOf, refIn } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
-import type { PageSession } from "./page-session.js";
-import { useWiredFixtures } from "./wired-session.js";
+import { clickRef } from "./page-session.js";
+import { lastAction, useWiredFixtures } from "./wired-session.js";
 
 const { open } = useWiredFixtures();
 const PAGE = "/page/wired/named-widgets.html";
-
-async function clickRef(page: PageSession, ref: number): Promise<void> {
-  const done = await page.runResolved(await page.call("click_ax", { ref_id: ref, mode: "resolve" }));
-  expect(done.success, JSON.stringify(done)).toBe(true);
-}
-const lastAction = (page: PageSession) => page.page<string>("document.getElementById('last').textContent");
 
 describe("widgets named by what they show (runner port)", () => {
   it("names a colour-only chip by its colour, says a swatch in prose, and leaves a glyph's box unnamed", async () => {

@@ -11,13 +11,19 @@ import {
   startFixtureServer,
   useFirefox,
 } from "@webbrain/testkit";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { buildPageScript, buildRunnerRealmScript } from "../src/bundle.js";
 import type { PageResult, PlanStep } from "../src/index.js";
 import { pressPlan } from "../src/input-plan.js";
 import { NODE_MARKER, pageCallExpression } from "../src/runner-realm/realm-protocol.js";
 
 export const SANDBOX = "webbrain";
+
+/** Clicks a ref as the runner does (resolve, trusted press, verify); the test fails when it did not work. */
+export async function clickRef(page: PageSession, ref: number): Promise<void> {
+  const done = await page.runResolved(await page.call("click_ax", { ref_id: ref, mode: "resolve" }));
+  expect(done.success, JSON.stringify(done)).toBe(true);
+}
 
 export interface SharedNode {
   type: "node";

@@ -6,19 +6,13 @@
  */
 import { refIn } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
-import type { PageSession } from "./page-session.js";
-import { useWiredFixtures } from "./wired-session.js";
+import { clickRef } from "./page-session.js";
+import { lastAction, useWiredFixtures } from "./wired-session.js";
 
 const { open } = useWiredFixtures();
 const PAGE = "/page/wired/real-sites.html";
 
 const lines = (tree: string) => tree.split("\n").map((l) => l.trim());
-const lastAction = (page: PageSession) => page.page<string>("document.getElementById('last').textContent");
-
-async function clickRef(page: PageSession, ref: number): Promise<void> {
-  const done = await page.runResolved(await page.call("click_ax", { ref_id: ref, mode: "resolve" }));
-  expect(done.success, JSON.stringify(done)).toBe(true);
-}
 
 describe("names take only the text a person sees", () => {
   it("leaves out children hidden by display:none, visibility:hidden, hidden and aria-hidden", async () => {

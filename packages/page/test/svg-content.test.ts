@@ -7,15 +7,10 @@
  */
 import { lineOf, refIn } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
-import type { PageSession } from "./page-session.js";
+import { clickRef, type PageSession } from "./page-session.js";
 import { useWiredFixtures } from "./wired-session.js";
 
 const { open } = useWiredFixtures();
-
-async function clickRef(page: PageSession, ref: number): Promise<void> {
-  const done = await page.runResolved(await page.call("click_ax", { ref_id: ref, mode: "resolve" }));
-  expect(done.success, JSON.stringify(done)).toBe(true);
-}
 
 /** `at cx,cy WxH` of an element, measured by the page itself. */
 async function placeOf(page: PageSession, selector: string): Promise<string> {

@@ -2,6 +2,7 @@
  * The accessibility tree in real Firefox: format, names (priority 1-7), values, states, hidden
  * content, filters, budget, scope, overlays, shadow roots, iframes, and the ref rules.
  */
+import { isTreeNodeLine, nodeWithRef, placeTreeNodes, type TreeNode } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import { usePageFixtures } from "./page-session.js";
 
@@ -148,6 +149,76 @@ describe("filters, budget and scope", () => {
     const result = await page.call("get_accessibility_tree", { filter: "everything" });
     expect(result).toMatchObject({ success: false, code: "bad_params" });
     expect(result.error).toContain("interactive, visible, all");
+  });
+});
+
+/** A node as the printer writes its line (hints such as class="..." may follow on the line). */
+const printedStart = (node: TreeNode) =>
+  `${"  ".repeat(node.depth)}${node.ref !== undefined ? `[${node.ref}] ` : ""}${node.role}` +
+  `${node.name ? ` ${JSON.stringify(node.name)}` : ""}` +
+  `${node.value !== undefined ? ` value=${JSON.stringify(node.value)}` : ""}` +
+  `${node.states?.length ? ` ${node.states.join(" ")}` : ""}`;
+
+describe("the tree as data (nodes)", () => {
+  it("answers nodes only when asked, and the same text either way", async () => {
+    const page = await env.open("/page/tree-basics.html");
+    const plain = await page.call("get_accessibility_tree", {});
+    const withNodes = await page.call("get_accessibility_tree", { nodes: true });
+    expect(plain.metadata).not.toHaveProperty("nodes");
+    expect(withNodes.tree).toBe(plain.tree);
+    // Every ref the walk named is a node, with the same name (the text is not budgeted here).
+    const nodes = (withNodes.metadata as { nodes: TreeNode[] }).nodes;
+    const names = Object.fromEntries(
+      nodes.flatMap((node) => (node.ref === undefined ? [] : [[String(node.ref), node.name]])),
+    );
+    expect(names).toEqual((plain.metadata as { ref_names: unknown }).ref_names);
+  });
+
+  it("has a node per control line, with the areas and headings that place it, in printed order", async () => {
+    const page = await env.open("/page/tree-basics.html");
+    const result = await page.call("get_accessibility_tree", { nodes: true });
+    const lines = (result.tree as string).split("\n");
+    const nodes = (result.metadata as { nodes: TreeNode[] }).nodes;
+    let from = 0;
+    for (const node of nodes) {
+      const at = lines.findIndex((text, i) => i >= from && text.startsWith(printedStart(node)));
+      expect(at, `no line for ${JSON.stringify(node)} after line ${from}`).toBeGreaterThanOrEqual(from);
+      from = at + 1;
+    }
+    const printedRefs = Array.from((result.tree as string).matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
+    expect(nodes.flatMap((node) => (node.ref === undefined ? [] : [node.ref]))).toEqual(printedRefs);
+    expect(nodes.find((node) => node.name === "Full name *")).toMatchObject({
+      role: "textbox",
+      value: "Ada Lovelace",
+      states: ["required"],
+    });
+    expect(nodes.find((node) => node.name === "Account settings")).toMatchObject({
+      role: "heading",
+      states: ["level=1"],
+    });
+    expect(nodes.find((node) => node.role === "group" && node.name === "Plan")?.ref).toBeUndefined();
+    expect(nodes.every((node) => isTreeNodeLine(node.role, node.ref))).toBe(true);
+    const free = nodeWithRef(placeTreeNodes(nodes), nodes.find((node) => node.name === "Free")?.ref);
+    expect(free?.within.at(-1)).toEqual({ role: "group", name: "Plan" });
+    expect(free?.heading).toBe("Account settings");
+  });
+
+  it("under a budget, answers the controls the text shows, placed as in the whole tree", async () => {
+    const page = await env.open("/page/tree-basics.html");
+    const whole = placeTreeNodes(
+      ((await page.call("get_accessibility_tree", { nodes: true })).metadata as { nodes: TreeNode[] }).nodes,
+    );
+    const cut = await page.call("get_accessibility_tree", { nodes: true, max_chars: 300 });
+    expect((cut.metadata as { truncated: boolean }).truncated).toBe(true);
+    expect(cut.tree).not.toContain("Save profile");
+    const shown = Array.from((cut.tree as string).matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
+    const nodes = placeTreeNodes((cut.metadata as { nodes: TreeNode[] }).nodes);
+    // A folded part's line shows a ref too, but it is the part's, not a control's.
+    const controls = shown.filter((ref) => nodeWithRef(whole, ref) !== undefined);
+    expect(controls.length).toBeGreaterThan(0);
+    expect(nodes.flatMap((node) => (node.ref === undefined ? [] : [node.ref]))).toEqual(controls);
+    for (const ref of controls) expect(nodeWithRef(nodes, ref)).toEqual(nodeWithRef(whole, ref));
+    expect(nodes.length).toBeLessThan(whole.length);
   });
 });
 

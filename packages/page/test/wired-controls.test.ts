@@ -6,18 +6,10 @@
  */
 import { lineOf, refIn } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
-import type { PageSession } from "./page-session.js";
-import { useWiredFixtures } from "./wired-session.js";
+import { clickRef } from "./page-session.js";
+import { lastAction, useWiredFixtures } from "./wired-session.js";
 
 const { open } = useWiredFixtures();
-
-async function clickRef(page: PageSession, ref: number): Promise<void> {
-  const result = await page.call("click_ax", { ref_id: ref, mode: "resolve" });
-  const done = await page.runResolved(result);
-  expect(done.success, JSON.stringify(done)).toBe(true);
-}
-
-const lastAction = (page: PageSession) => page.page<string>("document.getElementById('last').textContent");
 
 describe("script-wired controls (runner port)", () => {
   it("gives jQuery direct and delegated handlers their own refs, and clicks land on them", async () => {

@@ -25,6 +25,11 @@ export async function jqueryRoutes(): Promise<FixtureServerOptions> {
   };
 }
 
+/** What the wired fixtures' last handler wrote in `#last` (which listener a click reached). */
+export function lastAction(page: PageSession): Promise<string> {
+  return page.page<string>("document.getElementById('last').textContent");
+}
+
 /** Fixtures whose `open` preloads the page script in the tab before navigating. */
 export function useWiredFixtures() {
   const env = usePageFixtures(jqueryRoutes);

@@ -32,3 +32,14 @@ export function modeRank(mode: Mode): number {
 export function tierRank(tier: Tier): number {
   return TIERS.indexOf(tier);
 }
+
+/**
+ * The values as an error message lists them, from the lists above so a message never names a
+ * mode or tier that is not one: `"ask", "act" or "dev"`, or unquoted `compact, mid or full`.
+ */
+export function valuesForMessage(values: readonly string[], quoted = true): string {
+  const words = values.map((value) => (quoted ? JSON.stringify(value) : value));
+  const last = words.pop();
+  if (last === undefined) return "";
+  return words.length === 0 ? last : `${words.join(", ")} or ${last}`;
+}

@@ -2,20 +2,22 @@
  * What the page layer's recorder (@webbrain/page recorder.ts) reports while a person works on a
  * page, and what @webbrain/agent's workflow-recording.ts turns into workflow steps.
  *
- * Each action on an element carries the tree the page layer printed at that moment and the ref
- * the element had in it: the agent describes the target from that tree with the same code replay
- * uses to find it again (role, name, enclosing areas), so a recorded step and a replayed one
- * agree on what the element is.
+ * Each action on an element carries the tree the page layer built at that moment, as nodes
+ * (tree-nodes.ts), and the ref the element had in it: the agent describes the target from those
+ * nodes with the same code replay uses to find it again (role, name, enclosing areas), so a
+ * recorded step and a replayed one agree on what the element is.
  *
  * Invariant: a secret field's value (password, one-time code, card number) never leaves the
  * page: its `type` action has `secret: true` and an empty `value`.
  */
 
+import type { TreeNode } from "./tree-nodes.js";
+
 export interface RecordedElementAction {
   /** The page the action happened on. */
   url: string;
-  /** The tree (filter "all") when the action happened; `ref` is one of its refs. */
-  tree: string;
+  /** The tree (filter "all") when the action happened, as nodes; `ref` is one of their refs. */
+  nodes: TreeNode[];
   ref: string;
 }
 

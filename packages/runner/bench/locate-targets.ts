@@ -3,7 +3,7 @@
  * target (role and name), measured two ways on the task-bench fixture apps (issue 25):
  *
  * - tree: what replay does today (workflow-replay.ts): read the page's tree through the page
- *   layer, then `findTarget` on the text (role, name, enclosing areas, heading);
+ *   layer with its nodes, then `findTarget` on them (role, name, enclosing areas, heading);
  * - locateNodes: WebDriver BiDi's `browsingContext.locateNodes` with the accessibility locator
  *   `{role, name}` (Firefox computes the role and name itself), which answers a node handle.
  *
@@ -19,6 +19,7 @@
  * the capture took.
  */
 import { findTarget, type TargetDescriptor, TRACE_SHOT_QUALITIES } from "@webbrain/agent";
+import { placeTreeNodes, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import { startFixtureServer } from "@webbrain/testkit";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { openBrowserConnection } from "../src/browser-connection.js";
@@ -109,10 +110,11 @@ try {
   if (!tab) throw new Error("bench: no tab");
 
   const byTree = async (target: TargetDescriptor) => {
-    const tree = String(
-      (await port.pageAction(tab, "get_accessibility_tree", { max_chars: TREE_MAX_CHARS })).tree,
-    );
-    return findTarget(tree, target);
+    const read = await port.pageAction(tab, "get_accessibility_tree", {
+      max_chars: TREE_MAX_CHARS,
+      [TREE_NODES_PARAM]: true,
+    });
+    return findTarget(placeTreeNodes(treeNodesOf(read) ?? []), target);
   };
   const byLocate = (role: string, name: string) =>
     client.send("browsingContext.locateNodes", {

@@ -144,10 +144,13 @@ export class NavigationEvents {
       // Needs a subscription to it, which the port holds for click side effects.
       this.#client.on("browsingContext.downloadWillBegin", (info) => {
         for (const state of this.#active) {
-          if (!state.ours(info.context) || !state.started) continue;
+          if (!state.ours(info.context)) continue;
+          // A download with no navigation first (`<a download>`) also ends a wait for the start.
+          const waiting = !state.started;
           state.started = false;
           state.becameDownload = true;
-          state.onLoad?.();
+          if (waiting) state.onStart?.();
+          else state.onLoad?.();
         }
       }),
     ];

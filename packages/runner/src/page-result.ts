@@ -9,7 +9,15 @@ import { isElementHandle, type PlainValue } from "./remote-value.js";
 import { TabGoneError } from "./tab-contexts.js";
 
 /** Fields of a resolve answer that are for the runner only. */
-const RUNNER_ONLY_FIELDS = new Set(["element", "plan", "verify", "point", "mode", "ref_floor"]);
+const RUNNER_ONLY_FIELDS = new Set([
+  "element",
+  "plan",
+  "verify",
+  "point",
+  "mode",
+  "ref_floor",
+  "follows_link",
+]);
 
 export type Json = Record<string, PlainValue>;
 

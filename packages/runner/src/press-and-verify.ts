@@ -14,6 +14,9 @@
  *   with the old document) and the result says the page navigated; so too when the press was
  *   answered by an accepted beforeunload prompt, whose navigation starts after the answer. A
  *   navigation that turned into a download is none: the click is verified as usual.
+ * - A click the page says followed a link (`follows_link`, @webbrain/page link-follow.ts) whose
+ *   navigation had not started when it was read back waits for that start (bounded): a download
+ *   link's download begins only then, and belongs in this click's result.
  * - Stop (the signal) is checked before every round and every step: once it fires nothing more
  *   is pressed, and the action rejects with the Stop error.
  */
@@ -31,6 +34,8 @@ const NAVIGATION_SETTLE_TIMEOUT_MS = 10_000;
 
 /** How long after an accepted beforeunload prompt the navigation it let through may take to start. */
 const LEAVE_START_TIMEOUT_MS = 3_000;
+/** How long a followed link's navigation or download may take to start after the click was read back. */
+const FOLLOW_START_TIMEOUT_MS = 3_000;
 
 /** Resolve -> press -> verify rounds one action may take (a combobox needs two). */
 const MAX_PLAN_ROUNDS = 4;
@@ -123,6 +128,22 @@ export class PlanPresser {
         ) {
           const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
           return { ...toPageResult(merged), trusted: true, navigated: true, url };
+        }
+        // The click followed a link whose navigation (or download) had not started by the read
+        // back: Firefox starts it a moment later. Wait for it (bounded), so a download is in this
+        // click's result and the next call does not race the new document.
+        if (
+          isRecord(answer) &&
+          answer.follows_link === "document" &&
+          !watch.started() &&
+          !watch.becameDownload()
+        ) {
+          await watch.whenStarted(FOLLOW_START_TIMEOUT_MS, signal);
+          if (watch.started()) {
+            const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
+            if (!watch.becameDownload())
+              return { ...toPageResult(merged), trusted: true, navigated: true, url };
+          }
         }
       } finally {
         watch.stop();

@@ -17,19 +17,16 @@
 
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import {
-  Agent,
-  type LlmClient,
-  MemoryStore,
-  type MessagingRoute,
-  type ProviderConfig,
-  RecipientGuard,
-  type RunStatus,
-  recipientFromPlan,
-  type SkillDefinition,
-  type SkillHttp,
+import type {
+  LlmClient,
+  MessagingRoute,
+  ProviderConfig,
+  RunStatus,
+  SkillDefinition,
+  SkillHttp,
 } from "@webbrain/agent";
 import type { Mode } from "@webbrain/protocol";
+import { assembleRunnerAgent } from "./agent-assembly.js";
 import { UsageError } from "./errors.js";
 import type { SessionBrowser } from "./isolated-sessions.js";
 
@@ -138,25 +135,22 @@ async function runOne(options: TaskPoolOptions, index: number): Promise<TaskOutc
   try {
     const session = await options.browser.openSession(line.url);
     try {
-      // Recipient guard, as in `webbrain run`: a send on a protected messaging route needs the
-      // recipient a plan took from the task's own words; a task file has no plan, so it is refused.
-      const guard = new RecipientGuard(options.messagingRoutes);
-      const agent = new Agent({
-        port: guard.wrap(session.port),
-        store: new MemoryStore(),
+      const agent = assembleRunnerAgent({
+        port: session.port,
         provider: options.provider,
         llm: options.llm(),
-        screenshotAfterActions: options.provider.vision,
-        ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
-        ...(options.skills?.[index]?.length ? { skills: options.skills[index] } : {}),
-        ...(options.skillHttp ? { skillHttp: options.skillHttp } : {}),
+        // Recipient guard, as in `webbrain run`: a send on a protected messaging route needs the
+        // recipient a plan took from the task's own words; a task file has no plan, so it is refused.
+        recipientGuard: { routes: options.messagingRoutes },
+        maxSteps: options.maxSteps,
+        skills: options.skills?.[index],
+        skillHttp: options.skillHttp,
       });
-      const result = await agent.processMessage(session.tabId, line.task, {
+      const result = await agent.run(session.tabId, line.task, {
         mode: options.mode,
         signal: options.signal,
         onEvent: (event) => {
           if (event.type === "tool_call") toolCalls++;
-          if (event.type === "plan") guard.pin(session.tabId, recipientFromPlan(event.plan, line.task));
         },
       });
       return {

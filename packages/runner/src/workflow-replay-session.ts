@@ -10,10 +10,7 @@
  * - Firefox is closed however the replay ends (withRunnerSession).
  */
 import {
-  Agent,
-  MemoryStore,
   type MessagingRoute,
-  PiAiClient,
   type ProviderConfig,
   replayWorkflow,
   runWorkflowJob,
@@ -21,6 +18,7 @@ import {
   type Workflow,
   type WorkflowJobRun,
 } from "@webbrain/agent";
+import { assembleRunnerAgent } from "./agent-assembly.js";
 import { loadPageScript } from "./page-script-source.js";
 import { type RunnerSessionOptions, withRunnerSession } from "./runner-session.js";
 import { terminalApprovals } from "./terminal-approvals.js";
@@ -79,18 +77,8 @@ export function replayInSession(session: WorkflowReplaySession, io: ReplayIo): P
                     provider: model.id,
                     model: model.model,
                   });
-                  const agent = new Agent({
-                    port: recorder.port(port),
-                    store: new MemoryStore(),
-                    provider: model,
-                    llm: recorder.llm(new PiAiClient(model)),
-                    screenshotAfterActions: model.vision,
-                  });
-                  const outcome = await agent.processMessage(tabId, task, {
-                    mode: "act",
-                    signal: io.signal,
-                    onEvent: (event) => recorder.onEvent(event),
-                  });
+                  const agent = assembleRunnerAgent({ port, provider: model, trace: recorder });
+                  const outcome = await agent.run(tabId, task, { mode: "act", signal: io.signal });
                   return { status: outcome.status, text: outcome.text, records: recorder.records };
                 },
               }

@@ -15,6 +15,8 @@ import {
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
+  until,
+  waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN } from "./run-cli.js";
@@ -25,7 +27,8 @@ const PROCESS_TEST_TIMEOUT_MS = 150_000;
 const WAIT_TIMEOUT_MS = 60_000;
 /** Time for the executor to get from the model's answer into the wait before Ctrl-C. */
 const INTO_THE_WAIT_MS = 2_000;
-const POLL_MS = 100;
+/** How the test polls for processes and requests: within the test's bound, every 100 ms. */
+const POLLING = { timeoutMs: PROCESS_TEST_TIMEOUT_MS, intervalMs: 100 };
 
 /** A page whose DOM changes every 40 ms: wait_for_stable never sees it settle. */
 const RESTLESS_PAGE = `<!doctype html><html><head><title>Restless</title></head><body>
@@ -75,16 +78,6 @@ async function firefoxChildOf(parentPid: number): Promise<LaunchedFirefox | unde
   return undefined;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + PROCESS_TEST_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
 describe("Ctrl-C during `webbrain run`", () => {
   it(
     "ends a 60 s wait_for_stable at once, exits with a clear message, and leaves no Firefox or profile",
@@ -123,9 +116,9 @@ describe("Ctrl-C during `webbrain run`", () => {
       let firefox: LaunchedFirefox | undefined;
       try {
         const pid = child.pid as number;
-        firefox = await until("Firefox to start", () => firefoxChildOf(pid));
+        firefox = await until(() => firefoxChildOf(pid), { message: "Firefox to start", ...POLLING });
         expect(existsSync(firefox.profileDir), firefox.profileDir).toBe(true);
-        await until("the model to be asked", () => (llm!.requests.length > 0 ? true : undefined));
+        await waitFor(() => llm!.requests.length > 0, { message: "the model to be asked", ...POLLING });
         await new Promise((resolve) => setTimeout(resolve, INTO_THE_WAIT_MS));
 
         const interruptedAt = performance.now();

@@ -17,7 +17,7 @@ import { launchFirefox } from "@webbrain/bidi";
 import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { BIN, runCli } from "./run-cli.js";
+import { BIN, mcpResultText, runCli } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 300_000;
 /** The SDK's 60 s default is too short for a session's first page on a loaded two-core machine. */
@@ -168,14 +168,14 @@ describe("webbrain mcp --port: several sessions, one Firefox", () => {
           undefined,
           MCP_REQUEST,
         );
-        expect(clicked.isError, textOf(clicked)).toBe(false);
+        expect(clicked.isError, mcpResultText(clicked)).toBe(false);
         expect(
-          textOf(await alice.callTool({ name: "read_page", arguments: {} }, undefined, MCP_REQUEST)),
+          mcpResultText(await alice.callTool({ name: "read_page", arguments: {} }, undefined, MCP_REQUEST)),
         ).toContain("Signed in as alice");
         // Bob reloads the same site: Alice's cookie is not his.
         await bob.callTool({ name: "navigate", arguments: { url } }, undefined, MCP_REQUEST);
         expect(
-          textOf(await bob.callTool({ name: "read_page", arguments: {} }, undefined, MCP_REQUEST)),
+          mcpResultText(await bob.callTool({ name: "read_page", arguments: {} }, undefined, MCP_REQUEST)),
         ).toContain("Signed out");
       } finally {
         for (const client of clients) await client.close().catch(() => {});
@@ -185,13 +185,6 @@ describe("webbrain mcp --port: several sessions, one Firefox", () => {
     PROCESS_TEST_TIMEOUT_MS,
   );
 });
-
-function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
-  return (result.content as { type: string; text?: string }[])
-    .filter((block) => block.type === "text")
-    .map((block) => block.text ?? "")
-    .join("\n");
-}
 
 /** Starts `webbrain mcp --port` and waits for the line that says where it listens (after the token's). */
 function startHttpMcp(args: string[]): Promise<{ child: ChildProcess; endpoint: string; token: string }> {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
+import { type FixtureServer, lookupFactSkill, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
 import { BIN, connectMcpClient, mcpResultText } from "./run-cli.js";
@@ -52,30 +52,12 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function skillMarkdown(endpoint: string): string {
-  const manifest = {
-    tools: [
-      {
-        name: "lookup_fact",
-        description: "Look a fact up",
-        kind: "http",
-        readOnly: true,
-        method: "GET",
-        endpoint,
-        resultPolicy: "untrusted",
-        parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
-      },
-    ],
-  };
-  return `# Fact lookup\nUse lookup_fact to look facts up.\n\`\`\`webbrain-tools\n${JSON.stringify(manifest)}\n\`\`\`\n`;
-}
-
 describe("webbrain mcp --skill", () => {
   it(
     "lists the skill's tool and calls it without the browser's cookies, wrapped as untrusted",
     async () => {
       const skillFile = join(dir, "facts.md");
-      await writeFile(skillFile, skillMarkdown(`${server.url("/skill/lookup")}?q={q}`));
+      await writeFile(skillFile, lookupFactSkill(`${server.url("/skill/lookup")}?q={q}`));
       const client = await connectMcpClient([
         ...firefox.connectArgs(),
         ...["--mode", "ask", "--url", server.url("/skill/login"), "--skill", skillFile],
@@ -110,7 +92,7 @@ describe("webbrain mcp --skill", () => {
     "refuses a malformed skill file before Firefox starts, naming the file",
     async () => {
       const bad = join(dir, "bad.md");
-      await writeFile(bad, skillMarkdown("http://example.com/lookup?q={q}"));
+      await writeFile(bad, lookupFactSkill("http://example.com/lookup?q={q}"));
       const env: Record<string, string> = {};
       for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
       const transport = new StdioClientTransport({

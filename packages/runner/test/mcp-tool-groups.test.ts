@@ -1,4 +1,5 @@
 /** The `--tools` groups of `webbrain mcp`: parsing, and that no offered tool is out of reach. */
+import { MODES } from "@webbrain/protocol";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../src/errors.js";
 import {
@@ -37,7 +38,7 @@ describe("webbrain mcp --tools", () => {
   });
 
   it("puts every tool a mode offers in a group, except done and clarify (the client is the agent)", () => {
-    for (const mode of ["ask", "act", "dev"] as const) {
+    for (const mode of MODES) {
       const outside = offeredTools(mode, "full", true)
         .map((tool) => tool.name)
         .filter((name) => !isListed(EVERY_GROUP, name));

@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   callOnNamed,
+  collectJsonRoute,
   type FixtureServer,
   findRef,
   lastToolResultText,
-  readJsonBody,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
@@ -37,11 +37,7 @@ let deleteCalls = 0;
 beforeAll(async () => {
   server = await startFixtureServer({
     routes: {
-      "/api/products": async (req: IncomingMessage, res: ServerResponse) => {
-        saved.push(await readJsonBody<Record<string, unknown>>(req));
-        res.writeHead(201, { "content-type": "application/json" });
-        res.end('{"ok":true}');
-      },
+      "/api/products": collectJsonRoute(saved),
       "/api/delete-account": (_req: IncomingMessage, res: ServerResponse) => {
         deleteCalls++;
         res.writeHead(200);

@@ -16,6 +16,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import {
   byteFlood,
   type FixtureServer,
+  floodLookupSkill,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
@@ -109,30 +110,12 @@ function startExec(url: string, args: string[], env: Record<string, string>) {
   };
 }
 
-function skillMarkdown(endpoint: string): string {
-  const manifest = {
-    tools: [
-      {
-        name: "flood_lookup",
-        description: "Look something up",
-        kind: "http",
-        readOnly: true,
-        method: "GET",
-        endpoint,
-        responseLimits: { maxTextChars: 1000 },
-        parameters: { type: "object", properties: {} },
-      },
-    ],
-  };
-  return `# Flood\nUse flood_lookup.\n\`\`\`webbrain-tools\n${JSON.stringify(manifest)}\n\`\`\`\n`;
-}
-
 describe("bodies are read with a cap (point 9)", () => {
   it(
     "a skill answering 300 MB is cut at its cap and the body cancelled; the runner's peak memory stays bounded",
     async () => {
       const skillFile = join(dir, "flood.md");
-      await writeFile(skillFile, skillMarkdown(server.url("/bounds/skill-flood")));
+      await writeFile(skillFile, floodLookupSkill(server.url("/bounds/skill-flood")));
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [BIN, "mcp", "--mode", "ask", "--skill", skillFile],

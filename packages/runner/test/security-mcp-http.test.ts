@@ -21,7 +21,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type FixtureServer, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runCli } from "./run-cli.js";
+import { BIN, mcpResultText, runCli } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 300_000;
 /** The SDK's 60 s default is too short for a session's first page on a loaded two-core machine. */
@@ -393,16 +393,11 @@ async function connectClient(endpoint: string, token: string): Promise<Client> {
 async function readAfterNavigate(client: Client, url: string): Promise<string> {
   await client.callTool({ name: "navigate", arguments: { url } }, undefined, MCP_REQUEST);
   return waitFor(async () => {
-    const text = textOf(await client.callTool({ name: "read_page", arguments: {} }, undefined, MCP_REQUEST));
+    const text = mcpResultText(
+      await client.callTool({ name: "read_page", arguments: {} }, undefined, MCP_REQUEST),
+    );
     return text.includes("attempts done") ? text : "";
   }, LOG_WAIT);
-}
-
-function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
-  return (result.content as { type: string; text?: string }[])
-    .filter((block) => block.type === "text")
-    .map((block) => block.text ?? "")
-    .join("\n");
 }
 
 interface RawAnswer {

@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { connect } from "node:net";
-import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
+import { type FixtureServer, startFixtureServer, until, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, runCli } from "./run-cli.js";
 
@@ -18,6 +18,8 @@ const PROCESS_TEST_TIMEOUT_MS = 180_000;
 /** How long the watchdog may take to kill Firefox and remove its profile after the runner died. */
 const CLEANUP_BOUND_MS = 15_000;
 const POLL_MS = 100;
+/** What the cleanup checks wait: within the watchdog's bound, every POLL_MS. */
+const CLEANUP_POLLING = { timeoutMs: CLEANUP_BOUND_MS, intervalMs: POLL_MS };
 
 let server: FixtureServer;
 const spawned: ChildProcess[] = [];
@@ -103,16 +105,6 @@ function probePort(port: number): Promise<string> {
   });
 }
 
-async function until<T>(what: string, boundMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + boundMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  throw new Error(`gave up after ${boundMs} ms waiting for ${what}`);
-}
-
 /** `webbrain exec URL` with stdin held open: it launches Firefox and waits for calls. */
 async function startExec(): Promise<{
   child: ChildProcess;
@@ -124,9 +116,11 @@ async function startExec(): Promise<{
   });
   spawned.push(child);
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  const firefox = await until("Firefox to listen", PROCESS_TEST_TIMEOUT_MS / 2, () =>
-    firefoxOf(child.pid as number),
-  );
+  const firefox = await until(() => firefoxOf(child.pid as number), {
+    message: "Firefox to listen",
+    timeoutMs: PROCESS_TEST_TIMEOUT_MS / 2,
+    intervalMs: POLL_MS,
+  });
   return { child, exited, firefox };
 }
 
@@ -154,15 +148,18 @@ describe("kill -9 of the runner", () => {
         run.child.kill("SIGKILL");
         await run.exited;
         const { pid, port, profileDir } = firefox;
-        await until("Firefox's process group to end", CLEANUP_BOUND_MS, async () =>
-          (await liveGroupMembers(pid)).length === 0 ? true : undefined,
-        );
-        await until("the BiDi port to refuse", CLEANUP_BOUND_MS, async () =>
-          (await probePort(port)) === "ECONNREFUSED" ? true : undefined,
-        );
-        await until("the temp profile to be removed", CLEANUP_BOUND_MS, async () =>
-          existsSync(profileDir) ? undefined : true,
-        );
+        await waitFor(async () => (await liveGroupMembers(pid)).length === 0, {
+          message: "Firefox's process group to end",
+          ...CLEANUP_POLLING,
+        });
+        await waitFor(async () => (await probePort(port)) === "ECONNREFUSED", {
+          message: "the BiDi port to refuse",
+          ...CLEANUP_POLLING,
+        });
+        await waitFor(() => !existsSync(profileDir), {
+          message: "the temp profile to be removed",
+          ...CLEANUP_POLLING,
+        });
         expect(await watchdogOf(pid)).toBeUndefined(); // the watchdog did its job and ended
       } finally {
         await killLeftovers(firefox);
@@ -186,9 +183,10 @@ describe("kill -9 of the runner", () => {
         process.kill(-firefox.pid, "SIGKILL");
         await run.exited;
         const { pid, profileDir } = firefox;
-        await until("Firefox's process group to end", CLEANUP_BOUND_MS, async () =>
-          (await liveGroupMembers(pid)).length === 0 ? true : undefined,
-        );
+        await waitFor(async () => (await liveGroupMembers(pid)).length === 0, {
+          message: "Firefox's process group to end",
+          ...CLEANUP_POLLING,
+        });
         expect(existsSync(profileDir)).toBe(true); // left behind, as after a power cut
 
         const next = await runCli(["snapshot", server.url("/runner/account-login.html")]);

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PACKAGED_SKILL_IDS, parseSkills } from "@webbrain/agent";
+import { skillMarkdown } from "@webbrain/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UsageError } from "../src/errors.js";
 import { loadSkillFiles } from "../src/skill-files.js";
@@ -20,12 +21,13 @@ afterEach(async () => {
 });
 
 function skill(name: string, tool: string, endpoint = "https://api.example/lookup"): string {
-  const manifest = {
+  return skillMarkdown({
+    title: name,
+    instructions: `Use ${tool}.`,
     tools: [
       { name: tool, kind: "http", method: "GET", endpoint, parameters: { type: "object", properties: {} } },
     ],
-  };
-  return `# ${name}\nUse ${tool}.\n\`\`\`webbrain-tools\n${JSON.stringify(manifest)}\n\`\`\`\n`;
+  });
 }
 
 describe("--skill files", () => {

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { TOOL_CATALOG, toolsNotOffered } from "@webbrain/agent";
-import { MODES, type Mode, TIERS, type Tier } from "@webbrain/protocol";
+import { MODES, type Mode, TIERS, type Tier, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,
@@ -94,7 +94,7 @@ describe("runner tool conformance", () => {
       const tab = await port.newTab(pageUrl, { active: true });
       const opened = new Set([tab.id]);
       try {
-        const tree = await port.pageAction(tab.id, "get_accessibility_tree", {});
+        const tree = await port.pageAction(tab.id, "get_accessibility_tree", { [TREE_NODES_PARAM]: true });
         expect(tree.success, String(tree.error)).toBe(true);
         const runner = new ToolRunner({
           port,
@@ -111,7 +111,7 @@ describe("runner tool conformance", () => {
           if (!offered.has(tool)) continue;
           const [latest] = await port.listDownloads({ limit: 1 });
           const ctx = {
-            tree: String(tree.tree),
+            nodes: treeNodesOf(tree) ?? [],
             pageUrl,
             url: (path: string) => server.url(path),
             offered,

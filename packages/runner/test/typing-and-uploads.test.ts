@@ -7,10 +7,16 @@
  * server must receive the bytes of a file the user allowed (--upload-dir).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type FixtureServer, findRef, startFixtureServer, waitFor } from "@webbrain/testkit";
+import {
+  type FixtureServer,
+  findRef,
+  KEY,
+  startFixtureServer,
+  uploadSinkRoute,
+  waitFor,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BidiBrowserPort } from "../src/bidi-browser-port.js";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
@@ -32,16 +38,7 @@ beforeAll(async () => {
   await writeFile(join(workDir, "invoice.txt"), INVOICE);
   server = await startFixtureServer({
     routes: {
-      "/upload-sink": (req: IncomingMessage, res: ServerResponse) => {
-        const chunks: Buffer[] = [];
-        req.on("data", (chunk: Buffer) => chunks.push(chunk));
-        req.on("end", () => {
-          const body = Buffer.concat(chunks).toString("utf8");
-          received.push({ url: req.url ?? "", body });
-          res.writeHead(200, { "content-type": "text/plain" });
-          res.end(`server got ${Buffer.byteLength(body)} bytes`);
-        });
-      },
+      "/upload-sink": uploadSinkRoute(received),
     },
   });
   connection = await openBrowserConnection({});
@@ -93,7 +90,7 @@ describe("text verification with trusted typing", () => {
           type: "key",
           id: "kb",
           actions: [..."- x\ny"].flatMap((c) => {
-            const value = c === "\n" ? "\uE007" : c;
+            const value = c === "\n" ? KEY.enter : c;
             return [
               { type: "keyDown", value },
               { type: "keyUp", value },

@@ -11,11 +11,11 @@
  * repair wrote fails again and is reported, the file left as it was.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   adaOrderCalls,
+  collectJsonRoute,
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
   lastToolResultText,
@@ -39,23 +39,9 @@ let llm: ScriptedLlm | undefined;
 const orders: Record<string, unknown>[] = [];
 const subscriptions: Record<string, unknown>[] = [];
 
-function collect(into: Record<string, unknown>[]) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    let body = "";
-    req.on("data", (chunk) => {
-      body += chunk;
-    });
-    req.on("end", () => {
-      into.push(JSON.parse(body) as Record<string, unknown>);
-      res.writeHead(201, { "content-type": "application/json" });
-      res.end('{"ok":true}');
-    });
-  };
-}
-
 beforeAll(async () => {
   server = await startFixtureServer({
-    routes: { "/api/orders": collect(orders), "/api/newsletter": collect(subscriptions) },
+    routes: { "/api/orders": collectJsonRoute(orders), "/api/newsletter": collectJsonRoute(subscriptions) },
   });
   workDir = await mkdtemp(join(tmpdir(), "webbrain-workflow-test-"));
   // The runner's approved-workflow list (workflow-approvals.ts) lives here, not in the home folder.

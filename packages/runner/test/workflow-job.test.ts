@@ -8,10 +8,10 @@
  * A workflow this webbrain did not approve is shown and refused before Firefox starts.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  collectJsonRoute,
   DEFAULT_FIXTURES_ROOT,
   type FixtureServer,
   lastToolResultText,
@@ -33,20 +33,8 @@ const firefox = useCliFirefox();
 let llm: ScriptedLlm | undefined;
 const orders: Record<string, unknown>[] = [];
 
-function collectOrder(req: IncomingMessage, res: ServerResponse): void {
-  let body = "";
-  req.on("data", (chunk) => {
-    body += chunk;
-  });
-  req.on("end", () => {
-    orders.push(JSON.parse(body) as Record<string, unknown>);
-    res.writeHead(201, { "content-type": "application/json" });
-    res.end('{"ok":true}');
-  });
-}
-
 beforeAll(async () => {
-  server = await startFixtureServer({ routes: { "/api/orders": collectOrder } });
+  server = await startFixtureServer({ routes: { "/api/orders": collectJsonRoute(orders) } });
   workDir = await mkdtemp(join(tmpdir(), "webbrain-workflow-job-test-"));
   process.env.WEBBRAIN_STATE_DIR = join(workDir, "state");
 });

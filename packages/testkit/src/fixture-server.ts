@@ -54,6 +54,31 @@ export function signupRoute(into: Record<string, string>[]): FixtureRoute {
   };
 }
 
+/**
+ * A fixture API a page posts JSON to (the order form's `/api/orders`, a newsletter, a product):
+ * keeps each body in `into`, so the test asserts on what the page sent, and answers 201
+ * `{"ok":true}`.
+ */
+export function collectJsonRoute(into: Record<string, unknown>[]): FixtureRoute {
+  return async (req, res) => {
+    into.push(await readJsonBody<Record<string, unknown>>(req));
+    res.writeHead(201, { "content-type": "application/json" }).end('{"ok":true}');
+  };
+}
+
+/**
+ * Where the upload fixtures send a file (`/upload-sink`): keeps each request's URL and body, and
+ * answers with the body's size, which the page shows (so a test reads it as the page did).
+ */
+export function uploadSinkRoute(received: { url: string; body: string }[]): FixtureRoute {
+  return async (req, res) => {
+    const body = await readBody(req);
+    received.push({ url: req.url ?? "", body });
+    res.writeHead(200, { "content-type": "text/plain" });
+    res.end(`server got ${Buffer.byteLength(body)} bytes`);
+  };
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -9,6 +9,7 @@ export * from "./node-script.js";
 export * from "./pdf-writer.js";
 export * from "./person-input.js";
 export * from "./session-relay.js";
+export * from "./skill-markdown.js";
 export * from "./tool-conformance.js";
 export * from "./tool-conformance-effects.js";
 export * from "./tree-lines.js";

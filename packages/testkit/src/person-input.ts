@@ -5,25 +5,25 @@
  * is what a pointer at its centre would hit.
  */
 import { type BidiClient, callFunction, performActions } from "@webbrain/bidi";
-import { type WaitForOptions, waitFor } from "./wait-for.js";
+import { namedKey } from "@webbrain/protocol";
+import { until } from "./wait-for.js";
 
-/** WebDriver's key values for the keys tests press. */
+/** WebDriver's key values for the keys tests press, from the one key table (@webbrain/protocol). */
 export const KEY = {
-  enter: "\uE007",
-  backspace: "\uE003",
-  control: "\uE009",
-  shift: "\uE008",
-  alt: "\uE00A",
-  tab: "\uE004",
-  arrowDown: "\uE015",
+  enter: webdriverKey("enter"),
+  backspace: webdriverKey("backspace"),
+  control: webdriverKey("control"),
+  shift: webdriverKey("shift"),
+  alt: webdriverKey("alt"),
+  tab: webdriverKey("tab"),
+  arrowDown: webdriverKey("arrowdown"),
+  home: webdriverKey("home"),
 } as const;
 
-/** waitFor for a probe that yields a value once ready: resolves with that value, typed as present. */
-export async function until<T>(
-  probe: () => Promise<T | undefined | null | false>,
-  opts: WaitForOptions = {},
-): Promise<T> {
-  return (await waitFor(probe, opts)) as T;
+function webdriverKey(name: string): string {
+  const key = namedKey(name);
+  if (!key) throw new Error(`the key table has no key named ${name}`);
+  return key.webdriver;
 }
 
 export interface Box {

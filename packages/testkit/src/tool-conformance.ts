@@ -11,7 +11,13 @@
  * stands in one who presses Continue at once) and end the turn
  * (clarify, done).
  */
-import { findRef } from "./llm/script.js";
+
+/** What a conformance call needs of a tree node (@webbrain/protocol TreeNode, read by shape). */
+export interface ConformanceNode {
+  ref?: number;
+  role: string;
+  name: string;
+}
 
 export const CONFORMANCE_ORDER = [
   "get_accessibility_tree",
@@ -80,8 +86,8 @@ export const NOT_OFFERED: Record<"runner" | "addon", Record<string, string>> = {
 export const UNSUPPORTED_ANSWER = /unknown (page )?action|unknown tool|not supported|not implemented/i;
 
 export interface ConformanceContext {
-  /** The fixture page's tree text (refs are looked up by role and name). */
-  tree: string;
+  /** The fixture page's tree as nodes (get_accessibility_tree with `nodes: true`): refs by role and name. */
+  nodes: readonly ConformanceNode[];
   /** tools.html with its cross-origin frame. */
   pageUrl: string;
   /** Any URL on the fixture server's origin, for fetch/download calls. */
@@ -132,7 +138,7 @@ export function conformanceFollowUps(tool: string, ctx: ConformanceContext): Rec
 
 /** The arguments of one conformance call. */
 export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<string, unknown> {
-  const ref = (role: string, name: string) => findRef(ctx.tree, role, name);
+  const ref = (role: string, name: string) => refByName(ctx.nodes, role, name);
   const frame = CONFORMANCE_FRAME_FILTER;
   switch (tool) {
     case "get_accessibility_tree":
@@ -226,4 +232,21 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
     default:
       return {};
   }
+}
+
+/**
+ * The ref of the first node with this role whose name equals `name` (or, failing that, contains
+ * it, case-insensitive). Throws with the candidates when nothing matches, so a failing call says why.
+ */
+export function refByName(nodes: readonly ConformanceNode[], role: string, name: string): number {
+  const candidates = nodes.filter(
+    (node): node is ConformanceNode & { ref: number } => node.ref !== undefined && node.role === role,
+  );
+  const lower = name.toLowerCase();
+  const found =
+    candidates.find((node) => node.name === name) ??
+    candidates.find((node) => node.name.toLowerCase().includes(lower));
+  if (found) return found.ref;
+  const seen = candidates.map((node) => `[${node.ref}] ${role} "${node.name}"`).join("; ");
+  throw new Error(`no ${role} named "${name}" in the tree (${role} nodes: ${seen || "none"})`);
 }

@@ -50,3 +50,15 @@ export async function waitFor<T>(probe: () => T | Promise<T>, opts: WaitForOptio
     cause: lastError,
   });
 }
+
+/**
+ * waitFor for a probe that yields a value once ready (a process, a port, an element's box):
+ * resolves with that value, typed as present.
+ */
+export async function until<T>(
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  opts: WaitForOptions = {},
+): Promise<T> {
+  // waitFor resolves only with a truthy value, so what comes back is never the absent kinds.
+  return (await waitFor(probe, opts)) as T;
+}

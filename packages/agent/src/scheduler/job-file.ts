@@ -12,7 +12,7 @@
  *       "kind": "task",
  *       "title": "Headline check",
  *       "prompt": "What is the top story?",
- *       "mode": "ask" | "act" | "dev",
+ *       "mode": "act",                           // one of MODES (@webbrain/protocol)
  *       "url": "https://news.example/",          // where it runs; absent: the runner's --url
  *       "schedule": {"type": "once", "runAt": "<ISO>"}
  *                 | {"type": "recurring", "intervalMinutes": 60, "firstRunAt": "<ISO>"}

@@ -3,7 +3,7 @@
  * job draft. Every refusal is a `ScheduleInputError` whose message says what to send instead,
  * because the model reads it as the tool's result.
  */
-import { isMode, type Mode } from "@webbrain/protocol";
+import { isMode, MODES, type Mode, valuesForMessage } from "@webbrain/protocol";
 import type { JobSchedule, JobTarget, JobWorkflow, SchedulerLimits } from "./job.js";
 
 export class ScheduleInputError extends Error {
@@ -64,7 +64,7 @@ function text(value: unknown, what: string, max: number): string {
 function mode(value: unknown): Mode {
   if (value === undefined) return "act";
   if (isMode(value)) return value;
-  throw new ScheduleInputError(`mode must be "ask", "act" or "dev" (got ${JSON.stringify(value)}).`);
+  throw new ScheduleInputError(`mode must be ${valuesForMessage(MODES)} (got ${JSON.stringify(value)}).`);
 }
 
 /** When the first run is due: `after_seconds` from now, or `run_at` (ISO date or epoch ms). */

@@ -4,6 +4,10 @@
  * `runUi:<tabId>`), appended to the transcript when final (`tabChat:<tabId>`), and pushed to
  * whoever subscribes to the tab.
  *
+ * This class owns the runs' lifecycle; the agent is assembled per run in run-agent-assembly.ts,
+ * its events journaled by run-log.ts, and its questions to the person brokered by
+ * run-prompts.ts.
+ *
  * Invariants:
  * - At most one run per tab; a second start is refused with a sentence, never interleaved.
  * - Every run ends with exactly one `run_end` event, also when the agent throws.
@@ -17,56 +21,20 @@
  *   with a notice (and a `run_end` marked needsPerson) saying it needed a person.
  */
 
-import {
-  Agent,
-  AgentError,
-  type AgentEvent,
-  type AgentOptions,
-  type BrowserPort,
-  decoratePort,
-  mayStream,
-  type PermissionAnswer,
-  type PermissionRequest,
-  type PersonAnswer,
-  PiAiClient,
-  type Plan,
-  type PlanDecision,
-  type RunResult,
-  redactTypedArg,
-  SecretScrubber,
-  type Store,
-  StreamingPolicyClient,
-  typedValue,
-} from "@webbrain/agent";
+import { type Agent, AgentError, type AgentEvent, type RunResult } from "@webbrain/agent";
 import type { Mode } from "@webbrain/protocol";
 import { type Attachment, messageWithAttachments } from "../shared/attachments.js";
 import { t } from "../shared/i18n.js";
-import { type OfferedFileSummary, offeredFilesNote } from "../shared/offered-files.js";
-import type { JournalEntry, PendingPrompt, RunEvent, RunSnapshot } from "../shared/run-events.js";
+import { offeredFilesNote } from "../shared/offered-files.js";
+import type { JournalEntry, RunSnapshot } from "../shared/run-events.js";
 import type { Settings } from "../shared/settings.js";
 import type { TranscriptItem } from "../shared/transcript.js";
-import { stoppedError } from "./abort.js";
-import type { RunInput } from "./companion-input.js";
-import { addonLocalFiles } from "./local-files-setting.js";
-import {
-  agentErrorText,
-  argsSummary,
-  firstLine,
-  nudgeText,
-  planForApproval,
-  resultText,
-  TOOL_SUMMARY_CHARS,
-} from "./panel-text.js";
-import { type PayloadRecorder, RecordingLlmClient } from "./payload-recorder.js";
-import { personAtHand } from "./person-at-hand.js";
-import { toAgentProvider } from "./provider-mapping.js";
-import type { RunTrace, RunTraceStart } from "./run-hooks.js";
-import { type Clock, RunJournal, systemClock } from "./run-journal.js";
-import type { TabSession, TabSessions } from "./tab-sessions.js";
-import type { FileAttacher } from "./webext-browser-port.js";
-
-const TOOL_DETAIL_CHARS = 2_000;
-const MS_PER_MINUTE = 60_000;
+import { agentErrorText } from "./panel-text.js";
+import { assembleRunAgent, type RunAgentDeps } from "./run-agent-assembly.js";
+import { type Clock, systemClock } from "./run-journal.js";
+import { RunLog } from "./run-log.js";
+import { type BoundedWait, RunPrompts } from "./run-prompts.js";
+import type { TabSessions } from "./tab-sessions.js";
 
 export interface StartOptions {
   /** What the chat shows as the opening message (a scheduled run is marked as such). */
@@ -84,57 +52,32 @@ export interface StartOptions {
 
 export type RunListener = (tabId: string, entry: JournalEntry) => void;
 
-export interface RunManagerDeps {
+export interface RunManagerDeps extends RunAgentDeps {
   sessions: TabSessions;
   loadSettings(): Promise<Settings>;
-  port: BrowserPort;
-  store: Store;
-  /** Deep verbose: model payloads are recorded here while the verbose level is "deep". */
-  payloads?: PayloadRecorder;
   clock?: Clock;
   newRunId?: () => string;
-  /** Around each run: the recipient guard, and the trace recorder when recording is on. */
-  hooks?: { begin(start: RunTraceStart): Promise<RunTrace | undefined> };
-  /** A line for the system prompt naming the user's language (the model answers in it). */
-  languageHint?: () => string;
-  /**
-   * The files a tab's chat offered for the page (sidebar "For the page"): their names go
-   * with the person's message, and the run's upload_file sends them (checked before the gate).
-   */
-  offeredFiles?: {
-    list(chatTabId: string): OfferedFileSummary[];
-    /** `attach`: how the file gets into the page, when not the add-on's own way (the companion). */
-    uploads(chatTabId: string, attach?: FileAttacher): Pick<BrowserPort, "uploadFile" | "checkUpload">;
-  };
-  /** Skills and the scheduler for each run (read at its start, so a skill imported now counts). */
-  extraAgentOptions?: () => Promise<Pick<AgentOptions, "skills" | "scheduler" | "skillHttp">>;
   /**
    * Tells a person who is maybe not looking that a scheduled run waits for them (a browser
    * notification); `clear` takes it back once the wait is over.
    */
   personNeeded?: { notify(tabId: string, reason: string): void; clear(tabId: string): void };
-  /** Trusted input through the companion, or the add-on's synthetic events (read per run). */
-  runInput?: () => Promise<RunInput>;
-}
-
-/** What the person answered a prompt: the choice, and the words of its text field if it has one. */
-interface PromptReply {
-  choiceId: string;
-  note: string;
 }
 
 interface ActiveRun {
-  session: TabSession;
-  journal: RunJournal;
+  log: RunLog;
   controller: AbortController;
-  prompts: Map<string, { resolve(reply: PromptReply): void; refuse: string }>;
-  /** Each call's arguments as JSON, raw (shown once the call proved not to type a secret). */
-  toolArgs: Map<string, { raw: string; redacted: string }>;
-  /** Secrets this run typed (secret-values.ts): cut out of every later event and item. */
-  secrets: SecretScrubber;
-  lastAssistantText: string | undefined;
+  prompts: RunPrompts;
   /** Set when a scheduled run's hand-over waited in vain: what the person was needed for. */
   neededPerson?: string;
+}
+
+/** How the run's opening looks in the chat: what the person sent, or that it continues. */
+interface Opening {
+  /** The person's message as shown; undefined for Continue. */
+  userText: string | undefined;
+  attachmentNames?: string[];
+  offeredNames?: string[];
 }
 
 export class RunError extends Error {
@@ -165,7 +108,7 @@ export class RunManager {
 
   /** The live run's snapshot from memory (undefined when no run is active in the tab). */
   liveSnapshot(tabId: string): RunSnapshot | undefined {
-    return this.active.get(tabId)?.journal.current();
+    return this.active.get(tabId)?.log.journal.current();
   }
 
   /** Start a task (or `/allow-api`); resolves once the run is under way, not when it ends. */
@@ -175,7 +118,6 @@ export class RunManager {
     mode: Mode,
     options: StartOptions = {},
   ): Promise<{ runId: string }> {
-    // shownAs: what the chat shows as the opening message (a scheduled run is marked as such).
     const attachments = options.attachments ?? [];
     const images = attachments.flatMap((a) =>
       a.kind === "image" ? [{ data: a.dataBase64, mimeType: a.mimeType }] : [],
@@ -186,18 +128,17 @@ export class RunManager {
     return this.launch(
       tabId,
       mode,
-      options.shownAs ?? text,
+      {
+        userText: options.shownAs ?? text,
+        attachmentNames: attachments.map((a) => a.name),
+        offeredNames: offered.map((file) => file.name),
+      },
       (agent, run) =>
         agent.processMessage(tabId, message, {
           ...run,
           ...(images.length > 0 ? { images } : {}),
         }),
-      {
-        interactive: options.interactive === true,
-        unattended: options.unattended === true,
-        attachmentNames: attachments.map((a) => a.name),
-        offeredNames: offered.map((file) => file.name),
-      },
+      { interactive: options.interactive === true, unattended: options.unattended === true },
     );
   }
 
@@ -205,7 +146,7 @@ export class RunManager {
   async continueRun(tabId: string): Promise<{ runId: string }> {
     const session = await this.deps.sessions.hydrate(tabId);
     const mode = session.run?.mode ?? "act";
-    return this.launch(tabId, mode, undefined, async (agent, options) => {
+    return this.launch(tabId, mode, { userText: undefined }, async (agent, options) => {
       const conversation = await agent.getConversation(tabId);
       if (conversation?.pendingContinue) return agent.continueRun(tabId, options);
       return agent.processMessage(tabId, "Continue the task where you left off.", options);
@@ -216,33 +157,30 @@ export class RunManager {
     const run = this.active.get(tabId);
     if (!run) return false;
     run.controller.abort();
-    for (const [promptId, prompt] of run.prompts) this.answer(tabId, promptId, prompt.refuse);
+    run.prompts.refuseAll();
     return true;
   }
 
   answer(tabId: string, promptId: string, choiceId: string, note = ""): boolean {
+    return this.active.get(tabId)?.prompts.answer(promptId, choiceId, note) ?? false;
+  }
+
+  /**
+   * Asks the person at the tab's sidebar for a Firefox optional permission (webext-history.ts):
+   * true once they allowed it. Without a run in the tab there is nobody to ask: false.
+   */
+  async askBrowserPermission(tabId: string, permission: string): Promise<boolean> {
     const run = this.active.get(tabId);
-    const prompt = run?.prompts.get(promptId);
-    if (!run || !prompt) return false;
-    run.prompts.delete(promptId);
-    this.emit(tabId, run, { kind: "prompt_closed", promptId });
-    prompt.resolve({ choiceId, note });
-    return true;
+    if (!run) return false;
+    return run.prompts.browserPermission(permission);
   }
 
   private async launch(
     tabId: string,
     mode: Mode,
-    userText: string | undefined,
+    opening: Opening,
     body: (agent: Agent, options: Parameters<Agent["processMessage"]>[2]) => Promise<RunResult>,
-    how: {
-      interactive: boolean;
-      unattended?: boolean;
-      attachmentNames?: string[];
-      offeredNames?: string[];
-    } = {
-      interactive: false,
-    },
+    how: { interactive: boolean; unattended?: boolean } = { interactive: false },
   ): Promise<{ runId: string }> {
     await this.endedRunSettled(tabId);
     if (this.active.has(tabId)) {
@@ -259,105 +197,61 @@ export class RunManager {
       throw new RunError(t("errorBusy"));
     }
     const runId = this.newRunId();
-    const sessions = this.deps.sessions;
-    const journal = new RunJournal(
+    const log = new RunLog({
       tabId,
       runId,
       mode,
-      { write: (_key, snap) => sessions.writeRun(tabId, snap) },
-      this.clock,
-    );
-    const run: ActiveRun = {
       session,
-      journal,
-      controller: new AbortController(),
-      prompts: new Map(),
-      toolArgs: new Map(),
-      secrets: new SecretScrubber(),
-      lastAssistantText: undefined,
-    };
+      sessions: this.deps.sessions,
+      clock: this.clock,
+      publish: (entry) => {
+        for (const listener of this.listeners) listener(tabId, entry);
+      },
+    });
+    const controller = new AbortController();
+    const prompts = new RunPrompts({
+      emit: (event) => log.emit(event),
+      signal: controller.signal,
+      newPromptId: () => `prompt-${++this.promptCounter}`,
+    });
+    const run: ActiveRun = { log, controller, prompts };
     this.active.set(tabId, run);
-    this.emit(tabId, run, { kind: "run_start", runId, mode });
+    log.emit({ kind: "run_start", runId, mode });
     // In the same synchronous step as run_start, so no reader sees the run without its message.
-    const opening: TranscriptItem =
-      userText !== undefined
-        ? {
-            kind: "user",
-            text: userText,
-            mode,
-            at: this.clock.now(),
-            ...(how.attachmentNames?.length ? { attachments: how.attachmentNames } : {}),
-            ...(how.offeredNames?.length ? { offered: how.offeredNames } : {}),
-          }
-        : { kind: "notice", text: t("noticeContinuing"), at: this.clock.now() };
-    const openingWritten = this.commit(tabId, run, opening);
+    const openingWritten = log.commit(this.openingItem(opening, mode));
 
     const driven = this.drive(tabId, run, async () => {
       await openingWritten;
-      // Built inside the run, so a provider the agent rejects ends this run with its message.
-      const agentProvider = toAgentProvider(provider);
-      const recorder = this.deps.payloads;
-      const base = new PiAiClient(agentProvider);
-      const recorded =
-        settings.verbose === "deep" && recorder ? new RecordingLlmClient(base, recorder, tabId) : base;
-      // Spec 000: only an interactive Ask on OpenAI Responses streams; Continue never does.
-      const stream = mayStream(agentProvider, {
-        mode,
-        interactive: how.interactive,
-        continued: userText === undefined,
-        streamingEnabled: settings.streamResponses,
-      });
-      const llm = new StreamingPolicyClient(recorded, {
-        stream,
-        // Through the event chain, so the reset lands after every delta already queued.
-        onStreamReset: () => void this.queue(run, () => this.emit(tabId, run, { kind: "text_reset" })),
-      });
-      const trace = await this.deps.hooks?.begin({
-        tabId,
-        task: userText ?? "(continue)",
-        mode,
-        url: (await this.deps.port.getTab(tabId).catch(() => undefined))?.url ?? "",
-        provider: agentProvider.id,
-        model: agentProvider.model,
-        verbose: settings.verbose,
-      });
-      // The local-files setting as of this run's start (main.ts keeps the port's own current too).
-      // ... and upload_file with the files this chat offered (whichever tab the run works in).
-      // ... and pause_for_user with this run's take-over card.
-      const waitMs = how.unattended ? settings.personWaitMinutes * MS_PER_MINUTE : undefined;
-      // ... and, with the companion, every page action through the runner's BiDi port.
-      const input = await this.deps.runInput?.();
-      if (input) this.emit(tabId, run, { kind: "input", input: { kind: input.kind, detail: input.detail } });
-      const port = decoratePort(this.deps.port, {
-        ...input?.overrides,
-        localFiles: addonLocalFiles(settings.allowFileUrls),
-        ...this.deps.offeredFiles?.uploads(tabId, input?.attachFile),
-        // (person_at_hand joins the input's capabilities: trusted input keeps saying so).
-        ...personAtHand(
-          { capabilities: input?.overrides.capabilities ?? this.deps.port.capabilities },
-          (message) => this.takeOver(tabId, run, message, waitMs),
-        ),
-      });
-      const agent = new Agent({
-        port: trace ? trace.port(port) : port,
-        store: this.deps.store,
-        provider: agentProvider,
-        llm,
-        ...(this.deps.languageHint ? { extraPrompt: this.deps.languageHint() } : {}),
-        ...(await this.deps.extraAgentOptions?.()),
-        ...(trace ? { llm: trace.llm(llm), apiShortcuts: trace.apiShortcuts } : {}),
-        maxSteps: settings.maxSteps,
-        planBeforeAct: settings.planBeforeAct,
-        screenshotAfterActions: settings.screenshotAfterActions,
-        planApprover: (plan) => this.askPlan(tabId, run, plan),
-        approver: (request) => this.askPermission(tabId, run, request),
-      });
+      const { agent, trace } = await assembleRunAgent(
+        this.deps,
+        {
+          tabId,
+          mode,
+          settings,
+          provider,
+          task: opening.userText,
+          interactive: how.interactive,
+          unattended: how.unattended === true,
+        },
+        {
+          planApprover: (plan) => prompts.plan(plan),
+          approver: (request) => prompts.permission(request),
+          takeOver: (message, waitMs) =>
+            prompts.takeOver(
+              message,
+              waitMs === undefined ? undefined : this.boundedWait(tabId, run, waitMs),
+            ),
+          // Through the event chain, so the reset lands after every delta already queued.
+          onStreamReset: () => void log.queue(() => log.emit({ kind: "text_reset" })),
+          onInput: (input) => log.emit({ kind: "input", input: { kind: input.kind, detail: input.detail } }),
+        },
+      );
       const onEvent = (event: AgentEvent) => {
         trace?.onEvent(event);
-        void this.onAgentEvent(tabId, run, event);
+        void log.onAgentEvent(event);
       };
       try {
-        const result = await body(agent, { mode, signal: run.controller.signal, onEvent });
+        const result = await body(agent, { mode, signal: controller.signal, onEvent });
         await trace?.end();
         return result;
       } catch (error) {
@@ -369,6 +263,33 @@ export class RunManager {
     return { runId };
   }
 
+  private openingItem(opening: Opening, mode: Mode): TranscriptItem {
+    if (opening.userText === undefined) {
+      return { kind: "notice", text: t("noticeContinuing"), at: this.clock.now() };
+    }
+    return {
+      kind: "user",
+      text: opening.userText,
+      mode,
+      at: this.clock.now(),
+      ...(opening.attachmentNames?.length ? { attachments: opening.attachmentNames } : {}),
+      ...(opening.offeredNames?.length ? { offered: opening.offeredNames } : {}),
+    };
+  }
+
+  /** A scheduled run's take-over: the person is notified, and nobody in time stops the run. */
+  private boundedWait(tabId: string, run: ActiveRun, waitMs: number): BoundedWait {
+    return {
+      waitMs,
+      notify: (reason) => this.deps.personNeeded?.notify(tabId, reason),
+      clear: () => this.deps.personNeeded?.clear(tabId),
+      giveUp: (reason) => {
+        run.neededPerson = reason;
+        this.stop(tabId);
+      },
+    };
+  }
+
   /**
    * A run that has sent run_end (the panel shows Continue and Send again) is still writing its
    * last journal entry: a click that comes in that window waits for the write instead of being
@@ -376,7 +297,7 @@ export class RunManager {
    */
   private async endedRunSettled(tabId: string): Promise<void> {
     const run = this.active.get(tabId);
-    if (run && run.journal.status !== "running") {
+    if (run && run.log.journal.status !== "running") {
       await this.driving.get(run)?.catch(() => undefined);
     }
   }
@@ -399,285 +320,9 @@ export class RunManager {
       result = { status: "error", text, steps: 0 };
     }
     try {
-      await this.finish(tabId, run, result);
+      await run.log.finish(result, run.neededPerson);
     } finally {
       this.active.delete(tabId);
     }
-  }
-
-  private async finish(tabId: string, run: ActiveRun, result: RunResult): Promise<void> {
-    // Agent events are delivered without awaiting; let their writes land first.
-    await this.pending(run);
-    const now = this.clock.now();
-    const text = resultText(result).trim();
-    let end: Extract<RunEvent, { kind: "run_end" }>;
-    switch (result.status) {
-      case "done":
-      case "answered":
-      case "clarify":
-        if (text !== "" && text !== run.lastAssistantText) {
-          await this.commit(tabId, run, { kind: "assistant", text, at: now });
-        }
-        end = { kind: "run_end", status: "done" };
-        break;
-      case "aborted":
-        if (run.neededPerson !== undefined) {
-          const notice = t("noticeNeededPerson", run.neededPerson);
-          await this.commit(tabId, run, { kind: "notice", text: notice, at: now });
-          end = { kind: "run_end", status: "stopped", message: notice, needsPerson: true };
-          break;
-        }
-        await this.commit(tabId, run, {
-          kind: "notice",
-          text: t("noticeStopped"),
-          at: now,
-        });
-        end = { kind: "run_end", status: "stopped", message: t("stoppedShort") };
-        break;
-      case "step_limit":
-      case "stopped": {
-        const notice = resultText(result);
-        await this.commit(tabId, run, { kind: "notice", text: notice, at: now });
-        end = { kind: "run_end", status: "stopped", message: notice };
-        break;
-      }
-      case "plan_rejected":
-        await this.commit(tabId, run, { kind: "notice", text: resultText(result), at: now });
-        end = { kind: "run_end", status: "done" };
-        break;
-      case "error": {
-        const failure = resultText(result);
-        await this.commit(tabId, run, { kind: "error", text: failure, at: now });
-        end = { kind: "run_end", status: "error", message: failure };
-        break;
-      }
-    }
-    this.emit(tabId, run, { ...end, ending: result.status });
-    await run.journal.settled().catch(() => undefined);
-  }
-
-  private eventChain = new WeakMap<ActiveRun, Promise<void>>();
-
-  private pending(run: ActiveRun): Promise<void> {
-    return this.eventChain.get(run) ?? Promise.resolve();
-  }
-
-  /** Agent events are handled one after another, in the order the agent made them. */
-  private onAgentEvent(tabId: string, run: ActiveRun, event: AgentEvent): Promise<void> {
-    return this.queue(run, () => this.translate(tabId, run, event));
-  }
-
-  private queue(run: ActiveRun, work: () => Promise<void> | void): Promise<void> {
-    const next = this.pending(run)
-      .then(work)
-      .catch(() => undefined);
-    this.eventChain.set(run, next);
-    return next;
-  }
-
-  private async translate(tabId: string, run: ActiveRun, event: AgentEvent): Promise<void> {
-    const now = this.clock.now();
-    switch (event.type) {
-      case "step":
-        this.emit(tabId, run, { kind: "status", text: t("statusStep", event.step, event.maxSteps) });
-        break;
-      case "text_delta":
-        this.emit(tabId, run, { kind: "text_delta", text: event.delta });
-        break;
-      case "assistant_text":
-        run.lastAssistantText = event.text.trim();
-        await this.commit(tabId, run, { kind: "assistant", text: event.text, at: now });
-        break;
-      case "tool_call": {
-        // Whether the field is secret is known only from the result: until then the journal
-        // (storage.session, read by a reopened sidebar) shows no typed text.
-        const redacted = JSON.stringify(redactTypedArg(event.name, event.args));
-        run.toolArgs.set(event.id, { raw: JSON.stringify(event.args), redacted });
-        // A turn that streamed text and then called a tool: keep the text, then the card.
-        if (run.journal.current().streamText !== "") this.emit(tabId, run, { kind: "text_reset" });
-        this.emit(tabId, run, {
-          kind: "tool_start",
-          call: { callId: event.id, name: event.name, args: redacted },
-        });
-        break;
-      }
-      case "tool_result": {
-        const call = run.toolArgs.get(event.id);
-        if (event.secret && call) {
-          const typed = typedValue(event.name, JSON.parse(call.raw) as Record<string, unknown>);
-          if (typed !== undefined) run.secrets.add(typed);
-        }
-        const args = (event.secret ? call?.redacted : call?.raw) ?? "{}";
-        await this.commit(tabId, run, {
-          kind: "tool",
-          callId: event.id,
-          name: event.name,
-          args,
-          success: event.ok,
-          // What the call did when it worked; why it failed when it did not.
-          summary: event.ok ? argsSummary(args) : firstLine(event.preview, TOOL_SUMMARY_CHARS),
-          detail: event.preview.slice(0, TOOL_DETAIL_CHARS),
-          at: now,
-        });
-        break;
-      }
-      case "nudge":
-        await this.commit(tabId, run, { kind: "notice", text: nudgeText(event), at: now });
-        break;
-      case "context_trimmed":
-        await this.commit(tabId, run, {
-          kind: "notice",
-          text: t("noticeSummarized", event.summarized),
-          at: now,
-        });
-        break;
-      case "plan_decision":
-        await this.commit(tabId, run, {
-          kind: "notice",
-          text: event.approved ? t("planApproved") : t("planRejected"),
-          at: now,
-        });
-        break;
-      case "run_start":
-      case "run_end":
-      case "plan":
-        break;
-    }
-  }
-
-  /** Add a final transcript item and announce it in one synchronous step; then store it. */
-  private async commit(tabId: string, run: ActiveRun, given: TranscriptItem): Promise<void> {
-    const item = run.secrets.scrub(given);
-    const written = this.deps.sessions.appendTo(run.session, [item]);
-    this.emit(tabId, run, { kind: "item", item });
-    await written;
-  }
-
-  private emit(tabId: string, run: ActiveRun, event: RunEvent): void {
-    if (run.journal.status !== "running") return;
-    const entry = run.journal.append(run.secrets.scrub(event));
-    for (const listener of this.listeners) listener(tabId, entry);
-  }
-
-  private ask(
-    tabId: string,
-    run: ActiveRun,
-    prompt: Omit<PendingPrompt, "promptId">,
-    refuse: string,
-  ): Promise<PromptReply> {
-    if (run.controller.signal.aborted) return Promise.resolve({ choiceId: refuse, note: "" });
-    const promptId = `prompt-${++this.promptCounter}`;
-    return new Promise<PromptReply>((resolve) => {
-      run.prompts.set(promptId, { resolve, refuse });
-      this.emit(tabId, run, { kind: "prompt", prompt: { promptId, ...prompt } });
-    });
-  }
-
-  /**
-   * pause_for_user: the take-over card, answered by Continue with the person's note. `waitMs`
-   * (scheduled runs) bounds the wait: the person is notified, and when nobody came in time
-   * the run stops saying it needed a person.
-   */
-  private async takeOver(
-    tabId: string,
-    run: ActiveRun,
-    message: string,
-    waitMs: number | undefined,
-  ): Promise<PersonAnswer> {
-    const reason = message.trim() || t("takeoverNoReason");
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    if (waitMs !== undefined) {
-      this.deps.personNeeded?.notify(tabId, reason);
-      timer = setTimeout(() => {
-        run.neededPerson = reason;
-        this.stop(tabId);
-      }, waitMs);
-    }
-    try {
-      const reply = await this.ask(
-        tabId,
-        run,
-        {
-          kind: "takeover",
-          title: t("takeoverTitle"),
-          body: reason,
-          note: { label: t("takeoverNoteLabel") },
-          choices: [{ id: "continue", label: t("takeoverContinue") }],
-        },
-        "stop",
-      );
-      // Stop (or the scheduled wait running out) answers "stop": the call ends as stopped.
-      if (reply.choiceId !== "continue") throw stoppedError();
-      return { resumed: true, said: reply.note.trim() };
-    } finally {
-      clearTimeout(timer);
-      if (waitMs !== undefined) this.deps.personNeeded?.clear(tabId);
-    }
-  }
-
-  private async askPlan(tabId: string, run: ActiveRun, plan: Plan): Promise<PlanDecision> {
-    const { choiceId: choice } = await this.ask(
-      tabId,
-      run,
-      {
-        kind: "plan",
-        title: t("planPromptTitle"),
-        body: planForApproval(plan),
-        choices: [
-          { id: "approve", label: t("planApprove") },
-          { id: "reject", label: t("planReject") },
-        ],
-      },
-      "reject",
-    );
-    return choice === "approve" ? { approved: true } : { approved: false };
-  }
-
-  /**
-   * Asks the person at the tab's sidebar for a Firefox optional permission (webext-history.ts):
-   * true once they allowed it. Without a run in the tab there is nobody to ask: false.
-   */
-  async askBrowserPermission(tabId: string, permission: string): Promise<boolean> {
-    const run = this.active.get(tabId);
-    if (!run) return false;
-    const { choiceId: choice } = await this.ask(
-      tabId,
-      run,
-      {
-        kind: "browser_permission",
-        browserPermission: permission,
-        title: t("browserPermissionTitle"),
-        body: t("browserPermissionHistoryBody"),
-        choices: [
-          { id: "allow", label: t("browserPermissionAllow") },
-          { id: "deny", label: t("deny") },
-        ],
-      },
-      "deny",
-    );
-    return choice === "allow";
-  }
-
-  private async askPermission(
-    tabId: string,
-    run: ActiveRun,
-    request: PermissionRequest,
-  ): Promise<PermissionAnswer> {
-    const { choiceId: choice } = await this.ask(
-      tabId,
-      run,
-      {
-        kind: "permission",
-        title: t("permissionPromptTitle", request.capability, request.origin),
-        body: request.detail.startsWith(request.tool) ? request.detail : `${request.tool}: ${request.detail}`,
-        choices: [
-          { id: "once", label: t("allowOnce") },
-          { id: "always", label: t("allowAlways") },
-          { id: "deny", label: t("deny") },
-        ],
-      },
-      "deny",
-    );
-    return choice === "once" || choice === "always" ? choice : "deny";
   }
 }

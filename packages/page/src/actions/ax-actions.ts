@@ -7,7 +7,7 @@
  * and a plan of trusted input steps, and names the follow-up call that verifies the effect.
  */
 
-import { TREE_FILTERS } from "@webbrain/protocol";
+import { TREE_FILTERS, TREE_NODES_PARAM } from "@webbrain/protocol";
 import { diffTrees, swapLastTree } from "../diff.js";
 import { isSelect, sleep } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
@@ -65,9 +65,12 @@ function readTree(state: PageState, p: Params): PageResult {
   const findText = p.optionalString("find");
   const findRole = p.optionalString("role");
   const diff = p.boolean("diff", false);
+  // Code that reads the tree as data asks for nodes (the recipient guard, traces, replay).
+  const nodes = p.boolean(TREE_NODES_PARAM, false);
   const started = performance.now();
   const result = buildTree(state.doc, state.registry, {
     filter,
+    nodes,
     ...(maxChars ? { maxChars } : {}),
     ...(root ? { root } : {}),
     ...(findText || findRole ? { find: { text: findText, role: findRole } } : {}),
@@ -102,6 +105,7 @@ function readTree(state: PageState, p: Params): PageResult {
       ...(result.walkCut ? { walk_cut: { ...result.walkCut } } : {}),
       last_ref: state.registry.lastIssued,
       build_ms: Math.round(buildMs * 100) / 100,
+      ...(result.nodes ? { [TREE_NODES_PARAM]: result.nodes } : {}),
     },
   };
 }
@@ -186,7 +190,14 @@ async function dispatchClick(
 }
 
 export function verifyEffect(state: PageState, p: Params): PageResult {
-  return { success: true, effect: compareBaseline(state, takePendingBaseline(state, p)) };
+  const baseline = takePendingBaseline(state, p);
+  // For the runner only (stripped before the model): whether to wait for the link's navigation.
+  const followed = baseline.link?.followed();
+  return {
+    success: true,
+    effect: compareBaseline(state, baseline),
+    ...(followed ? { follows_link: followed } : {}),
+  };
 }
 
 export async function hover(state: PageState, p: Params): Promise<PageResult> {

@@ -11,8 +11,9 @@
  *   ended scores 0 and says why (the agent's status).
  * - The user context is removed however the episode ends.
  */
-import { Agent, type LlmClient, MemoryStore, type ProviderConfig } from "@webbrain/agent";
+import type { LlmClient, ProviderConfig } from "@webbrain/agent";
 import { evaluate } from "@webbrain/bidi";
+import { assembleRunnerAgent } from "../agent-assembly.js";
 import { CountingLlm, type TokenUsage } from "../counting-llm.js";
 import type { SessionBrowser } from "../isolated-sessions.js";
 
@@ -102,15 +103,13 @@ export async function runEpisode(spec: EpisodeSpec, deps: EpisodeDeps): Promise<
         }
       });
     }, REWARD_POLL_MS);
-    const agent = new Agent({
+    const agent = assembleRunnerAgent({
       port: session.port,
-      store: new MemoryStore(),
       provider: deps.provider,
       llm: counting,
-      screenshotAfterActions: deps.provider.vision,
       maxSteps: spec.maxSteps,
     });
-    const result = await agent.processMessage(tabId, utterance, { mode: "act", signal: stop.signal });
+    const result = await agent.run(tabId, utterance, { mode: "act", signal: stop.signal });
     clearInterval(poll);
     poll = undefined;
     reward ??= await readReward();

@@ -16,22 +16,19 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
-  Agent,
   type AgentEvent,
   browserUnavailable,
   devOnCompact,
   type JobFile,
   JobFileError,
-  MemoryStore,
   messageWithAttachments,
   PiAiClient,
   parseJobFile,
-  RecipientGuard,
   type RunResult,
   type RunStatus,
-  recipientFromPlan,
   type WorkflowJobFileEntry,
 } from "@webbrain/agent";
+import { assembleRunnerAgent } from "../agent-assembly.js";
 import { BidiApiObserver } from "../api-observer-bidi.js";
 import { browserGoneMessage, failWhenBrowserGone } from "../browser-gone.js";
 import { CountingLlm, type TokenUsage } from "../counting-llm.js";
@@ -202,13 +199,9 @@ export async function runCommandHandler(
           `webbrain: ${description}; ${provider.label} model ${provider.model}${provider.vision ? " (images on)" : ""}; mode ${mode}${network.description ? `; ${network.description}` : ""}`,
         );
         const counting = new CountingLlm(new PiAiClient(provider));
-        const llm = recorder ? recorder.llm(counting) : counting;
         const approvals =
           options.plan || options.confirm ? terminalApprovals(io.stdin, io.stderr) : undefined;
         try {
-          // Recipient guard (spec 000): sends on protected messaging routes need the recipient
-          // the plan took from the user's own request.
-          const guard = new RecipientGuard(routes);
           // API shortcut observer (off by default), said out loud while it is on.
           const observer = options["api-observer"] ? new BidiApiObserver(port.client) : undefined;
           if (observer) {
@@ -217,19 +210,19 @@ export async function runCommandHandler(
               "webbrain: API shortcut observer is ON: recording the page's fetch/XHR calls (shapes only)",
             );
           }
-          const guardedPort = guard.wrap(failWhenBrowserGone(port, port.client));
-          const agent = new Agent({
-            port: recorder ? recorder.port(guardedPort) : guardedPort,
-            store: new MemoryStore(),
+          const agent = assembleRunnerAgent({
+            port: failWhenBrowserGone(port, port.client),
             provider,
-            llm,
-            // A vision model sees the page after each action, as in the add-on (its default).
-            screenshotAfterActions: provider.vision,
-            ...(options["max-steps"] ? { maxSteps: options["max-steps"] } : {}),
-            ...(skills.length > 0 ? { skills } : {}),
+            llm: counting,
+            // Recipient guard (spec 000): sends on protected messaging routes need the recipient
+            // the plan took from the user's own request.
+            recipientGuard: { routes },
+            trace: recorder,
+            maxSteps: options["max-steps"],
+            skills,
             skillHttp: network.http,
             ...(observer ? { apiShortcuts: (id: string) => observer.guidance(id) } : {}),
-            ...(options.plan && approvals ? { planBeforeAct: true, planApprover: approvals.plan } : {}),
+            ...(options.plan && approvals ? { planApprover: approvals.plan } : {}),
             ...(options.confirm && approvals ? { approver: approvals.permission } : {}),
           });
           let toolCalls = 0;
@@ -238,7 +231,8 @@ export async function runCommandHandler(
               ? [{ data: attachment.dataBase64, mimeType: attachment.mimeType }]
               : [],
           );
-          const processed = await agent.processMessage(tabId, messageWithAttachments(task, attachments), {
+          const processed = await agent.run(tabId, task, {
+            message: messageWithAttachments(task, attachments),
             mode,
             ...(images.length > 0 ? { images } : {}),
             // Firefox gone ends the run too: the model is not asked again for calls that cannot run.
@@ -246,8 +240,6 @@ export async function runCommandHandler(
             onEvent: (event: AgentEvent) => {
               if (event.type === "tool_call") toolCalls++;
               progress.handle(event);
-              if (event.type === "plan") guard.pin(tabId, recipientFromPlan(event.plan, task));
-              recorder?.onEvent(event);
             },
           });
           const result = browserLost.aborted ? lostResult(processed, browserLost.reason) : processed;

@@ -4,6 +4,8 @@
  * point trusted input presses (`input.performActions`: the runner's path, and the page tests).
  * Names are matched case-insensitively, ignoring spaces, dashes and underscores ("Page Down",
  * "page_down" and "PageDown" are one key). Single characters are not listed: they are themselves.
+ * It lives in the protocol because the page layer, the runner's trusted input and the tests'
+ * key presses (testkit) all read it, and none of them may import another.
  */
 
 export interface NamedKey {
