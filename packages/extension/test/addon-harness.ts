@@ -8,6 +8,7 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { serializeWorkflow, type Workflow } from "@webbrain/agent";
 import {
   type BidiClient,
   callFunction,
@@ -403,4 +404,46 @@ export async function startChatOnPage(
     { awaitPromise: true },
   );
   return tabId;
+}
+
+/** What the background's workflow port answers a replay (ReplayResult, or an error). */
+export interface WorkflowPortAnswer {
+  status: string;
+  step?: number;
+  steps?: number;
+  reason?: string;
+  completed?: number;
+  tabId?: number;
+  input?: string;
+}
+
+/**
+ * Replays a workflow as the panel's Run button does: on the background's workflow port (opened
+ * from the add-on page `context`), every permission the gate asks answered `answer`.
+ */
+export function replayOnWorkflowPort(
+  client: BidiClient,
+  context: string,
+  workflow: Workflow,
+  answer: "once" | "deny" = "once",
+): Promise<WorkflowPortAnswer> {
+  return evaluate<WorkflowPortAnswer>(
+    client,
+    context,
+    `new Promise((resolve) => {
+      const port = browser.runtime.connect({ name: "webbrain-workflow" });
+      port.onMessage.addListener((message) => {
+        if (message.type === "webbrain_workflow_permission") {
+          port.postMessage({ type: "webbrain_workflow_permission_reply", id: message.id, answer: ${JSON.stringify(answer)} });
+          return;
+        }
+        if (typeof message.status === "string") {
+          port.disconnect();
+          resolve(message);
+        }
+      });
+      port.postMessage({ type: "webbrain_workflow_run", workflow: ${JSON.stringify(serializeWorkflow(workflow))}, params: {}, url: "" });
+    })`,
+    { awaitPromise: true },
+  );
 }

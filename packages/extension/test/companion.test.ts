@@ -11,11 +11,8 @@
  * through testkit's relay (WEBBRAIN_COMPANION_SESSION); everything else it does (started by
  * Firefox for the add-on, tab found by marker, the runner's BiDi port pressing the keys) is real.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { serializeWorkflow, type Workflow } from "@webbrain/agent";
+import { readdir, readFile } from "node:fs/promises";
+import type { Workflow } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
 import type { Mode } from "@webbrain/protocol";
 import {
@@ -23,26 +20,22 @@ import {
   findRef,
   lastToolResultText,
   type RecordedRequest,
-  runNodeScript,
   type ScriptedLlm,
   type ScriptStep,
-  type SessionRelay,
-  setupFirefox,
   startFixtureServer,
   startScriptedLlm,
-  startSessionRelay,
   toolResultTexts,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_PREFS,
   buildAddon,
   click,
   count,
   grantOptionalPermission,
   installAndOpenSettings,
   openAddonPage,
+  replayOnWorkflowPort,
   scriptedSettings,
   storeSettings,
   text,
@@ -50,37 +43,14 @@ import {
   waitForContext,
   waitForText,
 } from "./addon-harness.js";
+import { useCompanionFirefox } from "./companion-harness.js";
 
-const WEBBRAIN_BIN = fileURLToPath(new URL("../../runner/bin/webbrain.js", import.meta.url));
-/** The runner's COMPANION_SESSION_ENV (companion-host.ts); the add-on package cannot import it. */
-const COMPANION_SESSION_ENV = "WEBBRAIN_COMPANION_SESSION";
-
-let home = "";
-let relay: SessionRelay | undefined;
 let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
 let fixtures: FixtureServer | undefined;
 const llms: ScriptedLlm[] = [];
 let settingsPage = "";
 
-async function installCompanion(homeDir: string): Promise<void> {
-  const run = await runNodeScript(WEBBRAIN_BIN, ["companion", "install"], { env: { HOME: homeDir } });
-  if (run.code !== 0) throw new Error(`companion install: ${run.stderr}`);
-}
-
-const firefox = setupFirefox(async () => {
-  home = await mkdtemp(join(tmpdir(), "webbrain-addon-companion-"));
-  await installCompanion(home);
-  relay = await startSessionRelay(() => firefox.client);
-  return {
-    prefs: ADDON_PREFS,
-    // As the companion's own session asks (browser-connection.ts): dialogs are left to it, so it
-    // answers those of the add-on's actions and no others. Without this the lent session's
-    // Firefox would dismiss every prompt itself.
-    capabilities: { unhandledPromptBehavior: { default: "ignore" } },
-    // Firefox finds native-messaging hosts under $HOME/.mozilla and hands its environment on.
-    env: { ...process.env, HOME: home, [COMPANION_SESSION_ENV]: relay.url },
-  };
-});
+const { firefox } = useCompanionFirefox();
 
 beforeAll(async () => {
   addon = await buildAddon();
@@ -112,10 +82,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(llms.map((llm) => llm.close()));
-  await relay?.close();
   await fixtures?.close();
   await addon?.remove();
-  if (home) await rm(home, { recursive: true, force: true });
 });
 
 const COUPON_STEPS = 3;
@@ -394,25 +362,7 @@ describe("the companion in the add-on", () => {
         { tool: "click_ax", args: {}, target: { role: "button", name: "Confirm order", within: [] }, url },
       ],
     };
-    const answer = await evaluate<{ status: string; input?: string; tabId?: number; reason?: string }>(
-      firefox.client,
-      settingsPage,
-      `new Promise((resolve) => {
-        const port = browser.runtime.connect({ name: "webbrain-workflow" });
-        port.onMessage.addListener((message) => {
-          if (message.type === "webbrain_workflow_permission") {
-            port.postMessage({ type: "webbrain_workflow_permission_reply", id: message.id, answer: "once" });
-            return;
-          }
-          if (typeof message.status === "string") {
-            port.disconnect();
-            resolve(message);
-          }
-        });
-        port.postMessage({ type: "webbrain_workflow_run", workflow: ${JSON.stringify(serializeWorkflow(workflow))}, params: {}, url: "" });
-      })`,
-      { awaitPromise: true },
-    );
+    const answer = await replayOnWorkflowPort(firefox.client, settingsPage, workflow);
     expect(answer.reason).toBeUndefined();
     expect(answer).toMatchObject({ status: "done", steps: 2, input: "trusted" });
     const context = await waitForContext(firefox.client, (shown) => shown === url, "the replay's tab");

@@ -11,33 +11,19 @@
  * (seen on Firefox 153): its content scripts did not end up with the about:blank document.
  */
 import { evaluate, navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef, setupFirefox, startFixtureServer } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDON_PREFS } from "./addon-harness.js";
-import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
+import { type FixtureServer, findRef } from "@webbrain/testkit";
+import { describe, expect, it } from "vitest";
+import { type PortProbe, useProbedAddon } from "./port-probe.js";
 
 type Result = Record<string, unknown> & { success: boolean; error?: string };
 
 const FRAMES = ["same", "cross", "nested"] as const;
 type FrameName = (typeof FRAMES)[number];
 
-let addon: Awaited<ReturnType<typeof buildAddonWithProbe>> | undefined;
 let fixtures: FixtureServer;
 let probe: PortProbe;
-
-beforeAll(async () => {
-  addon = await buildAddonWithProbe();
-  fixtures = await startFixtureServer();
-});
-afterAll(async () => {
-  await fixtures?.close();
-  await addon?.remove();
-});
-
-const firefox = setupFirefox({ prefs: ADDON_PREFS });
-
-beforeAll(async () => {
-  probe = await openPortProbe(firefox.client, addon!.dir);
+const firefox = useProbedAddon((probed) => {
+  ({ fixtures, probe } = probed);
 });
 
 let opened = 0;

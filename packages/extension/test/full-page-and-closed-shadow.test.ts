@@ -8,10 +8,9 @@
  *   (synthetic, as every add-on click without the companion).
  */
 import { evaluate, navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef, setupFirefox, startFixtureServer } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDON_PREFS } from "./addon-harness.js";
-import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
+import { type FixtureServer, findRef } from "@webbrain/testkit";
+import { describe, expect, it } from "vitest";
+import { type PortProbe, useProbedAddon } from "./port-probe.js";
 
 type Result = Record<string, unknown> & { success: boolean; error?: string };
 
@@ -21,31 +20,19 @@ const TALL_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Tall<
 <style>body{margin:0}#top{height:${PAGE_HEIGHT_PX - 100}px;background:#fff}#band{height:100px;background:#00ff00}</style>
 </head><body><div id="top"></div><div id="band"></div></body></html>`;
 
-let addon: Awaited<ReturnType<typeof buildAddonWithProbe>> | undefined;
 let fixtures: FixtureServer;
 let probe: PortProbe;
-
-beforeAll(async () => {
-  addon = await buildAddonWithProbe();
-  fixtures = await startFixtureServer({
-    routes: {
-      "/tall.html": (_req, res) => {
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        res.end(TALL_PAGE);
-      },
+const firefox = useProbedAddon(
+  (probed) => {
+    ({ fixtures, probe } = probed);
+  },
+  () => ({
+    "/tall.html": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(TALL_PAGE);
     },
-  });
-});
-afterAll(async () => {
-  await fixtures?.close();
-  await addon?.remove();
-});
-
-const firefox = setupFirefox({ prefs: ADDON_PREFS });
-
-beforeAll(async () => {
-  probe = await openPortProbe(firefox.client, addon!.dir);
-});
+  }),
+);
 
 async function open(path: string) {
   const context = await firefox.newTab();

@@ -15,28 +15,15 @@
  * relay (Firefox allows one session); everything else, Firefox starting the companion for the
  * add-on included, is real.
  */
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { evaluate, navigate } from "@webbrain/bidi";
-import {
-  type FixtureServer,
-  findRef,
-  runNodeScript,
-  type SessionRelay,
-  setupFirefox,
-  startFixtureServer,
-  startNodeScript,
-  startSessionRelay,
-  waitFor,
-} from "@webbrain/testkit";
+import { type FixtureServer, findRef, startFixtureServer, startNodeScript, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  ADDON_PREFS,
   buildAddon,
   click,
   count,
@@ -50,35 +37,19 @@ import {
   waitForContext,
   waitForText,
 } from "./addon-harness.js";
+import { useCompanionFirefox, WEBBRAIN_BIN } from "./companion-harness.js";
 
-const WEBBRAIN_BIN = fileURLToPath(new URL("../../runner/bin/webbrain.js", import.meta.url));
-/** The runner's COMPANION_SESSION_ENV (companion-host.ts); the add-on package cannot import it. */
-const COMPANION_SESSION_ENV = "WEBBRAIN_COMPANION_SESSION";
 const CLIENT_NAME = "test-agent";
 const SESSION_COOKIE = "ada-7";
 const PRIVATE_TITLE = "Private inbox";
 
-let home = "";
-let runtimeDir = "";
-let relay: SessionRelay | undefined;
 let addon: Awaited<ReturnType<typeof buildAddon>> | undefined;
 let fixtures: FixtureServer | undefined;
 let settingsPage = "";
 
-const firefox = setupFirefox(async () => {
-  home = await mkdtemp(join(tmpdir(), "webbrain-own-firefox-"));
-  // mkdtemp makes the folder 0700: the companion's socket goes in <it>/webbrain.
-  runtimeDir = await mkdtemp(join(tmpdir(), "webbrain-own-firefox-run-"));
-  const installed = await runNodeScript(WEBBRAIN_BIN, ["companion", "install"], { env: { HOME: home } });
-  if (installed.code !== 0) throw new Error(`companion install: ${installed.stderr}`);
-  relay = await startSessionRelay(() => firefox.client);
-  return {
-    prefs: ADDON_PREFS,
-    env: { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtimeDir, [COMPANION_SESSION_ENV]: relay.url },
-  };
-});
+const { firefox, runtimeDir } = useCompanionFirefox();
 
-const socketDir = () => join(runtimeDir, "webbrain");
+const socketDir = () => join(runtimeDir(), "webbrain");
 const sockets = async () =>
   (await readdir(socketDir()).catch(() => [] as string[])).filter((name) => name.endsWith(".sock"));
 
@@ -116,11 +87,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await relay?.close();
   await fixtures?.close();
   await addon?.remove();
-  if (home) await rm(home, { recursive: true, force: true });
-  if (runtimeDir) await rm(runtimeDir, { recursive: true, force: true });
 });
 
 async function openTab(path: string): Promise<{ context: string; tabId: number; url: string }> {
@@ -130,21 +98,27 @@ async function openTab(path: string): Promise<{ context: string; tabId: number; 
   return { context, tabId: await firefoxTabId(firefox.client, settingsPage, url), url };
 }
 
-/** An MCP client started as a coding agent starts one: `webbrain mcp --own-firefox` on stdio. */
-async function attachClient(): Promise<{ client: Client; stderr: () => string }> {
+/** `webbrain mcp --own-firefox` on stdio, as a coding agent starts it; its stderr kept. */
+function ownFirefoxTransport(): { transport: StdioClientTransport; stderr: () => string } {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [WEBBRAIN_BIN, "mcp", "--own-firefox"],
-    env: { ...(process.env as Record<string, string>), XDG_RUNTIME_DIR: runtimeDir },
+    env: { ...(process.env as Record<string, string>), XDG_RUNTIME_DIR: runtimeDir() },
     stderr: "pipe",
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  return { transport, stderr: () => stderr };
+}
+
+/** An MCP client (the SDK's own) attached through `webbrain mcp --own-firefox`. */
+async function attachClient(): Promise<{ client: Client; stderr: () => string }> {
+  const { transport, stderr } = ownFirefoxTransport();
   const client = new Client({ name: CLIENT_NAME, version: "1.0.0" });
   await client.connect(transport);
-  return { client, stderr: () => stderr };
+  return { client, stderr };
 }
 
 /** A call; a permission prompt it raises is answered "Allow once" in the sidebar, as a person would. */
@@ -343,7 +317,7 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
     const sidebar = await openAddonPage(firefox.client, settingsPage, `sidebar.html?tab=${shared.tabId}`);
     let stderr = "";
     const server = startNodeScript(WEBBRAIN_BIN, ["mcp", "--own-firefox", "--port", "0"], {
-      env: { XDG_RUNTIME_DIR: runtimeDir },
+      env: { XDG_RUNTIME_DIR: runtimeDir() },
       onStderr: (all) => {
         stderr = all;
       },
@@ -417,19 +391,10 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
       message: "the companion's socket is still there after Settings turned it off",
     });
     // A client started now is told plainly that no companion runs.
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [WEBBRAIN_BIN, "mcp", "--own-firefox"],
-      env: { ...(process.env as Record<string, string>), XDG_RUNTIME_DIR: runtimeDir },
-      stderr: "pipe",
-    });
-    let stderr = "";
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const { transport, stderr } = ownFirefoxTransport();
     const client = new Client({ name: CLIENT_NAME, version: "1.0.0" });
     await expect(client.connect(transport)).rejects.toThrow();
-    await waitFor(() => stderr.includes("No WebBrain companion is running"), {
+    await waitFor(() => stderr().includes("No WebBrain companion is running"), {
       message: "mcp --own-firefox did not say why it could not attach",
     });
   });

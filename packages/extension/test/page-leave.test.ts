@@ -7,40 +7,32 @@
  * passed off as a success while the document loads.
  */
 import { navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDON_PREFS, click } from "./addon-harness.js";
-import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
+import { type FixtureServer, findRef, waitFor } from "@webbrain/testkit";
+import { beforeAll, describe, expect, it } from "vitest";
+import { click } from "./addon-harness.js";
+import { type PortProbe, useProbedAddon } from "./port-probe.js";
 
 type Result = Record<string, unknown> & { success: boolean; error?: string };
 
-let addon: Awaited<ReturnType<typeof buildAddonWithProbe>> | undefined;
 let fixtures: FixtureServer;
 let probe: PortProbe;
 /** Prompts Firefox opened (BiDi sees them; a person would have had to answer each). */
 const prompts: string[] = [];
 
-beforeAll(async () => {
-  addon = await buildAddonWithProbe();
-  fixtures = await startFixtureServer({
-    routes: {
-      "/slow-body.html": (_req, res) => {
-        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        res.write("<!doctype html><html><head><title>Slow</title></head>");
-        setTimeout(() => res.end("<body><h1>Late</h1><button>Arrived late</button></body></html>"), 1_500);
-      },
+const firefox = useProbedAddon(
+  (probed) => {
+    ({ fixtures, probe } = probed);
+  },
+  () => ({
+    "/slow-body.html": (_req, res) => {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.write("<!doctype html><html><head><title>Slow</title></head>");
+      setTimeout(() => res.end("<body><h1>Late</h1><button>Arrived late</button></body></html>"), 1_500);
     },
-  });
-});
-afterAll(async () => {
-  await fixtures?.close();
-  await addon?.remove();
-});
-
-const firefox = setupFirefox({ prefs: ADDON_PREFS });
+  }),
+);
 
 beforeAll(async () => {
-  probe = await openPortProbe(firefox.client, addon!.dir);
   await firefox.client.subscribe(["browsingContext.userPromptOpened"]);
   firefox.client.on("browsingContext.userPromptOpened", (params) => {
     prompts.push(JSON.stringify(params));

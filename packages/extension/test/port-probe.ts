@@ -10,8 +10,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BidiClient, evaluate } from "@webbrain/bidi";
 import type { Mode, Tier } from "@webbrain/protocol";
+import { type FixtureRoute, type FixtureServer, setupFirefox, startFixtureServer } from "@webbrain/testkit";
 import { build } from "esbuild";
+import { afterAll, beforeAll } from "vitest";
 import {
+  ADDON_PREFS,
   buildAddon,
   firefoxTabId,
   installAddon,
@@ -138,4 +141,36 @@ export async function openPortProbe(client: BidiClient, dir: string): Promise<Po
       return String(await firefoxTabId(client, context, url));
     },
   };
+}
+
+export interface ProbedAddon {
+  fixtures: FixtureServer;
+  probe: PortProbe;
+}
+
+/**
+ * A test file over the port probe: the add-on built with the probe, a fixture server (with
+ * `routes`, which may be made when the file starts), a Firefox with the add-on's prefs and the
+ * probe open in it; `ready` gets the server and the probe once they are. Everything is closed
+ * after the file. Answers the file's Firefox.
+ */
+export function useProbedAddon(
+  ready: (probed: ProbedAddon) => void,
+  routes: () => Record<string, FixtureRoute> | Promise<Record<string, FixtureRoute>> = () => ({}),
+): ReturnType<typeof setupFirefox> {
+  let addon: Awaited<ReturnType<typeof buildAddonWithProbe>> | undefined;
+  let fixtures: FixtureServer | undefined;
+  beforeAll(async () => {
+    addon = await buildAddonWithProbe();
+    fixtures = await startFixtureServer({ routes: await routes() });
+  });
+  afterAll(async () => {
+    await fixtures?.close();
+    await addon?.remove();
+  });
+  const firefox = setupFirefox({ prefs: ADDON_PREFS });
+  beforeAll(async () => {
+    ready({ fixtures: fixtures!, probe: await openPortProbe(firefox.client, addon!.dir) });
+  });
+  return firefox;
 }

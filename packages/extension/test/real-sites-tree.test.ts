@@ -10,44 +10,34 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { evaluate, navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef, refIn, setupFirefox, startFixtureServer } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDON_PREFS } from "./addon-harness.js";
-import { buildAddonWithProbe, openPortProbe, type PortProbe } from "./port-probe.js";
+import { type FixtureServer, findRef, refIn } from "@webbrain/testkit";
+import { describe, expect, it } from "vitest";
+import { type PortProbe, useProbedAddon } from "./port-probe.js";
 
 type Result = Record<string, unknown> & { success: boolean; error?: string };
 
 const PAGE = "/page/wired/real-sites.html";
 
-let addon: Awaited<ReturnType<typeof buildAddonWithProbe>> | undefined;
 let fixtures: FixtureServer;
 let probe: PortProbe;
 
 const require = createRequire(import.meta.url);
 
-beforeAll(async () => {
-  addon = await buildAddonWithProbe();
-  // The fixture wires its dialog with jQuery, served from node_modules as the page tests do.
-  const jquery = await readFile(require.resolve("jquery/dist/jquery.min.js"), "utf8");
-  fixtures = await startFixtureServer({
-    routes: {
+const firefox = useProbedAddon(
+  (probed) => {
+    ({ fixtures, probe } = probed);
+  },
+  async () => {
+    // The fixture wires its dialog with jQuery, served from node_modules as the page tests do.
+    const jquery = await readFile(require.resolve("jquery/dist/jquery.min.js"), "utf8");
+    return {
       "/vendor/jquery.js": (_req, res) => {
         res.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
         res.end(jquery);
       },
-    },
-  });
-});
-afterAll(async () => {
-  await fixtures?.close();
-  await addon?.remove();
-});
-
-const firefox = setupFirefox({ prefs: ADDON_PREFS });
-
-beforeAll(async () => {
-  probe = await openPortProbe(firefox.client, addon!.dir);
-});
+    };
+  },
+);
 
 function pageAction(tab: string, action: string, params: Record<string, unknown> = {}): Promise<Result> {
   return probe.call<Result>("pageAction", tab, action, params);

@@ -14,7 +14,7 @@
  *   the setting says, not a list of its own.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { serializeWorkflow, type Workflow } from "@webbrain/agent";
+import type { Workflow } from "@webbrain/agent";
 import { evaluate } from "@webbrain/bidi";
 import {
   type FixtureServer,
@@ -35,6 +35,7 @@ import {
   count,
   fill,
   installAndOpenSettings,
+  replayOnWorkflowPort,
   screenshot,
   scriptedSettings,
   startChatOnPage,
@@ -106,30 +107,9 @@ interface Answer {
   completed?: number;
 }
 
-/**
- * Replays a workflow as the panel's Run button does: on the background's workflow port, every
- * permission the gate asks answered "once".
- */
+/** Replays a workflow as the panel's Run button does (every permission answered "once"). */
 function replay(context: string, workflow: Workflow): Promise<Answer> {
-  return evaluate<Answer>(
-    firefox.client,
-    context,
-    `new Promise((resolve) => {
-      const port = browser.runtime.connect({ name: "webbrain-workflow" });
-      port.onMessage.addListener((message) => {
-        if (message.type === "webbrain_workflow_permission") {
-          port.postMessage({ type: "webbrain_workflow_permission_reply", id: message.id, answer: "once" });
-          return;
-        }
-        if (typeof message.status === "string") {
-          port.disconnect();
-          resolve(message);
-        }
-      });
-      port.postMessage({ type: "webbrain_workflow_run", workflow: ${JSON.stringify(serializeWorkflow(workflow))}, params: {}, url: "" });
-    })`,
-    { awaitPromise: true },
-  );
+  return replayOnWorkflowPort(firefox.client, context, workflow);
 }
 
 async function storedLines(context: string): Promise<unknown> {

@@ -6,7 +6,8 @@
  * only when the page says the click went that way (press-and-verify.ts), and never after a link
  * a script handled (a client-side router cancels the click and pushes a state).
  *
- * Armed at resolve time for an element inside a link, read and disarmed by `verify_effect`.
+ * Armed at resolve time for an element inside a link, read and disarmed by `verify_effect`. The
+ * add-on's content script judges its synthetic clicks by the same rule (`followedLink`).
  */
 
 /** Where a followed link goes: this document is left (a page or a download), or a new tab opens. */
@@ -41,6 +42,13 @@ function leavesDocument(link: HTMLAnchorElement, doc: Document): boolean {
   return !sameDocument || link.hasAttribute("download");
 }
 
+/** Where a dispatched click on `link` went: undefined when the page cancelled it or it stays in the document. */
+export function followedLink(event: Event, link: HTMLAnchorElement, doc: Document): FollowedLink | undefined {
+  if (event.defaultPrevented) return undefined;
+  if (opensNewTab(link)) return "tab";
+  return leavesDocument(link, doc) ? "document" : undefined;
+}
+
 /** Watches the next click on the link around `el` (undefined when `el` is in none). */
 export function watchLinkClick(doc: Document, el: Element): LinkClickWatch | undefined {
   const link = el.closest("a[href]") as HTMLAnchorElement | null;
@@ -54,11 +62,7 @@ export function watchLinkClick(doc: Document, el: Element): LinkClickWatch | und
   const stop = () => view.removeEventListener("click", onClick, { capture: true });
   return {
     // Read after the dispatch ended: every handler, the page's last ones included, has run.
-    followed: () => {
-      if (!clicked || clicked.defaultPrevented) return undefined;
-      if (opensNewTab(link)) return "tab";
-      return leavesDocument(link, doc) ? "document" : undefined;
-    },
+    followed: () => (clicked ? followedLink(clicked, link, doc) : undefined),
     stop,
   };
 }

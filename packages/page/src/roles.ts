@@ -3,6 +3,7 @@
  * Also decides which elements are interactive (get a ref) and which roles are containers whose
  * children are listed under them.
  */
+import { AREA_ROLES } from "@webbrain/protocol";
 import { isInput } from "./dom-realm.js";
 import { nativeDom } from "./native-dom.js";
 
@@ -55,20 +56,8 @@ export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
 /** Non-interactive roles printed as structure lines (context for the refs inside them). */
 export const STRUCTURE_ROLES: ReadonlySet<string> = new Set([
   "heading",
-  "dialog",
-  "alertdialog",
-  "navigation",
-  "main",
-  "banner",
-  "contentinfo",
-  "complementary",
-  "search",
-  "form",
-  "region",
-  "radiogroup",
-  "group",
-  "menu",
-  "menubar",
+  // The areas a saved step names its target by (a details summary is printed as a control).
+  ...[...AREA_ROLES].filter((role) => role !== "summary"),
   "tablist",
   "toolbar",
   "tree",

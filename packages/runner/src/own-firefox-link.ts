@@ -23,6 +23,7 @@ import {
   type AttachToolListing,
 } from "@webbrain/protocol";
 import { BrowserUnavailableError } from "./errors.js";
+import { readJsonLines } from "./json-lines.js";
 
 type Answer = Extract<AttachServerMessage, { type: "answer" }>;
 
@@ -41,7 +42,6 @@ export class OwnFirefoxLink {
   private constructor(socket: Socket, path: string) {
     this.#socket = socket;
     this.path = path;
-    let buffered = "";
     let end: (reason: string) => void = () => {};
     this.ended = new Promise((resolve) => {
       end = resolve;
@@ -53,26 +53,13 @@ export class OwnFirefoxLink {
       this.#pending.clear();
       end(reason);
     };
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      buffered += chunk;
-      let newline = buffered.indexOf("\n");
-      while (newline >= 0) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
-        newline = buffered.indexOf("\n");
-        let message: AttachServerMessage;
-        try {
-          message = JSON.parse(line) as AttachServerMessage;
-        } catch {
-          continue;
-        }
-        if (message.type === "revoked") finish(`The person ended this client's access: ${message.reason}`);
-        else if (message.type === "answer") {
-          const settle = this.#pending.get(message.id);
-          this.#pending.delete(message.id);
-          settle?.(message);
-        }
+    readJsonLines(socket, (value) => {
+      const message = value as AttachServerMessage;
+      if (message.type === "revoked") finish(`The person ended this client's access: ${message.reason}`);
+      else if (message.type === "answer") {
+        const settle = this.#pending.get(message.id);
+        this.#pending.delete(message.id);
+        settle?.(message);
       }
     });
     socket.on("error", () => undefined);

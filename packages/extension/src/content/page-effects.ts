@@ -22,6 +22,7 @@
  *   dialog then shows as Firefox's, unrecorded.
  */
 
+import { followedLink } from "@webbrain/page/link-follow";
 import {
   LINK_FOLLOWED_FIELD,
   type LinkFollowed,
@@ -174,32 +175,6 @@ function installLeaveWatch(page: PageDialogWindow, scope: ScopeWithExport): void
   }
 }
 
-/** A link click the page did not cancel that leaves the document (not `#x`, not `javascript:`). */
-function followsLink(event: Event, link: HTMLAnchorElement): boolean {
-  if (event.defaultPrevented) return false;
-  let url: URL;
-  try {
-    url = new URL(link.href);
-  } catch {
-    return false;
-  }
-  if (url.protocol === "javascript:") return false;
-  const here = new URL(location.href);
-  const sameDocument = url.hash !== "" && url.href.split("#")[0] === here.href.split("#")[0];
-  return !sameDocument || link.hasAttribute("download") || link.target !== "";
-}
-
-function opensNewTab(link: HTMLAnchorElement): boolean {
-  const target = link.target.toLowerCase();
-  return (
-    target !== "" &&
-    target !== "_self" &&
-    target !== "_parent" &&
-    target !== "_top" &&
-    !link.hasAttribute("download")
-  );
-}
-
 /** The runner's wording (`describeDialogs`). */
 function describe(record: DialogRecord): string {
   const entered = record.text !== undefined ? ` with "${record.text}"` : "";
@@ -223,11 +198,16 @@ export async function withPageEffects(run: () => Promise<unknown>): Promise<unkn
   if (typeof result !== "object" || result === null) return result;
   const out = result as Record<string, unknown>;
   const followed =
-    acting === 0 ? linkClicks.splice(0).filter(({ event, link }) => followsLink(event, link)) : [];
+    acting === 0
+      ? linkClicks.splice(0).flatMap((click) => {
+          const where = followedLink(click.event, click.link, document);
+          return where ? [{ ...click, where }] : [];
+        })
+      : [];
   if (followed.length > 0) {
     // A synthetic click gives no user activation, so Firefox's popup blocker refuses a link
     // that opens a new tab; the background page opens it as the trusted click would have.
-    const blocked = followed.find(({ link, active }) => opensNewTab(link) && !active);
+    const blocked = followed.find(({ where, active }) => where === "tab" && !active);
     const report: LinkFollowed = blocked ? { blockedNewTab: blocked.link.href } : {};
     out[LINK_FOLLOWED_FIELD] = report;
   }

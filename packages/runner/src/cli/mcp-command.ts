@@ -5,7 +5,13 @@
 
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { type BrowserPort, type MessagingRoute, RecipientGuard, type SkillDefinition } from "@webbrain/agent";
+import {
+  type BrowserPort,
+  type MessagingRoute,
+  type PermissionApprover,
+  RecipientGuard,
+  type SkillDefinition,
+} from "@webbrain/agent";
 import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
 import { SessionBrowser } from "../isolated-sessions.js";
 import { userContextBackings } from "../mcp-http-server.js";
@@ -90,19 +96,7 @@ async function serveStdio(
     async ({ port, tabId, description }) => {
       const server = createMcpServer(
         (approver) =>
-          runnerToolSource(
-            new ToolRunner({
-              port: guarded(port, routes),
-              tabId,
-              mode,
-              tier,
-              vision: true,
-              advisoryGuards: true,
-              skills,
-              skillHttp: network.http,
-              ...(approver ? { approver } : {}),
-            }),
-          ),
+          runnerToolSource(mcpToolRunner({ port, tabId }, options, skills, routes, network, approver)),
         { confirm: options.confirm === true, tools },
       );
       const closed = new Promise<void>((resolve) => {
@@ -144,23 +138,36 @@ async function serveHttp(
       description: browser.description,
       lost: browser.lost,
       close: () => browser.close(),
-      openBacking: userContextBackings(
-        browser,
-        options.url,
-        (session, approver) =>
-          new ToolRunner({
-            port: guarded(session.port, routes),
-            tabId: session.tabId,
-            mode,
-            tier,
-            vision: true,
-            advisoryGuards: true,
-            skills,
-            skillHttp: network.http,
-            ...(approver ? { approver } : {}),
-          }),
+      openBacking: userContextBackings(browser, options.url, (session, approver) =>
+        mcpToolRunner(session, options, skills, routes, network, approver),
       ),
     };
+  });
+}
+
+/**
+ * One MCP session's tools over its tab: the mode and tier asked for, images on (MCP clients take
+ * them), guards that warn and never refuse (the client is the agent), skills, and the recipient
+ * guard.
+ */
+function mcpToolRunner(
+  session: { port: BrowserPort; tabId: string },
+  options: Options,
+  skills: readonly SkillDefinition[],
+  routes: readonly MessagingRoute[],
+  network: SkillNetwork,
+  approver: PermissionApprover | undefined,
+): ToolRunner {
+  return new ToolRunner({
+    port: guarded(session.port, routes),
+    tabId: session.tabId,
+    mode: options.mode ?? "act",
+    tier: options.tier ?? "full",
+    vision: true,
+    advisoryGuards: true,
+    skills,
+    skillHttp: network.http,
+    ...(approver ? { approver } : {}),
   });
 }
 

@@ -23,6 +23,7 @@ import {
   type AttachServerMessage,
   type CompanionEvent,
 } from "@webbrain/protocol";
+import { readJsonLines } from "../json-lines.js";
 
 /** Under Firefox's 1 MiB limit for one host message, with room for the event around the line. */
 const MAX_LINE_BYTES = 512 * 1024;
@@ -104,22 +105,17 @@ export class AttachSocketServer {
   #accept(socket: Socket, onEvent: (event: CompanionEvent) => void): void {
     const client = this.#next++;
     this.#clients.set(client, socket);
-    let pending = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      pending += chunk;
-      let newline = pending.indexOf("\n");
-      while (newline >= 0) {
-        const line = pending.slice(0, newline);
-        pending = pending.slice(newline + 1);
-        const message = parseLine(line);
-        if (message) onEvent({ type: "attach_message", client, message });
-        newline = pending.indexOf("\n");
-      }
-      if (Buffer.byteLength(pending) > MAX_LINE_BYTES) {
-        this.close(client, `a message over ${MAX_LINE_BYTES} bytes cannot be relayed to the add-on`);
-      }
-    });
+    readJsonLines(
+      socket,
+      (value) => {
+        if (isClientMessage(value)) onEvent({ type: "attach_message", client, message: value });
+      },
+      {
+        maxLineBytes: MAX_LINE_BYTES,
+        onTooLong: () =>
+          this.close(client, `a message over ${MAX_LINE_BYTES} bytes cannot be relayed to the add-on`),
+      },
+    );
     socket.on("error", () => socket.destroy());
     socket.on("close", () => {
       if (this.#clients.get(client) !== socket) return;
@@ -149,15 +145,5 @@ export class AttachSocketServer {
     this.#clients.clear();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
     await unlink(this.path).catch(() => undefined);
-  }
-}
-
-function parseLine(line: string): AttachClientMessage | undefined {
-  if (line.trim() === "") return undefined;
-  try {
-    const value: unknown = JSON.parse(line);
-    return isClientMessage(value) ? value : undefined;
-  } catch {
-    return undefined;
   }
 }
