@@ -26,7 +26,9 @@ import {
   type BrowserCapability,
   type Mode,
   modeSchema,
+  type PermissionFacet,
   type Tier,
+  type ToolFacets,
   TreeFilterSchema,
 } from "@webbrain/protocol";
 import { type TSchema, Type } from "typebox";
@@ -60,7 +62,8 @@ export type ResultTrust = "page" | "agent";
 /** The lowest tier of a mode that offers the tool (every higher tier offers it too). */
 export type ToolOffer = Partial<Record<Mode, Tier>>;
 
-export interface ToolDeclaration<Name extends string = string, Runs extends ToolRuns = ToolRuns> {
+export interface ToolDeclaration<Name extends string = string, Runs extends ToolRuns = ToolRuns>
+  extends ToolFacets {
   name: Name;
   kind: ToolKind;
   description: string;
@@ -116,7 +119,7 @@ const PAGE_LAYER = ["page_layer"] as const satisfies readonly BrowserCapability[
 const SCHEDULE_AFTER_SECONDS = "Seconds from now. 0 starts a task now.";
 const SCHEDULE_RUN_AT = "ISO date-time, e.g. 2026-12-02T08:00:00Z.";
 
-interface DeclarationInput<Runs extends ToolRuns> {
+interface DeclarationInput<Runs extends ToolRuns> extends ToolFacets {
   kind: ToolKind;
   description: string;
   parameters: TSchema;
@@ -127,11 +130,30 @@ interface DeclarationInput<Runs extends ToolRuns> {
   vision?: boolean;
 }
 
+/**
+ * The permission a kind asks for unless the declaration says otherwise (`permission` given, or
+ * `null` for none): acting asks about the page, going somewhere or fetching about the URL.
+ */
+const KIND_PERMISSION: Partial<Record<ToolKind, PermissionFacet>> = {
+  act: { capability: "interact", origin: "page" },
+  navigate: { capability: "navigate", origin: "url" },
+  network: { capability: "network", origin: "url" },
+  download: { capability: "download", origin: "page" },
+};
+
 function tool<const Name extends string, const Runs extends ToolRuns>(
   name: Name,
-  input: DeclarationInput<Runs>,
+  input: Omit<DeclarationInput<Runs>, "permission"> & { permission?: PermissionFacet | null },
 ): ToolDeclaration<Name, Runs> {
-  return { name, ...input, result: input.result ?? "page", vision: input.vision ?? false };
+  const { permission, ...rest } = input;
+  const asks = permission === undefined ? KIND_PERMISSION[input.kind] : (permission ?? undefined);
+  return {
+    name,
+    ...rest,
+    ...(asks ? { permission: asks } : {}),
+    result: input.result ?? "page",
+    vision: input.vision ?? false,
+  };
 }
 
 const DECLARATIONS = [
@@ -151,6 +173,7 @@ const DECLARATIONS = [
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    refScopesRead: true,
   }),
   tool("click_ax", {
     kind: "act",
@@ -159,6 +182,8 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
+    replay: "replayed",
+    sends: { trigger: "activates", target: "ref" },
   }),
   tool("type_ax", {
     kind: "act",
@@ -167,6 +192,9 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
+    typedArg: "value",
+    replay: "typing",
+    sends: { trigger: "typed_newline", target: "ref" },
   }),
   tool("set_field", {
     kind: "act",
@@ -176,6 +204,9 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
+    typedArg: "value",
+    replay: "replayed",
+    sends: { trigger: "submit_flag", target: "ref" },
   }),
   tool("hover", {
     kind: "act",
@@ -185,6 +216,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
     result: "agent",
+    replay: "replayed",
   }),
   tool("drag_drop", {
     kind: "act",
@@ -210,6 +242,7 @@ const DECLARATIONS = [
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    refScopesRead: true,
   }),
   tool("screenshot", {
     kind: "observe",
@@ -244,6 +277,8 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT_SEARCH,
+    replay: "replayed",
+    sends: { trigger: "activates", target: "none" },
   }),
   tool("type_text", {
     kind: "act",
@@ -252,6 +287,9 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT_SEARCH,
+    typedArg: "text",
+    replay: "typing",
+    sends: { trigger: "typed_newline", target: "ref" },
   }),
   tool("press_keys", {
     kind: "act",
@@ -261,6 +299,8 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
     result: "agent",
+    replay: "replayed",
+    sends: { trigger: "enter_key", target: "focus" },
   }),
   tool("scroll", {
     kind: "observe",
@@ -276,6 +316,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE,
     result: "agent",
+    replay: "replayed",
   }),
   tool("select_text", {
     kind: "act",
@@ -293,6 +334,7 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: ["navigation"],
     runs: PORT,
+    replay: "navigation",
   }),
   tool("go_back", {
     kind: "navigate",
@@ -301,6 +343,9 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: ["navigation"],
     runs: PORT,
+    replay: "navigation",
+    // No URL to ask about: back and forward go where the user already was.
+    permission: null,
   }),
   tool("go_forward", {
     kind: "navigate",
@@ -309,6 +354,8 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["navigation"],
     runs: PORT,
+    replay: "navigation",
+    permission: null,
   }),
   tool("new_tab", {
     kind: "navigate",
@@ -325,6 +372,8 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["frame_promotion", "navigation"],
     runs: PORT_ACTION,
+    // No URL argument: the frame is already on the page.
+    permission: null,
   }),
   tool("wait_for_element", {
     kind: "observe",
@@ -410,6 +459,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["page_layer", "frame_input"],
     runs: PORT_ACTION,
+    sends: { trigger: "activates", target: "none" },
   }),
   tool("iframe_type", {
     kind: "act",
@@ -489,6 +539,9 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["file_upload"],
     runs: PORT,
+    replay: "replayed",
+    sends: { trigger: "uploads", target: "none" },
+    permission: { capability: "upload", origin: "page" },
   }),
   // The user's browsing history (spec 000: "browser-history tools"). Read-only, so Ask has them.
   tool("search_history", {
@@ -535,6 +588,7 @@ const DECLARATIONS = [
     offer: DEV_ONLY,
     needs: ["execute_js"],
     runs: PORT_ACTION,
+    permission: { capability: "execute_js", origin: "page" },
   }),
   // Scheduling (where the embedder gives the agent a scheduler: the add-on).
   tool("schedule_task", {

@@ -426,23 +426,10 @@ export function permissionFor(
   pageUrl: string,
 ): { capability: PermissionCapability; origin: string; detail: string } | undefined {
   const detail = `${spec.name} ${JSON.stringify(args).slice(0, 120)}`;
-  switch (spec.kind) {
-    case "act":
-      if (spec.name === "upload_file") return { capability: "upload", origin: originOf(pageUrl), detail };
-      return { capability: "interact", origin: originOf(pageUrl), detail };
-    case "navigate":
-      return typeof args.url === "string"
-        ? { capability: "navigate", origin: originOf(args.url), detail }
-        : undefined;
-    case "network":
-      return { capability: "network", origin: originOf(str(args.url)), detail };
-    case "download":
-      return { capability: "download", origin: originOf(pageUrl), detail };
-    case "dev":
-      return spec.name === "execute_js"
-        ? { capability: "execute_js", origin: originOf(pageUrl), detail }
-        : undefined;
-    default:
-      return undefined;
-  }
+  const asks = spec.permission;
+  if (!asks) return undefined;
+  if (asks.origin === "page") return { capability: asks.capability, origin: originOf(pageUrl), detail };
+  return typeof args.url === "string"
+    ? { capability: asks.capability, origin: originOf(args.url), detail }
+    : undefined;
 }
