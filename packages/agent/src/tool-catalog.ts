@@ -183,7 +183,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
     replay: "replayed",
-    sends: { trigger: "activates", target: "ref" },
+    sends: { trigger: "activates", target: "ref", label: "ref_name" },
   }),
   tool("type_ax", {
     kind: "act",
@@ -278,7 +278,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE_INPUT_SEARCH,
     replay: "replayed",
-    sends: { trigger: "activates", target: "none" },
+    sends: { trigger: "activates", target: "none", label: "text" },
   }),
   tool("type_text", {
     kind: "act",
@@ -421,6 +421,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE,
+    formCheck: "verifies",
   }),
   // Frames and shadow DOM.
   tool("get_shadow_dom", {
@@ -468,6 +469,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["page_layer", "frame_input"],
     runs: PORT_ACTION,
+    formCheck: "unverified",
   }),
   // Network.
   tool("fetch_url", {
@@ -541,6 +543,7 @@ const DECLARATIONS = [
     runs: PORT,
     replay: "replayed",
     sends: { trigger: "uploads", target: "none" },
+    preflight: "upload",
     permission: { capability: "upload", origin: "page" },
   }),
   // The user's browsing history (spec 000: "browser-history tools"). Read-only, so Ask has them.

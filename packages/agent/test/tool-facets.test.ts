@@ -33,6 +33,8 @@ describe("tool facets", () => {
       if (sends.trigger === "submit_flag") expect(args, spec.name).toContain("submit");
       if (sends.trigger === "enter_key") expect(args, spec.name).toContain("keys");
       if (sends.trigger === "typed_newline") expect(spec.typedArg, spec.name).toBeDefined();
+      if (sends.label === "text") expect(args, spec.name).toContain("text");
+      if (sends.label === "ref_name") expect(sends.target, spec.name).toBe("ref");
     }
   });
 
@@ -44,6 +46,13 @@ describe("tool facets", () => {
       if (spec.kind === "observe" || spec.kind === "control")
         expect(spec.permission, spec.name).toBeUndefined();
     }
+  });
+
+  it("a form check names its frame, and an upload preflight belongs to a tool the gate asks about uploads", () => {
+    for (const spec of TOOL_CATALOG.filter((s) => s.formCheck))
+      expect(argNames(spec), spec.name).toContain("urlFilter");
+    for (const spec of TOOL_CATALOG.filter((s) => s.preflight === "upload"))
+      expect(spec.permission?.capability, spec.name).toBe("upload");
   });
 
   it("a ref that scopes a read belongs to a tool that only looks", () => {

@@ -26,7 +26,19 @@ export type ReplayFacet = "replayed" | "typing" | "navigation";
 export interface SendFacet {
   trigger: "activates" | "uploads" | "submit_flag" | "enter_key" | "typed_newline";
   target: "ref" | "focus" | "none";
+  /**
+   * What names the control a submit goes through, for the duplicate-submit guard: `text` the
+   * call's `text` argument, `ref_name` the name the last tree gave its `ref_id`.
+   */
+  label?: "text" | "ref_name";
 }
+
+/**
+ * A frame's form and its check (done refuses while a frame typed into is unverified):
+ * `unverified` leaves the frame named by `urlFilter` to verify, `verifies` checks it (and a vision
+ * model sees the viewport beside the values).
+ */
+export type FormCheckFacet = "unverified" | "verifies";
 
 /**
  * What the permission gate asks about for a call, and which origin it asks for: `page` the
@@ -43,6 +55,12 @@ export interface ToolFacets {
   replay?: ReplayFacet;
   sends?: SendFacet;
   permission?: PermissionFacet;
+  formCheck?: FormCheckFacet;
+  /**
+   * A check the port runs before the permission prompt: `upload` refuses a file the user did not
+   * give without asking anyone, and names the file in the prompt.
+   */
+  preflight?: "upload";
   /** Its `ref_id` scopes what is read, not an element acted on (traces draw no box for it). */
   refScopesRead?: true;
 }
