@@ -252,6 +252,7 @@ const DECLARATIONS = [
     vision: true,
     needs: ["screenshot"],
     runs: PORT,
+    onPage: true,
   }),
   tool("get_interactive_elements", {
     kind: "observe",
@@ -335,6 +336,7 @@ const DECLARATIONS = [
     needs: ["navigation"],
     runs: PORT,
     replay: "navigation",
+    opensUrls: "url",
   }),
   tool("go_back", {
     kind: "navigate",
@@ -364,6 +366,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["tabs"],
     runs: PORT,
+    opensUrls: "url",
   }),
   tool("promote_iframe", {
     kind: "navigate",
@@ -485,6 +488,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: ["http_fetch"],
     runs: PORT,
+    opensUrls: "url",
   }),
   tool("research_url", {
     kind: "network",
@@ -494,6 +498,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: ["research"],
     runs: PORT,
+    opensUrls: "url",
   }),
   // Downloads.
   tool("list_downloads", {
@@ -519,6 +524,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["resource_url", "download"],
     runs: PORT,
+    onPage: true,
   }),
   tool("download_files", {
     kind: "download",
@@ -527,6 +533,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["download"],
     runs: PORT,
+    opensUrls: "urls",
   }),
   tool("upload_file", {
     kind: "act",
@@ -545,6 +552,7 @@ const DECLARATIONS = [
     sends: { trigger: "uploads", target: "none" },
     preflight: "upload",
     permission: { capability: "upload", origin: "page" },
+    onPage: true,
   }),
   // The user's browsing history (spec 000: "browser-history tools"). Read-only, so Ask has them.
   tool("search_history", {

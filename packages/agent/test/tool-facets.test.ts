@@ -55,6 +55,12 @@ describe("tool facets", () => {
       expect(spec.permission?.capability, spec.name).toBe("upload");
   });
 
+  it("the URLs a call opens are in the argument it declares, and an on-page tool runs in a port", () => {
+    for (const spec of TOOL_CATALOG.filter((s) => s.opensUrls))
+      expect(argNames(spec), spec.name).toContain(spec.opensUrls);
+    for (const spec of TOOL_CATALOG.filter((s) => s.onPage)) expect(spec.runs.in, spec.name).toBe("port");
+  });
+
   it("a ref that scopes a read belongs to a tool that only looks", () => {
     for (const spec of TOOL_CATALOG.filter((s) => s.refScopesRead))
       expect(spec.kind, spec.name).toBe("observe");

@@ -61,6 +61,10 @@ export interface ToolFacets {
    * give without asking anyone, and names the file in the prompt.
    */
   preflight?: "upload";
+  /** The argument that holds the URLs a call opens, fetches or downloads (the URL gate checks them). */
+  opensUrls?: "url" | "urls";
+  /** A port tool that works on the open page as much as a page tool does (the URL gate checks the page). */
+  onPage?: true;
   /** Its `ref_id` scopes what is read, not an element acted on (traces draw no box for it). */
   refScopesRead?: true;
 }
