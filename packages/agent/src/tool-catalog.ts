@@ -174,6 +174,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
     refScopesRead: true,
+    example: { filter: "interactive" },
   }),
   tool("click_ax", {
     kind: "act",
@@ -243,6 +244,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
     refScopesRead: true,
+    example: { max_chars: 2_000 },
   }),
   tool("screenshot", {
     kind: "observe",
@@ -261,6 +263,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    example: { limit: 20 },
   }),
   // Legacy interaction.
   tool("click", {
@@ -302,6 +305,7 @@ const DECLARATIONS = [
     result: "agent",
     replay: "replayed",
     sends: { trigger: "enter_key", target: "focus" },
+    example: { keys: "Tab" },
   }),
   tool("scroll", {
     kind: "observe",
@@ -318,6 +322,7 @@ const DECLARATIONS = [
     runs: PAGE,
     result: "agent",
     replay: "replayed",
+    example: { direction: "down", amount: 200 },
   }),
   tool("select_text", {
     kind: "act",
@@ -394,6 +399,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE,
     result: "agent",
+    example: { quiet_ms: 100, timeout_ms: 5_000 },
   }),
   tool("extract_data", {
     kind: "observe",
@@ -408,6 +414,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    example: { type: "tables" },
   }),
   tool("get_selection", {
     kind: "observe",
@@ -508,6 +515,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: ["downloads"],
     runs: PORT,
+    example: { limit: 5 },
   }),
   tool("read_downloaded_file", {
     kind: "observe",
@@ -583,6 +591,7 @@ const DECLARATIONS = [
     offer: DEV_ONLY,
     needs: PAGE_LAYER,
     runs: PAGE,
+    example: { selector: "h1" },
   }),
   tool("inspect_element_styles", {
     kind: "dev",
@@ -591,6 +600,7 @@ const DECLARATIONS = [
     offer: DEV_ONLY,
     needs: PAGE_LAYER,
     runs: PAGE,
+    example: { selector: "h1" },
   }),
   tool("execute_js", {
     kind: "dev",
@@ -600,6 +610,7 @@ const DECLARATIONS = [
     needs: ["execute_js"],
     runs: PORT_ACTION,
     permission: { capability: "execute_js", origin: "page" },
+    example: { code: "document.title" },
   }),
   // Scheduling (where the embedder gives the agent a scheduler: the add-on).
   tool("schedule_task", {
@@ -649,6 +660,7 @@ const DECLARATIONS = [
     needs: [],
     runs: AGENT_SCHEDULER,
     result: "agent",
+    example: { reason: "waiting for the conformance report", after_seconds: 3_600 },
   }),
   // Control.
   tool("pause_for_user", {
@@ -660,6 +672,7 @@ const DECLARATIONS = [
     needs: ["person_at_hand"],
     runs: PORT,
     result: "agent",
+    example: { message: "Solve the captcha, then press Enter." },
   }),
   tool("clarify", {
     kind: "control",
@@ -669,6 +682,7 @@ const DECLARATIONS = [
     needs: [],
     runs: AGENT,
     result: "agent",
+    example: { question: "Which voucher?" },
   }),
   tool("done", {
     kind: "control",
@@ -678,6 +692,7 @@ const DECLARATIONS = [
     needs: [],
     runs: AGENT,
     result: "agent",
+    example: { summary: "Called every tool once; the status line shows each effect." },
   }),
 ] as const;
 

@@ -1,6 +1,7 @@
 // The tool catalog's facets agree with the rest of each declaration: guards, replay and traces
 // read them instead of lists of names, so a facet that names a missing argument or a tool that
 // cannot do what it says would fail quietly there.
+import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
 import { TOOL_CATALOG, type ToolSpec } from "../src/index.js";
 
@@ -59,6 +60,12 @@ describe("tool facets", () => {
     for (const spec of TOOL_CATALOG.filter((s) => s.opensUrls))
       expect(argNames(spec), spec.name).toContain(spec.opensUrls);
     for (const spec of TOOL_CATALOG.filter((s) => s.onPage)) expect(spec.runs.in, spec.name).toBe("port");
+  });
+
+  it("every example call is valid for the tool's schema", () => {
+    const withExample = TOOL_CATALOG.filter((s) => s.example);
+    expect(withExample.length).toBeGreaterThan(0);
+    for (const spec of withExample) expect(Value.Check(spec.parameters, spec.example), spec.name).toBe(true);
   });
 
   it("a ref that scopes a read belongs to a tool that only looks", () => {

@@ -65,6 +65,11 @@ export interface ToolFacets {
   opensUrls?: "url" | "urls";
   /** A port tool that works on the open page as much as a page tool does (the URL gate checks the page). */
   onPage?: true;
+  /**
+   * A call that works on any page (no ref, no fixture's URL): the conformance tests make it, and
+   * the tool-facets test checks it against the schema.
+   */
+  example?: Readonly<Record<string, unknown>>;
   /** Its `ref_id` scopes what is read, not an element acted on (traces draw no box for it). */
   refScopesRead?: true;
 }
