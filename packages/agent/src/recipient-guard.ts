@@ -29,6 +29,7 @@ import {
 import type { BrowserPort, PageResult, TabInfo } from "./browser-port.js";
 import type { Plan } from "./planner.js";
 import { decoratePort } from "./port-decorator.js";
+import { type ToolSpec, toolSpec } from "./tool-catalog.js";
 import type { TargetDescriptor } from "./workflow-target.js";
 
 export interface MessagingRoute {
@@ -111,21 +112,28 @@ export function isPotentialDispatch(
   args: Record<string, unknown>,
   target?: TargetDescriptor,
 ): boolean {
-  switch (tool) {
-    case "click_ax":
-    case "click":
-    case "iframe_click":
-      if (target && (EDITABLE_ROLES.has(target.role) || inRail(target))) return false;
+  const spec = toolSpec(tool);
+  if (!spec?.sends) return false;
+  // A click on an editable focuses it, and a rail row opens a conversation: neither sends.
+  if (spec.sends.trigger === "activates" && target && (EDITABLE_ROLES.has(target.role) || inRail(target)))
+    return false;
+  return triggered(spec, args);
+}
+
+/** Whether the call's arguments pull its declared send trigger (the guard then checks the page). */
+function triggered(spec: ToolSpec, args: Record<string, unknown>): boolean {
+  switch (spec.sends?.trigger) {
+    case "activates":
+    case "uploads":
       return true;
-    case "set_field":
+    case "submit_flag":
       return args.submit === true;
-    case "press_keys":
+    case "enter_key":
       return hasEnter(args.keys);
-    case "type_ax":
-    case "type_text":
-      return typeof (args.value ?? args.text) === "string" && String(args.value ?? args.text).includes("\n");
-    case "upload_file":
-      return true;
+    case "typed_newline": {
+      const typed = spec.typedArg ? args[spec.typedArg] : undefined;
+      return typeof typed === "string" && typed.includes("\n");
+    }
     default:
       return false;
   }
@@ -254,6 +262,8 @@ export class RecipientGuard {
 
   private noteFocus(tabId: string, name: string, params: Record<string, unknown>, result: PageResult): void {
     if (result.success === false) return;
+    // Which calls leave the caret in their ref (Enter then goes there): not a send fact, so
+    // named here; type_text is left out as it always was.
     if ((name === "type_ax" || name === "set_field" || name === "click_ax") && params.ref_id !== undefined) {
       this.focus.set(tabId, String(params.ref_id));
     }
@@ -266,16 +276,9 @@ export class RecipientGuard {
     name: string,
     params: Record<string, unknown>,
   ): Promise<Verdict> {
-    const sendLike =
-      name === "click_ax" ||
-      name === "click" ||
-      name === "iframe_click" ||
-      name === "upload_file" ||
-      (name === "set_field" && params.submit === true) ||
-      (name === "press_keys" && hasEnter(params.keys)) ||
-      ((name === "type_ax" || name === "type_text") &&
-        String(params.value ?? params.text ?? "").includes("\n"));
-    if (!sendLike) return { kind: "pass" };
+    const spec = toolSpec(name);
+    const sends = spec?.sends;
+    if (!spec || !sends || !triggered(spec, params)) return { kind: "pass" };
     const probe = await inner.pageAction(tabId, "get_accessibility_tree", { [TREE_NODES_PARAM]: true });
     const read = treeNodesOf(probe);
     if (!read) return refuse("could not read the page to check the recipient; nothing was sent.");
@@ -283,20 +286,20 @@ export class RecipientGuard {
     const refNode = (ref: unknown) => nodeWithRef(nodes, ref);
 
     let target: PlacedTreeNode | undefined;
-    if (name === "press_keys") {
+    if (sends.target === "focus") {
       const focused = refNode(params.ref_id ?? this.focus.get(tabId));
       if (!focused)
         return refuse(
           "Enter with no known focused field on a messaging page; type into the field first (type_ax) so its target is known.",
         );
       target = focused;
-    } else if (name === "click" || name === "iframe_click" || name === "upload_file") {
+    } else if (sends.target === "none") {
       target = undefined;
     } else {
       target = refNode(params.ref_id);
       if (!target) return refuse(`ref ${String(params.ref_id)} is not on the page now; read the tree again.`);
     }
-    if (name === "click_ax" && target) {
+    if (sends.trigger === "activates" && target) {
       if (EDITABLE_ROLES.has(target.role)) return { kind: "pass" };
       // Selecting a conversation row in the left rail sends nothing.
       if (inRail(target)) return { kind: "pass" };
@@ -311,13 +314,10 @@ export class RecipientGuard {
       );
     }
     const composer = composers[0]!;
-    if (
-      (name === "press_keys" || name === "set_field" || name === "type_ax" || name === "type_text") &&
-      target
-    ) {
+    if (sends.trigger !== "activates" && target) {
       // Enter or submit in another editable (recipient search) sends no message.
       if (target.ref !== composer.ref) return { kind: "pass" };
-      if (name === "press_keys" && String(params.keys).match(/enter|return|\n/gi)!.length > 1) {
+      if (sends.trigger === "enter_key" && String(params.keys).match(/enter|return|\n/gi)!.length > 1) {
         return refuse("one Enter per recipient check on a messaging page; press Enter once.");
       }
     }

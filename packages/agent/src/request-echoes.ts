@@ -13,13 +13,7 @@
  * `trusted: false` is kept, it says the page saw synthetic events). `verified` is always kept.
  */
 import type { PageResult } from "./browser-port.js";
-
-/** The argument that names what a tool was asked to write, for tools that write a value. */
-const REQUESTED_VALUE_ARG: Readonly<Record<string, string>> = {
-  type_ax: "value",
-  set_field: "value",
-  type_text: "text",
-};
+import { toolSpec } from "./tool-catalog.js";
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -39,7 +33,7 @@ export function withoutRequestEchoes(
 ): PageResult {
   const out: PageResult = { ...result };
   if (isRequestedTarget(out.target, args) && out.retargeted_to === undefined) delete out.target;
-  const valueArg = REQUESTED_VALUE_ARG[tool];
+  const valueArg = toolSpec(tool)?.typedArg;
   if (valueArg !== undefined && out.verified === true && typeof out.value === "string") {
     const asked = args[valueArg];
     if (out.value === asked || out.secret === true) delete out.value;

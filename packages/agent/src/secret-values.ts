@@ -10,18 +10,18 @@
  *   of every string it occurs in once it is MIN_SCRUBBED_CHARS long; a shorter one only where a
  *   whole string equals it, so a one-letter secret does not blank a trace.
  */
+import { TOOL_CATALOG } from "./tool-catalog.js";
+
 /** What a secret reads as in anything we record. */
 export const SECRET_PLACEHOLDER = "[secret]";
 
 /** Secrets at least this long are cut out of longer strings too. */
 export const MIN_SCRUBBED_CHARS = 4;
 
-/** Tools whose argument carries the text typed, by argument name. */
-export const TYPED_VALUE_ARG: Readonly<Record<string, string>> = {
-  type_ax: "value",
-  set_field: "value",
-  type_text: "text",
-};
+/** Tools whose argument carries the text typed, by argument name (each tool's `typedArg`). */
+export const TYPED_VALUE_ARG: Readonly<Record<string, string>> = Object.fromEntries(
+  TOOL_CATALOG.flatMap((spec) => (spec.typedArg ? [[spec.name, spec.typedArg]] : [])),
+);
 
 /** The text a call typed, if the tool types. */
 export function typedValue(tool: string, args: Record<string, unknown>): string | undefined {

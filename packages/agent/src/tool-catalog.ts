@@ -26,7 +26,9 @@ import {
   type BrowserCapability,
   type Mode,
   modeSchema,
+  type PermissionFacet,
   type Tier,
+  type ToolFacets,
   TreeFilterSchema,
 } from "@webbrain/protocol";
 import { type TSchema, Type } from "typebox";
@@ -60,7 +62,8 @@ export type ResultTrust = "page" | "agent";
 /** The lowest tier of a mode that offers the tool (every higher tier offers it too). */
 export type ToolOffer = Partial<Record<Mode, Tier>>;
 
-export interface ToolDeclaration<Name extends string = string, Runs extends ToolRuns = ToolRuns> {
+export interface ToolDeclaration<Name extends string = string, Runs extends ToolRuns = ToolRuns>
+  extends ToolFacets {
   name: Name;
   kind: ToolKind;
   description: string;
@@ -116,7 +119,7 @@ const PAGE_LAYER = ["page_layer"] as const satisfies readonly BrowserCapability[
 const SCHEDULE_AFTER_SECONDS = "Seconds from now. 0 starts a task now.";
 const SCHEDULE_RUN_AT = "ISO date-time, e.g. 2026-12-02T08:00:00Z.";
 
-interface DeclarationInput<Runs extends ToolRuns> {
+interface DeclarationInput<Runs extends ToolRuns> extends ToolFacets {
   kind: ToolKind;
   description: string;
   parameters: TSchema;
@@ -127,11 +130,30 @@ interface DeclarationInput<Runs extends ToolRuns> {
   vision?: boolean;
 }
 
+/**
+ * The permission a kind asks for unless the declaration says otherwise (`permission` given, or
+ * `null` for none): acting asks about the page, going somewhere or fetching about the URL.
+ */
+const KIND_PERMISSION: Partial<Record<ToolKind, PermissionFacet>> = {
+  act: { capability: "interact", origin: "page" },
+  navigate: { capability: "navigate", origin: "url" },
+  network: { capability: "network", origin: "url" },
+  download: { capability: "download", origin: "page" },
+};
+
 function tool<const Name extends string, const Runs extends ToolRuns>(
   name: Name,
-  input: DeclarationInput<Runs>,
+  input: Omit<DeclarationInput<Runs>, "permission"> & { permission?: PermissionFacet | null },
 ): ToolDeclaration<Name, Runs> {
-  return { name, ...input, result: input.result ?? "page", vision: input.vision ?? false };
+  const { permission, ...rest } = input;
+  const asks = permission === undefined ? KIND_PERMISSION[input.kind] : (permission ?? undefined);
+  return {
+    name,
+    ...rest,
+    ...(asks ? { permission: asks } : {}),
+    result: input.result ?? "page",
+    vision: input.vision ?? false,
+  };
 }
 
 const DECLARATIONS = [
@@ -151,6 +173,8 @@ const DECLARATIONS = [
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    refScopesRead: true,
+    example: { filter: "interactive" },
   }),
   tool("click_ax", {
     kind: "act",
@@ -159,6 +183,8 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
+    replay: "replayed",
+    sends: { trigger: "activates", target: "ref", label: "ref_name" },
   }),
   tool("type_ax", {
     kind: "act",
@@ -167,6 +193,9 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
+    typedArg: "value",
+    replay: "typing",
+    sends: { trigger: "typed_newline", target: "ref" },
   }),
   tool("set_field", {
     kind: "act",
@@ -176,6 +205,9 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
+    typedArg: "value",
+    replay: "replayed",
+    sends: { trigger: "submit_flag", target: "ref" },
   }),
   tool("hover", {
     kind: "act",
@@ -185,6 +217,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
     result: "agent",
+    replay: "replayed",
   }),
   tool("drag_drop", {
     kind: "act",
@@ -210,6 +243,8 @@ const DECLARATIONS = [
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    refScopesRead: true,
+    example: { max_chars: 2_000 },
   }),
   tool("screenshot", {
     kind: "observe",
@@ -219,6 +254,7 @@ const DECLARATIONS = [
     vision: true,
     needs: ["screenshot"],
     runs: PORT,
+    onPage: true,
   }),
   tool("get_interactive_elements", {
     kind: "observe",
@@ -227,6 +263,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    example: { limit: 20 },
   }),
   // Legacy interaction.
   tool("click", {
@@ -244,6 +281,8 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT_SEARCH,
+    replay: "replayed",
+    sends: { trigger: "activates", target: "none", label: "text" },
   }),
   tool("type_text", {
     kind: "act",
@@ -252,6 +291,9 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT_SEARCH,
+    typedArg: "text",
+    replay: "typing",
+    sends: { trigger: "typed_newline", target: "ref" },
   }),
   tool("press_keys", {
     kind: "act",
@@ -261,6 +303,9 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
     result: "agent",
+    replay: "replayed",
+    sends: { trigger: "enter_key", target: "focus" },
+    example: { keys: "Tab" },
   }),
   tool("scroll", {
     kind: "observe",
@@ -276,6 +321,8 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE,
     result: "agent",
+    replay: "replayed",
+    example: { direction: "down", amount: 200 },
   }),
   tool("select_text", {
     kind: "act",
@@ -293,6 +340,8 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: ["navigation"],
     runs: PORT,
+    replay: "navigation",
+    opensUrls: "url",
   }),
   tool("go_back", {
     kind: "navigate",
@@ -301,6 +350,9 @@ const DECLARATIONS = [
     offer: ACTING,
     needs: ["navigation"],
     runs: PORT,
+    replay: "navigation",
+    // No URL to ask about: back and forward go where the user already was.
+    permission: null,
   }),
   tool("go_forward", {
     kind: "navigate",
@@ -309,6 +361,8 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["navigation"],
     runs: PORT,
+    replay: "navigation",
+    permission: null,
   }),
   tool("new_tab", {
     kind: "navigate",
@@ -317,6 +371,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["tabs"],
     runs: PORT,
+    opensUrls: "url",
   }),
   tool("promote_iframe", {
     kind: "navigate",
@@ -325,6 +380,8 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["frame_promotion", "navigation"],
     runs: PORT_ACTION,
+    // No URL argument: the frame is already on the page.
+    permission: null,
   }),
   tool("wait_for_element", {
     kind: "observe",
@@ -342,6 +399,7 @@ const DECLARATIONS = [
     needs: PAGE_LAYER,
     runs: PAGE,
     result: "agent",
+    example: { quiet_ms: 100, timeout_ms: 5_000 },
   }),
   tool("extract_data", {
     kind: "observe",
@@ -356,6 +414,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    example: { type: "tables" },
   }),
   tool("get_selection", {
     kind: "observe",
@@ -372,6 +431,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE,
+    formCheck: "verifies",
   }),
   // Frames and shadow DOM.
   tool("get_shadow_dom", {
@@ -410,6 +470,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["page_layer", "frame_input"],
     runs: PORT_ACTION,
+    sends: { trigger: "activates", target: "none" },
   }),
   tool("iframe_type", {
     kind: "act",
@@ -418,6 +479,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["page_layer", "frame_input"],
     runs: PORT_ACTION,
+    formCheck: "unverified",
   }),
   // Network.
   tool("fetch_url", {
@@ -433,6 +495,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: ["http_fetch"],
     runs: PORT,
+    opensUrls: "url",
   }),
   tool("research_url", {
     kind: "network",
@@ -442,6 +505,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: ["research"],
     runs: PORT,
+    opensUrls: "url",
   }),
   // Downloads.
   tool("list_downloads", {
@@ -451,6 +515,7 @@ const DECLARATIONS = [
     offer: READING_MID,
     needs: ["downloads"],
     runs: PORT,
+    example: { limit: 5 },
   }),
   tool("read_downloaded_file", {
     kind: "observe",
@@ -467,6 +532,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["resource_url", "download"],
     runs: PORT,
+    onPage: true,
   }),
   tool("download_files", {
     kind: "download",
@@ -475,6 +541,7 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["download"],
     runs: PORT,
+    opensUrls: "urls",
   }),
   tool("upload_file", {
     kind: "act",
@@ -489,6 +556,11 @@ const DECLARATIONS = [
     offer: ACTING_MID,
     needs: ["file_upload"],
     runs: PORT,
+    replay: "replayed",
+    sends: { trigger: "uploads", target: "none" },
+    preflight: "upload",
+    permission: { capability: "upload", origin: "page" },
+    onPage: true,
   }),
   // The user's browsing history (spec 000: "browser-history tools"). Read-only, so Ask has them.
   tool("search_history", {
@@ -519,6 +591,7 @@ const DECLARATIONS = [
     offer: DEV_ONLY,
     needs: PAGE_LAYER,
     runs: PAGE,
+    example: { selector: "h1" },
   }),
   tool("inspect_element_styles", {
     kind: "dev",
@@ -527,6 +600,7 @@ const DECLARATIONS = [
     offer: DEV_ONLY,
     needs: PAGE_LAYER,
     runs: PAGE,
+    example: { selector: "h1" },
   }),
   tool("execute_js", {
     kind: "dev",
@@ -535,6 +609,8 @@ const DECLARATIONS = [
     offer: DEV_ONLY,
     needs: ["execute_js"],
     runs: PORT_ACTION,
+    permission: { capability: "execute_js", origin: "page" },
+    example: { code: "document.title" },
   }),
   // Scheduling (where the embedder gives the agent a scheduler: the add-on).
   tool("schedule_task", {
@@ -584,6 +660,7 @@ const DECLARATIONS = [
     needs: [],
     runs: AGENT_SCHEDULER,
     result: "agent",
+    example: { reason: "waiting for the conformance report", after_seconds: 3_600 },
   }),
   // Control.
   tool("pause_for_user", {
@@ -595,6 +672,7 @@ const DECLARATIONS = [
     needs: ["person_at_hand"],
     runs: PORT,
     result: "agent",
+    example: { message: "Solve the captcha, then press Enter." },
   }),
   tool("clarify", {
     kind: "control",
@@ -604,6 +682,7 @@ const DECLARATIONS = [
     needs: [],
     runs: AGENT,
     result: "agent",
+    example: { question: "Which voucher?" },
   }),
   tool("done", {
     kind: "control",
@@ -613,6 +692,7 @@ const DECLARATIONS = [
     needs: [],
     runs: AGENT,
     result: "agent",
+    example: { summary: "Called every tool once; the status line shows each effect." },
   }),
 ] as const;
 

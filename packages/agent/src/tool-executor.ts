@@ -143,6 +143,7 @@ export class ToolExecutor {
     if (spec.runs.in === "agent") return this.agentTools[spec.name as AgentToolName](args, run);
     const tabId = conversation.workingTabId;
 
+    // fetch_url's own rule (its method argument), not a fact other tools share: named here.
     if (name === "fetch_url") {
       const method = str(args.method || "GET").toUpperCase();
       if (MUTATING_METHODS.has(method) && (conversation.mode === "ask" || !conversation.allowApi)) {
@@ -192,7 +193,7 @@ export class ToolExecutor {
     }
 
     let permission = permissionFor(spec, args, pageUrl);
-    if (spec.name === "upload_file" && this.deps.port.checkUpload) {
+    if (spec.preflight === "upload" && this.deps.port.checkUpload) {
       // Before the prompt: a file the user did not give is refused without asking anyone, and
       // the prompt names the file that would go to the page's site.
       const preview = await this.deps.port.checkUpload(tabId, uploadRequestOf(args), portCall);
@@ -211,6 +212,7 @@ export class ToolExecutor {
     const clipboard = await this.clipboardRead(name, args, pageUrl);
     if (!clipboard.allowed) return agentResult(name, false, clipboard.message);
 
+    // The screenshot tool's image is what the run's image budget counts: its own implementation.
     if (name === "screenshot" && run.images?.spent)
       return agentResult(name, false, run.images.spentMessage());
     const outcome = await dispatchTool(this.deps.port, name, clipboard.args, {
@@ -221,10 +223,11 @@ export class ToolExecutor {
     });
     if (name === "screenshot" && !outcome.isError) run.images?.take();
     if (outcome.newTabId) conversation.workingTabId = outcome.newTabId;
-    if (name === "iframe_type" && !outcome.isError) run.unverifiedFrames.add(str(args.urlFilter));
-    if (name === "verify_form" && !outcome.isError) run.unverifiedFrames.delete(str(args.urlFilter));
+    if (spec.formCheck === "unverified" && !outcome.isError) run.unverifiedFrames.add(str(args.urlFilter));
+    if (spec.formCheck === "verifies" && !outcome.isError) run.unverifiedFrames.delete(str(args.urlFilter));
     const resultText = outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 
+    // The tree's own result carries the names its refs stand for (submitLabel's ref_name).
     if (name === "get_accessibility_tree" && !outcome.isError) {
       const names = refNamesOf(outcome.details);
       const known = this.refNames.get(tabId) ?? new Map<string, string>();
@@ -253,7 +256,7 @@ export class ToolExecutor {
     if (!run.vision || outcome.isError || !port.capabilities.has("screenshot") || run.images?.spent)
       return outcome;
     const acted = spec.kind === "act" || spec.kind === "navigate";
-    if (spec.name !== "verify_form" && !(run.screenshotAfterActions && acted)) return outcome;
+    if (spec.formCheck !== "verifies" && !(run.screenshotAfterActions && acted)) return outcome;
     const shot = await port
       .screenshot(run.conversation.workingTabId, run.signal ? { signal: run.signal } : {})
       .catch(() => undefined);
@@ -294,6 +297,7 @@ export class ToolExecutor {
     args: Record<string, unknown>,
     pageUrl: string,
   ): Promise<{ allowed: true; args: Record<string, unknown> } | { allowed: false; message: string }> {
+    // Only press_keys pastes (Control+v): the clipboard rule is its implementation.
     if (name !== "press_keys") return { allowed: true, args };
     const { read_clipboard: _fromModel, ...rest } = args;
     if (!this.deps.port.capabilities.has("clipboard_read") || !pastes(rest.keys))
@@ -375,8 +379,9 @@ export class ToolExecutor {
   }
 
   private submitLabel(tabId: string, name: string, args: Record<string, unknown>): string | undefined {
-    if (name === "click" && typeof args.text === "string") return args.text;
-    if (name === "click_ax") return this.refNames.get(tabId)?.get(str(args.ref_id));
+    const label = toolSpec(name)?.sends?.label;
+    if (label === "text" && typeof args.text === "string") return args.text;
+    if (label === "ref_name") return this.refNames.get(tabId)?.get(str(args.ref_id));
     return undefined;
   }
 
@@ -426,23 +431,10 @@ export function permissionFor(
   pageUrl: string,
 ): { capability: PermissionCapability; origin: string; detail: string } | undefined {
   const detail = `${spec.name} ${JSON.stringify(args).slice(0, 120)}`;
-  switch (spec.kind) {
-    case "act":
-      if (spec.name === "upload_file") return { capability: "upload", origin: originOf(pageUrl), detail };
-      return { capability: "interact", origin: originOf(pageUrl), detail };
-    case "navigate":
-      return typeof args.url === "string"
-        ? { capability: "navigate", origin: originOf(args.url), detail }
-        : undefined;
-    case "network":
-      return { capability: "network", origin: originOf(str(args.url)), detail };
-    case "download":
-      return { capability: "download", origin: originOf(pageUrl), detail };
-    case "dev":
-      return spec.name === "execute_js"
-        ? { capability: "execute_js", origin: originOf(pageUrl), detail }
-        : undefined;
-    default:
-      return undefined;
-  }
+  const asks = spec.permission;
+  if (!asks) return undefined;
+  if (asks.origin === "page") return { capability: asks.capability, origin: originOf(pageUrl), detail };
+  return typeof args.url === "string"
+    ? { capability: asks.capability, origin: originOf(args.url), detail }
+    : undefined;
 }

@@ -28,6 +28,7 @@ import { base64Bytes } from "./image-budget.js";
 import { decoratePort } from "./port-decorator.js";
 import type { LlmCallOptions, LlmClient, LlmRequest } from "./provider-client.js";
 import { isSecretResult, redactTypedArg, SecretScrubber, typedValue } from "./secret-values.js";
+import { toolSpec } from "./tool-catalog.js";
 import {
   TRACE_FORMAT_VERSION,
   TRACE_RESULT_MAX_CHARS,
@@ -59,9 +60,6 @@ export interface TraceStart {
 
 /** JPEG qualities a step shot is tried at, best first, until one fits the byte cap. */
 export const TRACE_SHOT_QUALITIES: readonly number[] = [0.5, 0.3, 0.15];
-
-/** Actions whose `ref_id` scopes a read, not an element acted on: no box is drawn for them. */
-const SCOPE_REF_ACTIONS: ReadonlySet<string> = new Set(["get_accessibility_tree", "read_page"]);
 
 /** A click at a point (no element) is drawn as a box this many CSS pixels wide around it. */
 const POINT_BOX_PX = 16;
@@ -374,7 +372,7 @@ export class TraceRecorder {
     params: Record<string, unknown>,
     signal: AbortSignal | undefined,
   ): Promise<Pick<TraceShot, "box" | "viewport">> {
-    const ref = SCOPE_REF_ACTIONS.has(name) ? undefined : params.ref_id;
+    const ref = toolSpec(name)?.refScopesRead ? undefined : params.ref_id;
     const x = finiteNumber(params.x);
     const y = finiteNumber(params.y);
     const probe =

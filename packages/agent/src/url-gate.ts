@@ -32,22 +32,14 @@ export type UrlGateVerdict =
   | { allowed: true; credentials?: RequestCredentials }
   | { allowed: false; code: string; message: string };
 
-/** Port tools that work on the open page as much as page-layer tools do. */
-const PORT_TOOLS_ON_THE_PAGE: ReadonlySet<string> = new Set([
-  "screenshot",
-  "download_resource_from_page",
-  "upload_file",
-]);
-
 function worksOnPage(spec: ToolDeclaration): boolean {
-  return spec.runs.in === "page" || spec.runs.in === "port_action" || PORT_TOOLS_ON_THE_PAGE.has(spec.name);
+  return spec.runs.in === "page" || spec.runs.in === "port_action" || spec.onPage === true;
 }
 
 /** The URLs a call would open, fetch or download. */
-function urlArguments(name: string, args: Record<string, unknown>): string[] {
-  if (name === "download_files") return Array.isArray(args.urls) ? args.urls.map(String) : [];
-  if (["navigate", "new_tab", "fetch_url", "research_url"].includes(name))
-    return [typeof args.url === "string" ? args.url : ""];
+function urlArguments(spec: ToolDeclaration, args: Record<string, unknown>): string[] {
+  if (spec.opensUrls === "urls") return Array.isArray(args.urls) ? args.urls.map(String) : [];
+  if (spec.opensUrls === "url") return [typeof args.url === "string" ? args.url : ""];
   return [];
 }
 
@@ -66,12 +58,12 @@ export async function gateUrls(
     const refusal = documentRefusal(ctx.pageUrl, access);
     if (refusal) return refused(refusal);
   }
-  for (const url of urlArguments(spec.name, args)) {
+  for (const url of urlArguments(spec, args)) {
     const refusal = urlRefusal(url, access, spec.name);
     if (refusal) return refused(refusal);
   }
-  if (ctx.conversation.mode !== "ask" || (spec.name !== "fetch_url" && spec.name !== "research_url"))
-    return { allowed: true };
+  // Ask's rule is about reaching other origins, which is what the `network` kind declares.
+  if (ctx.conversation.mode !== "ask" || spec.kind !== "network") return { allowed: true };
   const verdict: AskFetchVerdict = await askFetchVerdict({
     url: String(args.url),
     userUrls: ctx.conversation.userUrls ?? [],

@@ -6,7 +6,8 @@
  * refused as a whole, with the step named; a workflow with a hole in it would act on the wrong
  * thing later.
  */
-import { isSecretResult, SECRET_PLACEHOLDER, TYPED_VALUE_ARG } from "./secret-values.js";
+import { isSecretResult, SECRET_PLACEHOLDER } from "./secret-values.js";
+import { toolSpec } from "./tool-catalog.js";
 import { summarizeTrace, type TraceRecord, type TraceToolCall } from "./trace-format.js";
 import {
   WORKFLOW_FORMAT_VERSION,
@@ -18,26 +19,12 @@ import {
 } from "./workflow-format.js";
 
 /**
- * Tools a workflow repeats. Reading and waiting tools are left out: replay reads the page
- * itself and lets it settle after every click.
+ * Whether a workflow repeats the tool (its declared `replay`). Reading and waiting tools declare
+ * none: replay reads the page itself and lets it settle after every click.
  */
-const REPLAYED_TOOLS: ReadonlySet<string> = new Set([
-  "click_ax",
-  "type_ax",
-  "set_field",
-  "click",
-  "type_text",
-  "press_keys",
-  "hover",
-  "scroll",
-  "navigate",
-  "go_back",
-  "go_forward",
-  "upload_file",
-]);
-
-/** Tools whose argument carries the text the user asked to type. */
-const TYPED_ARG = TYPED_VALUE_ARG;
+function isReplayed(tool: string): boolean {
+  return toolSpec(tool)?.replay !== undefined;
+}
 
 /** A call that typed into a secret field: its trace holds the placeholder, never the text. */
 function typedSecret(call: TraceToolCall, typedArg: string): boolean {
@@ -61,7 +48,7 @@ function slug(text: string): string {
 
 function effectOf(call: TraceToolCall): WorkflowExpect | undefined {
   const effect = call.result?.effect;
-  const typedArg = TYPED_ARG[call.name];
+  const typedArg = toolSpec(call.name)?.typedArg;
   if (typedArg && typeof call.args[typedArg] === "string") return { value: call.args[typedArg] as string };
   if (!effect || typeof effect !== "object" || Array.isArray(effect)) return undefined;
   const report = effect as { changed?: unknown; changes?: unknown };
@@ -74,9 +61,7 @@ function effectOf(call: TraceToolCall): WorkflowExpect | undefined {
 
 /** The successful calls of a run that a workflow repeats, in order. */
 export function replayedCalls(records: readonly TraceRecord[]): TraceToolCall[] {
-  return records.filter(
-    (r): r is TraceToolCall => r.type === "tool_call" && r.ok && REPLAYED_TOOLS.has(r.name),
-  );
+  return records.filter((r): r is TraceToolCall => r.type === "tool_call" && r.ok && isReplayed(r.name));
 }
 
 /**
@@ -103,7 +88,7 @@ export function stepsFromCalls(calls: readonly TraceToolCall[], naming: ParamNam
         `Step ${index + 1} (${call.name} on ref ${String(call.args.ref_id)}) has no recorded target: the run acted on a ref it had not read in a tree, so replay could not find it again.`,
       );
     }
-    const typedArg = TYPED_ARG[call.name];
+    const typedArg = toolSpec(call.name)?.typedArg;
     const typed = typedArg ? call.args[typedArg] : undefined;
     if (typedArg && typeof typed === "string" && typedSecret(call, typedArg)) {
       // A secret gets a parameter of its own with no default: every replay asks for it.

@@ -34,6 +34,7 @@ import {
 import { SECRET_PLACEHOLDER } from "./secret-values.js";
 import { MemoryStore, type Store } from "./store.js";
 import { DuplicateSubmitGuard } from "./submit-guard.js";
+import { toolSpec } from "./tool-catalog.js";
 import { checkNavigableUrl } from "./tool-dispatch.js";
 import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
 import { fillPlaceholders, resolveParams, type Workflow, type WorkflowStep } from "./workflow-format.js";
@@ -238,14 +239,13 @@ async function runStep(
   if (problem) return problem;
   // A click or key may start requests (a form posting): let the page settle before the next
   // step reads it, and before a caller closes the browser after the last one.
-  if (!TYPING_TOOLS.has(step.tool) && !NAVIGATION_TOOLS.has(step.tool)) {
+  const replay = toolSpec(step.tool)?.replay;
+  if (replay !== "typing" && replay !== "navigation") {
     await port.pageAction(tabId, "wait_for_stable", { timeout_ms: SETTLE_TIMEOUT_MS }).catch(() => undefined);
   }
   return undefined;
 }
 
-const TYPING_TOOLS: ReadonlySet<string> = new Set(["type_ax", "type_text"]);
-const NAVIGATION_TOOLS: ReadonlySet<string> = new Set(["navigate", "go_back", "go_forward"]);
 /** How long a step waits for the page's DOM and requests to settle after acting. */
 const SETTLE_TIMEOUT_MS = 5000;
 

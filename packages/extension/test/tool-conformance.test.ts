@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TOOL_CATALOG } from "@webbrain/agent";
+import { TOOL_CATALOG, toolSpec } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
 import { MODES, type Mode, TIERS, type Tier, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import {
@@ -157,6 +157,7 @@ describe("add-on tool conformance", () => {
           pageUrl,
           url: (path: string) => fixtures.url(path),
           offered,
+          example: (name: string) => toolSpec(name)?.example,
           ...(latest ? { downloadId: latest.id } : {}),
         };
         called++;

@@ -15,7 +15,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { TOOL_CATALOG, toolsNotOffered } from "@webbrain/agent";
+import { TOOL_CATALOG, toolSpec, toolsNotOffered } from "@webbrain/agent";
 import { MODES, type Mode, TIERS, type Tier, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import {
   CONFORMANCE_ORDER,
@@ -115,6 +115,7 @@ describe("runner tool conformance", () => {
             pageUrl,
             url: (path: string) => server.url(path),
             offered,
+            example: (name: string) => toolSpec(name)?.example,
             ...(latest ? { downloadId: latest.id } : {}),
           };
           called++;

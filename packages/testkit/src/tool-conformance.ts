@@ -96,6 +96,11 @@ export interface ConformanceContext {
   offered: ReadonlySet<string>;
   /** A download the port already has (read_downloaded_file, upload_file); tests start one first. */
   downloadId?: string;
+  /**
+   * The tool's declared example call (the agent catalog's `example`), for tools whose call needs
+   * nothing of this page; testkit does not import the agent, so the test passes it in.
+   */
+  example: (tool: string) => Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The fixture page's URL, with its frame on the other origin. */
@@ -140,35 +145,17 @@ export function conformanceFollowUps(tool: string, ctx: ConformanceContext): Rec
 export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<string, unknown> {
   const ref = (role: string, name: string) => refByName(ctx.nodes, role, name);
   const frame = CONFORMANCE_FRAME_FILTER;
+  const declared = ctx.example(tool);
+  if (declared) return { ...declared };
   switch (tool) {
-    case "get_accessibility_tree":
-      return { filter: "interactive" };
-    case "read_page":
-      return { max_chars: 2_000 };
-    case "get_interactive_elements":
-      return { limit: 20 };
-    case "extract_data":
-      return { type: "tables" };
-    case "scroll":
-      return { direction: "down", amount: 200 };
     case "wait_for_element":
       return { text: "Tool conformance", timeout_ms: 5_000 };
-    case "wait_for_stable":
-      return { quiet_ms: 100, timeout_ms: 5_000 };
-    case "read_page_source":
-      return { selector: "h1" };
-    case "inspect_element_styles":
-      return { selector: "h1" };
-    case "execute_js":
-      return { code: "document.title" };
     case "type_ax":
       return { ref_id: ref("textbox", "Full name"), value: "Ada" };
     case "set_field":
       return { ref_id: ref("textbox", "Full name"), value: "Ada Lovelace" };
     case "type_text":
       return { selector: "#city", text: "Paris" };
-    case "press_keys":
-      return { keys: "Tab" };
     case "select_text":
       return { text: "Tool conformance" };
     case "click_ax":
@@ -196,8 +183,6 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
       return { urls: [ctx.url("/conformance/report.txt")] };
     case "download_resource_from_page":
       return { selector: "#report" };
-    case "list_downloads":
-      return { limit: 5 };
     case "read_downloaded_file":
       return { id: ctx.downloadId ?? "" };
     case "upload_file":
@@ -214,8 +199,6 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
       return { url_filter: frame };
     case "new_tab":
       return { url: ctx.pageUrl };
-    case "pause_for_user":
-      return { message: "Solve the captcha, then press Enter." };
     case "schedule_task":
       return {
         title: "Conformance",
@@ -223,12 +206,6 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
         schedule: { type: "once", after_seconds: 3_600 },
         target: { type: "url", url: ctx.pageUrl },
       };
-    case "schedule_resume":
-      return { reason: "waiting for the conformance report", after_seconds: 3_600 };
-    case "clarify":
-      return { question: "Which voucher?" };
-    case "done":
-      return { summary: "Called every tool once; the status line shows each effect." };
     default:
       return {};
   }

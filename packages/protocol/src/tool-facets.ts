@@ -1,0 +1,75 @@
+/**
+ * Facts about a tool that guards, replay, traces and the conformance test read, declared beside
+ * the tool (the agent's tool catalog) instead of written as lists of names in each reader.
+ *
+ * Invariant: a facet says what a call of the tool does, never how one reader uses it, so two
+ * readers that need the same fact read one declaration. A tool without a facet has none of that
+ * behaviour (it types nothing, replay skips it, it never sends, the gate asks nothing).
+ */
+import type { PermissionCapability } from "./permission-capabilities.js";
+
+/**
+ * How a saved workflow treats a call. `replayed`: repeated on its recorded target, then the page
+ * is left to settle; `typing`: repeated, and the next step reads the field, so no settle wait;
+ * `navigation`: repeated, and the navigation itself waited for the page. Undeclared: skipped
+ * (reading and waiting tools: replay reads the page itself).
+ */
+export type ReplayFacet = "replayed" | "typing" | "navigation";
+
+/**
+ * When a call may send a message (the recipient guard), and where its target is read from.
+ * `activates`: every call, unless its target is a field or a conversation rail row (a click);
+ * `uploads`: every call (a file handed to the page); `submit_flag`: only with `submit: true`;
+ * `enter_key`: only when its keys hold Enter; `typed_newline`: only when its typed text holds a
+ * newline. Target: `ref` its `ref_id`, `focus` the field focused last, `none` no element known.
+ */
+export interface SendFacet {
+  trigger: "activates" | "uploads" | "submit_flag" | "enter_key" | "typed_newline";
+  target: "ref" | "focus" | "none";
+  /**
+   * What names the control a submit goes through, for the duplicate-submit guard: `text` the
+   * call's `text` argument, `ref_name` the name the last tree gave its `ref_id`.
+   */
+  label?: "text" | "ref_name";
+}
+
+/**
+ * A frame's form and its check (done refuses while a frame typed into is unverified):
+ * `unverified` leaves the frame named by `urlFilter` to verify, `verifies` checks it (and a vision
+ * model sees the viewport beside the values).
+ */
+export type FormCheckFacet = "unverified" | "verifies";
+
+/**
+ * What the permission gate asks about for a call, and which origin it asks for: `page` the
+ * page's own, `url` the call's `url` argument (no `url`, nothing asked).
+ */
+export interface PermissionFacet {
+  capability: PermissionCapability;
+  origin: "page" | "url";
+}
+
+export interface ToolFacets {
+  /** The argument that carries the text a call types (redacted in traces, a workflow parameter). */
+  typedArg?: string;
+  replay?: ReplayFacet;
+  sends?: SendFacet;
+  permission?: PermissionFacet;
+  formCheck?: FormCheckFacet;
+  /**
+   * A check the port runs before the permission prompt: `upload` refuses a file the user did not
+   * give without asking anyone, and names the file in the prompt.
+   */
+  preflight?: "upload";
+  /** The argument that holds the URLs a call opens, fetches or downloads (the URL gate checks them). */
+  opensUrls?: "url" | "urls";
+  /** A port tool that works on the open page as much as a page tool does (the URL gate checks the page). */
+  onPage?: true;
+  /**
+   * A call that works on any page (no ref, no fixture's URL): the conformance tests make it, and
+   * the tool-facets test checks it against the schema.
+   */
+  example?: Readonly<Record<string, unknown>>;
+  /** Its `ref_id` scopes what is read, not an element acted on (traces draw no box for it). */
+  refScopesRead?: true;
+}
