@@ -56,16 +56,11 @@ export const NAME_FROM_CONTENT_ROLES: ReadonlySet<string> = new Set([
 /** Non-interactive roles printed as structure lines (context for the refs inside them). */
 export const STRUCTURE_ROLES: ReadonlySet<string> = new Set([
   "heading",
-  // The areas a saved step names its target by (a details summary is printed as a control).
-  ...[...AREA_ROLES].filter((role) => role !== "summary"),
-  "tablist",
-  "toolbar",
-  "tree",
-  "grid",
+  // The areas a saved step names its target by (protocol's list), and live or pictured content.
+  ...AREA_ROLES,
   "alert",
   "status",
   "img",
-  "table",
 ]);
 
 /** Structure roles kept even by the `interactive` filter: they name what the refs inside mean. */
