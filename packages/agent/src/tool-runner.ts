@@ -11,7 +11,7 @@
  *   `success: false` and `error`. It throws only when the browser is gone.
  */
 
-import type { Mode, Tier } from "@webbrain/protocol";
+import type { AttachToolListing, Mode, Tier } from "@webbrain/protocol";
 import { AdvisoryLoopDetector, AdvisorySubmitGuard } from "./advisory-guards.js";
 import { BlockedDone } from "./blocked-done.js";
 import type { BrowserPort, PageResult } from "./browser-port.js";
@@ -47,6 +47,22 @@ export interface SkillToolListing {
   name: string;
   description: string;
   parameters: SkillTool["parameters"];
+}
+
+/**
+ * A tool as a tool list (MCP's tools/list) shows it: its parameters as plain JSON Schema. TypeBox
+ * schemas are JSON Schema already; the JSON round trip drops TypeBox's symbol keys.
+ */
+export function toolListing(tool: {
+  name: string;
+  description: string;
+  parameters: object;
+}): AttachToolListing {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: JSON.parse(JSON.stringify(tool.parameters)) as Record<string, unknown>,
+  };
 }
 
 /** One call's answer as `exec` prints it and MCP returns it. */

@@ -20,7 +20,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { PermissionApprover } from "@webbrain/agent";
+import { type PermissionApprover, toolListing } from "@webbrain/agent";
 import type { AttachToolAnswer, AttachToolListing } from "@webbrain/protocol";
 import { isListed, type McpToolSelection, unlistedToolMessage } from "./mcp-tool-groups.js";
 import type { ToolRunner } from "./tool-runner.js";
@@ -44,19 +44,8 @@ export interface McpToolSource {
 /** A ToolRunner as an MCP tool source. */
 export function runnerToolSource(runner: ToolRunner): McpToolSource {
   return {
-    // TypeBox schemas are JSON Schema; the JSON round trip drops TypeBox's symbol keys.
-    browserTools: async () =>
-      runner.tools().map((spec) => ({
-        name: spec.name,
-        description: spec.description,
-        inputSchema: JSON.parse(JSON.stringify(spec.parameters)) as Record<string, unknown>,
-      })),
-    skillTools: () =>
-      runner.skillTools().map((spec) => ({
-        name: spec.name,
-        description: spec.description,
-        inputSchema: JSON.parse(JSON.stringify(spec.parameters)) as Record<string, unknown>,
-      })),
+    browserTools: async () => runner.tools().map(toolListing),
+    skillTools: () => runner.skillTools().map(toolListing),
     call: (name, args, options) => runner.call(name, args, options),
   };
 }

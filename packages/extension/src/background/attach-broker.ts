@@ -23,6 +23,7 @@ import {
   type PortCallOptions,
   RecipientGuard,
   ToolRunner,
+  toolListing,
   toolsFor,
 } from "@webbrain/agent";
 import type {
@@ -281,12 +282,7 @@ export class AttachBroker {
     const specs =
       client.runner?.tools() ??
       toolsFor({ mode: "act", tier: "full", vision: true, capabilities: this.#deps.port.capabilities });
-    return specs.map((spec) => ({
-      name: spec.name,
-      description: spec.description,
-      // TypeBox schemas are JSON Schema; the JSON round trip drops TypeBox's symbol keys.
-      inputSchema: JSON.parse(JSON.stringify(spec.parameters)) as Record<string, unknown>,
-    }));
+    return specs.map(toolListing);
   }
 
   #ask(client: AttachedClient, request: PermissionRequest): Promise<PermissionAnswer> {
