@@ -24,7 +24,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { PermissionApprover } from "@webbrain/agent";
-import type { AttachClientInfo } from "@webbrain/protocol";
 import type { IsolatedSession, SessionBrowser } from "./isolated-sessions.js";
 import type { AccessPolicy, AccessVerdict } from "./mcp-http-access.js";
 import {
@@ -46,8 +45,6 @@ export interface McpSessionBacking {
   /** How the log names it ("user context 7"). */
   label: string;
   makeSource(approver?: PermissionApprover): McpToolSource;
-  /** Who the client said it is in its initialize (the person sees it with --own-firefox). */
-  introduce?(client: AttachClientInfo): void;
   close(): Promise<void>;
 }
 
@@ -155,16 +152,6 @@ export function startMcpHttpServer(options: McpHttpOptions): McpHttpServer {
       confirm: options.confirm,
       tools: options.tools,
     });
-    const introduce = backing.introduce;
-    if (introduce) {
-      server.oninitialized = () => {
-        const client = server.getClientVersion();
-        introduce({
-          name: client?.name ?? "an MCP client",
-          ...(client?.version ? { version: client.version } : {}),
-        });
-      };
-    }
     await server.connect(transport);
     res.once("close", () => {
       if (id) sessions.settled(id);

@@ -21,7 +21,7 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type PermissionApprover, toolListing } from "@webbrain/agent";
-import type { AttachToolAnswer, AttachToolListing } from "@webbrain/protocol";
+import type { AttachClientInfo, AttachToolAnswer, AttachToolListing } from "@webbrain/protocol";
 import { isListed, type McpToolSelection, unlistedToolMessage } from "./mcp-tool-groups.js";
 import type { ToolRunner } from "./tool-runner.js";
 
@@ -39,6 +39,8 @@ export interface McpToolSource {
     args: Record<string, unknown>,
     options: { signal?: AbortSignal },
   ): Promise<AttachToolAnswer>;
+  /** Told who the client is once its initialize is done (the person sees it with --own-firefox). */
+  introduce?(client: AttachClientInfo): void;
 }
 
 /** A ToolRunner as an MCP tool source. */
@@ -92,6 +94,13 @@ export function createMcpServer(
       }
     : undefined;
   const source = makeSource(approver);
+  server.oninitialized = () => {
+    const client = server.getClientVersion();
+    source.introduce?.({
+      name: client?.name ?? "an MCP client",
+      ...(client?.version ? { version: client.version } : {}),
+    });
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [

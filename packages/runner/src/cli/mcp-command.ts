@@ -1,10 +1,3 @@
-/**
- * `webbrain mcp`: an MCP server on stdio until the client closes stdin (or Ctrl-C), over one
- * Firefox. stdout carries only MCP messages; anything for people goes to stderr.
- */
-
-import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   type BrowserPort,
   type MessagingRoute,
@@ -31,6 +24,7 @@ import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";
 import { serveMcpHttp } from "./mcp-http-serve.js";
 import { refuseOwnFirefoxFlags, serveOwnFirefox, serveOwnFirefoxHttp } from "./mcp-own-firefox.js";
+import { serveOnStdio } from "./mcp-stdio.js";
 import { browserOptionsFrom, messagingRoutesFrom, skillNetworkFrom } from "./shared-options.js";
 
 type Options = ParsedOptions<typeof mcpCommand.options>;
@@ -99,19 +93,13 @@ async function serveStdio(
           runnerToolSource(mcpToolRunner({ port, tabId }, options, skills, routes, network, approver)),
         { confirm: options.confirm === true, tools },
       );
-      const closed = new Promise<void>((resolve) => {
-        server.onclose = () => resolve();
-        io.stdin.once("end", () => resolve());
-        io.signal.addEventListener("abort", () => resolve(), { once: true });
-      });
-      await server.connect(new StdioServerTransport(io.stdin as Readable, io.stdout as Writable));
       const skillNote = skills.length > 0 ? ` and ${skills.length} skill(s)` : "";
       const fallback = network.description ? `; ${network.description}` : "";
-      io.stderr.write(
-        `webbrain mcp: serving ${mode}/${tier} tools${skillNote}${fallback} on stdio (listing ${describeTools(tools)}); ${description}\n`,
+      await serveOnStdio(
+        server,
+        io,
+        `webbrain mcp: serving ${mode}/${tier} tools${skillNote}${fallback} on stdio (listing ${describeTools(tools)}); ${description}`,
       );
-      await closed;
-      await server.close().catch(() => {});
       return EXIT_DONE;
     },
   );

@@ -1,18 +1,3 @@
-/**
- * `webbrain mcp --own-firefox`: MCP on stdio, served in the person's own running Firefox through
- * the add-on's companion (own-firefox-link.ts). No Firefox is launched and nothing here gates a
- * call: the add-on asks the person, keeps the client to the tabs they shared, applies the mode
- * they chose and the permission gate, and ends access when they revoke it.
- *
- * Invariants:
- * - Flags that shape a Firefox of ours (--connect, --profile, --headed, ...) or a second way in
- *   (--port, --skill, --zim) are refused before anything connects: they would be ignored.
- * - The client is introduced by the name it gave in MCP's initialize, so the person sees who asks.
- * - When the person revokes access the server says why on stderr and exits 1 once the client
- *   closes; until then every call is answered with the reason.
- */
-import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { attachSocketDir, ensurePrivateDir } from "../companion/attach-socket.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
 import { createMcpServer, type McpToolSource } from "../mcp-server.js";
@@ -22,6 +7,7 @@ import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";
 import { serveMcpHttp } from "./mcp-http-serve.js";
+import { serveOnStdio } from "./mcp-stdio.js";
 
 type Options = ParsedOptions<typeof mcpCommand.options>;
 
@@ -58,6 +44,7 @@ function linkSource(link: OwnFirefoxLink): McpToolSource {
     browserTools: () => link.listTools(),
     skillTools: () => [],
     call: (name, args, { signal }) => link.callTool(name, args, signal),
+    introduce: (client) => link.introduce(client),
   };
 }
 
@@ -91,7 +78,6 @@ export async function serveOwnFirefoxHttp(
       return {
         label: `own-Firefox link ${++links}`,
         makeSource: () => linkSource(link),
-        introduce: (client) => link.introduce(client),
         close: async () => {
           open.delete(link);
           link.close();
@@ -104,29 +90,16 @@ export async function serveOwnFirefoxHttp(
 export async function serveOwnFirefox(tools: McpToolSelection, io: CliIo): Promise<ExitCode> {
   const link = await openLink(io);
   const server = createMcpServer(() => linkSource(link), { confirm: false, tools });
-  server.oninitialized = () => {
-    const client = server.getClientVersion();
-    link.introduce({
-      name: client?.name ?? "an MCP client",
-      ...(client?.version ? { version: client.version } : {}),
-    });
-  };
   let revoked: string | undefined;
   void link.ended.then((reason) => {
     revoked = reason;
     io.stderr.write(`webbrain mcp: ${reason}\n`);
   });
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-    io.stdin.once("end", () => resolve());
-    io.signal.addEventListener("abort", () => resolve(), { once: true });
-  });
-  await server.connect(new StdioServerTransport(io.stdin as Readable, io.stdout as Writable));
-  io.stderr.write(
-    `webbrain mcp: attached to your own Firefox through ${link.path} (listing ${describeTools(tools)}); allow this client in the WebBrain sidebar\n`,
+  await serveOnStdio(
+    server,
+    io,
+    `webbrain mcp: attached to your own Firefox through ${link.path} (listing ${describeTools(tools)}); allow this client in the WebBrain sidebar`,
   );
-  await closed;
   link.close();
-  await server.close().catch(() => {});
   return revoked === undefined ? EXIT_DONE : EXIT_NOT_FINISHED;
 }
