@@ -30,7 +30,6 @@ import type {
   AttachClientInfo,
   AttachClientMessage,
   AttachClientView,
-  AttachScope,
   AttachServerMessage,
   AttachToolListing,
   CompanionEvent,
@@ -86,7 +85,8 @@ interface AttachedClient {
   info: AttachClientInfo;
   state: "asking" | "allowed";
   mode?: Mode;
-  scope?: AttachScope;
+  /** What the person shared: a tab, or a window of its own (the tabs themselves are `shared`). */
+  where?: { kind: "tab" } | { kind: "window"; windowId: number };
   shared?: SharedTabs;
   runner?: ToolRunner;
   calls: Map<number, AbortController>;
@@ -117,7 +117,7 @@ export class AttachBroker {
       info: client.info,
       state: client.state,
       ...(client.mode ? { mode: client.mode } : {}),
-      ...(client.scope && client.shared ? { scope: { ...client.scope, tabIds: client.shared.ids() } } : {}),
+      ...(client.where && client.shared ? { scope: { ...client.where, tabIds: client.shared.ids() } } : {}),
       calls: client.calls.size,
       ...(client.prompt
         ? { prompt: { id: client.prompt.id, detail: client.prompt.detail, origin: client.prompt.origin } }
@@ -134,12 +134,16 @@ export class AttachBroker {
       return;
     }
     if (client.state === "allowed") throw new Error(`${client.info.name} is already allowed.`);
-    const opened = decision.choice === "window" ? await this.#deps.openWindow() : undefined;
-    const firstTab = opened ? opened.tabId : decision.choice === "tab" ? decision.tabId : -1;
+    let firstTab: number;
+    if (decision.choice === "window") {
+      const opened = await this.#deps.openWindow();
+      firstTab = opened.tabId;
+      client.where = { kind: "window", windowId: opened.windowId };
+    } else {
+      firstTab = decision.tabId;
+      client.where = { kind: "tab" };
+    }
     const shared = new SharedTabs([firstTab]);
-    client.scope = opened
-      ? { kind: "window", windowId: opened.windowId, tabIds: [] }
-      : { kind: "tab", tabIds: [] };
     client.shared = shared;
     client.mode = decision.mode;
     const input = await this.#deps.runInput();

@@ -68,6 +68,10 @@ export function scopedPort(
   takeOver: (message: string, options?: PortCallOptions) => Promise<PersonAnswer>,
 ): BrowserPort {
   const refused = (tabId: TabId): PageResult => ({ success: false, error: notSharedMessage(tabId) });
+  /** For calls that answer something other than a PageResult: the refusal is thrown. */
+  const requireShared = (tabId: TabId) => {
+    if (!shared.has(tabId)) throw new TabNotSharedError(notSharedMessage(tabId));
+  };
   const ownDownloads = new Set<string>();
   const guard =
     <A extends unknown[]>(call: (tabId: TabId, ...rest: A) => Promise<PageResult>) =>
@@ -88,7 +92,7 @@ export function scopedPort(
       return tab && shared.has(tab.id) ? tab : undefined;
     },
     getTab: async (tabId, options) => {
-      if (!shared.has(tabId)) throw new TabNotSharedError(notSharedMessage(tabId));
+      requireShared(tabId);
       return port.getTab(tabId, options);
     },
     newTab: async (url, options) => {
@@ -102,7 +106,7 @@ export function scopedPort(
     goForward: guard((tabId, options) => port.goForward(tabId, options)),
     pageAction: guard((tabId, action, params, options) => port.pageAction(tabId, action, params, options)),
     screenshot: async (tabId, options) => {
-      if (!shared.has(tabId)) throw new TabNotSharedError(notSharedMessage(tabId));
+      requireShared(tabId);
       return port.screenshot(tabId, options);
     },
     ...(port.waitForNavigation
@@ -118,7 +122,7 @@ export function scopedPort(
     ...(port.checkUpload
       ? {
           checkUpload: async (tabId, request, options) => {
-            if (!shared.has(tabId)) throw new TabNotSharedError(notSharedMessage(tabId));
+            requireShared(tabId);
             return port.checkUpload!(tabId, request, options);
           },
         }
