@@ -11,9 +11,10 @@
  * - Firefox keeps the BiDi server on the loopback interface; the profile is the person's default.
  * - Uninstall removes the entry it wrote; one already gone is not an error.
  */
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { removeIfPresent } from "./host-manifest.js";
 
 export const LAUNCHER_FILE = "firefox-webbrain.desktop";
 export const BIDI_FLAGS = "--remote-debugging-port 0";
@@ -52,11 +53,5 @@ export async function installLauncher(dir: string, firefox = "firefox"): Promise
 /** Removes the entry; answers its path when it was there. */
 export async function uninstallLauncher(dir: string): Promise<string | undefined> {
   const path = join(dir, LAUNCHER_FILE);
-  return rm(path).then(
-    () => path,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined;
-      throw error;
-    },
-  );
+  return (await removeIfPresent(path)) ? path : undefined;
 }

@@ -110,18 +110,22 @@ export async function installHost(
   };
 }
 
+/** Removes a file install wrote; false when it was already gone (not an error). */
+export async function removeIfPresent(path: string): Promise<boolean> {
+  return rm(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return false;
+      throw error;
+    },
+  );
+}
+
 /** Removes the manifest and the wrapper; answers the paths that were there. */
 export async function uninstallHost(target: InstallTarget): Promise<string[]> {
   const removed: string[] = [];
   for (const path of [manifestPath(target), wrapperPath(target)]) {
-    const existed = await rm(path).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return false;
-        throw error;
-      },
-    );
-    if (existed) removed.push(path);
+    if (await removeIfPresent(path)) removed.push(path);
   }
   return removed;
 }
