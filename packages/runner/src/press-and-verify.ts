@@ -96,11 +96,17 @@ export class PlanPresser {
       // instead of verifying in the document that is going away.
       if (!watch.started() && this.#dialogs.leaveAccepted(new Set([tabId, context])))
         await watch.whenStarted(LEAVE_START_TIMEOUT_MS, signal);
-      if (watch.started()) {
-        // The next call would race the new document: wait for it to load (bounded).
+      // The next call would race the new document: wait for it to load (bounded). A download
+      // link's navigation leaves the document in place: then the click is read back there.
+      const leftFor = async (): Promise<PageResult | undefined> => {
         const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
-        // A download link's navigation leaves the document in place: read the click back there.
-        if (!watch.becameDownload()) return { ...toPageResult(merged), trusted: true, navigated: true, url };
+        return watch.becameDownload()
+          ? undefined
+          : { ...toPageResult(merged), trusted: true, navigated: true, url };
+      };
+      if (watch.started()) {
+        const left = await leftFor();
+        if (left) return left;
       }
       const verify = answer.verify;
       if (!isRecord(verify) || typeof verify.action !== "string") {
@@ -139,11 +145,8 @@ export class PlanPresser {
           !watch.becameDownload()
         ) {
           await watch.whenStarted(FOLLOW_START_TIMEOUT_MS, signal);
-          if (watch.started()) {
-            const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
-            if (!watch.becameDownload())
-              return { ...toPageResult(merged), trusted: true, navigated: true, url };
-          }
+          const left = watch.started() ? await leftFor() : undefined;
+          if (left) return left;
         }
       } finally {
         watch.stop();
