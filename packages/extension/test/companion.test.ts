@@ -16,6 +16,7 @@ import type { Workflow } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
 import type { Mode } from "@webbrain/protocol";
 import {
+  callOnNamed,
   type FixtureServer,
   findRef,
   lastToolResultText,
@@ -243,14 +244,7 @@ describe("the companion in the add-on", () => {
       title: shadowTitle,
       script: [
         { toolCalls: [{ name: "get_accessibility_tree", arguments: { filter: "interactive" } }] },
-        (request: RecordedRequest) => ({
-          toolCalls: [
-            {
-              name: "click_ax",
-              arguments: { ref_id: findRef(lastToolResultText(request), "button", "Secret action") },
-            },
-          ],
-        }),
+        callOnNamed("click_ax", "button", "Secret action"),
         { toolCalls: [{ name: "done", arguments: { summary: "Clicked the secret action." } }] },
       ],
     });
@@ -326,14 +320,7 @@ describe("the companion in the add-on", () => {
       title: ALERT_TITLE,
       script: [
         { toolCalls: [{ name: "get_accessibility_tree", arguments: { filter: "interactive" } }] },
-        (request: RecordedRequest) => ({
-          toolCalls: [
-            {
-              name: "click_ax",
-              arguments: { ref_id: findRef(lastToolResultText(request), "button", "Save draft") },
-            },
-          ],
-        }),
+        callOnNamed("click_ax", "button", "Save draft"),
         { toolCalls: [{ name: "done", arguments: { summary: "Saved the draft." } }] },
       ],
     });
