@@ -20,7 +20,7 @@ export type AgentErrorKind =
   | "browser_unavailable"
   | "internal";
 
-import type { LoopDetectorName } from "./loop-detector.js";
+import type { LoopDetectorName } from "./guards/loop-detector.js";
 
 /**
  * A provider failure as data, beside the English message: what a UI needs to word it in the

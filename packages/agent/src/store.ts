@@ -9,7 +9,7 @@
  * - `set` resolves only once the value is durable for that store's lifetime, so a caller that
  *   awaited it may crash without losing the value.
  */
-import type { JsonValue } from "./browser-port.js";
+import type { JsonValue } from "./tools/browser-port.js";
 
 export interface Store {
   get(key: string): Promise<JsonValue | undefined>;

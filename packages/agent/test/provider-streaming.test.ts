@@ -2,9 +2,13 @@
 import { type ScriptedLlm, startScriptedLlm } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentError } from "../src/errors.js";
-import { PiAiClient } from "../src/provider-client.js";
-import type { ProviderConfig } from "../src/provider-config.js";
-import { mayStream, StreamingPolicyClient, type StreamingRunFacts } from "../src/provider-streaming.js";
+import { PiAiClient } from "../src/providers/provider-client.js";
+import type { ProviderConfig } from "../src/providers/provider-config.js";
+import {
+  mayStream,
+  StreamingPolicyClient,
+  type StreamingRunFacts,
+} from "../src/providers/provider-streaming.js";
 
 const open: ScriptedLlm[] = [];
 afterEach(async () => {

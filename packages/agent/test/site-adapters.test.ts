@@ -9,7 +9,7 @@ import {
   FINANCE_WARNING,
   getActiveAdapter,
   SITE_ADAPTERS,
-} from "../src/site-adapters.js";
+} from "../src/adapters/site-adapters.js";
 
 const SITES_DIR = join(import.meta.dirname, "..", "src", "adapters", "sites");
 const files = readdirSync(SITES_DIR).filter((name) => name.endsWith(".ts"));

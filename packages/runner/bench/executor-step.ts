@@ -19,12 +19,12 @@
  */
 import type { PageActionName } from "@webbrain/agent";
 import { findRef, startFixtureServer } from "@webbrain/testkit";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { openBrowserConnection } from "../src/browser-connection.js";
-import { PAGE_SANDBOX } from "../src/page-script-channel.js";
-import { loadPageScript } from "../src/page-script-source.js";
-import { ToolRunner } from "../src/tool-runner.js";
-import { type InputStep, stepSources } from "../src/trusted-input.js";
+import { openBrowserConnection } from "../src/browser/browser-connection.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { PAGE_SANDBOX } from "../src/port/page-script-channel.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
+import { ToolRunner } from "../src/tools/tool-runner.js";
+import { type InputStep, stepSources } from "../src/tools/trusted-input.js";
 
 const WARMUP = 5;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 100);

@@ -19,10 +19,10 @@
  * Run: npm run bench -w packages/runner   (after action-round-trips; ~20 s)
  */
 import { startFixtureServer } from "@webbrain/testkit";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { openBrowserConnection } from "../src/browser-connection.js";
-import { PAGE_SANDBOX } from "../src/page-script-channel.js";
-import { loadPageScript } from "../src/page-script-source.js";
+import { openBrowserConnection } from "../src/browser/browser-connection.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { PAGE_SANDBOX } from "../src/port/page-script-channel.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 30);
 /** A point inside the viewport, CSS pixels; what it hits does not matter here. */

@@ -21,9 +21,9 @@
 import { findTarget, type TargetDescriptor, TRACE_SHOT_QUALITIES } from "@webbrain/agent";
 import { placeTreeNodes, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import { startFixtureServer } from "@webbrain/testkit";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { openBrowserConnection } from "../src/browser-connection.js";
-import { loadPageScript } from "../src/page-script-source.js";
+import { openBrowserConnection } from "../src/browser/browser-connection.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
 
 const ITERATIONS = 15;
 /** What replay asks of the tree (workflow-replay.ts REPLAY_TREE_MAX_CHARS). */

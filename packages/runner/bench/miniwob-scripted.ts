@@ -9,9 +9,9 @@ import { startScriptedLlm } from "@webbrain/testkit";
 import { formatTable, summarize } from "../src/bench-miniwob/miniwob-report.js";
 import { listMiniwobTasks, serveTasks } from "../src/bench-miniwob/miniwob-tasks.js";
 import { runMiniwob } from "../src/bench-miniwob/run-miniwob.js";
-import { SessionBrowser } from "../src/isolated-sessions.js";
-import { loadPageScript } from "../src/page-script-source.js";
-import { providerFromFlags } from "../src/provider-options.js";
+import { SessionBrowser } from "../src/browser/isolated-sessions.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
+import { providerFromFlags } from "../src/run/provider-options.js";
 import { miniwobStep } from "../test/miniwob/scripted-policy.js";
 
 const [dir, parallelArg, seedsArg] = process.argv.slice(2);

@@ -40,7 +40,7 @@ import {
   toolResultTexts,
 } from "@webbrain/testkit";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
-import { RUNNER_PREFS } from "../src/browser-connection.js";
+import { RUNNER_PREFS } from "../src/browser/browser-connection.js";
 
 const require = createRequire(import.meta.url);
 const BIN = fileURLToPath(new URL("../bin/webbrain.js", import.meta.url));

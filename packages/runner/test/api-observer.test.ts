@@ -23,10 +23,10 @@ import {
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BidiApiObserver } from "../src/api-observer-bidi.js";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
-import { loadPageScript } from "../src/page-script-source.js";
+import { BidiApiObserver } from "../src/browser/api-observer-bidi.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
 
 let server: FixtureServer;
 let connection: BrowserConnection;

@@ -13,7 +13,7 @@ import { waitFor } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { AttachFolderError, AttachSocketServer, ensurePrivateDir } from "../src/companion/attach-socket.js";
 import { BrowserUnavailableError } from "../src/errors.js";
-import { OwnFirefoxLink } from "../src/own-firefox-link.js";
+import { OwnFirefoxLink } from "../src/mcp/own-firefox-link.js";
 
 const dirs: string[] = [];
 const servers: AttachSocketServer[] = [];

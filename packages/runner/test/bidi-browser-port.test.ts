@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FixtureServer, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
-import { pngSize } from "../src/screenshots.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
+import { pngSize } from "../src/browser/screenshots.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
 
 /** Stands in for @webbrain/page: answers what the sandbox sees. */
 const PROBE_SCRIPT = `globalThis.__webbrainPage = {

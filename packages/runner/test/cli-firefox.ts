@@ -15,7 +15,7 @@
 import { connectBidi, type FirefoxProcess, startFirefoxProcess } from "@webbrain/bidi";
 import { testsRunHeadless } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { RUNNER_PREFS } from "../src/browser-connection.js";
+import { RUNNER_PREFS } from "../src/browser/browser-connection.js";
 
 export interface CliFirefox {
   /** The BiDi endpoint, ws://127.0.0.1:PORT. */

@@ -11,8 +11,8 @@ import { createInterface } from "node:readline";
 import { connectBidi, processGroupRuns, startFirefoxProcess } from "@webbrain/bidi";
 import { type FixtureServer, findRef, startFakeGrid, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pngSize } from "../src/browser/screenshots.js";
 import { COMMANDS } from "../src/cli/command-specs.js";
-import { pngSize } from "../src/screenshots.js";
 import { useCliFirefox } from "./cli-firefox.js";
 import { BIN, runCli } from "./run-cli.js";
 

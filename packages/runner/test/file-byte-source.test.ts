@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openFileByteSource } from "../src/file-byte-source.js";
+import { openFileByteSource } from "../src/run/file-byte-source.js";
 
 let dir = "";
 let file = "";

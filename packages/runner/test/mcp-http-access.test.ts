@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { AccessPolicy, isLoopbackAddress } from "../src/mcp-http-access.js";
+import { AccessPolicy, isLoopbackAddress } from "../src/mcp/mcp-http-access.js";
 
 const TOKEN = "0123456789abcdef0123456789abcdef";
 

@@ -4,7 +4,7 @@
  * and an idle one is ended once, freeing its slot only when its close is done.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type SessionEntry, SessionTable } from "../src/mcp-http-sessions.js";
+import { type SessionEntry, SessionTable } from "../src/mcp/mcp-http-sessions.js";
 
 const IDLE_MS = 1_000;
 

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pngSize } from "../src/screenshots.js";
+import { pngSize } from "../src/browser/screenshots.js";
 import { useCliFirefox } from "./cli-firefox.js";
 import { connectMcpClient, mcpResultText } from "./run-cli.js";
 

@@ -7,8 +7,8 @@ import {
   MCP_TOOL_GROUPS,
   parseMcpToolSelection,
   unlistedToolMessage,
-} from "../src/mcp-tool-groups.js";
-import { offeredTools } from "../src/tool-runner.js";
+} from "../src/mcp/mcp-tool-groups.js";
+import { offeredTools } from "../src/tools/tool-runner.js";
 
 const EVERY_GROUP = parseMcpToolSelection(Object.keys(MCP_TOOL_GROUPS).join(","), "act");
 

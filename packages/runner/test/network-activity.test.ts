@@ -5,7 +5,7 @@
  */
 import { BidiClient, type BidiTransport } from "@webbrain/bidi";
 import { describe, expect, it } from "vitest";
-import { LONG_POLL_MS, NetworkActivity } from "../src/network-activity.js";
+import { LONG_POLL_MS, NetworkActivity } from "../src/browser/network-activity.js";
 
 class EventFeed implements BidiTransport {
   #deliver: ((text: string) => void) | undefined;

@@ -22,9 +22,9 @@ import {
 } from "@webbrain/agent";
 import { type FixtureServer, findRef, readJsonBody, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
-import { loadPageScript } from "../src/page-script-source.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
 
 let server: FixtureServer;
 let connection: BrowserConnection;

@@ -9,8 +9,8 @@ import { PACKAGED_SKILL_IDS, parseSkills } from "@webbrain/agent";
 import { skillMarkdown } from "@webbrain/testkit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UsageError } from "../src/errors.js";
-import { loadSkillFiles } from "../src/skill-files.js";
-import { readTaskFile } from "../src/task-file.js";
+import { loadSkillFiles } from "../src/run/skill-files.js";
+import { readTaskFile } from "../src/run/task-file.js";
 
 let dir = "";
 beforeEach(async () => {

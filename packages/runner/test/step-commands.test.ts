@@ -6,10 +6,10 @@
  */
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
-import { loadPageScript } from "../src/page-script-source.js";
-import { ToolRunner } from "../src/tool-runner.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
+import { ToolRunner } from "../src/tools/tool-runner.js";
 
 let server: FixtureServer;
 let connection: BrowserConnection;

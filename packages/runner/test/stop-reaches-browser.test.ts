@@ -13,11 +13,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
-import { createMcpServer, runnerToolSource } from "../src/mcp-server.js";
-import { loadPageScript } from "../src/page-script-source.js";
-import { ToolRunner } from "../src/tool-runner.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
+import { createMcpServer, runnerToolSource } from "../src/mcp/mcp-server.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
+import { ToolRunner } from "../src/tools/tool-runner.js";
 
 /** Stop must end a pending wait this soon (issue 17). */
 const STOP_WITHIN_MS = 200;

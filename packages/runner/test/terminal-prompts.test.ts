@@ -6,7 +6,7 @@
 import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { askHidden, type RawInput } from "../src/terminal-prompts.js";
+import { askHidden, type RawInput } from "../src/run/terminal-prompts.js";
 
 /** A terminal's stdin and stderr that log, in one list, every mode change and every write. */
 function fakeTerminal() {

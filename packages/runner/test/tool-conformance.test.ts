@@ -29,11 +29,11 @@ import {
   UNSUPPORTED_ANSWER,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
-import { loadPageScript } from "../src/page-script-source.js";
-import { ToolRunner } from "../src/tool-runner.js";
-import { terminalPerson } from "../src/wait-for-person.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
+import { terminalPerson } from "../src/run/wait-for-person.js";
+import { ToolRunner } from "../src/tools/tool-runner.js";
 
 let server: FixtureServer;
 let connection: BrowserConnection;

@@ -18,10 +18,10 @@ import {
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BidiBrowserPort } from "../src/bidi-browser-port.js";
-import { type BrowserConnection, openBrowserConnection } from "../src/browser-connection.js";
-import { runnerLocalFilesFrom } from "../src/local-files.js";
-import { loadPageScript } from "../src/page-script-source.js";
+import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
+import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
+import { loadPageScript } from "../src/port/page-script-source.js";
+import { runnerLocalFilesFrom } from "../src/tools/local-files.js";
 
 let server: FixtureServer;
 let connection: BrowserConnection;

@@ -17,7 +17,7 @@ import {
   type SkillHttp,
   type SkillHttpRequest,
   type SkillHttpResponse,
-} from "../skills-http.js";
+} from "../skills/skills-http.js";
 import { articleText, type ZimReader } from "./zim-reader.js";
 
 const SUMMARY = /^https:\/\/([a-z-]+)\.wikipedia\.org\/api\/rest_v1\/page\/summary\/([^?#]+)/;

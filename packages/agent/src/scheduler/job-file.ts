@@ -36,7 +36,7 @@
  * - A bad file is a `JobFileError` that names the field and says what to fix.
  */
 import { isMode, MODES, type Mode } from "@webbrain/protocol";
-import { parseWorkflow, type Workflow, WorkflowError } from "../workflow-format.js";
+import { parseWorkflow, type Workflow, WorkflowError } from "../workflows/workflow-format.js";
 import type { ScheduledJob } from "./job.js";
 
 export const JOB_FILE_FORMAT = "webbrain-job";

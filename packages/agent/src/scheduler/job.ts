@@ -14,7 +14,7 @@
  * user cancels it, or `restore` queues it again.
  */
 import type { Mode } from "@webbrain/protocol";
-import type { JsonValue } from "../browser-port.js";
+import type { JsonValue } from "../tools/browser-port.js";
 
 /**
  * `resume`: continue this tab's conversation later. `task`: run a new task, maybe on a URL.

@@ -11,12 +11,12 @@
  * - A repair that cannot be saved (the step a repair wrote failed again, the agent did nothing)
  *   is still "repaired" when the agent finished the task, without a `version`; the text says why.
  */
-import type { RunStatus } from "../agent-events.js";
-import type { TraceRecord } from "../trace-format.js";
-import { type Workflow, WorkflowError } from "../workflow-format.js";
-import { type RepairOutcome, repairWorkflow } from "../workflow-repair.js";
-import { handoverTask, type ReplayResult } from "../workflow-replay.js";
-import { formatTarget } from "../workflow-target.js";
+import type { RunStatus } from "../loop/agent-events.js";
+import type { TraceRecord } from "../traces/trace-format.js";
+import { type Workflow, WorkflowError } from "../workflows/workflow-format.js";
+import { type RepairOutcome, repairWorkflow } from "../workflows/workflow-repair.js";
+import { handoverTask, type ReplayResult } from "../workflows/workflow-replay.js";
+import { formatTarget } from "../workflows/workflow-target.js";
 import type { JobResult, WorkflowJobReport } from "./job.js";
 
 /** How the agent's run that finished a stopped replay ended, and its trace (the repair's steps). */

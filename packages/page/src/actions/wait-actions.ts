@@ -5,7 +5,7 @@
  * wait_for_stable: "stable" = no DOM mutation and no finished network request (Resource Timing)
  * for `quiet_ms`, and the document loaded. Page script in a sandbox cannot see requests still in
  * flight, so a long request with no DOM activity counts as quiet here; the runner adds the
- * in-flight fetch/XHR check from Firefox's network events (runner/src/network-activity.ts).
+ * in-flight fetch/XHR check from Firefox's network events (runner/src/browser/network-activity.ts).
  */
 import { collapseWhitespace } from "../dom-realm.js";
 import { summarize } from "../element-target.js";

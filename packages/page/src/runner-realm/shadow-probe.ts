@@ -1,6 +1,6 @@
 /**
  * Closed shadow roots, shown to the page layer and to nobody else (the runner's half is
- * runner/src/closed-shadow-roots.ts). BiDi hands back a host's closed root when the host is
+ * runner/src/port/closed-shadow-roots.ts). BiDi hands back a host's closed root when the host is
  * serialized with `includeShadowTree: "all"`; the probe records such roots on the hosts'
  * sandbox wrappers, and lists custom elements not yet probed so the runner can fetch theirs.
  *

@@ -13,9 +13,9 @@
  */
 import type { LlmClient, ProviderConfig } from "@webbrain/agent";
 import { evaluate } from "@webbrain/bidi";
-import { assembleRunnerAgent } from "../agent-assembly.js";
-import { CountingLlm, type TokenUsage } from "../counting-llm.js";
-import type { SessionBrowser } from "../isolated-sessions.js";
+import type { SessionBrowser } from "../browser/isolated-sessions.js";
+import { assembleRunnerAgent } from "../run/agent-assembly.js";
+import { CountingLlm, type TokenUsage } from "../run/counting-llm.js";
 
 /** How often the page's reward globals are read while the agent works. */
 const REWARD_POLL_MS = 200;

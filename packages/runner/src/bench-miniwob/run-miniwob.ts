@@ -3,7 +3,7 @@
  * Firefox, and collects their results in task, then seed order.
  */
 import type { LlmClient, ProviderConfig } from "@webbrain/agent";
-import type { SessionBrowser } from "../isolated-sessions.js";
+import type { SessionBrowser } from "../browser/isolated-sessions.js";
 import { type EpisodeResult, runEpisode } from "./miniwob-episode.js";
 import type { TaskServer } from "./miniwob-tasks.js";
 

@@ -9,10 +9,10 @@
  * - Exit 0 when every call succeeded, 1 when any failed.
  */
 import { createInterface } from "node:readline";
+import { withRunnerSession } from "../browser/runner-session.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode } from "../errors.js";
-import { loadPageScript } from "../page-script-source.js";
-import { withRunnerSession } from "../runner-session.js";
-import { offeredTools, type ToolAnswer, ToolRunner } from "../tool-runner.js";
+import { loadPageScript } from "../port/page-script-source.js";
+import { offeredTools, type ToolAnswer, ToolRunner } from "../tools/tool-runner.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { execCommand } from "./command-specs.js";

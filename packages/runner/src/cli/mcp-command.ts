@@ -5,20 +5,20 @@ import {
   RecipientGuard,
   type SkillDefinition,
 } from "@webbrain/agent";
+import { SessionBrowser } from "../browser/isolated-sessions.js";
+import { withRunnerSession } from "../browser/runner-session.js";
 import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
-import { SessionBrowser } from "../isolated-sessions.js";
-import { userContextBackings } from "../mcp-http-server.js";
-import { createMcpServer, runnerToolSource } from "../mcp-server.js";
+import { userContextBackings } from "../mcp/mcp-http-server.js";
+import { createMcpServer, runnerToolSource } from "../mcp/mcp-server.js";
 import {
   describe as describeTools,
   type McpToolSelection,
   parseMcpToolSelection,
-} from "../mcp-tool-groups.js";
-import type { SkillNetwork } from "../offline-wikipedia-file.js";
-import { loadPageScript } from "../page-script-source.js";
-import { withRunnerSession } from "../runner-session.js";
-import { loadSkillFiles } from "../skill-files.js";
-import { offeredTools, ToolRunner } from "../tool-runner.js";
+} from "../mcp/mcp-tool-groups.js";
+import { loadPageScript } from "../port/page-script-source.js";
+import type { SkillNetwork } from "../run/offline-wikipedia-file.js";
+import { loadSkillFiles } from "../run/skill-files.js";
+import { offeredTools, ToolRunner } from "../tools/tool-runner.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";

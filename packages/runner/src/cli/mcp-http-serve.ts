@@ -4,10 +4,10 @@
  * Ctrl-C or the backing is lost.
  */
 import { EXIT_DONE, type ExitCode } from "../errors.js";
-import { AccessPolicy } from "../mcp-http-access.js";
-import { listenForMcp } from "../mcp-http-listener.js";
-import { type McpSessionBacking, startMcpHttpServer } from "../mcp-http-server.js";
-import { describe as describeTools, type McpToolSelection } from "../mcp-tool-groups.js";
+import { AccessPolicy } from "../mcp/mcp-http-access.js";
+import { listenForMcp } from "../mcp/mcp-http-listener.js";
+import { type McpSessionBacking, startMcpHttpServer } from "../mcp/mcp-http-server.js";
+import { describe as describeTools, type McpToolSelection } from "../mcp/mcp-tool-groups.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";

@@ -15,7 +15,12 @@ import { lookup } from "node:dns/promises";
 import { readFile, stat } from "node:fs/promises";
 import { isIP } from "node:net";
 import { UsageError } from "../errors.js";
-import { generateToken, isLoopbackAddress, isWildcardAddress, MIN_TOKEN_LENGTH } from "../mcp-http-access.js";
+import {
+  generateToken,
+  isLoopbackAddress,
+  isWildcardAddress,
+  MIN_TOKEN_LENGTH,
+} from "../mcp/mcp-http-access.js";
 
 const MAX_PORT = 65_535;
 export const DEFAULT_MCP_HOST = "127.0.0.1";

@@ -1,8 +1,8 @@
 import { attachSocketDir, ensurePrivateDir } from "../companion/attach-socket.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
-import { createMcpServer, type McpToolSource } from "../mcp-server.js";
-import { describe as describeTools, type McpToolSelection } from "../mcp-tool-groups.js";
-import { OwnFirefoxLink } from "../own-firefox-link.js";
+import { createMcpServer, type McpToolSource } from "../mcp/mcp-server.js";
+import { describe as describeTools, type McpToolSelection } from "../mcp/mcp-tool-groups.js";
+import { OwnFirefoxLink } from "../mcp/own-firefox-link.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { mcpCommand } from "./command-specs.js";

@@ -14,7 +14,7 @@
 import { resolve } from "node:path";
 import { serializeWorkflow, WorkflowError, WorkflowRecording } from "@webbrain/agent";
 import { RECORDING_END_SHORTCUT } from "@webbrain/protocol";
-import { normalizeUrl } from "../bidi-browser-port.js";
+import { checkCommandLineUrl, withRunnerSession } from "../browser/runner-session.js";
 import {
   BrowserUnavailableError,
   EXIT_DONE,
@@ -23,11 +23,11 @@ import {
   TaskFailedError,
   UsageError,
 } from "../errors.js";
-import { loadPageScript } from "../page-script-source.js";
-import { PersonRecording, type RecordingEnd } from "../person-recording.js";
-import { writePrivateFile } from "../private-file.js";
-import { checkCommandLineUrl, withRunnerSession } from "../runner-session.js";
-import { WorkflowApprovals } from "../workflow-approvals.js";
+import { normalizeUrl } from "../port/bidi-browser-port.js";
+import { loadPageScript } from "../port/page-script-source.js";
+import { PersonRecording, type RecordingEnd } from "../run/person-recording.js";
+import { writePrivateFile } from "../run/private-file.js";
+import { WorkflowApprovals } from "../run/workflow-approvals.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { recordCommand } from "./command-specs.js";

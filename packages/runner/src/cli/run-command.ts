@@ -28,25 +28,25 @@ import {
   type RunStatus,
   type WorkflowJobFileEntry,
 } from "@webbrain/agent";
-import { assembleRunnerAgent } from "../agent-assembly.js";
-import { BidiApiObserver } from "../api-observer-bidi.js";
-import { browserGoneMessage, failWhenBrowserGone } from "../browser-gone.js";
-import { CountingLlm, type TokenUsage } from "../counting-llm.js";
+import { BidiApiObserver } from "../browser/api-observer-bidi.js";
+import { checkCommandLineUrl, withRunnerSession } from "../browser/runner-session.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageError } from "../errors.js";
-import { loadPageScript } from "../page-script-source.js";
-import { ProgressReporter } from "../progress-reporter.js";
+import { browserGoneMessage, failWhenBrowserGone } from "../port/browser-gone.js";
+import { loadPageScript } from "../port/page-script-source.js";
+import { assembleRunnerAgent } from "../run/agent-assembly.js";
+import { CountingLlm, type TokenUsage } from "../run/counting-llm.js";
+import { ProgressReporter } from "../run/progress-reporter.js";
 import {
   ensureModelReachable,
   modelUnavailableMessage,
   providerFromFlags,
   resolveVision,
-} from "../provider-options.js";
-import { checkCommandLineUrl, withRunnerSession } from "../runner-session.js";
-import { loadSkillFiles } from "../skill-files.js";
-import { checkImagesFit, readTaskAttachments } from "../task-attachments.js";
-import { terminalApprovals } from "../terminal-approvals.js";
-import { TraceWriter } from "../trace-writer.js";
-import { terminalPerson } from "../wait-for-person.js";
+} from "../run/provider-options.js";
+import { loadSkillFiles } from "../run/skill-files.js";
+import { checkImagesFit, readTaskAttachments } from "../run/task-attachments.js";
+import { terminalApprovals } from "../run/terminal-approvals.js";
+import { TraceWriter } from "../run/trace-writer.js";
+import { terminalPerson } from "../run/wait-for-person.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";

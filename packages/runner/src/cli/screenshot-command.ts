@@ -4,8 +4,8 @@
  */
 import { rename, stat, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { withRunnerSession } from "../browser/runner-session.js";
 import { EXIT_DONE, type ExitCode, TaskFailedError, UsageError } from "../errors.js";
-import { withRunnerSession } from "../runner-session.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { screenshotCommand } from "./command-specs.js";

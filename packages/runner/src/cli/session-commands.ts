@@ -6,11 +6,16 @@
  * - state save writes the file whole or not at all (storage-state.ts), readable by its owner only.
  */
 import { resolve } from "node:path";
+import { type RunnerSession, withRunnerSession } from "../browser/runner-session.js";
+import {
+  readCookies,
+  readLocalStorage,
+  type StorageState,
+  writeStorageStateFile,
+} from "../browser/storage-state.js";
 import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
-import { loadPageScript } from "../page-script-source.js";
-import { type RunnerSession, withRunnerSession } from "../runner-session.js";
-import { readCookies, readLocalStorage, type StorageState, writeStorageStateFile } from "../storage-state.js";
-import { waitForPerson } from "../wait-for-person.js";
+import { loadPageScript } from "../port/page-script-source.js";
+import { waitForPerson } from "../run/wait-for-person.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { loginCommand, stateCommand } from "./session-specs.js";

@@ -7,11 +7,11 @@ import {
   RouteListError,
   type SkillDefinition,
 } from "@webbrain/agent";
-import type { BrowserConnectionOptions } from "../browser-connection.js";
+import type { BrowserConnectionOptions } from "../browser/browser-connection.js";
 import { UsageError } from "../errors.js";
-import { type RunnerLocalFiles, runnerLocalFilesFrom } from "../local-files.js";
-import { type SkillNetwork, skillNetworkFor } from "../offline-wikipedia-file.js";
-import type { ProviderFlags } from "../provider-options.js";
+import { type SkillNetwork, skillNetworkFor } from "../run/offline-wikipedia-file.js";
+import type { ProviderFlags } from "../run/provider-options.js";
+import { type RunnerLocalFiles, runnerLocalFilesFrom } from "../tools/local-files.js";
 
 /** The model flags a command took, as providerFromFlags reads them. */
 export function providerFlagsFrom(options: {

@@ -2,9 +2,10 @@
  * `webbrain snapshot <url>`: the accessibility tree as the model sees it. The whole tree unless
  * --budget is given; a cut tree ends with the page layer's truncation marker line.
  */
+
+import { withRunnerSession } from "../browser/runner-session.js";
 import { EXIT_DONE, type ExitCode, TaskFailedError } from "../errors.js";
-import { loadPageScript } from "../page-script-source.js";
-import { withRunnerSession } from "../runner-session.js";
+import { loadPageScript } from "../port/page-script-source.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { snapshotCommand } from "./command-specs.js";

@@ -16,13 +16,13 @@ import {
   type SkillDefinition,
 } from "@webbrain/agent";
 import type { Mode } from "@webbrain/protocol";
+import { SessionBrowser } from "../browser/isolated-sessions.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
-import { SessionBrowser } from "../isolated-sessions.js";
-import type { SkillNetwork } from "../offline-wikipedia-file.js";
-import { loadPageScript } from "../page-script-source.js";
-import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
-import { loadSkillFiles } from "../skill-files.js";
-import { readTaskFile, runTaskPool, type TaskLine } from "../task-file.js";
+import { loadPageScript } from "../port/page-script-source.js";
+import type { SkillNetwork } from "../run/offline-wikipedia-file.js";
+import { ensureModelReachable, providerFromFlags, resolveVision } from "../run/provider-options.js";
+import { loadSkillFiles } from "../run/skill-files.js";
+import { readTaskFile, runTaskPool, type TaskLine } from "../run/task-file.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";

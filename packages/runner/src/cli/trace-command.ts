@@ -6,8 +6,8 @@
 import { resolve } from "node:path";
 import { formatTimeline, summarizeTrace, traceFilmstripHtml, traceTimeline } from "@webbrain/agent";
 import { EXIT_DONE, type ExitCode, UsageError } from "../errors.js";
-import { writePrivateFile } from "../private-file.js";
-import { readTraceFile } from "../trace-writer.js";
+import { writePrivateFile } from "../run/private-file.js";
+import { readTraceFile } from "../run/trace-writer.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { traceCommand } from "./workflow-specs.js";

@@ -35,12 +35,12 @@ import {
   workflowVersionNumber,
 } from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
-import { writePrivateFile } from "../private-file.js";
-import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
-import { askHidden, askYesNo } from "../terminal-prompts.js";
-import { readTraceFile } from "../trace-writer.js";
-import { WorkflowApprovals } from "../workflow-approvals.js";
-import { replayInSession } from "../workflow-replay-session.js";
+import { writePrivateFile } from "../run/private-file.js";
+import { ensureModelReachable, providerFromFlags, resolveVision } from "../run/provider-options.js";
+import { askHidden, askYesNo } from "../run/terminal-prompts.js";
+import { readTraceFile } from "../run/trace-writer.js";
+import { WorkflowApprovals } from "../run/workflow-approvals.js";
+import { replayInSession } from "../run/workflow-replay-session.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import { browserOptionsFrom, messagingRoutesFrom, providerFlagsFrom } from "./shared-options.js";

@@ -21,10 +21,10 @@ import {
   type WorkflowJobFileEntry,
 } from "@webbrain/agent";
 import { EXIT_DONE, EXIT_NOT_FINISHED, type ExitCode, UsageError } from "../errors.js";
-import { writePrivateFile } from "../private-file.js";
-import { ensureModelReachable, providerFromFlags, resolveVision } from "../provider-options.js";
-import { WorkflowApprovals } from "../workflow-approvals.js";
-import { replayInSession } from "../workflow-replay-session.js";
+import { writePrivateFile } from "../run/private-file.js";
+import { ensureModelReachable, providerFromFlags, resolveVision } from "../run/provider-options.js";
+import { WorkflowApprovals } from "../run/workflow-approvals.js";
+import { replayInSession } from "../run/workflow-replay-session.js";
 import type { ParsedOptions } from "./argv-parser.js";
 import type { CliIo } from "./cli-io.js";
 import type { runCommand } from "./command-specs.js";

@@ -23,7 +23,7 @@ import {
   type AttachServerMessage,
   type CompanionEvent,
 } from "@webbrain/protocol";
-import { readJsonLines } from "../json-lines.js";
+import { readJsonLines } from "./json-lines.js";
 
 /** Under Firefox's 1 MiB limit for one host message, with room for the event around the line. */
 const MAX_LINE_BYTES = 512 * 1024;
