@@ -131,10 +131,12 @@ describe("tool declarations and port capabilities", () => {
     expect(names).toEqual(expect.arrayContaining(["done", "clarify"]));
     expect(toolsNotOffered(pageOnly)).toEqual([
       "screenshot",
-      "new_tab",
-      "promote_iframe",
+      "search_history",
+      "get_history_visits",
       "iframe_click",
       "iframe_type",
+      "promote_iframe",
+      "new_tab",
       "fetch_url",
       "research_url",
       "list_downloads",
@@ -142,8 +144,6 @@ describe("tool declarations and port capabilities", () => {
       "download_resource_from_page",
       "download_files",
       "upload_file",
-      "search_history",
-      "get_history_visits",
       "execute_js",
       "pause_for_user",
     ]);

@@ -3,9 +3,9 @@
 // cannot do what it says would fail quietly there.
 import { Value } from "typebox/value";
 import { describe, expect, it } from "vitest";
-import { TOOL_CATALOG, type ToolSpec } from "../src/index.js";
+import { TOOL_CATALOG, type ToolContract } from "../src/index.js";
 
-function argNames(spec: ToolSpec): string[] {
+function argNames(spec: ToolContract): string[] {
   const properties = (spec.parameters as { properties?: Record<string, unknown> }).properties;
   return Object.keys(properties ?? {});
 }

@@ -9,6 +9,8 @@
  * - The state (registry, pending verifications) belongs to the realm that installed this script,
  *   and each action runs on the realm's document *now* (see createRealmPageLayer).
  */
+
+import type { PageLayerActionName } from "@webbrain/protocol";
 import { clickAx, dragDrop, getAccessibilityTree, hover, verifyEffect } from "./actions/ax-actions.js";
 import { click } from "./actions/click-action.js";
 import { conversationHeader } from "./actions/conversation-header.js";
@@ -41,10 +43,10 @@ export const PAGE_LAYER_VERSION = "0.1.0";
 type ActionFn = (state: PageState, p: Params) => PageResult | Promise<PageResult>;
 
 /**
- * The page layer's action table. Which actions it must have is declared with the tools
- * (@webbrain/agent PAGE_LAYER_ACTIONS: every tool that runs `in: "page"`, plus the helpers);
- * page never imports agent, so the add-on's type check (page-action-table.ts) and the runner's
- * conformance test hold the two to each other.
+ * The page layer's action table: one entry per action the tool contracts say runs in the page
+ * (@webbrain/protocol PAGE_LAYER_ACTIONS: every tool that runs `in: "page"`, plus the helpers).
+ * Typed as a record over those names, so a contract without its action here, or an action no
+ * contract names, fails `tsc`.
  */
 export const ACTIONS = {
   get_accessibility_tree: getAccessibilityTree,
@@ -76,7 +78,7 @@ export const ACTIONS = {
   refs_of: refsOf,
   check_value: checkValue,
   conversation_header: conversationHeader,
-} as const satisfies Readonly<Record<string, ActionFn>>;
+} as const satisfies Readonly<Record<PageLayerActionName, ActionFn>>;
 
 export type ActionName = keyof typeof ACTIONS;
 export const ACTION_NAMES: readonly ActionName[] = Object.keys(ACTIONS) as ActionName[];

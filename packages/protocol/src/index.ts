@@ -13,6 +13,7 @@ export * from "./modes.js";
 export * from "./permission-capabilities.js";
 export * from "./recording.js";
 export * from "./tool-facets.js";
+export * from "./tools/index.js";
 export * from "./tree-filter.js";
 export * from "./tree-filter-schema.js";
 export * from "./tree-nodes.js";

@@ -29,7 +29,7 @@ import {
 import type { Plan } from "../loop/planner.js";
 import type { BrowserPort, PageResult, TabInfo } from "../tools/browser-port.js";
 import { decoratePort } from "../tools/port-decorator.js";
-import { type ToolSpec, toolSpec } from "../tools/tool-catalog.js";
+import { type ToolContract, toolSpec } from "../tools/tool-catalog.js";
 import type { TargetDescriptor } from "../workflows/workflow-target.js";
 
 export interface MessagingRoute {
@@ -121,7 +121,7 @@ export function isPotentialDispatch(
 }
 
 /** Whether the call's arguments pull its declared send trigger (the guard then checks the page). */
-function triggered(spec: ToolSpec, args: Record<string, unknown>): boolean {
+function triggered(spec: ToolContract, args: Record<string, unknown>): boolean {
   switch (spec.sends?.trigger) {
     case "activates":
     case "uploads":

@@ -12,7 +12,7 @@
 
 import type { Conversation } from "../loop/conversation.js";
 import type { BrowserPort } from "../tools/browser-port.js";
-import type { ToolDeclaration } from "../tools/tool-catalog.js";
+import type { ToolContract } from "../tools/tool-catalog.js";
 import {
   ASK_LINKS_READ,
   type AskFetchVerdict,
@@ -33,12 +33,12 @@ export type UrlGateVerdict =
   | { allowed: true; credentials?: RequestCredentials }
   | { allowed: false; code: string; message: string };
 
-function worksOnPage(spec: ToolDeclaration): boolean {
+function worksOnPage(spec: ToolContract): boolean {
   return spec.runs.in === "page" || spec.runs.in === "port_action" || spec.onPage === true;
 }
 
 /** The URLs a call would open, fetch or download. */
-function urlArguments(spec: ToolDeclaration, args: Record<string, unknown>): string[] {
+function urlArguments(spec: ToolContract, args: Record<string, unknown>): string[] {
   if (spec.opensUrls === "urls") return Array.isArray(args.urls) ? args.urls.map(String) : [];
   if (spec.opensUrls === "url") return [typeof args.url === "string" ? args.url : ""];
   return [];
@@ -50,7 +50,7 @@ function refused(refusal: UrlRefusal): UrlGateVerdict {
 
 export async function gateUrls(
   port: BrowserPort,
-  spec: ToolDeclaration,
+  spec: ToolContract,
   args: Record<string, unknown>,
   ctx: UrlGateContext,
 ): Promise<UrlGateVerdict> {

@@ -32,7 +32,7 @@ import { runSkillTool } from "../skills/skill-tool-runner.js";
 import type { SkillTool } from "../skills/skills.js";
 import { platformSkillHttp, type SkillHttp } from "../skills/skills-http.js";
 import type { BrowserPort, CompletionProbe, UploadPreview } from "./browser-port.js";
-import { type AgentToolName, type ToolSpec, toolSpec } from "./tool-catalog.js";
+import { type AgentToolName, type ToolContract, toolSpec } from "./tool-catalog.js";
 import { dispatchTool, uploadRequestOf } from "./tool-dispatch.js";
 import { agentResult, isValidationRejection, refNamesOf, type ToolContent, withNote } from "./tool-result.js";
 import { allowedTool } from "./tool-selection.js";
@@ -251,7 +251,11 @@ export class ToolExecutor {
    * and, with screenshotAfterActions, after every action or navigation that worked. Skipped
    * once the run's image budget is spent, or if the capture fails (the result stands alone).
    */
-  private async withViewport(spec: ToolSpec, outcome: ToolOutcome, run: RunContext): Promise<ToolOutcome> {
+  private async withViewport(
+    spec: ToolContract,
+    outcome: ToolOutcome,
+    run: RunContext,
+  ): Promise<ToolOutcome> {
     const port = this.deps.port;
     if (!run.vision || outcome.isError || !port.capabilities.has("screenshot") || run.images?.spent)
       return outcome;
@@ -349,7 +353,7 @@ export class ToolExecutor {
     return { ...outcome, end: { kind: "stop", error } };
   }
 
-  private loopVerdict(spec: ToolSpec, args: Record<string, unknown>, run: RunContext): LoopVerdict {
+  private loopVerdict(spec: ToolContract, args: Record<string, unknown>, run: RunContext): LoopVerdict {
     if (spec.kind === "navigate" && typeof args.url === "string") return run.loop.recordNavigation(args.url);
     if (spec.kind === "observe" || spec.kind === "control") return { kind: "ok" };
     return run.loop.recordAction(spec.name, args);
@@ -357,7 +361,7 @@ export class ToolExecutor {
 
   /** Observations feed the loop detector's page fingerprint; navigation resets page state. */
   private async afterAction(
-    spec: ToolSpec,
+    spec: ToolContract,
     tabId: string,
     before: string,
     navigatedTo: string | undefined,
@@ -426,7 +430,7 @@ function uploadDetail(preview: Extract<UploadPreview, { ok: true }>, origin: str
 
 /** Which capability a call uses, and on which origin (undefined: no permission needed). */
 export function permissionFor(
-  spec: ToolSpec,
+  spec: ToolContract,
   args: Record<string, unknown>,
   pageUrl: string,
 ): { capability: PermissionCapability; origin: string; detail: string } | undefined {

@@ -22,7 +22,7 @@ import { parseSkills, type SkillDefinition, type SkillTool, skillToolsForMode } 
 import type { SkillHttp } from "../skills/skills-http.js";
 import { MemoryStore } from "../store.js";
 import type { BrowserPort, PageResult } from "./browser-port.js";
-import type { ToolSpec } from "./tool-catalog.js";
+import type { ToolContract } from "./tool-catalog.js";
 import { type RunContext, ToolExecutor, type ToolOutcome } from "./tool-executor.js";
 import { toolsFor } from "./tool-selection.js";
 
@@ -125,7 +125,7 @@ export class ToolRunner {
   }
 
   /** The tools this mode and tier offer. */
-  tools(): ToolSpec[] {
+  tools(): ToolContract[] {
     const { mode, tier, vision, port } = this.#options;
     return toolsFor({ mode, tier, vision, capabilities: port.capabilities });
   }

@@ -27,7 +27,7 @@ import {
   tierRank,
 } from "@webbrain/protocol";
 import { AgentError } from "../errors.js";
-import { TOOL_CATALOG, type ToolDeclaration, toolSpec } from "./tool-catalog.js";
+import { TOOL_CATALOG, type ToolContract, toolSpec } from "./tool-catalog.js";
 
 export interface ToolSelectionInput {
   mode: Mode;
@@ -41,12 +41,12 @@ export interface ToolSelectionInput {
 }
 
 /** What a tool the agent runs requires that the embedder did not give, in declared order. */
-function missingFacilities(spec: ToolDeclaration, have: AgentFacilities | undefined): AgentFacility[] {
+function missingFacilities(spec: ToolContract, have: AgentFacilities | undefined): AgentFacility[] {
   return spec.runs.in === "agent" ? spec.runs.requires.filter((name) => have?.has(name) !== true) : [];
 }
 
 /** Does this mode and tier offer the tool at all (before vision and capabilities)? */
-export function offeredIn(spec: ToolDeclaration, mode: Mode, tier: Tier): boolean {
+export function offeredIn(spec: ToolContract, mode: Mode, tier: Tier): boolean {
   const lowest = spec.offer[mode];
   return lowest !== undefined && tierRank(tier) >= tierRank(lowest);
 }
@@ -64,7 +64,7 @@ export function toolNamesFor(input: ToolSelectionInput): string[] {
 }
 
 /** Tool declarations for this mode, tier, model and port (what the model is offered). */
-export function toolsFor(input: ToolSelectionInput): ToolDeclaration[] {
+export function toolsFor(input: ToolSelectionInput): ToolContract[] {
   if (input.mode === "dev" && input.tier === "compact") throw devOnCompact();
   return TOOL_CATALOG.filter(
     (spec) =>

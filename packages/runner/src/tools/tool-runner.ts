@@ -3,7 +3,7 @@
  * and the MCP servers): the class lives in @webbrain/agent, where the add-on's attached MCP
  * clients use it too; here is only the check a command makes before Firefox starts.
  */
-import { AgentError, type ToolSpec, toolsFor } from "@webbrain/agent";
+import { AgentError, type ToolContract, toolsFor } from "@webbrain/agent";
 import { ALL_BROWSER_CAPABILITIES, type BrowserCapabilities, type Mode, type Tier } from "@webbrain/protocol";
 import { UsageError } from "../errors.js";
 
@@ -19,7 +19,7 @@ export function offeredTools(
   tier: Tier,
   vision: boolean,
   capabilities: BrowserCapabilities = ALL_BROWSER_CAPABILITIES,
-): ToolSpec[] {
+): ToolContract[] {
   try {
     return toolsFor({ mode, tier, vision, capabilities });
   } catch (error) {

@@ -1,0 +1,110 @@
+/**
+ * Every tool's contract, one list made of the families (tree.ts, input.ts, ...; each file small
+ * enough to read at once), and what is derived from it: names by where they run, the page layer's
+ * action names, the sets the runner routes by, lookup by name.
+ *
+ * Everything else derives from this list: tool selection and the execution gate (the agent's
+ * tool-selection.ts), the agent's dispatch, the page actions a port is asked for, the page layer's
+ * action table (typed `Record<PageLayerActionName, ...>` in packages/page/src/handle.ts, so a
+ * missing action fails `tsc`), and the runner's trusted-input and shadow-root routing. Adding a
+ * tool is its contract in a family file here plus its implementation where `runs` says; see
+ * packages/agent/README.md.
+ *
+ * Descriptions are deliberately terse: the tool JSON is sent on every model call, and its size
+ * is the user's main cost (see `npm run bench -w packages/agent`). Guidance that needs more
+ * words lives once in the agent's system prompt, not repeated per tool.
+ */
+import type { ToolContract } from "./contract.js";
+import { CONTROL_TOOLS } from "./control.js";
+import { DEV_TOOLS } from "./dev.js";
+import { DOWNLOADS_TOOLS } from "./downloads.js";
+import { FRAMES_TOOLS } from "./frames.js";
+import { INPUT_TOOLS } from "./input.js";
+import { NAVIGATION_TOOLS } from "./navigation.js";
+import { NETWORK_TOOLS } from "./network.js";
+import { READING_TOOLS } from "./reading.js";
+import { TREE_TOOLS } from "./tree.js";
+
+/** In the order the model sees them: the tree and ref input first (the preferred tools). */
+const DECLARATIONS = [
+  ...TREE_TOOLS,
+  ...INPUT_TOOLS,
+  ...READING_TOOLS,
+  ...FRAMES_TOOLS,
+  ...NAVIGATION_TOOLS,
+  ...NETWORK_TOOLS,
+  ...DOWNLOADS_TOOLS,
+  ...DEV_TOOLS,
+  ...CONTROL_TOOLS,
+] as const;
+
+type Declared = (typeof DECLARATIONS)[number];
+
+/** Every declared tool's name. */
+export type ToolName = Declared["name"];
+/** Tools the page layer runs. */
+export type PageToolName = Extract<Declared, { runs: { in: "page" } }>["name"];
+/** Tools a port answers through `pageAction` without the page layer. */
+export type PortActionToolName = Extract<Declared, { runs: { in: "port_action" } }>["name"];
+/** Tools the agent's dispatch runs through a BrowserPort method. */
+export type PortToolName = Extract<Declared, { runs: { in: "port" } }>["name"];
+/** Tools the agent answers itself (the executor's table of them is keyed by these names). */
+export type AgentToolName = Extract<Declared, { runs: { in: "agent" } }>["name"];
+
+export const TOOL_CATALOG: readonly ToolContract[] = DECLARATIONS;
+
+/**
+ * Page actions that are not tools: the agent's read-only probes (behind blockedDone, and the
+ * recipient guard's conversation_header: where each heading is drawn), and the
+ * follow-up calls the runner makes after pressing a plan (verify the effect, the keys, a
+ * field's value) or to map refs to elements. The page layer implements all of them.
+ */
+export const PAGE_LAYER_HELPER_ACTIONS = [
+  "probe_completion",
+  "verify_effect",
+  "verify_keys",
+  "refs_of",
+  "check_value",
+  "conversation_header",
+] as const;
+
+/** Every action name the page layer implements: page tools and their helpers. */
+export type PageLayerActionName = PageToolName | (typeof PAGE_LAYER_HELPER_ACTIONS)[number];
+
+/** Port actions that are not tools: the URL behind an element (download_resource_from_page). */
+export const PORT_HELPER_ACTIONS = ["resolve_resource_url"] as const;
+
+/** Every action name the page layer's table (packages/page/src/handle.ts ACTIONS) must have. */
+export const PAGE_LAYER_ACTIONS: readonly PageLayerActionName[] = [
+  ...DECLARATIONS.filter((d): d is Extract<Declared, { runs: { in: "page" } }> => d.runs.in === "page").map(
+    (d) => d.name,
+  ),
+  ...PAGE_LAYER_HELPER_ACTIONS,
+];
+
+/** Actions a port answers itself, by declaration (the runner and the add-on route these). */
+export const PORT_ACTIONS: readonly string[] = [
+  ...DECLARATIONS.filter((d) => d.runs.in === "port_action").map((d) => d.name),
+  ...PORT_HELPER_ACTIONS,
+];
+
+/** Page actions whose plan the runner presses with trusted input. */
+export const TRUSTED_INPUT_ACTIONS: ReadonlySet<string> = new Set(
+  DECLARATIONS.filter((d) => d.runs.in === "page" && d.runs.trustedInput).map((d) => d.name),
+);
+
+/** Page actions that look for elements: the runner exposes closed shadow roots first. */
+export const SHADOW_SEARCHING_ACTIONS: ReadonlySet<string> = new Set(
+  DECLARATIONS.filter((d) => d.runs.in === "page" && d.runs.searchesShadowRoots).map((d) => d.name),
+);
+
+const BY_NAME = new Map<string, ToolContract>(TOOL_CATALOG.map((spec) => [spec.name, spec]));
+
+export function toolSpec(name: string): ToolContract | undefined {
+  return BY_NAME.get(name);
+}
+
+/** Tools that only look: the loop detector skips them and Ask may use them. */
+export function isObservation(name: string): boolean {
+  return BY_NAME.get(name)?.kind === "observe";
+}

@@ -1,0 +1,47 @@
+/** Navigation: the tab's URL, its history, a new tab. */
+import { Type } from "typebox";
+import { tool } from "./contract.js";
+import { ACTING, ACTING_MID, none, PORT, str } from "./shorthands.js";
+
+export const NAVIGATION_TOOLS = [
+  tool("navigate", {
+    kind: "navigate",
+    description: "Open a URL in the current tab.",
+    parameters: Type.Object({ url: str() }),
+    offer: ACTING,
+    needs: ["navigation"],
+    runs: PORT,
+    replay: "navigation",
+    opensUrls: "url",
+  }),
+  tool("go_back", {
+    kind: "navigate",
+    description: "Browser back.",
+    parameters: none,
+    offer: ACTING,
+    needs: ["navigation"],
+    runs: PORT,
+    replay: "navigation",
+    // No URL to ask about: back and forward go where the user already was.
+    permission: null,
+  }),
+  tool("go_forward", {
+    kind: "navigate",
+    description: "Browser forward.",
+    parameters: none,
+    offer: ACTING_MID,
+    needs: ["navigation"],
+    runs: PORT,
+    replay: "navigation",
+    permission: null,
+  }),
+  tool("new_tab", {
+    kind: "navigate",
+    description: "Open a URL in a new tab and continue there.",
+    parameters: Type.Object({ url: str() }),
+    offer: ACTING_MID,
+    needs: ["tabs"],
+    runs: PORT,
+    opensUrls: "url",
+  }),
+] as const;

@@ -1,0 +1,32 @@
+/** Network: requests to other origins, and reading a URL in the background. */
+import { Type } from "typebox";
+import { tool } from "./contract.js";
+import { optStr, PORT, READING_MID, str } from "./shorthands.js";
+
+export const NETWORK_TOOLS = [
+  tool("fetch_url", {
+    kind: "network",
+    description:
+      "HTTP request. POST/PUT/PATCH/DELETE need the user's /allow-api. In Ask mode only a URL the user gave or a link on the page (exactly), with cookies only for the user's sites.",
+    parameters: Type.Object({
+      url: str(),
+      method: optStr(),
+      headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+      body: optStr(),
+    }),
+    offer: READING_MID,
+    needs: ["http_fetch"],
+    runs: PORT,
+    opensUrls: "url",
+  }),
+  tool("research_url", {
+    kind: "network",
+    description:
+      "Open a URL in the background and read it. In Ask mode only a URL the user gave or a link on the page (exactly), with cookies only for the user's sites.",
+    parameters: Type.Object({ url: str() }),
+    offer: READING_MID,
+    needs: ["research"],
+    runs: PORT,
+    opensUrls: "url",
+  }),
+] as const;

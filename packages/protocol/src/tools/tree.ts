@@ -1,0 +1,34 @@
+/** The accessibility tree: the indexed snapshot the model reads and acts by (refs), and open shadow roots under an element. */
+import { Type } from "typebox";
+import { TreeFilterSchema } from "../tree-filter-schema.js";
+import { tool } from "./contract.js";
+import { EVERYWHERE, INSPECTING, optNum, optRef, optStr, PAGE_LAYER, PAGE_SEARCH } from "./shorthands.js";
+
+export const TREE_TOOLS = [
+  tool("get_accessibility_tree", {
+    kind: "observe",
+    description:
+      'Indexed snapshot of the page: [ref] role "name" states. Parts that do not fit are folded into one line; pass its ref as ref_id to print that part. find/role: only matching lines. diff: only what changed since the last snapshot.',
+    parameters: Type.Object({
+      filter: Type.Optional(TreeFilterSchema),
+      ref_id: optRef,
+      max_chars: optNum(),
+      find: optStr(),
+      role: optStr(),
+      diff: Type.Optional(Type.Boolean()),
+    }),
+    offer: EVERYWHERE,
+    needs: PAGE_LAYER,
+    runs: PAGE_SEARCH,
+    refScopesRead: true,
+    example: { filter: "interactive" },
+  }),
+  tool("get_shadow_dom", {
+    kind: "observe",
+    description: "Read open shadow roots under an element (default: the page).",
+    parameters: Type.Object({ ref_id: optRef }),
+    offer: INSPECTING,
+    needs: PAGE_LAYER,
+    runs: PAGE_SEARCH,
+  }),
+] as const;
