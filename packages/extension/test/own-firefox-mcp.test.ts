@@ -292,6 +292,22 @@ describe("an MCP client in the person's own Firefox (mcp --own-firefox)", () => 
       );
       expect(inWindow).not.toBe(shared.context);
       expect(await evaluate(firefox.client, shared.context, "location.search")).toBe("?stop=1");
+      // A tab the client opens stays in its window, not in the window the person last focused.
+      const opened = await callAnswering(windowed.client, sidebar, "new_tab", {
+        url: fixtures!.url("/own/account.html?window=2"),
+      });
+      expect(opened.isError).toBeFalsy();
+      const windowOf = (search: string) =>
+        evaluate<number>(
+          firefox.client,
+          settingsPage,
+          `browser.tabs.query({}).then((tabs) => tabs.find((tab) => (tab.url ?? "").endsWith(${JSON.stringify(search)}))?.windowId ?? -1)`,
+          { awaitPromise: true },
+        );
+      const agentWindow = await windowOf("/own/account.html?window=1");
+      expect(agentWindow).toBeGreaterThan(0);
+      expect(await windowOf("/own/account.html?window=2")).toBe(agentWindow);
+      expect(await windowOf("/own/start.html?stop=1")).not.toBe(agentWindow);
     } finally {
       await windowed.client.close();
     }

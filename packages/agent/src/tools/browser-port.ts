@@ -194,6 +194,12 @@ export interface DownloadContent {
 export interface NewTabOptions extends PortCallOptions {
   /** Bring the tab to the front (default false: agent tabs open in the background). */
   active?: boolean;
+  /**
+   * Open it in the window that holds this tab (default: the window the browser picks, the one
+   * last focused). An attached client's tabs stay in the window the person gave it. A port whose
+   * tabs all share one window may ignore it.
+   */
+  besideTab?: TabId;
 }
 
 export interface UploadRequest {

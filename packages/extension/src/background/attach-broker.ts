@@ -151,6 +151,7 @@ export class AttachBroker {
     const port = scopedPort(
       decoratePort(this.#deps.port, input.overrides),
       shared,
+      String(firstTab),
       (tab) => this.#deps.marks.show(Number(tab.id), name),
       (message, options) => this.#takeOver(client, message, options),
     );

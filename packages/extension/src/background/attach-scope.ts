@@ -58,12 +58,14 @@ export class TabNotSharedError extends Error {
 }
 
 /**
- * The add-on's port narrowed to `shared` (and `onOpened` told of every tab the client opens);
- * `takeOver` shows the person the client's message and waits for Continue.
+ * The add-on's port narrowed to `shared` (and `onOpened` told of every tab the client opens, in
+ * the window of `home`, the first tab the person gave it: a client given a window of its own keeps
+ * its tabs there); `takeOver` shows the person the client's message and waits for Continue.
  */
 export function scopedPort(
   port: BrowserPort,
   shared: SharedTabs,
+  home: TabId,
   onOpened: (tab: TabInfo) => void,
   takeOver: (message: string, options?: PortCallOptions) => Promise<PersonAnswer>,
 ): BrowserPort {
@@ -96,7 +98,7 @@ export function scopedPort(
       return port.getTab(tabId, options);
     },
     newTab: async (url, options) => {
-      const tab = await port.newTab(url, options);
+      const tab = await port.newTab(url, { ...options, besideTab: home });
       shared.add(tab.id);
       onOpened(tab);
       return tab;

@@ -246,12 +246,18 @@ export class WebExtBrowserPort implements BrowserPort {
 
   async newTab(url: string, options?: NewTabOptions): Promise<TabInfo> {
     let created: browser.tabs.Tab | undefined;
+    const windowId =
+      options?.besideTab === undefined
+        ? undefined
+        : (await browser.tabs.get(numericTabId(options.besideTab))).windowId;
     const createdId = new Promise<number>((resolve, reject) => {
-      browser.tabs.create({ url, active: options?.active ?? false }).then((tab) => {
-        created = tab;
-        if (tab.id === undefined) reject(new BrowserPortError("Firefox opened a tab without an id"));
-        else resolve(tab.id);
-      }, reject);
+      browser.tabs
+        .create({ url, active: options?.active ?? false, ...(windowId === undefined ? {} : { windowId }) })
+        .then((tab) => {
+          created = tab;
+          if (tab.id === undefined) reject(new BrowserPortError("Firefox opened a tab without an id"));
+          else resolve(tab.id);
+        }, reject);
     });
     const id = await createdId;
     // The load started with create(); wait for it to complete unless it already has.
