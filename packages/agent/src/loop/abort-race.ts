@@ -13,18 +13,18 @@ function stoppedByUser(): AgentError {
 }
 
 /**
- * Resolve or reject as `work` does, or reject with `stopError()` as soon as `signal` fires (at
+ * Resolve or reject as `work` does, or reject with `stopError(signal)` as soon as `signal` fires (at
  * once if it already has). The work itself is left to finish; its late outcome is ignored.
  */
 export function raceAbort<T>(
   work: Promise<T>,
   signal: AbortSignal | undefined,
-  stopError: () => unknown = stoppedByUser,
+  stopError: (signal: AbortSignal) => unknown = stoppedByUser,
 ): Promise<T> {
   if (!signal) return work;
-  if (signal.aborted) return Promise.reject(stopError());
+  if (signal.aborted) return Promise.reject(stopError(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(stopError());
+    const onAbort = () => reject(stopError(signal));
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(
       (value) => {

@@ -26,7 +26,7 @@ export interface StableWaitDeps<Owner> {
   /** Whose requests count (the tab; or the tab and its frames); asked each round, as frames come and go. */
   owners(): Promise<ReadonlySet<Owner>>;
   /** The error this port rejects with on Stop. */
-  stopError(): unknown;
+  stopError(signal: AbortSignal): unknown;
   /** Monotonic clock, ms (default `performance.now`). */
   now?: () => number;
 }
@@ -60,7 +60,7 @@ export async function waitForStablePage<Owner>(
     }
     const networkStarted = now();
     const idle = await deps.requests.waitForIdle(owners, timeoutMs - (now() - started), signal);
-    if (signal?.aborted) throw deps.stopError();
+    if (signal?.aborted) throw deps.stopError(signal);
     networkWaitMs += now() - networkStarted;
     if (!idle) {
       const pending = deps.requests.pending(owners);
