@@ -7,7 +7,7 @@
  * Invariants:
  * - A floor only rises: an answer is compared with the floor as it is when the answer arrives,
  *   so a slow call that started under a lower floor never lowers it.
- * - Only a successful page answer's `metadata.last_ref` counts; a call that throws notes nothing.
+ * - Only a page answer's `metadata.last_ref` raises a floor; a call that throws notes nothing.
  */
 
 export class RefFloors<Tab> {
