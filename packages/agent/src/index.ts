@@ -23,6 +23,7 @@ export * from "./loop/image-budget.js";
 export * from "./loop/model-inputs.js";
 export * from "./loop/planner.js";
 export * from "./loop/prompts.js";
+export * from "./port-kit/index.js";
 export * from "./providers/model-listing.js";
 export * from "./providers/provider-client.js";
 export * from "./providers/provider-config.js";

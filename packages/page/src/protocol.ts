@@ -67,9 +67,8 @@ export interface ElementSummary {
   name: string;
 }
 
-/** Timeout of the wait actions when none is given, and the most a caller may ask for, ms. */
-export const WAIT_DEFAULT_TIMEOUT_MS = 5000;
-export const WAIT_MAX_TIMEOUT_MS = 60_000;
+/** The wait actions' bounds: one definition, shared with the ports' wait_for_stable. */
+export { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "@webbrain/protocol";
 
 /**
  * Elements `attachShadow` (and declarative shadow DOM) accepts as hosts, besides custom

@@ -18,3 +18,4 @@ export * from "./tree-filter.js";
 export * from "./tree-filter-schema.js";
 export * from "./tree-nodes.js";
 export * from "./tree-nodes-schema.js";
+export * from "./wait-limits.js";

@@ -2,7 +2,9 @@
  * Stop for the add-on's port calls (PortCallOptions.signal): a call that is stopped rejects at
  * once with an error named "AbortError", and nothing more is sent to the page after that. A
  * message already delivered to a content script cannot be recalled; its late answer is dropped.
+ * The race itself is the agent's `raceAbort`, with this error.
  */
+import { raceAbort } from "@webbrain/agent";
 
 export function stoppedError(): DOMException {
   return new DOMException("Stopped: the browser call was cancelled.", "AbortError");
@@ -18,20 +20,5 @@ export function throwIfStopped(signal: AbortSignal | undefined): void {
 
 /** `work`'s outcome, or a rejection with AbortError as soon as `signal` fires. */
 export function raceStop<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(stoppedError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(stoppedError());
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceAbort(work, signal, stoppedError);
 }

@@ -5,22 +5,27 @@
  * wait_for_stable also waits for the tab's fetch/XHR in flight.
  *
  * Invariants:
- * - Every page call carries `ref_floor` (the highest ref this tab has shown), so a new document
- *   in the tab never hands out a number the model already saw for another element: an old ref
- *   answers stale instead of naming something new.
- * - A frame tool picks exactly one frame or dispatches nothing (frame-targets.ts).
+ * - Every page call carries `ref_floor` (the highest ref this tab has shown; the agent's
+ *   RefFloors), so a new document in the tab never hands out a number the model already saw for
+ *   another element: an old ref answers stale instead of naming something new.
+ * - A frame tool picks exactly one frame or dispatches nothing (the agent's pickFrame, over
+ *   webNavigation's frames).
  * - Results are plain JSON with `success`; failures carry a sentence saying what to do.
  * - Stop (the call's signal) rejects at once with AbortError and sends nothing more to the page
  *   but one message that ends the page layer's waits in progress in that frame (`cancelWaits`).
  */
 import {
+  type FrameCandidate,
+  type FramePick,
   type PageActionName,
   type PageResult,
   type PageToolName,
   type PortActionName,
+  pickFrame,
+  RefFloors,
   routeOf,
+  waitForStablePage,
 } from "@webbrain/agent";
-import { WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "@webbrain/page/protocol";
 import {
   CANCEL_WAITS_MESSAGE,
   type CancelWaitsMessage,
@@ -31,9 +36,8 @@ import {
   type ResourceUrlMessage,
 } from "../content/content-messages.js";
 import { PAGE_ACTION_MESSAGE, type PageActionMessage } from "../shared/page-messages.js";
-import { raceStop, throwIfStopped } from "./abort.js";
+import { raceStop, stoppedError, throwIfStopped } from "./abort.js";
 import { sendToFrame, TOP_FRAME_ID } from "./content-channel.js";
-import { FrameTargets, isPickedFrame } from "./frame-targets.js";
 import type { NetworkActivity } from "./network-activity.js";
 
 /** execute_js results longer than this (as JSON text) come back truncated, chars. */
@@ -45,8 +49,9 @@ function pickDefined(params: Record<string, unknown>, keys: readonly string[]): 
   return out;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** A frame of the tab as webNavigation numbers it. */
+interface TabFrame extends FrameCandidate {
+  frameId: number;
 }
 
 type ActionRoute = (
@@ -57,16 +62,11 @@ type ActionRoute = (
 
 export class WebExtPageActions {
   readonly #network: NetworkActivity;
-  readonly #frames: FrameTargets;
   /** Highest ref each tab has shown the model. */
-  readonly #refFloor = new Map<number, number>();
+  readonly #refFloors = new RefFloors<number>();
 
   constructor(network: NetworkActivity) {
     this.#network = network;
-    this.#frames = new FrameTargets({
-      listFrames: async (tabId) => (await browser.webNavigation.getAllFrames({ tabId })) ?? [],
-      topFrames: (tabId) => this.#call(tabId, TOP_FRAME_ID, "get_frames", {}),
-    });
   }
 
   async run(
@@ -99,7 +99,7 @@ export class WebExtPageActions {
 
   /** Forget a closed tab's ref floor. */
   forgetTab(tabId: number): void {
-    this.#refFloor.delete(tabId);
+    this.#refFloors.forget(tabId);
   }
 
   async #iframeRead(
@@ -116,8 +116,30 @@ export class WebExtPageActions {
     params: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<PageResult> {
-    const frame = await raceStop(this.#frames.pick(tabId, params), signal);
-    return isPickedFrame(frame) ? { success: true, url: frame.url } : frame;
+    const picked = await this.#pickFrame(tabId, params, signal);
+    return "frame" in picked ? { success: true, url: picked.frame.url } : picked.failure;
+  }
+
+  /**
+   * The one frame the params name (never the top document), by webNavigation's frameIds: child
+   * frames in frameId order, the order they were created in, as get_frames lists them.
+   */
+  #pickFrame(
+    tabId: number,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<FramePick<TabFrame>> {
+    const frames = async (): Promise<TabFrame[]> =>
+      ((await browser.webNavigation.getAllFrames({ tabId })) ?? [])
+        .filter((frame) => frame.frameId !== TOP_FRAME_ID)
+        .sort((a, b) => a.frameId - b.frameId)
+        .map((frame) => ({
+          frameId: frame.frameId,
+          url: frame.url,
+          child: frame.parentFrameId === TOP_FRAME_ID,
+        }));
+    const listedFrames = () => this.#call(tabId, TOP_FRAME_ID, "get_frames", {});
+    return raceStop(pickFrame({ frames, listedFrames }, params), signal);
   }
 
   /** iframe_click / iframe_type / a cross-origin iframe_read, in the frame's own content script. */
@@ -127,8 +149,9 @@ export class WebExtPageActions {
     params: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<PageResult> {
-    const frame = await raceStop(this.#frames.pick(tabId, params), signal);
-    if (!isPickedFrame(frame)) return frame;
+    const picked = await this.#pickFrame(tabId, params, signal);
+    if ("failure" in picked) return picked.failure;
+    const { frame } = picked;
     if (action === "iframe_read") {
       const read = await this.#call(
         tabId,
@@ -155,8 +178,9 @@ export class WebExtPageActions {
     const filter = params.urlFilter ?? params.url_filter;
     if (typeof filter !== "string" || !filter)
       return this.#call(tabId, TOP_FRAME_ID, "verify_form", params, signal);
-    const frame = await raceStop(this.#frames.pick(tabId, { urlFilter: filter }), signal);
-    if (!isPickedFrame(frame)) return frame;
+    const picked = await this.#pickFrame(tabId, { urlFilter: filter }, signal);
+    if ("failure" in picked) return picked.failure;
+    const { frame } = picked;
     const result = await this.#call(
       tabId,
       frame.frameId,
@@ -215,60 +239,21 @@ export class WebExtPageActions {
   }
 
   /**
-   * wait_for_stable: the page layer's quiet DOM, and no fetch/XHR in flight in the tab (seen by
-   * webRequest, which page script cannot). Requests that finish may change the DOM again, so the
-   * DOM check runs again after them, all within the one timeout.
+   * wait_for_stable: the agent's composition (the page layer's quiet DOM, then no fetch/XHR in
+   * flight, within one timeout) over the top document and the tab's requests as webRequest sees
+   * them, in any frame (page script cannot).
    */
-  async #waitForStable(
-    tabId: number,
-    params: Record<string, unknown>,
-    signal?: AbortSignal,
-  ): Promise<PageResult> {
-    const requested = Number(params.timeout_ms ?? params.timeout ?? WAIT_DEFAULT_TIMEOUT_MS);
-    const timeoutMs =
-      Number.isFinite(requested) && requested >= 0 && requested <= WAIT_MAX_TIMEOUT_MS
-        ? requested
-        : undefined;
-    // Out-of-range timeouts: the page layer answers the sentence that says what is allowed.
-    if (timeoutMs === undefined) return this.#call(tabId, TOP_FRAME_ID, "wait_for_stable", params, signal);
-    const { timeout: _alias, ...rest } = params;
-    const started = performance.now();
-    let networkWaitMs = 0;
-    for (;;) {
-      const left = Math.max(0, timeoutMs - (performance.now() - started));
-      const page = await this.#call(
-        tabId,
-        TOP_FRAME_ID,
-        "wait_for_stable",
-        { ...rest, timeout_ms: Math.round(left) },
-        signal,
-      );
-      if (!page.success) return page;
-      if (this.#network.pending(tabId).length === 0) {
-        return {
-          ...page,
-          waited_ms: Math.round(performance.now() - started),
-          network_wait_ms: Math.round(networkWaitMs),
-          requests_in_flight: 0,
-        };
-      }
-      const networkStarted = performance.now();
-      const idle = await this.#network.waitForIdle(tabId, timeoutMs - (performance.now() - started), signal);
-      throwIfStopped(signal);
-      networkWaitMs += performance.now() - networkStarted;
-      if (!idle) {
-        const pending = this.#network.pending(tabId);
-        return {
-          success: false,
-          code: "timeout",
-          error: `wait_for_stable: the page still had ${pending.length} request(s) in flight after ${timeoutMs} ms (${pending
-            .slice(0, 3)
-            .map((request) => request.url)
-            .join(", ")}); read the page as it is, or wait longer with a larger timeout_ms.`,
-          requests_in_flight: pending.length,
-        };
-      }
-    }
+  #waitForStable(tabId: number, params: Record<string, unknown>, signal?: AbortSignal): Promise<PageResult> {
+    return waitForStablePage(
+      {
+        pageWait: (pageParams) => this.#call(tabId, TOP_FRAME_ID, "wait_for_stable", pageParams, signal),
+        requests: this.#network,
+        owners: async () => new Set([tabId]),
+        stopError: stoppedError,
+      },
+      params,
+      signal,
+    );
   }
 
   /** One page-script call in one frame, with the tab's ref floor, noting the refs it showed. */
@@ -280,25 +265,17 @@ export class WebExtPageActions {
     signal?: AbortSignal,
   ): Promise<PageResult> {
     throwIfStopped(signal);
-    const floor = this.#refFloor.get(tabId);
-    const message: PageActionMessage = {
-      type: PAGE_ACTION_MESSAGE,
-      action,
-      params: floor === undefined ? params : { ...params, ref_floor: floor },
-    };
     const cancel: CancelWaitsMessage = { type: CANCEL_WAITS_MESSAGE };
     // A page-layer wait outlives an abandoned call: end it in the page too.
     const endWaits = () => void browser.tabs.sendMessage(tabId, cancel, { frameId }).catch(() => undefined);
     signal?.addEventListener("abort", endWaits, { once: true });
-    let answer: PageResult;
     try {
-      answer = await raceStop(sendToFrame(tabId, frameId, message, action), signal);
+      return await this.#refFloors.call(tabId, params, (withFloor) => {
+        const message: PageActionMessage = { type: PAGE_ACTION_MESSAGE, action, params: withFloor };
+        return raceStop(sendToFrame(tabId, frameId, message, action), signal);
+      });
     } finally {
       signal?.removeEventListener("abort", endWaits);
     }
-    const metadata = answer.metadata;
-    const last = isRecord(metadata) ? metadata.last_ref : undefined;
-    if (typeof last === "number" && last > (floor ?? 0)) this.#refFloor.set(tabId, last);
-    return answer;
   }
 }

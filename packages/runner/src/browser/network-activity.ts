@@ -1,19 +1,20 @@
 /**
- * Fetch and XHR requests in flight, per browsing context, from BiDi network events: what
- * `wait_for_stable` needs besides a quiet DOM (spec 000: "polls MutationObserver + in-flight
- * fetch/XHR"). Page script cannot see a request until it has finished; Firefox can.
+ * Fetch and XHR requests in flight, per browsing context, from BiDi network events: the runner's
+ * feed for the agent's `InFlightRequests` (the bookkeeping, long polls and the wait for none live
+ * there, shared with the add-on), which `wait_for_stable` reads besides a quiet DOM. Page script
+ * cannot see a request until it has finished; Firefox can.
  *
  * Invariants:
  * - Only requests a page script started count (`initiatorType` fetch or xmlhttprequest):
  *   images, styles and documents settle with the load event, which the page layer checks.
  * - A request ends with `network.responseCompleted` or `network.fetchError`; a redirect keeps
  *   its request id, so it stays one request. A destroyed context drops its requests.
- * - A request in flight longer than LONG_POLL_MS is a background connection (long poll,
- *   streaming fetch) and no longer counts, or no page that keeps one open would ever be stable;
- *   after FORGET_AFTER_MS it is dropped altogether.
  * - The caller subscribes to NETWORK_EVENTS (and `browsingContext.contextDestroyed`) once.
  */
+import { InFlightRequests, type RequestEventSource } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+
+export { LONG_POLL_MS, type PendingRequest } from "@webbrain/agent";
 
 export const NETWORK_EVENTS = [
   "network.beforeRequestSent",
@@ -21,114 +22,30 @@ export const NETWORK_EVENTS = [
   "network.fetchError",
 ] as const;
 
-/** Requests older than this are background connections, not work the page is waiting on, ms. */
-export const LONG_POLL_MS = 10_000;
-/**
- * Requests older than this are forgotten: a request whose end Firefox never reported (a frame
- * torn down mid-request) must not stay in memory for the life of a long-running tab, ms.
- */
-const FORGET_AFTER_MS = 5 * 60_000;
-
 const SCRIPT_INITIATED = new Set(["fetch", "xmlhttprequest"]);
 
-interface InFlight {
-  context: string;
-  url: string;
-  startedAt: number;
-}
-
-export interface PendingRequest {
-  url: string;
-  /** How long it has been in flight, ms. */
-  ageMs: number;
-}
-
-export class NetworkActivity {
-  readonly #client: BidiClient;
-  readonly #now: () => number;
-  readonly #inFlight = new Map<string, InFlight>();
-  #changed: (() => void)[] = [];
-  #removers: (() => void)[] = [];
-
-  constructor(client: BidiClient, now: () => number = performance.now.bind(performance)) {
-    this.#client = client;
-    this.#now = now;
-  }
-
-  start(): void {
-    if (this.#removers.length > 0) return;
-    const settle = (id: string) => {
-      if (this.#inFlight.delete(id)) this.#notify();
-    };
-    this.#removers.push(
-      this.#client.on("network.beforeRequestSent", (event) => {
+/** Script-initiated requests by browsing context, from the client's BiDi events. */
+function bidiRequestEvents(client: BidiClient): RequestEventSource<string> {
+  return (sink) => {
+    const removers = [
+      client.on("network.beforeRequestSent", (event) => {
         const initiatorType = (event.request as { initiatorType?: string | null }).initiatorType;
         if (!event.context || !initiatorType || !SCRIPT_INITIATED.has(initiatorType)) return;
-        if (this.#inFlight.has(event.request.request)) return; // a redirect of a request we know
-        this.#inFlight.set(event.request.request, {
-          context: event.context,
-          url: event.request.url,
-          startedAt: this.#now(),
-        });
+        sink.began(event.request.request, event.context, event.request.url);
       }),
-      this.#client.on("network.responseCompleted", (event) => settle(event.request.request)),
-      this.#client.on("network.fetchError", (event) => settle(event.request.request)),
-      this.#client.on("browsingContext.contextDestroyed", (info) => {
-        for (const [id, request] of this.#inFlight)
-          if (request.context === info.context) this.#inFlight.delete(id);
-        this.#notify();
-      }),
-    );
-  }
+      client.on("network.responseCompleted", (event) => sink.ended(event.request.request)),
+      client.on("network.fetchError", (event) => sink.ended(event.request.request)),
+      client.on("browsingContext.contextDestroyed", (info) => sink.ownerGone(info.context)),
+    ];
+    return () => {
+      for (const remove of removers) remove();
+    };
+  };
+}
 
-  stop(): void {
-    for (const remove of this.#removers) remove();
-    this.#removers = [];
-    this.#inFlight.clear();
-    this.#notify();
-  }
-
-  /** Script-initiated requests in flight in these contexts (long polls excluded). */
-  pending(contexts: ReadonlySet<string>): PendingRequest[] {
-    const now = this.#now();
-    const out: PendingRequest[] = [];
-    for (const [id, request] of this.#inFlight) {
-      const ageMs = now - request.startedAt;
-      if (ageMs > FORGET_AFTER_MS) this.#inFlight.delete(id);
-      else if (contexts.has(request.context) && ageMs < LONG_POLL_MS) out.push({ url: request.url, ageMs });
-    }
-    return out;
-  }
-
-  /** Resolves true once nothing is pending in these contexts, false after `timeoutMs`. */
-  async waitForIdle(
-    contexts: ReadonlySet<string>,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<boolean> {
-    const deadline = this.#now() + timeoutMs;
-    for (let pending = this.pending(contexts); pending.length > 0; pending = this.pending(contexts)) {
-      const left = deadline - this.#now();
-      // Stop answers "not idle" at once; the caller reads the signal and reports the Stop.
-      if (left <= 0 || signal?.aborted) return false;
-      // Wake on any settled request, or when the oldest request turns into a long poll, or Stop.
-      const oldest = Math.max(...pending.map((request) => request.ageMs));
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", wake);
-          this.#changed = this.#changed.filter((other) => other !== wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, Math.max(1, Math.min(left, LONG_POLL_MS - oldest)));
-        this.#changed.push(wake);
-        signal?.addEventListener("abort", wake, { once: true });
-      });
-    }
-    return true;
-  }
-
-  #notify(): void {
-    for (const wake of this.#changed.splice(0)) wake();
+/** Requests in flight by browsing context: `pending(contexts)`, `waitForIdle(contexts, ...)`. */
+export class NetworkActivity extends InFlightRequests<string> {
+  constructor(client: BidiClient, now: () => number = performance.now.bind(performance)) {
+    super(bidiRequestEvents(client), now);
   }
 }

@@ -3,17 +3,18 @@
  * own failures turned into results, and Stop carried into the page.
  *
  * Invariants:
- * - Every call carries `ref_floor` (the highest ref this tab has shown), so a new document in the
- *   tab never hands out a number the model already saw for another element.
+ * - Every call carries `ref_floor` (the highest ref this tab has shown; the agent's RefFloors), so
+ *   a new document in the tab never hands out a number the model already saw for another element.
  * - BiDi failures are told apart by their error code, never by message text: "no such frame"
  *   on the tab is TabGoneError, on a frame a result saying the frame is gone.
  * - Stop (the signal) abandons the BiDi command and tells the page to end its waits, so a 60 s
  *   wait_for_stable does not go on in Firefox after the caller has moved on.
  */
 
+import { RefFloors } from "@webbrain/agent";
 import { TabGoneError } from "../browser/tab-contexts.js";
 import { SEARCHING_ACTIONS } from "../tools/action-sets.js";
-import { bidiCode, isFatal, isRecord } from "./page-result.js";
+import { bidiCode, isFatal } from "./page-result.js";
 import { type PageScriptChannel, PageScriptError } from "./page-script-channel.js";
 import type { PlainValue } from "./remote-value.js";
 
@@ -26,7 +27,7 @@ export interface PageCallOptions {
 export class PageCaller {
   readonly #channel: PageScriptChannel;
   /** Highest ref each tab has shown the model. */
-  readonly #refFloor = new Map<string, number>();
+  readonly #refFloors = new RefFloors<string>();
 
   constructor(channel: PageScriptChannel) {
     this.#channel = channel;
@@ -44,18 +45,13 @@ export class PageCaller {
     params: Record<string, unknown>,
     opts: PageCallOptions = {},
   ): Promise<PlainValue> {
-    const floor = this.#refFloor.get(tabId);
-    let answer: PlainValue;
     try {
-      answer = await this.#channel.call(
-        context,
-        action,
-        floor === undefined ? params : { ...params, ref_floor: floor },
-        {
+      return await this.#refFloors.call(tabId, params, (withFloor) =>
+        this.#channel.call(context, action, withFloor, {
           probeShadowRoots: SEARCHING_ACTIONS.has(action),
           ...(opts.keepNodes ? { keepNodes: true } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
-        },
+        }),
       );
     } catch (error) {
       if (bidiCode(error) === "aborted") {
@@ -78,13 +74,5 @@ export class PageCaller {
         error: `The page changed while ${action} ran (${(error as Error).message}); read the tree again and retry.`,
       };
     }
-    this.#noteRefs(tabId, answer);
-    return answer;
-  }
-
-  #noteRefs(tabId: string, answer: PlainValue): void {
-    if (!isRecord(answer) || !isRecord(answer.metadata)) return;
-    const last = answer.metadata.last_ref;
-    if (typeof last === "number" && last > (this.#refFloor.get(tabId) ?? 0)) this.#refFloor.set(tabId, last);
   }
 }

@@ -2,11 +2,12 @@
  * Stop inside the runner: the run's AbortSignal (BrowserPort's PortCallOptions) ends the browser
  * work, not only the wait for it. BiDi commands take the signal themselves (the client abandons
  * them); what the runner does between commands (plan rounds, pauses, polling, network waits)
- * checks it here.
+ * checks it here; the race of a wait against Stop is the agent's `raceAbort`, with this error.
  *
  * Invariant: a stopped action rejects with BidiAbortError (code "aborted"), the same error an
  * abandoned BiDi command rejects with, so callers test one code for Stop.
  */
+import { raceAbort } from "@webbrain/agent";
 import { BidiAbortError, CLIENT_ERROR_CODES } from "@webbrain/bidi";
 
 export function stoppedError(what: string, signal: AbortSignal): BidiAbortError {
@@ -47,20 +48,5 @@ export function unlessStopped<T>(
   signal: AbortSignal | undefined,
   what: string,
 ): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(stoppedError(what, signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(stoppedError(what, signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceAbort(work, signal, (stopped) => stoppedError(what, stopped));
 }
