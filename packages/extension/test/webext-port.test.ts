@@ -339,7 +339,7 @@ describe("what a click started", () => {
     expect(newTab.new_tabs).toEqual([{ tab_id: expect.any(String), url: `${fixtures.origin}/port/second` }]);
     expect(newTab.downloads).toBeUndefined();
     const opened = (await probe.call<{ id: string; url: string }[]>("listTabs")).find(
-      (info) => info.id === newTab.new_tabs?.[0]?.tab_id,
+      (info) => info.id === (newTab.new_tabs as { tab_id: string }[] | undefined)?.[0]?.tab_id,
     );
     expect(opened?.url).toBe(`${fixtures.origin}/port/second`);
 

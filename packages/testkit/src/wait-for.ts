@@ -22,7 +22,10 @@ export class WaitForTimeoutError extends Error {
   override name = "WaitForTimeoutError";
 }
 
-export async function waitFor<T>(probe: () => T | Promise<T>, opts: WaitForOptions = {}): Promise<T> {
+/** What a probe's answer is once waitFor returns it: never one of the falsy values it waits past. */
+export type Truthy<T> = Exclude<T, false | 0 | "" | null | undefined>;
+
+export async function waitFor<T>(probe: () => T | Promise<T>, opts: WaitForOptions = {}): Promise<Truthy<T>> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
   const intervalMs = opts.intervalMs ?? DEFAULT_WAIT_INTERVAL_MS;
   const deadline = Date.now() + timeoutMs;
@@ -31,7 +34,7 @@ export async function waitFor<T>(probe: () => T | Promise<T>, opts: WaitForOptio
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value;
+      if (value) return value as Truthy<T>;
       lastValue = value;
       lastError = undefined;
     } catch (err) {

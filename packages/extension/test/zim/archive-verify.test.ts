@@ -15,11 +15,11 @@ const ZIM = join(dirname(fileURLToPath(import.meta.url)), "../../../testkit/fixt
 describe("verifyArchive", () => {
   it("accepts an archive whose MD5 and SHA-256 match (zim-tools' and the test writer's)", async () => {
     const bytes = await readFile(ZIM);
-    await verifyArchive(new Blob([bytes]), createHash("sha256").update(bytes).digest("hex"));
+    await verifyArchive(new Blob([new Uint8Array(bytes)]), createHash("sha256").update(bytes).digest("hex"));
     const xz = writeXzZim([
       { namespace: "C", url: "A", title: "A", mimeType: "text/html", body: "<p>a</p>" },
     ]);
-    await verifyArchive(new Blob([xz]));
+    await verifyArchive(new Blob([new Uint8Array(xz)]));
   });
 
   it("refuses a flipped byte, a wrong SHA-256 and a truncated file, each saying what to do", async () => {
