@@ -11,9 +11,10 @@
  * - A request in flight longer than LONG_POLL_MS is a background connection (long poll,
  *   streaming fetch) and no longer counts, or no page that keeps one open would ever be stable;
  *   after FORGET_AFTER_MS it is dropped altogether.
- * - The caller subscribes to NETWORK_EVENTS (and `browsingContext.contextDestroyed`) once.
+ * - Events come from a BidiEventSource: the port's BrowsingContextTree (only its own contexts'
+ *   events, on the port's one subscription), or a BidiClient in unit tests.
  */
-import type { BidiClient } from "@webbrain/bidi";
+import type { BidiEventSource } from "./browsing-context-state.js";
 
 export const NETWORK_EVENTS = [
   "network.beforeRequestSent",
@@ -44,13 +45,13 @@ export interface PendingRequest {
 }
 
 export class NetworkActivity {
-  readonly #client: BidiClient;
+  readonly #client: BidiEventSource;
   readonly #now: () => number;
   readonly #inFlight = new Map<string, InFlight>();
   #changed: (() => void)[] = [];
   #removers: (() => void)[] = [];
 
-  constructor(client: BidiClient, now: () => number = performance.now.bind(performance)) {
+  constructor(client: BidiEventSource, now: () => number = performance.now.bind(performance)) {
     this.#client = client;
     this.#now = now;
   }
