@@ -74,8 +74,7 @@ class ScopedBidiEvents implements BidiEventSource {
 }
 
 export class BrowsingContextTree {
-  /** The BiDi events of this tree's contexts (see ScopedBidiEvents). */
-  readonly bidiEvents = new ScopedBidiEvents();
+  readonly #bidiEvents = new ScopedBidiEvents();
   readonly #client: BidiClient;
   readonly #sandbox: string;
   readonly #links: ContextLinks;
@@ -129,6 +128,11 @@ export class BrowsingContextTree {
     this.#learn(tree.contexts, undefined);
   }
 
+  /** The BiDi events of this tree's contexts, in the client's shape (see ScopedBidiEvents). */
+  get bidiEvents(): BidiEventSource {
+    return this.#bidiEvents;
+  }
+
   get(id: string): BrowsingContext | undefined {
     return this.#contexts.get(id);
   }
@@ -152,7 +156,7 @@ export class BrowsingContextTree {
 
   /** How many listeners are registered on the tree and its `bidiEvents` (leak checks in tests). */
   get listenerCount(): number {
-    return this.#listeners.size + this.bidiEvents.size;
+    return this.#listeners.size + this.#bidiEvents.size;
   }
 
   /**
@@ -202,7 +206,7 @@ export class BrowsingContextTree {
     for (const remove of this.#removers.splice(0)) remove();
     for (const tab of this.tabs()) tab.dispose("the port stopped following this browser");
     this.#listeners.clear();
-    this.bidiEvents.clear();
+    this.#bidiEvents.clear();
     this.#orphanDownloads.clear();
     this.#disposal = this.#release(this.#subscription, this.#preloadScript);
     return this.#disposal;
@@ -291,7 +295,7 @@ export class BrowsingContextTree {
         context.receive(event);
       }
     }
-    this.bidiEvents.emit(event, raw);
+    this.#bidiEvents.emit(event, raw);
   }
 
   /** The end of a download whose context is gone; false when it is none of ours. */

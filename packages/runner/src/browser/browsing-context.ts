@@ -57,13 +57,11 @@ export interface ContextOrigin {
   originalOpener: string | undefined;
 }
 
-export interface WaitOptions<Args extends unknown[]> {
+export interface WaitOptions {
   timeoutMs: number;
   signal?: AbortSignal | undefined;
   /** Names the wait in the Stop error ("waiting for the page to load"). */
   what: string;
-  /** Only an event whose arguments pass ends the wait. */
-  until?: (...args: Args) => boolean;
 }
 
 export class BrowsingContext {
@@ -163,13 +161,13 @@ export class BrowsingContext {
   }
 
   /**
-   * Resolves with the arguments of the next `event` (that passes `until`), or undefined after
-   * `timeoutMs`. Rejects with the Stop error when the signal fires, and with the gone error when
-   * the context is disposed first (at once if it already is).
+   * Resolves with the arguments of the next `event`, or undefined after `timeoutMs`. Rejects with
+   * the Stop error when the signal fires, and with the gone error when the context is disposed
+   * first (at once if it already is).
    */
   waitFor<K extends keyof BrowsingContextEvents>(
     event: K,
-    options: WaitOptions<BrowsingContextEvents[K]>,
+    options: WaitOptions,
   ): Promise<BrowsingContextEvents[K] | undefined> {
     const { signal } = options;
     if (this.closed) return Promise.reject(this.#goneError());
@@ -194,7 +192,6 @@ export class BrowsingContext {
         resolve(undefined);
       }, options.timeoutMs);
       const remove = this.#listeners.on(event, (...args) => {
-        if (options.until && !options.until(...args)) return;
         end();
         resolve(args);
       });
@@ -231,8 +228,7 @@ export class BrowsingContext {
       case "browsingContext.load":
         this.#document.url = event.params.url;
         this.#refreshTitle();
-        if (this.#isCurrent(event.params.navigation) || !event.params.navigation)
-          this.#navigation = undefined;
+        if (this.#isCurrent(event.params.navigation)) this.#navigation = undefined;
         this.#listeners.emit("load", event.params.url);
         return;
       case "browsingContext.userPromptOpened": {
