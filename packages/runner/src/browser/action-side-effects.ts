@@ -17,18 +17,17 @@
  *   while downloads are awaited) and no settle wait.
  * - Waiting is bounded: a download that has begun gets DOWNLOAD_WAIT_MS to end (then it is
  *   reported "in_progress"); a new tab gets NEW_TAB_WAIT_MS to leave about:blank.
+ * - Events come from the port's browsing-context model (browsing-context-tree.ts): a download is
+ *   the model's Download object, whose end the model fills in.
  */
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { BidiClient } from "@webbrain/bidi";
 import { TAKE_BLOCKED_POPUPS_EXPRESSION } from "@webbrain/page/runner-realm";
 import { PAGE_SANDBOX } from "../port/page-script-channel.js";
-
-export const SIDE_EFFECT_EVENTS = [
-  "browsingContext.downloadWillBegin",
-  "browsingContext.downloadEnd",
-  "browsingContext.contextCreated",
-] as const;
+import type { BrowsingContext } from "./browsing-context.js";
+import type { Download } from "./browsing-context-state.js";
+import type { BrowsingContextTree } from "./browsing-context-tree.js";
 
 /** How long a begun download may take to finish before the result is returned without it. */
 const DOWNLOAD_WAIT_MS = 10_000;
@@ -49,12 +48,6 @@ export interface NewTabReport {
   url: string;
 }
 
-interface PendingDownload {
-  url: string;
-  filename: string;
-  end?: { status: string; filepath?: string | null };
-}
-
 export interface ActionEffects {
   downloads?: DownloadReport[];
   new_tabs?: NewTabReport[];
@@ -71,17 +64,28 @@ export interface SideEffectRecorder {
 interface Recording {
   tabId: string;
   isOurs: (context: string) => boolean;
-  downloads: PendingDownload[];
-  tabs: string[];
+  downloads: Download[];
+  tabs: BrowsingContext[];
 }
 
 export class ActionSideEffects {
   readonly #client: BidiClient;
   readonly #active = new Set<Recording>();
-  #removers: (() => void)[] | undefined;
 
-  constructor(client: BidiClient) {
+  /**
+   * Listens to the tree once and hands events to the recordings in progress, so an action adds
+   * and removes no listeners. The listeners go with the tree.
+   */
+  constructor(client: BidiClient, tree: BrowsingContextTree) {
     this.#client = client;
+    tree.on("download", (context, download) => {
+      for (const recording of this.#active)
+        if (recording.isOurs(context.id)) recording.downloads.push(download);
+    });
+    tree.on("contextCreated", (context) => {
+      for (const recording of this.#active)
+        if (context.isTab && context.originalOpener === recording.tabId) recording.tabs.push(context);
+    });
   }
 
   /** Sends downloads of these user contexts (all when none) into `dir`. */
@@ -94,7 +98,6 @@ export class ActionSideEffects {
 
   /** Starts recording for an action in `tabId`; `isOurs` tells whether a context is this tab's. */
   begin(tabId: string, isOurs: (context: string) => boolean): SideEffectRecorder {
-    this.#listen();
     const recording: Recording = { tabId, isOurs, downloads: [], tabs: [] };
     this.#active.add(recording);
     const { downloads, tabs } = recording;
@@ -116,40 +119,6 @@ export class ActionSideEffects {
     };
   }
 
-  /** Removes the client listeners (the port is disposed). */
-  stop(): void {
-    for (const remove of this.#removers ?? []) remove();
-    this.#removers = undefined;
-    this.#active.clear();
-  }
-
-  /**
-   * Listens once and hands events to the recordings in progress, so an action adds and removes
-   * no client listeners (it did three of each per action).
-   */
-  #listen(): void {
-    this.#removers ??= [
-      this.#client.on("browsingContext.downloadWillBegin", (event) => {
-        for (const recording of this.#active) {
-          if (recording.isOurs(event.context))
-            recording.downloads.push({ url: event.url, filename: event.suggestedFilename });
-        }
-      }),
-      this.#client.on("browsingContext.downloadEnd", (event) => {
-        for (const { downloads } of this.#active) {
-          const pending = downloads.find((download) => download.url === event.url && !download.end);
-          if (pending)
-            pending.end = { status: event.status, filepath: "filepath" in event ? event.filepath : null };
-        }
-      }),
-      this.#client.on("browsingContext.contextCreated", (info) => {
-        for (const recording of this.#active) {
-          if (!info.parent && info.originalOpener === recording.tabId) recording.tabs.push(info.context);
-        }
-      }),
-    ];
-  }
-
   /** The page layer's count of refused popups in the tab's document, reset by the read; 0 on any failure. */
   async #takeBlockedPopups(context: string): Promise<number> {
     const answer = await this.#client
@@ -167,22 +136,17 @@ export class ActionSideEffects {
       : 0;
   }
 
-  async #reportTab(context: string): Promise<NewTabReport> {
-    let url = "about:blank";
-    await waitUntil(async () => {
-      const tree = await this.#client
-        .send("browsingContext.getTree", { root: context, maxDepth: 0 })
-        .catch(() => undefined);
-      url = tree?.contexts[0]?.url ?? url;
-      return url !== "about:blank" || tree === undefined;
-    }, NEW_TAB_WAIT_MS);
-    return { tab_id: context, url };
+  /** The new tab and its first URL, read from the model as its document commits (no round trip). */
+  async #reportTab(tab: BrowsingContext): Promise<NewTabReport> {
+    await waitUntil(() => tab.url !== "about:blank" || tab.closed, NEW_TAB_WAIT_MS);
+    return { tab_id: tab.id, url: tab.url };
   }
 }
 
-async function reportDownload(download: PendingDownload): Promise<DownloadReport> {
-  if (!download.end) return { filename: download.filename, url: download.url, status: "in_progress" };
-  const path = download.end.filepath ?? undefined;
+async function reportDownload(download: Download): Promise<DownloadReport> {
+  const filename = download.suggestedFilename;
+  if (!download.end) return { filename, url: download.url, status: "in_progress" };
+  const path = download.end.filepath;
   const bytes = path
     ? await stat(path).then(
         (info) => info.size,
@@ -190,9 +154,9 @@ async function reportDownload(download: PendingDownload): Promise<DownloadReport
       )
     : undefined;
   return {
-    filename: path ? basename(path) : download.filename,
+    filename: path ? basename(path) : filename,
     url: download.url,
-    status: download.end.status === "complete" ? "complete" : "canceled",
+    status: download.end.status,
     ...(bytes !== undefined ? { bytes } : {}),
     ...(path ? { path } : {}),
   };

@@ -1,8 +1,8 @@
 /**
  * The API shortcut observer in the runner: BiDi network events (the same ones NetworkActivity
- * reads, already subscribed by the port) feed the agent's bounded in-memory ApiCallLog with the
- * page's own fetch/XHR calls, per browsing context (the runner's tab id). Off unless a command
- * turns it on. Bodies: Firefox 153 keeps request and response bodies for BiDi clients that ask
+ * reads; from the port's `contexts.bidiEvents`, only those of the port's own contexts) feed the
+ * agent's bounded in-memory ApiCallLog with the page's own fetch/XHR calls, per browsing context
+ * (the runner's tab id). Off unless a command turns it on. Bodies: Firefox 153 keeps request and response bodies for BiDi clients that ask
  * (`network.addDataCollector`, then `network.getData` per request; checked on 153, see
  * test/api-observer.test.ts), so each call's request and response body is read once, turned
  * into its shape (keys and value types, bounded: agent's bodyShape) and dropped; values are
@@ -11,6 +11,7 @@
  */
 import { ApiCallLog, apiReplayGuidance, bodyShape, SHAPE_MAX_BODY_CHARS } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+import type { BidiEventSource } from "./browsing-context-state.js";
 
 const SCRIPT_INITIATED = new Set(["fetch", "xmlhttprequest"]);
 
@@ -34,12 +35,15 @@ function header(headers: readonly BidiHeader[] | undefined, name: string): strin
 export class BidiApiObserver {
   readonly log = new ApiCallLog();
   readonly #client: BidiClient;
+  readonly #events: BidiEventSource;
   readonly #started = new Map<string, Started>();
   #removers: (() => void)[] = [];
   #collector: Promise<string | undefined> | undefined;
 
-  constructor(client: BidiClient) {
+  /** Commands go to `client`; events come from `events` (the client's own by default). */
+  constructor(client: BidiClient, events: BidiEventSource = client) {
     this.#client = client;
+    this.#events = events;
   }
 
   start(): void {
@@ -56,7 +60,7 @@ export class BidiApiObserver {
         () => undefined, // an older Firefox: calls are recorded without body shapes
       );
     this.#removers.push(
-      this.#client.on("network.beforeRequestSent", (event) => {
+      this.#events.on("network.beforeRequestSent", (event) => {
         const request = event.request as typeof event.request & { initiatorType?: string | null };
         if (!event.context || !request.initiatorType || !SCRIPT_INITIATED.has(request.initiatorType)) return;
         this.#started.set(request.request, {
@@ -67,7 +71,7 @@ export class BidiApiObserver {
           requestBytes: request.bodySize ?? 0,
         });
       }),
-      this.#client.on("network.responseCompleted", (event) => {
+      this.#events.on("network.responseCompleted", (event) => {
         const started = this.#started.get(event.request.request);
         this.#started.delete(event.request.request);
         if (!started) return;
@@ -87,7 +91,7 @@ export class BidiApiObserver {
           }),
         );
       }),
-      this.#client.on("network.fetchError", (event) => {
+      this.#events.on("network.fetchError", (event) => {
         this.#started.delete(event.request.request);
       }),
     );

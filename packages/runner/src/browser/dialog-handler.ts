@@ -12,8 +12,13 @@
  * - Records are kept per browsing context until taken; `take` hands them over exactly once.
  * - `answerOnlyIn` narrows which contexts' dialogs are answered (the companion: only a tab with a
  *   page action in flight, so a dialog the person opens in their own Firefox stays theirs).
+ * - Only dialogs of the port's own contexts (its BrowsingContextTree's) are seen: another isolated
+ *   session's dialogs are that session's to answer and record.
  */
-import type { BidiClient, EventParamsOf } from "@webbrain/bidi";
+import type { BidiClient } from "@webbrain/bidi";
+import type { BrowsingContext } from "./browsing-context.js";
+import type { OpenPrompt } from "./browsing-context-state.js";
+import type { BrowsingContextTree } from "./browsing-context-tree.js";
 
 export interface DialogRecord {
   /** Browsing context the dialog opened in. */
@@ -44,13 +49,18 @@ export class DialogHandler {
   readonly #client: BidiClient;
   readonly #records: DialogRecord[] = [];
   #policy: DialogPolicy;
-  #removeListener: (() => void) | undefined;
   #inFlight = new Set<Promise<void>>();
   #answersIn: (context: string) => boolean = () => true;
 
-  constructor(client: BidiClient, policy: DialogPolicy = DEFAULT_DIALOG_POLICY) {
+  /** Listens to the tree's dialogs from now on, until the tree is disposed. */
+  constructor(client: BidiClient, tree: BrowsingContextTree, policy: DialogPolicy = DEFAULT_DIALOG_POLICY) {
     this.#client = client;
     this.#policy = policy;
+    tree.on("prompt", (context, prompt) => {
+      if (!this.#answersIn(context.id)) return;
+      const task = this.#answer(context, prompt).finally(() => this.#inFlight.delete(task));
+      this.#inFlight.add(task);
+    });
   }
 
   setPolicy(policy: DialogPolicy): void {
@@ -60,20 +70,6 @@ export class DialogHandler {
   /** Answers (and records) only dialogs of the contexts `filter` accepts; others are left open. */
   answerOnlyIn(filter: (context: string) => boolean): void {
     this.#answersIn = filter;
-  }
-
-  /** Starts listening; the caller subscribes to `browsingContext.userPromptOpened` once. */
-  start(): void {
-    this.#removeListener ??= this.#client.on("browsingContext.userPromptOpened", (params) => {
-      if (!this.#answersIn(params.context)) return;
-      const task = this.#answer(params).finally(() => this.#inFlight.delete(task));
-      this.#inFlight.add(task);
-    });
-  }
-
-  stop(): void {
-    this.#removeListener?.();
-    this.#removeListener = undefined;
   }
 
   /** Resolves once every dialog opened so far has been answered (or failed). */
@@ -112,8 +108,8 @@ export class DialogHandler {
     return taken;
   }
 
-  async #answer(params: EventParamsOf<"browsingContext.userPromptOpened">): Promise<void> {
-    const type = params.type;
+  async #answer(context: BrowsingContext, prompt: OpenPrompt): Promise<void> {
+    const type = prompt.type;
     const accept =
       type === "confirm"
         ? this.#policy.confirm === "accept"
@@ -121,18 +117,18 @@ export class DialogHandler {
           ? this.#policy.prompt === "accept"
           : true;
     const text =
-      type === "prompt" && accept ? (this.#policy.promptText ?? params.defaultValue ?? "") : undefined;
+      type === "prompt" && accept ? (this.#policy.promptText ?? prompt.defaultValue ?? "") : undefined;
     const record: DialogRecord = {
-      context: params.context,
+      context: context.id,
       type,
-      message: params.message,
+      message: prompt.message,
       answer: accept ? "accepted" : "dismissed",
       ...(text !== undefined ? { text } : {}),
     };
     try {
       await this.#client.send(
         "browsingContext.handleUserPrompt",
-        { context: params.context, accept, ...(text !== undefined ? { userText: text } : {}) },
+        { context: context.id, accept, ...(text !== undefined ? { userText: text } : {}) },
         { timeoutMs: HANDLE_PROMPT_TIMEOUT_MS },
       );
     } catch (error) {
@@ -142,7 +138,7 @@ export class DialogHandler {
       if ((error as { code?: unknown } | null)?.code !== "no such alert") {
         record.answer = "failed";
         record.error = message;
-      } else if (params.handler === "dismiss") {
+      } else if (prompt.handler === "dismiss") {
         record.answer = "dismissed";
       }
     }

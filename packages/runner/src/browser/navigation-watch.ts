@@ -1,12 +1,19 @@
 /**
- * Follows navigations of a tab (or the frame acted in) while trusted input is pressed. BiDi
- * events cost no round trip; `navigationStarted` does not fire for fragments or pushState, so
- * only document navigations (a link, a form submit) count as "navigated". A link whose response
- * is a download also starts a navigation in Firefox 153, and no load follows: its
+ * Follows navigations of a tab (or the frame acted in) while trusted input is pressed, from the
+ * port's browsing-context model (no round trip). `navigationStarted` does not fire for fragments
+ * or pushState, so only document navigations (a link, a form submit) count as "navigated". A link
+ * whose response is a download also starts a navigation in Firefox 153, and no load follows: its
  * `downloadWillBegin` ends the wait and the navigation does not count (the page stays).
+ *
+ * A watch's listeners are registered on the tab's and the frame's BrowsingContext and removed by
+ * `stop` (or with the context). When the tab closes, a wait on it ends with TabGoneError at once;
+ * a frame that goes (its page navigated) only stops being watched.
  */
-import type { BidiClient } from "@webbrain/bidi";
+
 import { stoppedError } from "../port/stop-signal.js";
+import type { BrowsingContext } from "./browsing-context.js";
+import type { BrowsingContextTree } from "./browsing-context-tree.js";
+import { TabGoneError, tabClosedMessage } from "./context-gone.js";
 
 export interface NavigationWatch {
   stop(): void;
@@ -18,14 +25,13 @@ export interface NavigationWatch {
   whenStarted(timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /**
    * The loaded URL, or the started one if the load takes longer than timeoutMs. Rejects with the
-   * Stop error when the signal fires first. Stops the watch.
+   * Stop error when the signal fires first, with TabGoneError when the tab closes. Stops the watch.
    */
   loaded(timeoutMs: number, signal?: AbortSignal): Promise<string>;
 }
 
-/** One watch's state, fed by the shared listeners of `NavigationEvents`. */
+/** One watch's state, fed by its listeners on the watched contexts. */
 interface ActiveWatch {
-  ours(context: string): boolean;
   /** Firefox sends the navigation a beforeunload prompt let through without a `url`. */
   started: boolean;
   becameDownload: boolean;
@@ -33,57 +39,68 @@ interface ActiveWatch {
   loadedUrl: string | undefined;
   onLoad: (() => void) | undefined;
   onStart: (() => void) | undefined;
+  /** The tab closed while a wait was in progress. */
+  onGone: (() => void) | undefined;
 }
 
-/**
- * The navigation events of one client, listened to once and handed to the watches in progress,
- * so a press adds and removes no client listeners (it did two of each per click).
- */
+/** The watches of one port, over its browsing-context model. */
 export class NavigationEvents {
-  readonly #client: BidiClient;
-  readonly #active = new Set<ActiveWatch>();
-  #removers: (() => void)[] | undefined;
+  readonly #tree: BrowsingContextTree;
 
-  constructor(client: BidiClient) {
-    this.#client = client;
+  constructor(tree: BrowsingContextTree) {
+    this.#tree = tree;
   }
 
   /** Watches the tab (and the frame acted in) until `stop` or `loaded`. */
   watch(tabId: string, context: string): NavigationWatch {
-    this.#listen();
     const state: ActiveWatch = {
-      ours: (id) => id === context || id === tabId,
       started: false,
       becameDownload: false,
       startedUrl: undefined,
       loadedUrl: undefined,
       onLoad: undefined,
       onStart: undefined,
+      onGone: undefined,
     };
-    this.#active.add(state);
+    const removers: (() => void)[] = [];
+    const tab = this.#tree.get(tabId);
+    const watched = [tab, context === tabId ? undefined : this.#tree.get(context)];
+    for (const target of watched) if (target) removers.push(...follow(target, state));
+    if (tab) removers.push(tab.on("closed", () => state.onGone?.()));
     const stop = () => {
-      this.#active.delete(state);
+      for (const remove of removers.splice(0)) remove();
     };
+    const gone = () => new TabGoneError(tabClosedMessage(tabId));
     return {
       stop,
       started: () => state.started,
       becameDownload: () => state.becameDownload,
       whenStarted: async (timeoutMs, signal) => {
         if (state.started) return true;
+        if (!tab || tab.closed) throw gone();
         await new Promise<void>((resolve, reject) => {
-          const finish = () => {
+          const end = () => {
             clearTimeout(timer);
             state.onStart = undefined;
+            state.onGone = undefined;
             signal?.removeEventListener("abort", onAbort);
-            resolve();
           };
           const onAbort = () => {
-            clearTimeout(timer);
-            state.onStart = undefined;
+            end();
             reject(stoppedError("waiting for the page to be left", signal as AbortSignal));
           };
-          const timer = setTimeout(finish, timeoutMs);
-          state.onStart = finish;
+          const timer = setTimeout(() => {
+            end();
+            resolve();
+          }, timeoutMs);
+          state.onStart = () => {
+            end();
+            resolve();
+          };
+          state.onGone = () => {
+            end();
+            reject(gone());
+          };
           if (signal?.aborted) onAbort();
           else signal?.addEventListener("abort", onAbort, { once: true });
         });
@@ -92,18 +109,30 @@ export class NavigationEvents {
       loaded: async (timeoutMs, signal) => {
         try {
           if (state.loadedUrl === undefined) {
+            if (!tab || tab.closed) throw gone();
             await new Promise<void>((resolve, reject) => {
-              const finish = () => {
+              const end = () => {
                 clearTimeout(timer);
+                state.onLoad = undefined;
+                state.onGone = undefined;
                 signal?.removeEventListener("abort", onAbort);
-                resolve();
               };
               const onAbort = () => {
-                clearTimeout(timer);
+                end();
                 reject(stoppedError("waiting for the page to load", signal as AbortSignal));
               };
-              const timer = setTimeout(finish, timeoutMs);
-              state.onLoad = finish;
+              const timer = setTimeout(() => {
+                end();
+                resolve();
+              }, timeoutMs);
+              state.onLoad = () => {
+                end();
+                resolve();
+              };
+              state.onGone = () => {
+                end();
+                reject(gone());
+              };
               if (signal?.aborted) onAbort();
               else signal?.addEventListener("abort", onAbort, { once: true });
             });
@@ -115,46 +144,31 @@ export class NavigationEvents {
       },
     };
   }
+}
 
-  /** Removes the client listeners (the port is disposed). */
-  stop(): void {
-    for (const remove of this.#removers ?? []) remove();
-    this.#removers = undefined;
-    this.#active.clear();
-  }
-
-  #listen(): void {
-    this.#removers ??= [
-      this.#client.on("browsingContext.navigationStarted", (info) => {
-        for (const state of this.#active) {
-          if (!state.ours(info.context)) continue;
-          state.started = true;
-          state.startedUrl = info.url || undefined;
-          state.loadedUrl = undefined;
-          state.onStart?.();
-        }
-      }),
-      this.#client.on("browsingContext.load", (info) => {
-        for (const state of this.#active) {
-          if (!state.ours(info.context) || !state.started) continue;
-          state.loadedUrl = info.url;
-          state.onLoad?.();
-        }
-      }),
-      // Needs a subscription to it, which the port holds for click side effects.
-      this.#client.on("browsingContext.downloadWillBegin", (info) => {
-        for (const state of this.#active) {
-          if (!state.ours(info.context)) continue;
-          // A download with no navigation first (`<a download>`) also ends a wait for the start.
-          const waiting = !state.started;
-          state.started = false;
-          state.becameDownload = true;
-          if (waiting) state.onStart?.();
-          else state.onLoad?.();
-        }
-      }),
-    ];
-  }
+/** Feeds one watch from one context's events; returns the removers. */
+function follow(context: BrowsingContext, state: ActiveWatch): (() => void)[] {
+  return [
+    context.on("navigation", (navigation) => {
+      state.started = true;
+      state.startedUrl = navigation.url || undefined;
+      state.loadedUrl = undefined;
+      state.onStart?.();
+    }),
+    context.on("load", (url) => {
+      if (!state.started) return;
+      state.loadedUrl = url;
+      state.onLoad?.();
+    }),
+    context.on("download", () => {
+      // A download with no navigation first (`<a download>`) also ends a wait for the start.
+      const waiting = !state.started;
+      state.started = false;
+      state.becameDownload = true;
+      if (waiting) state.onStart?.();
+      else state.onLoad?.();
+    }),
+  ];
 }
 
 /**
@@ -164,63 +178,38 @@ export class NavigationEvents {
  * body. Until the tab's next `load` (bounded), an action waits for it.
  */
 export class LeavingTabs {
-  readonly #client: BidiClient;
-  readonly #leaving = new Map<string, { waiters: (() => void)[] }>();
-  #removers: (() => void)[] | undefined;
+  readonly #tree: BrowsingContextTree;
+  /** Tabs being left, each with the remover of its listener for the load that ends it. */
+  readonly #leaving = new WeakMap<BrowsingContext, () => void>();
 
-  constructor(client: BidiClient) {
-    this.#client = client;
-  }
-
-  start(): void {
-    this.#removers ??= [
-      this.#client.on("browsingContext.userPromptOpened", (info) => {
-        if (info.type === "beforeunload" && !this.#leaving.has(info.context))
-          this.#leaving.set(info.context, { waiters: [] });
-      }),
-      this.#client.on("browsingContext.load", (info) => this.#settle(info.context)),
-    ];
-  }
-
-  stop(): void {
-    for (const remove of this.#removers ?? []) remove();
-    this.#removers = undefined;
-    for (const context of [...this.#leaving.keys()]) this.#settle(context);
+  /** Follows the tree's beforeunload prompts from now on, until the tree is disposed. */
+  constructor(tree: BrowsingContextTree) {
+    this.#tree = tree;
+    tree.on("prompt", (context, prompt) => {
+      if (prompt.type !== "beforeunload" || this.#leaving.has(context)) return;
+      this.#leaving.set(
+        context,
+        context.on("load", () => this.#settle(context)),
+      );
+    });
   }
 
   /**
    * Waits until the tab has loaded the page it is leaving for (at most timeoutMs). True when it
-   * was being left, so the caller can say it navigated.
+   * was being left, so the caller can say it navigated. Rejects with TabGoneError when the tab
+   * closes first, with the Stop error when the signal fires.
    */
   async settled(tabId: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    const entry = this.#leaving.get(tabId);
-    if (!entry) return false;
-    await new Promise<void>((resolve, reject) => {
-      const finish = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(stoppedError("waiting for the page being left to load", signal as AbortSignal));
-      };
-      // A prompt whose navigation never loads (dismissed, a download) must not hold every action.
-      const timer = setTimeout(() => {
-        this.#settle(tabId);
-        finish();
-      }, timeoutMs);
-      entry.waiters.push(finish);
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener("abort", onAbort, { once: true });
-    });
+    const tab = this.#tree.get(tabId);
+    if (!tab || !this.#leaving.has(tab)) return false;
+    const what = "waiting for the page being left to load";
+    // A prompt whose navigation never loads (dismissed, a download) must not hold every action.
+    if (!(await tab.waitFor("load", { timeoutMs, signal, what }))) this.#settle(tab);
     return true;
   }
 
-  #settle(context: string): void {
-    const entry = this.#leaving.get(context);
-    if (!entry) return;
+  #settle(context: BrowsingContext): void {
+    this.#leaving.get(context)?.();
     this.#leaving.delete(context);
-    for (const wake of entry.waiters) wake();
   }
 }

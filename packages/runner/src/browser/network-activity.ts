@@ -9,23 +9,18 @@
  *   images, styles and documents settle with the load event, which the page layer checks.
  * - A request ends with `network.responseCompleted` or `network.fetchError`; a redirect keeps
  *   its request id, so it stays one request. A destroyed context drops its requests.
- * - The caller subscribes to NETWORK_EVENTS (and `browsingContext.contextDestroyed`) once.
+ * - Events come from a BidiEventSource: the port's BrowsingContextTree (only its own contexts'
+ *   events, on the port's one subscription), or a BidiClient in unit tests.
  */
 import { InFlightRequests, type RequestEventSource } from "@webbrain/agent";
-import type { BidiClient } from "@webbrain/bidi";
+import type { BidiEventSource } from "./browsing-context-state.js";
 
 export { LONG_POLL_MS, type PendingRequest } from "@webbrain/agent";
 
-export const NETWORK_EVENTS = [
-  "network.beforeRequestSent",
-  "network.responseCompleted",
-  "network.fetchError",
-] as const;
-
 const SCRIPT_INITIATED = new Set(["fetch", "xmlhttprequest"]);
 
-/** Script-initiated requests by browsing context, from the client's BiDi events. */
-function bidiRequestEvents(client: BidiClient): RequestEventSource<string> {
+/** Script-initiated requests by browsing context, from the source's BiDi events. */
+function bidiRequestEvents(client: BidiEventSource): RequestEventSource<string> {
   return (sink) => {
     const removers = [
       client.on("network.beforeRequestSent", (event) => {
@@ -45,7 +40,7 @@ function bidiRequestEvents(client: BidiClient): RequestEventSource<string> {
 
 /** Requests in flight by browsing context: `pending(contexts)`, `waitForIdle(contexts, ...)`. */
 export class NetworkActivity extends InFlightRequests<string> {
-  constructor(client: BidiClient, now: () => number = performance.now.bind(performance)) {
+  constructor(client: BidiEventSource, now: () => number = performance.now.bind(performance)) {
     super(bidiRequestEvents(client), now);
   }
 }

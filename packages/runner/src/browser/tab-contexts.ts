@@ -1,5 +1,7 @@
 /**
  * Tabs as BiDi browsing contexts: top-level contexts are tabs, their descendants are frames.
+ * Which tabs exist comes from the port's BrowsingContextTree (browsing-context-tree.ts); this
+ * module keeps what BiDi does not say: which tab is active, and which ones the runner opened.
  *
  * Invariants:
  * - `TabId` is the top-level context id, so a tab keeps its id across navigations.
@@ -10,13 +12,15 @@
  */
 import type { BidiClient } from "@webbrain/bidi";
 import type * as Bidi from "webdriver-bidi-protocol";
+import type { BrowsingContextTree } from "./browsing-context-tree.js";
+import { TabGoneError, tabClosedMessage } from "./context-gone.js";
+
+export { TabGoneError } from "./context-gone.js";
 
 /** Pause before opening a tab again after Firefox discarded the first try, ms. */
 const CREATE_RETRY_DELAY_MS = 50;
-
-export class TabGoneError extends Error {
-  override readonly name = "TabGoneError";
-}
+/** BiDi's name of the user context every browser starts with. */
+const DEFAULT_USER_CONTEXT = "default";
 
 export interface FrameInfo {
   context: string;
@@ -28,48 +32,27 @@ export interface FrameInfo {
 
 export class TabContexts {
   readonly #client: BidiClient;
-  /** Top-level contexts in creation order (newest last). */
-  #tabs: string[] = [];
+  readonly #tree: BrowsingContextTree;
   #active: string | undefined;
   /** Tabs this runner opened (closed again when the browser is not ours). */
-  #created = new Set<string>();
-  #removeListeners: (() => void)[] = [];
-  /** The BiDi user context these tabs live in; undefined: every tab of the browser. */
+  readonly #created = new Set<string>();
+  /** The BiDi user context new tabs open in; undefined: the browser's default one. */
   readonly #userContext: string | undefined;
 
-  constructor(client: BidiClient, userContext?: string) {
+  constructor(client: BidiClient, tree: BrowsingContextTree, userContext?: string) {
     this.#client = client;
+    this.#tree = tree;
     this.#userContext = userContext;
+    tree.on("contextDestroyed", (context) => {
+      if (!context.isTab) return;
+      this.#created.delete(context.id);
+      if (this.#active === context.id) this.#active = this.#tree.tabs().at(-1)?.id;
+    });
   }
 
-  /** Tabs of other user contexts (other sessions in the same Firefox) are not ours. */
-  #inScope(info: { userContext?: string }): boolean {
-    return this.#userContext === undefined || info.userContext === this.#userContext;
-  }
-
-  /** Learns the current tabs and follows contexts created and destroyed from now on. */
-  async start(): Promise<void> {
-    this.#removeListeners.push(
-      this.#client.on("browsingContext.contextCreated", (info) => {
-        if (!info.parent && this.#inScope(info) && !this.#tabs.includes(info.context))
-          this.#tabs.push(info.context);
-      }),
-      this.#client.on("browsingContext.contextDestroyed", (info) => {
-        if (info.parent) return;
-        this.#tabs = this.#tabs.filter((id) => id !== info.context);
-        if (this.#active === info.context) this.#active = this.#tabs.at(-1);
-      }),
-    );
-    const tree = await this.#client.send("browsingContext.getTree", { maxDepth: 0 });
-    for (const info of tree.contexts) {
-      if (this.#inScope(info) && !this.#tabs.includes(info.context)) this.#tabs.push(info.context);
-    }
-    this.#active ??= this.#tabs.at(-1);
-  }
-
-  stop(): void {
-    for (const remove of this.#removeListeners) remove();
-    this.#removeListeners = [];
+  /** Makes the newest tab active, once the tree knows the tabs that exist. */
+  start(): void {
+    this.#active ??= this.#tree.tabs().at(-1)?.id;
   }
 
   get activeId(): string | undefined {
@@ -77,15 +60,14 @@ export class TabContexts {
   }
 
   has(tabId: string): boolean {
-    return this.#tabs.includes(tabId);
+    return this.#tree.get(tabId)?.isTab === true;
   }
 
   ids(): string[] {
-    return [...this.#tabs];
+    return this.#tree.tabs().map((tab) => tab.id);
   }
 
   markActive(tabId: string): void {
-    if (!this.#tabs.includes(tabId)) this.#tabs.push(tabId);
     this.#active = tabId;
   }
 
@@ -112,21 +94,20 @@ export class TabContexts {
       await new Promise((resolve) => setTimeout(resolve, CREATE_RETRY_DELAY_MS));
       ({ context } = await this.#client.send("browsingContext.create", params));
     }
+    this.#tree.adoptTab(context, inContext ?? DEFAULT_USER_CONTEXT);
     this.#created.add(context);
-    if (!this.#tabs.includes(context)) this.#tabs.push(context);
     if (!background) this.#active = context;
     return context;
   }
 
   /** Tabs opened through `create` that are still open. */
   createdIds(): string[] {
-    return [...this.#created].filter((id) => this.#tabs.includes(id));
+    return [...this.#created].filter((id) => this.has(id));
   }
 
   async close(tabId: string): Promise<void> {
     await this.#client.send("browsingContext.close", { context: tabId, promptUnload: false });
-    this.#tabs = this.#tabs.filter((id) => id !== tabId);
-    if (this.#active === tabId) this.#active = this.#tabs.at(-1);
+    this.#tree.forgetClosed(tabId);
   }
 
   /** The tab and every frame inside it, depth-first, tab first. Throws TabGoneError. */
@@ -136,7 +117,7 @@ export class TabContexts {
       tree = await this.#client.send("browsingContext.getTree", { root: tabId });
     } catch (error) {
       if ((error as { code?: unknown }).code === "no such frame") {
-        throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`, { cause: error });
+        throw new TabGoneError(tabClosedMessage(tabId), { cause: error });
       }
       throw error;
     }
@@ -148,7 +129,7 @@ export class TabContexts {
       }
     };
     walk(tree.contexts, undefined, 0);
-    if (out.length === 0) throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    if (out.length === 0) throw new TabGoneError(tabClosedMessage(tabId));
     return out;
   }
 

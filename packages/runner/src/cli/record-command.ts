@@ -60,7 +60,7 @@ export async function recordCommandHandler(
   try {
     // No signal for the session: Ctrl-C ends the recording, which is then saved.
     ending = await withRunnerSession({ ...browser, pageScript: loadPageScript }, async ({ port, tabId }) => {
-      const person = new PersonRecording(port.client, tabId, recording, say);
+      const person = new PersonRecording(port.client, port.contexts, tabId, recording, say);
       try {
         await person.install();
         const opened = await port.navigate(tabId, startUrl);

@@ -203,7 +203,9 @@ export async function runCommandHandler(
           options.plan || options.confirm ? terminalApprovals(io.stdin, io.stderr) : undefined;
         try {
           // API shortcut observer (off by default), said out loud while it is on.
-          const observer = options["api-observer"] ? new BidiApiObserver(port.client) : undefined;
+          const observer = options["api-observer"]
+            ? new BidiApiObserver(port.client, port.contexts.bidiEvents)
+            : undefined;
           if (observer) {
             observer.start();
             progress.line(

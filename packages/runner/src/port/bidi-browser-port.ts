@@ -9,6 +9,9 @@
  *   are stripped, and dialogs the action opened are reported in `dialogs`.
  * - A failure the page or the model caused resolves `{success: false, error}`; a closed tab or
  *   a dead browser throws (TabGoneError, BidiConnectionClosedError).
+ * - What the port knows of its tabs and frames comes from one BrowsingContextTree
+ *   (`contexts`): the port's one event subscription, scoped to its user context. Every feature
+ *   below reads it; `dispose` ends the tree, and with it every listener and wait.
  */
 
 import { access, readFile, stat } from "node:fs/promises";
@@ -36,8 +39,10 @@ import {
 import type { BidiClient } from "@webbrain/bidi";
 import { dropFileOnElement } from "@webbrain/page/file-drop";
 import { type BrowserCapabilities, type BrowserCapability, browserCapabilities } from "@webbrain/protocol";
-import { ActionSideEffects, SIDE_EFFECT_EVENTS } from "../browser/action-side-effects.js";
-import { ContextDocuments, DOCUMENT_EVENTS } from "../browser/context-documents.js";
+import { ActionSideEffects } from "../browser/action-side-effects.js";
+import { BrowsingContextTree } from "../browser/browsing-context-tree.js";
+import { ContextDocuments } from "../browser/context-documents.js";
+import { tabClosedMessage } from "../browser/context-gone.js";
 import {
   DEFAULT_DIALOG_POLICY,
   DialogHandler,
@@ -45,8 +50,8 @@ import {
   describeDialogs,
 } from "../browser/dialog-handler.js";
 import { DownloadFolder } from "../browser/download-folder.js";
-import { LeavingTabs } from "../browser/navigation-watch.js";
-import { NETWORK_EVENTS, NetworkActivity } from "../browser/network-activity.js";
+import { LeavingTabs, NavigationEvents } from "../browser/navigation-watch.js";
+import { NetworkActivity } from "../browser/network-activity.js";
 import { captureScreenshot } from "../browser/screenshots.js";
 import { TabContexts, TabGoneError } from "../browser/tab-contexts.js";
 import type { PersonAtHand } from "../run/wait-for-person.js";
@@ -57,7 +62,7 @@ import { bidiCode, isFatal } from "./page-result.js";
 import { PAGE_SANDBOX, PageScriptChannel } from "./page-script-channel.js";
 import { loadRunnerRealmScript } from "./page-script-source.js";
 import { fromRemoteValue, isElementHandle } from "./remote-value.js";
-import { sleepUnlessStopped, stoppedError, throwIfStopped, unlessStopped } from "./stop-signal.js";
+import { sleepUnlessStopped, throwIfStopped, unlessStopped } from "./stop-signal.js";
 
 export interface BidiBrowserPortOptions {
   client: BidiClient;
@@ -93,16 +98,6 @@ const MAX_DROP_BYTES = 20 * 1024 * 1024;
 /** How often back/forward poll for the document to finish loading. */
 const READY_POLL_MS = 50;
 
-const EVENTS = [
-  ...new Set([
-    ...DOCUMENT_EVENTS,
-    "browsingContext.userPromptOpened",
-    "browsingContext.navigationStarted",
-    ...NETWORK_EVENTS,
-    ...SIDE_EFFECT_EVENTS,
-  ]),
-];
-
 /** Over BiDi the runner runs every declared tool (tool-conformance.test.ts calls each one). */
 const BIDI_CAPABILITIES = [
   "page_layer",
@@ -129,6 +124,8 @@ export class BidiBrowserPort implements BrowserPort {
   /** file: URLs only with --allow-file-urls (the executor and navigate check every URL). */
   readonly localFiles: LocalFileAccess;
   readonly client: BidiClient;
+  /** The browsing contexts this port follows, kept from BiDi events (browsing-context-tree.ts). */
+  readonly contexts: BrowsingContextTree;
   readonly channel: PageScriptChannel;
   readonly tabs: TabContexts;
   /** URL and title of every context, from events: getTab costs no round trip. */
@@ -154,44 +151,63 @@ export class BidiBrowserPort implements BrowserPort {
       ...(opts.person ? (["person_at_hand"] as const) : []),
     );
     this.client = opts.client;
+    // Built first and listening from here on: every feature below reads it.
+    this.contexts = new BrowsingContextTree(opts.client, {
+      userContext: opts.userContext,
+      sandbox: PAGE_SANDBOX,
+    });
     this.channel = new PageScriptChannel(opts.client, opts.pageScript, realmScript);
-    this.tabs = new TabContexts(opts.client, opts.userContext);
-    this.documents = new ContextDocuments(opts.client, PAGE_SANDBOX);
-    this.dialogs = new DialogHandler(opts.client, opts.dialogPolicy ?? DEFAULT_DIALOG_POLICY);
+    this.tabs = new TabContexts(opts.client, this.contexts, opts.userContext);
+    this.documents = new ContextDocuments(this.contexts);
+    this.dialogs = new DialogHandler(opts.client, this.contexts, opts.dialogPolicy ?? DEFAULT_DIALOG_POLICY);
     this.#fetch = opts.fetchImpl ?? fetch;
     this.downloads = new DownloadFolder(opts.downloadsDir, this.#fetch, opts.maxDownloadBytes);
     this.#navigationTimeoutMs = opts.navigationTimeoutMs ?? DEFAULT_NAVIGATION_TIMEOUT_MS;
     this.#ownsBrowser = opts.ownsBrowser ?? false;
-    this.network = new NetworkActivity(opts.client);
-    this.sideEffects = new ActionSideEffects(opts.client);
-    this.#elements = new ElementActions(opts.client, this.channel, this.tabs, this.dialogs, this.network);
-    this.#leaving = new LeavingTabs(opts.client);
+    this.network = new NetworkActivity(this.contexts.bidiEvents);
+    this.sideEffects = new ActionSideEffects(opts.client, this.contexts);
+    this.#elements = new ElementActions(
+      opts.client,
+      this.channel,
+      this.tabs,
+      this.dialogs,
+      this.network,
+      new NavigationEvents(this.contexts),
+    );
+    this.#leaving = new LeavingTabs(this.contexts);
   }
 
   /** Subscribes to events, installs the page script and opens the tab the agent works in. */
   static async open(opts: BidiBrowserPortOptions): Promise<BidiBrowserPort> {
     const port = new BidiBrowserPort(opts, await loadRunnerRealmScript());
-    port.dialogs.start();
-    port.#leaving.start();
-    port.network.start();
-    await port.client.subscribe(EVENTS);
-    await port.tabs.start();
-    await port.documents.start();
-    await port.channel.install();
+    try {
+      await port.#start(opts);
+    } catch (error) {
+      // Nobody gets this port to dispose: its listeners and subscription must not outlive it.
+      port.dispose();
+      throw error;
+    }
+    return port;
+  }
+
+  async #start(opts: BidiBrowserPortOptions): Promise<void> {
+    this.network.start();
+    await this.contexts.start();
+    this.tabs.start();
+    await this.channel.install();
     // The person's own Firefox (the companion) keeps its tabs and its download folder.
-    if (opts.workTab === false) return port;
-    await port.sideEffects.routeDownloads(port.downloads.dir, opts.userContext).catch(() => {
+    if (opts.workTab === false) return;
+    await this.sideEffects.routeDownloads(this.downloads.dir, opts.userContext).catch(() => {
       // A remote browser (a Grid node) may refuse a local folder; downloads then go where it says.
     });
-    const initial = port.tabs.ids();
+    const initial = this.tabs.ids();
     // Work in a tab we create: in headless Firefox the first tab never gets focus, and
     // widgets that open on focus (comboboxes, date pickers) would not work there.
-    const tab = await port.tabs.create(false);
-    if (port.#ownsBrowser) {
-      for (const id of initial) await port.tabs.close(id).catch(() => {});
+    const tab = await this.tabs.create(false);
+    if (this.#ownsBrowser) {
+      for (const id of initial) await this.tabs.close(id).catch(() => {});
     }
-    port.tabs.markActive(tab);
-    return port;
+    this.tabs.markActive(tab);
   }
 
   /** Closes the tabs this port opened (for a browser we do not own, before disconnecting). */
@@ -199,15 +215,14 @@ export class BidiBrowserPort implements BrowserPort {
     for (const id of this.tabs.createdIds()) await this.tabs.close(id).catch(() => {});
   }
 
-  /** Stops listening; the connection itself is closed by its owner. */
+  /**
+   * Stops following the browser: the model's listeners, contexts (their waits end with
+   * TabGoneError) and subscription go, and network waits wake. The connection itself is closed
+   * by its owner.
+   */
   dispose(): void {
-    this.dialogs.stop();
-    this.#leaving.stop();
     this.network.stop();
-    this.tabs.stop();
-    this.documents.stop();
-    this.sideEffects.stop();
-    this.#elements.stop();
+    void this.contexts.dispose();
   }
 
   async listTabs(): Promise<TabInfo[]> {
@@ -233,8 +248,7 @@ export class BidiBrowserPort implements BrowserPort {
 
   /** From memory (context-documents.ts): no BiDi command unless the title was never read. */
   async getTab(tabId: TabId): Promise<TabInfo> {
-    if (!this.tabs.has(tabId))
-      throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    if (!this.tabs.has(tabId)) throw new TabGoneError(tabClosedMessage(tabId));
     const url = this.documents.url(tabId) ?? (await this.tabs.url(tabId));
     return { id: tabId, url, title: await this.documents.title(tabId), active: tabId === this.tabs.activeId };
   }
@@ -280,30 +294,22 @@ export class BidiBrowserPort implements BrowserPort {
     await this.tabs.close(tabId);
   }
 
-  waitForNavigation(tabId: TabId, timeoutMs: number, options: PortCallOptions = {}): Promise<PageResult> {
-    const { signal } = options;
-    return new Promise((resolve, reject) => {
-      const end = () => {
-        clearTimeout(timer);
-        remove();
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const onAbort = () => {
-        end();
-        reject(stoppedError("waitForNavigation", signal as AbortSignal));
-      };
-      const timer = setTimeout(() => {
-        end();
-        resolve({ success: false, error: `No navigation finished in tab ${tabId} within ${timeoutMs} ms.` });
-      }, timeoutMs);
-      const remove = this.client.on("browsingContext.load", (info) => {
-        if (info.context !== tabId) return;
-        end();
-        resolve({ success: true, url: info.url });
-      });
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener("abort", onAbort, { once: true });
+  /** The tab's next load; TabGoneError when the tab closes first, the Stop error on Stop. */
+  async waitForNavigation(
+    tabId: TabId,
+    timeoutMs: number,
+    options: PortCallOptions = {},
+  ): Promise<PageResult> {
+    const tab = this.contexts.get(tabId);
+    if (!tab?.isTab) throw new TabGoneError(tabClosedMessage(tabId));
+    const loaded = await tab.waitFor("load", {
+      timeoutMs,
+      signal: options.signal,
+      what: "waitForNavigation",
     });
+    if (!loaded)
+      return { success: false, error: `No navigation finished in tab ${tabId} within ${timeoutMs} ms.` };
+    return { success: true, url: loaded[0] };
   }
 
   async pageAction(
@@ -312,8 +318,7 @@ export class BidiBrowserPort implements BrowserPort {
     params: Record<string, unknown>,
     options: PortCallOptions = {},
   ): Promise<PageResult> {
-    if (!this.tabs.has(tabId))
-      throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    if (!this.tabs.has(tabId)) throw new TabGoneError(tabClosedMessage(tabId));
     // A page being left behind an accepted "leave this page?" prompt: act on the page it goes to.
     const left = await this.#leaving.settled(tabId, this.#navigationTimeoutMs, options.signal);
     // Downloads and tabs the action starts are reported in its result (action-side-effects.ts).
@@ -352,8 +357,11 @@ export class BidiBrowserPort implements BrowserPort {
       options.credentials === "omit"
         ? (await this.client.send("browser.createUserContext", {})).userContext
         : undefined;
-    const id = await this.tabs.create(true, cookieless);
+    // Its tab, and any popup it opens, are this port's to follow (dialogs answered) while it lives.
+    const release = cookieless ? this.contexts.includeUserContext(cookieless) : () => {};
+    let id: string | undefined;
     try {
+      id = await this.tabs.create(true, cookieless);
       const navigation = await this.navigate(id, url, options);
       if (!navigation.success) return navigation;
       const page = await this.pageAction(id, "read_page", {}, options);
@@ -369,9 +377,10 @@ export class BidiBrowserPort implements BrowserPort {
         ...(text.length > maxChars ? { truncated: true } : {}),
       };
     } finally {
-      await this.tabs.close(id).catch(() => {});
+      if (id !== undefined) await this.tabs.close(id).catch(() => {});
       if (cookieless)
         await this.client.send("browser.removeUserContext", { userContext: cookieless }).catch(() => {});
+      release();
     }
   }
 
@@ -480,8 +489,7 @@ export class BidiBrowserPort implements BrowserPort {
   /** The tab's URL from memory; TabGoneError once it is closed. */
   #urlOf(tabId: TabId): string {
     const url = this.documents.url(tabId);
-    if (url === undefined || !this.tabs.has(tabId))
-      throw new TabGoneError(`Tab ${tabId} is closed; list the tabs and pick another.`);
+    if (url === undefined || !this.tabs.has(tabId)) throw new TabGoneError(tabClosedMessage(tabId));
     return url;
   }
 

@@ -8,11 +8,14 @@
  * - Every document navigation of the tab goes to the recording, which tells a click's from the
  *   person's own (WorkflowRecording.navigationStarted).
  * - `ended` resolves once: the person pressed the end shortcut in the page, or closed the tab.
+ * - Events come from the port's browsing-context model (its tab's `navigation` and `closed`, and
+ *   the `script.message`s of its own contexts); nothing here subscribes to the client.
  */
 
 import type { WorkflowRecording } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import type { RecordedAction } from "@webbrain/protocol";
+import type { BrowsingContextTree } from "../browser/browsing-context-tree.js";
 import { PAGE_SANDBOX } from "../port/page-script-channel.js";
 
 /** The channel the recorders of a recording's documents report on. */
@@ -24,6 +27,7 @@ export type RecordingEnd = "shortcut" | "tab closed";
 
 export class PersonRecording {
   readonly #client: BidiClient;
+  readonly #contexts: BrowsingContextTree;
   readonly #tabId: string;
   readonly #recording: WorkflowRecording;
   readonly #onStep: (line: string) => void;
@@ -34,11 +38,13 @@ export class PersonRecording {
 
   constructor(
     client: BidiClient,
+    contexts: BrowsingContextTree,
     tabId: string,
     recording: WorkflowRecording,
     onStep: (line: string) => void,
   ) {
     this.#client = client;
+    this.#contexts = contexts;
     this.#tabId = tabId;
     this.#recording = recording;
     this.#onStep = onStep;
@@ -47,14 +53,17 @@ export class PersonRecording {
 
   /** Starts the recorder in every document created from now on (open the start page after). */
   async install(): Promise<void> {
+    const tab = this.#contexts.get(this.#tabId);
+    if (!tab || tab.closed) {
+      this.#end?.("tab closed");
+      return;
+    }
     this.#removers.push(
-      this.#client.on("script.message", (message) => {
+      this.#contexts.bidiEvents.on("script.message", (message) => {
         if (message.channel !== RECORDING_CHANNEL || message.data.type !== "string") return;
         this.#take(JSON.parse(message.data.value) as RecordedAction);
       }),
-      this.#client.on("browsingContext.contextDestroyed", (info) => {
-        if (info.context === this.#tabId) this.#end?.("tab closed");
-      }),
+      tab.on("closed", () => this.#end?.("tab closed")),
     );
     const result = await this.#client.send("script.addPreloadScript", {
       functionDeclaration: START_RECORDER,
@@ -66,10 +75,12 @@ export class PersonRecording {
 
   /** Follows the tab's navigations from now on (after the start page has opened). */
   followNavigations(): void {
+    const tab = this.#contexts.get(this.#tabId);
+    if (!tab) return;
     this.#removers.push(
-      this.#client.on("browsingContext.navigationStarted", (info) => {
-        if (info.context !== this.#tabId || !info.url) return;
-        const line = this.#recording.navigationStarted(info.url);
+      tab.on("navigation", ({ url }) => {
+        if (!url) return;
+        const line = this.#recording.navigationStarted(url);
         if (line) this.#onStep(`step ${this.#recording.steps}: ${line}`);
       }),
     );

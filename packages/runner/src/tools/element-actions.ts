@@ -22,6 +22,7 @@ import {
 } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import type { DialogHandler } from "../browser/dialog-handler.js";
+import type { NavigationEvents } from "../browser/navigation-watch.js";
 import type { NetworkActivity } from "../browser/network-activity.js";
 import type { TabContexts } from "../browser/tab-contexts.js";
 import { PageCaller } from "../port/page-caller.js";
@@ -56,9 +57,10 @@ export class ElementActions {
     tabs: TabContexts,
     dialogs: DialogHandler,
     network: NetworkActivity,
+    navigations: NavigationEvents,
   ) {
     this.#caller = new PageCaller(channel);
-    this.#presser = new PlanPresser(client, this.#caller, dialogs);
+    this.#presser = new PlanPresser(client, this.#caller, dialogs, navigations);
     this.#frames = new FrameActions(this.#caller, this.#presser, tabs);
     this.#dev = new DevActions(client, this.#caller);
     this.#tabs = tabs;
@@ -94,11 +96,6 @@ export class ElementActions {
     wait_for_stable: (tabId, params, signal) =>
       waitForStable(this.#caller, this.#tabs, this.#network, tabId, params, signal),
   };
-
-  /** Stops the client listeners the actions keep (the port is disposed). */
-  stop(): void {
-    this.#presser.stop();
-  }
 
   /** The element an upload targets: a ref from the tree (resolved by the page) or a selector. */
   locate(tabId: string, request: UploadRequest, signal?: AbortSignal): Promise<LocatedElement> {

@@ -23,7 +23,7 @@
 import type { PageResult } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import type { DialogHandler } from "../browser/dialog-handler.js";
-import { NavigationEvents } from "../browser/navigation-watch.js";
+import type { NavigationEvents } from "../browser/navigation-watch.js";
 import type { PageCaller } from "../port/page-caller.js";
 import { isFatal, isRecord, type Json, toPageResult } from "../port/page-result.js";
 import { throwIfStopped } from "../port/stop-signal.js";
@@ -46,16 +46,11 @@ export class PlanPresser {
   readonly #dialogs: DialogHandler;
   readonly #navigations: NavigationEvents;
 
-  constructor(client: BidiClient, caller: PageCaller, dialogs: DialogHandler) {
+  constructor(client: BidiClient, caller: PageCaller, dialogs: DialogHandler, navigations: NavigationEvents) {
     this.#client = client;
     this.#caller = caller;
     this.#dialogs = dialogs;
-    this.#navigations = new NavigationEvents(client);
-  }
-
-  /** Stops listening for navigations (the port is disposed). */
-  stop(): void {
-    this.#navigations.stop();
+    this.#navigations = navigations;
   }
 
   async pressAndVerify(
