@@ -1,6 +1,7 @@
 /**
- * Facts about a tool that guards, replay, traces and the conformance test read, declared beside
- * the tool (the agent's tool catalog) instead of written as lists of names in each reader.
+ * Facts about a tool that guards, replay, traces, the executor and the ports read, declared beside
+ * the tool (its contract in tools/<family>.ts) instead of written as lists of names in each
+ * reader. (The conformance tests read the contract's `example` call: tools/example.ts.)
  *
  * Invariant: a facet says what a call of the tool does, never how one reader uses it, so two
  * readers that need the same fact read one declaration. A tool without a facet has none of that
@@ -65,11 +66,6 @@ export interface ToolFacets {
   opensUrls?: "url" | "urls";
   /** A port tool that works on the open page as much as a page tool does (the URL gate checks the page). */
   onPage?: true;
-  /**
-   * A call that works on any page (no ref, no fixture's URL): the conformance tests make it, and
-   * the tool-facets test checks it against the schema.
-   */
-  example?: Readonly<Record<string, unknown>>;
   /** Its `ref_id` scopes what is read, not an element acted on (traces draw no box for it). */
   refScopesRead?: true;
 }

@@ -30,5 +30,6 @@ export const TREE_TOOLS = [
     offer: INSPECTING,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    example: {},
   }),
 ] as const;
