@@ -52,7 +52,7 @@ describe("tool facets", () => {
       expect(spec.kind, spec.name).toBe("act");
       if (sends.target === "ref") expect(args, spec.name).toContain("ref_id");
       if (sends.trigger === "submit_flag") expect(args, spec.name).toContain("submit");
-      if (sends.trigger === "enter_key") expect(args, spec.name).toContain("keys");
+      if (sends.trigger === "enter_key") expect(spec.keysArg, spec.name).toBeDefined();
       if (sends.trigger === "typed_newline") expect(spec.typedArg, spec.name).toBeDefined();
       if (sends.label === "text") expect(args, spec.name).toContain("text");
       if (sends.label === "ref_name") expect(sends.target, spec.name).toBe("ref");
@@ -96,6 +96,39 @@ describe("tool facets", () => {
   it("an example is data: it survives JSON as written", () => {
     for (const spec of TOOL_CATALOG)
       expect(JSON.parse(JSON.stringify(spec.example)), spec.name).toEqual(spec.example);
+  });
+
+  it("a tree answer comes from a page tool that only looks and takes a size (dispatch fits it to the cap)", () => {
+    const trees = TOOL_CATALOG.filter((s) => s.answersTree);
+    expect(trees.length).toBeGreaterThan(0);
+    for (const spec of trees) {
+      expect(spec.kind, spec.name).toBe("observe");
+      expect(spec.runs.in, spec.name).toBe("page");
+      expect(argNames(spec), spec.name).toContain("max_chars");
+    }
+  });
+
+  it("keys, a clicked point, a focused ref and an HTTP method are arguments the tool takes", () => {
+    for (const spec of TOOL_CATALOG.filter((s) => s.keysArg)) {
+      expect(argNames(spec), spec.name).toContain(spec.keysArg);
+      expect(spec.kind, spec.name).toBe("act");
+    }
+    for (const spec of TOOL_CATALOG.filter((s) => s.clicksPoint)) {
+      expect(argNames(spec), spec.name).toEqual(expect.arrayContaining(["x", "y"]));
+      expect(spec.kind, spec.name).toBe("act");
+    }
+    for (const spec of TOOL_CATALOG.filter((s) => s.focusesRef)) {
+      expect(argNames(spec), spec.name).toContain("ref_id");
+      expect(spec.kind, spec.name).toBe("act");
+    }
+    for (const spec of TOOL_CATALOG.filter((s) => s.methodArg)) {
+      expect(argNames(spec), spec.name).toContain(spec.methodArg);
+      expect(spec.kind, spec.name).toBe("network");
+    }
+  });
+
+  it("a tool offered only to vision models (its answer is an image the run's budget counts) only looks", () => {
+    for (const spec of TOOL_CATALOG.filter((s) => s.vision)) expect(spec.kind, spec.name).toBe("observe");
   });
 
   it("a ref that scopes a read belongs to a tool that only looks", () => {

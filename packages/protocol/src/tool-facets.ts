@@ -68,4 +68,27 @@ export interface ToolFacets {
   onPage?: true;
   /** Its `ref_id` scopes what is read, not an element acted on (traces draw no box for it). */
   refScopesRead?: true;
+  /**
+   * Its result is the accessibility tree (`tree`; `metadata.nodes` too when asked with
+   * TREE_NODES_PARAM): the executor learns its refs' names (a submit's label), the trace recorder
+   * what each ref is, and dispatch asks for a tree that fits the result cap.
+   */
+  answersTree?: true;
+  /**
+   * The argument that holds the keys a call presses: Enter may send (`sends.trigger`
+   * `enter_key`), and a paste chord reads the clipboard (the gate's `clipboard_read` first).
+   */
+  keysArg?: string;
+  /**
+   * Its `x`, `y` arguments name a point it clicks: the loop detector counts clicks near each other
+   * as one, and traces draw a box round the point.
+   */
+  clicksPoint?: true;
+  /** The element its `ref_id` names has the focus afterwards: a key pressed next goes there (the recipient guard's target for Enter). */
+  focusesRef?: true;
+  /**
+   * The argument that names the HTTP method a call sends (GET when absent): POST, PUT, PATCH and
+   * DELETE need the conversation's `/allow-api` and never run in Ask.
+   */
+  methodArg?: string;
 }

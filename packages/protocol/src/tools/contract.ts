@@ -55,7 +55,7 @@ export interface ToolContract<Name extends string = string, Runs extends ToolRun
   parameters: TSchema;
   /** Modes that offer the tool, each from its lowest tier up. Dev on Compact offers nothing. */
   offer: ToolOffer;
-  /** Offered only to models that take images. */
+  /** Offered only to models that take images: its answer is one (the run's image budget counts it). */
   vision: boolean;
   /** The port must declare all of these (BrowserPort.capabilities). */
   needs: readonly BrowserCapability[];

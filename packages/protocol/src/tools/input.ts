@@ -30,6 +30,7 @@ export const INPUT_TOOLS = [
     runs: PAGE_INPUT,
     replay: "replayed",
     sends: { trigger: "activates", target: "ref", label: "ref_name" },
+    focusesRef: true,
     example: { ref_id: exampleRef("button", "Add note") },
   }),
   tool("type_ax", {
@@ -42,6 +43,7 @@ export const INPUT_TOOLS = [
     typedArg: "value",
     replay: "typing",
     sends: { trigger: "typed_newline", target: "ref" },
+    focusesRef: true,
     example: { ref_id: exampleRef("textbox", "Full name"), value: "Ada" },
   }),
   tool("set_field", {
@@ -55,6 +57,7 @@ export const INPUT_TOOLS = [
     typedArg: "value",
     replay: "replayed",
     sends: { trigger: "submit_flag", target: "ref" },
+    focusesRef: true,
     example: { ref_id: exampleRef("textbox", "Full name"), value: "Ada Lovelace" },
   }),
   tool("hover", {
@@ -102,6 +105,7 @@ export const INPUT_TOOLS = [
     runs: PAGE_INPUT_SEARCH,
     replay: "replayed",
     sends: { trigger: "activates", target: "none", label: "text" },
+    clicksPoint: true,
     example: { text: "Show more" },
   }),
   tool("type_text", {
@@ -126,6 +130,7 @@ export const INPUT_TOOLS = [
     result: "agent",
     replay: "replayed",
     sends: { trigger: "enter_key", target: "focus" },
+    keysArg: "keys",
     example: { keys: "Tab" },
   }),
   tool("scroll", {

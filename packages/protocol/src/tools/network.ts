@@ -19,6 +19,7 @@ export const NETWORK_TOOLS = [
     needs: ["http_fetch"],
     runs: PORT,
     opensUrls: "url",
+    methodArg: "method",
     example: { url: exampleOriginUrl("/conformance/data.json") },
   }),
   tool("research_url", {

@@ -21,6 +21,7 @@ export const TREE_TOOLS = [
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
     refScopesRead: true,
+    answersTree: true,
     example: { filter: "interactive" },
   }),
   tool("get_shadow_dom", {
