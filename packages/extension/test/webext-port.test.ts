@@ -9,8 +9,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
-import { TREE_NODES_PARAM, type TreeNode, treeNodesOf } from "@webbrain/protocol";
-import { type FixtureServer, refByName, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
+import type { TreeNode } from "@webbrain/protocol";
+import {
+  type FixtureServer,
+  nodesIn,
+  refByName,
+  refsOf,
+  setupFirefox,
+  startFixtureServer,
+  WITH_NODES,
+  waitFor,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANCEL_WAITS_MESSAGE } from "../src/content/content-messages.js";
 import { ADDON_PREFS, downloadPrefs } from "./addon-harness.js";
@@ -68,15 +77,8 @@ async function treeOf(tab: string): Promise<string> {
 }
 
 /** The tree as nodes (tree-nodes.ts): refs by role and name, read as data. */
-async function nodesOf(tab: string): Promise<readonly TreeNode[]> {
-  const result = await pageAction(tab, "get_accessibility_tree", { [TREE_NODES_PARAM]: true });
-  const nodes = treeNodesOf(result);
-  expect(nodes, String(result.error)).toBeDefined();
-  return nodes ?? [];
-}
-
-function refsIn(nodes: readonly TreeNode[]): number[] {
-  return nodes.flatMap((node) => (node.ref === undefined ? [] : [node.ref]));
+async function nodesOf(tab: string): Promise<TreeNode[]> {
+  return nodesIn(await pageAction(tab, "get_accessibility_tree", WITH_NODES));
 }
 
 describe("cross-origin frames", () => {
@@ -234,11 +236,11 @@ describe("refs across documents of one tab", () => {
     const { tab } = await openTab("/port/first");
     const first = await nodesOf(tab);
     const beta = refByName(first, "button", "Beta");
-    const highest = Math.max(...refsIn(first));
+    const highest = Math.max(...refsOf(first));
     const moved = await probe.call<Result>("navigate", tab, `${fixtures.origin}/port/second`);
     expect(moved.success, String(moved.error)).toBe(true);
     const second = await nodesOf(tab);
-    expect(Math.min(...refsIn(second))).toBeGreaterThan(highest);
+    expect(Math.min(...refsOf(second))).toBeGreaterThan(highest);
     const stale = await pageAction(tab, "click_ax", { ref_id: beta });
     expect(stale.success).toBe(false);
     expect(stale.error).toMatch(/stale/);

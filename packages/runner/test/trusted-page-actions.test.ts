@@ -5,8 +5,15 @@
  * controls in cross-origin frames: what the add-on's synthetic path cannot do.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { TREE_NODES_PARAM, type TreeNode, treeNodesOf } from "@webbrain/protocol";
-import { type FixtureServer, refByName, startFixtureServer } from "@webbrain/testkit";
+import type { TreeNode } from "@webbrain/protocol";
+import {
+  type FixtureServer,
+  nodesIn,
+  refByName,
+  refsOf,
+  startFixtureServer,
+  WITH_NODES,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
 import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
@@ -55,9 +62,9 @@ afterAll(async () => {
 
 /** One tree read: the text the model reads, and the nodes code reads refs from (tree-nodes.ts). */
 async function read(): Promise<{ text: string; nodes: readonly TreeNode[] }> {
-  const result = await port.pageAction(tab, "get_accessibility_tree", { [TREE_NODES_PARAM]: true });
+  const result = await port.pageAction(tab, "get_accessibility_tree", WITH_NODES);
   expect(result.success, String(result.error)).toBe(true);
-  return { text: String(result.tree), nodes: treeNodesOf(result) ?? [] };
+  return { text: String(result.tree), nodes: nodesIn(result) };
 }
 
 async function tree(): Promise<string> {
@@ -254,7 +261,7 @@ describe("page actions with trusted input", () => {
     const confirm = refByName(first.nodes, "button", "Confirm order");
     await port.navigate(tab, server.url("/runner/delete-account.html"));
     const second = await read();
-    const refs = second.nodes.flatMap((node) => (node.ref === undefined ? [] : [node.ref]));
+    const refs = refsOf(second.nodes);
     expect(Math.min(...refs)).toBeGreaterThan(confirm);
     const stale = await port.pageAction(tab, "click_ax", { ref_id: confirm });
     expect(stale).toMatchObject({ success: false, code: "stale_ref" });

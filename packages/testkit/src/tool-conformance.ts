@@ -13,13 +13,7 @@
  * end the turn (clarify, done)); the follow-ups reach paths one call does not.
  */
 import { EXAMPLE_FRAME_FILTER, type ExamplePage, resolveExample, toolSpec } from "@webbrain/protocol";
-
-/** What a conformance call needs of a tree node (@webbrain/protocol TreeNode, read by shape). */
-export interface ConformanceNode {
-  ref?: number;
-  role: string;
-  name: string;
-}
+import { type NamedNode, refByName } from "./tree-refs.js";
 
 export const CONFORMANCE_ORDER = [
   "get_accessibility_tree",
@@ -89,7 +83,7 @@ export const UNSUPPORTED_ANSWER = /unknown (page )?action|unknown tool|not suppo
 
 export interface ConformanceContext {
   /** The fixture page's tree as nodes (get_accessibility_tree with `nodes: true`): refs by role and name. */
-  nodes: readonly ConformanceNode[];
+  nodes: readonly NamedNode[];
   /** tools.html with its cross-origin frame. */
   pageUrl: string;
   /** Any URL on the fixture server's origin, for fetch/download calls. */
@@ -153,21 +147,4 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
   const spec = toolSpec(tool);
   if (!spec) throw new Error(`${tool} is not a declared tool`);
   return resolveExample(spec.example, conformancePage(ctx));
-}
-
-/**
- * The ref of the first node with this role whose name equals `name` (or, failing that, contains
- * it, case-insensitive). Throws with the candidates when nothing matches, so a failing call says why.
- */
-export function refByName(nodes: readonly ConformanceNode[], role: string, name: string): number {
-  const candidates = nodes.filter(
-    (node): node is ConformanceNode & { ref: number } => node.ref !== undefined && node.role === role,
-  );
-  const lower = name.toLowerCase();
-  const found =
-    candidates.find((node) => node.name === name) ??
-    candidates.find((node) => node.name.toLowerCase().includes(lower));
-  if (found) return found.ref;
-  const seen = candidates.map((node) => `[${node.ref}] ${role} "${node.name}"`).join("; ");
-  throw new Error(`no ${role} named "${name}" in the tree (${role} nodes: ${seen || "none"})`);
 }
