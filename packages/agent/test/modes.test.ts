@@ -3,6 +3,7 @@ import {
   ALL_BROWSER_CAPABILITIES,
   browserCapabilities,
   MODES,
+  modeFitsTier,
   TIERS,
   valuesForMessage,
 } from "@webbrain/protocol";
@@ -90,10 +91,23 @@ describe("tool selection", () => {
     expect(permit.allowed).toBe(false);
   });
 
+  it("Dev on Compact is the one mode and tier that do not fit (modeFitsTier), and every other pair offers tools", () => {
+    const unfit = MODES.flatMap((mode) =>
+      TIERS.filter((tier) => !modeFitsTier(mode, tier)).map((tier) => `${mode}/${tier}`),
+    );
+    expect(unfit).toEqual(["dev/compact"]);
+    for (const mode of MODES)
+      for (const tier of TIERS.filter((t) => modeFitsTier(mode, t)))
+        expect(
+          toolNamesFor({ mode, tier, vision: false, capabilities: ALL }).length,
+          `${mode}/${tier}`,
+        ).toBeGreaterThan(0);
+  });
+
   it("every offered tool is one the executor allows, and nothing else is", () => {
     for (const mode of MODES) {
       for (const tier of TIERS) {
-        if (mode === "dev" && tier === "compact") continue;
+        if (!modeFitsTier(mode, tier)) continue;
         const offered = new Set(toolNamesFor({ mode, tier, vision: true, capabilities: ALL }));
         for (const spec of TOOL_CATALOG) {
           expect(

@@ -11,7 +11,7 @@
  * (seen on Firefox 153): its content scripts did not end up with the about:blank document.
  */
 import { evaluate, navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef } from "@webbrain/testkit";
+import { type FixtureServer, nodesIn, refByName, WITH_NODES } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
 import { type PortProbe, useProbedAddon } from "./port-probe.js";
 
@@ -78,13 +78,13 @@ describe("iframe_type in same-origin, cross-origin and nested frames", () => {
 
   it("types by the tree's ref into same-origin and nested frames' fields (the tree shows no cross-origin field)", async () => {
     const { tab, context } = await openCheckout();
-    const shown = await pageAction(tab, "get_accessibility_tree", {});
+    const shown = await pageAction(tab, "get_accessibility_tree", WITH_NODES);
     expect(shown.success, String(shown.error)).toBe(true);
-    const tree = String(shown.tree);
-    expect(tree).not.toContain("Email cross");
+    const nodes = nodesIn(shown);
+    expect(String(shown.tree)).not.toContain("Email cross");
     for (const frame of ["same", "nested"] as const) {
       const typed = await pageAction(tab, "type_ax", {
-        ref_id: findRef(tree, "textbox", `Email ${frame}`),
+        ref_id: refByName(nodes, "textbox", `Email ${frame}`),
         value: `ref-${frame}@example.org`,
       });
       expect(typed, frame).toMatchObject({ success: true });
@@ -94,14 +94,13 @@ describe("iframe_type in same-origin, cross-origin and nested frames", () => {
 
   it("picks the frame by the iframe's ref in the tree", async () => {
     const { tab, context } = await openCheckout();
-    const shown = await pageAction(tab, "get_accessibility_tree", {});
-    const tree = String(shown.tree);
+    const nodes = nodesIn(await pageAction(tab, "get_accessibility_tree", WITH_NODES));
     for (const [frame, title] of [
       ["same", "Same-origin frame"],
       ["cross", "Cross-origin frame"],
     ] as const) {
       const typed = await pageAction(tab, "iframe_type", {
-        ref_id: findRef(tree, "iframe", title),
+        ref_id: refByName(nodes, "iframe", title),
         selector: "#frame-email",
         text: `by-ref-${frame}@example.org`,
       });

@@ -7,7 +7,7 @@
  * passed off as a success while the document loads.
  */
 import { navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef, waitFor } from "@webbrain/testkit";
+import { type FixtureServer, findRef, nodesIn, refByName, WITH_NODES, waitFor } from "@webbrain/testkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { click } from "./addon-harness.js";
 import { type PortProbe, useProbedAddon } from "./port-probe.js";
@@ -51,8 +51,8 @@ describe("a click that leaves a page behind a beforeunload prompt (add-on)", () 
     const tab = await probe.tabIdOf(url);
     // A person's click in the draft first: Firefox asks before unload only after a user gesture.
     await click(firefox.client, context, "#draft");
-    const tree = String((await pageAction(tab, "get_accessibility_tree")).tree);
-    const clicked = await pageAction(tab, "click_ax", { ref_id: findRef(tree, "link", "Go to products") });
+    const nodes = nodesIn(await pageAction(tab, "get_accessibility_tree", WITH_NODES));
+    const clicked = await pageAction(tab, "click_ax", { ref_id: refByName(nodes, "link", "Go to products") });
     const next = await pageAction(tab, "get_accessibility_tree");
     expect(clicked).toMatchObject({
       success: true,
@@ -73,9 +73,9 @@ describe("a click that leaves a page behind a beforeunload prompt (add-on)", () 
     await navigate(firefox.client, context, url);
     const tab = await probe.tabIdOf(url);
     await click(firefox.client, context, "#draft");
-    const tree = String((await pageAction(tab, "get_accessibility_tree")).tree);
+    const nodes = nodesIn(await pageAction(tab, "get_accessibility_tree", WITH_NODES));
     // An action that leaves nothing; then, past its window, the person clicks the link.
-    await pageAction(tab, "click_ax", { ref_id: findRef(tree, "textbox", "Draft") });
+    await pageAction(tab, "click_ax", { ref_id: refByName(nodes, "textbox", "Draft") });
     await new Promise((resolve) => setTimeout(resolve, 3_500));
     prompts.length = 0;
     await click(firefox.client, context, "#leave");

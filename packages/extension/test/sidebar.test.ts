@@ -9,6 +9,7 @@ import { evaluate, navigate } from "@webbrain/bidi";
 import type { Mode } from "@webbrain/protocol";
 import {
   type FixtureServer,
+  findRef,
   imageCount,
   lastToolResultText,
   type ScriptedLlm,
@@ -305,8 +306,8 @@ describe("sidebar", () => {
       { toolCalls: [{ name: "get_accessibility_tree", arguments: {} }] },
       (request) => {
         tree = lastToolResultText(request);
-        const name = refOf(tree, "textbox", "Full name");
-        const email = refOf(tree, "textbox", "Email");
+        const name = findRef(tree, "textbox", "Full name");
+        const email = findRef(tree, "textbox", "Email");
         return {
           text: "Filling in the form.",
           toolCalls: [
@@ -315,7 +316,9 @@ describe("sidebar", () => {
           ],
         };
       },
-      () => ({ toolCalls: [{ name: "click_ax", arguments: { ref_id: refOf(tree, "button", "Sign up") } }] }),
+      () => ({
+        toolCalls: [{ name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Sign up") } }],
+      }),
       {
         toolCalls: [
           { name: "done", arguments: { summary: "Signed up **Ada Lovelace** for the newsletter." } },
@@ -373,13 +376,13 @@ describe("sidebar", () => {
           toolCalls: [
             {
               name: "type_ax",
-              arguments: { ref_id: refOf(tree, "textbox", "Full name"), value: "Grace Hopper" },
+              arguments: { ref_id: findRef(tree, "textbox", "Full name"), value: "Grace Hopper" },
             },
             {
               name: "type_ax",
-              arguments: { ref_id: refOf(tree, "textbox", "Email"), value: "grace@example.com" },
+              arguments: { ref_id: findRef(tree, "textbox", "Email"), value: "grace@example.com" },
             },
-            { name: "click_ax", arguments: { ref_id: refOf(tree, "button", "Sign up") } },
+            { name: "click_ax", arguments: { ref_id: findRef(tree, "button", "Sign up") } },
           ],
         };
       },
@@ -628,15 +631,3 @@ describe("sidebar", () => {
     expect(keys).toEqual([]);
   });
 });
-
-const TREE_LINE = /\[(\d+)\]\s+(\S+)(?:\s+"([^"]*)")?/;
-
-/** The ref of a tree line by role and name; the tree arrives as the model saw it. */
-function refOf(tree: string, role: string, name: string): number {
-  const lines = tree.replace(/\\n/g, "\n").replace(/\\"/g, '"').split("\n");
-  for (const line of lines) {
-    const match = TREE_LINE.exec(line);
-    if (match?.[2] === role && match[3] === name) return Number(match[1]);
-  }
-  throw new Error(`no ${role} "${name}" in the tree:\n${tree.slice(0, 1500)}`);
-}

@@ -12,10 +12,12 @@ import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
   type FixtureServer,
-  findRef,
+  nodesIn,
+  refByName,
   setupFirefox,
   startFixtureServer,
   uploadSinkRoute,
+  WITH_NODES,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,10 +67,9 @@ function pageAction(tab: string, action: string, params: Record<string, unknown>
   return probe.call<Result>("pageAction", tab, action, params);
 }
 
-async function treeOf(tab: string): Promise<string> {
-  const result = await pageAction(tab, "get_accessibility_tree", {});
-  expect(result.success, String(result.error)).toBe(true);
-  return String(result.tree);
+/** The ref of the element with this role and name, from a tree read's nodes. */
+async function refOf(tab: string, role: string, name: string): Promise<number> {
+  return refByName(nodesIn(await pageAction(tab, "get_accessibility_tree", WITH_NODES)), role, name);
 }
 
 describe("text verification with synthetic typing", () => {
@@ -76,7 +77,7 @@ describe("text verification with synthetic typing", () => {
     it(`type_ax leaves exactly ${JSON.stringify(text)} in an editor that reacts to Enter`, async () => {
       const { tab, context } = await openTab("/page/key-editor.html");
       const typed = await pageAction(tab, "type_ax", {
-        ref_id: findRef(await treeOf(tab), "textbox", "Notes"),
+        ref_id: await refOf(tab, "textbox", "Notes"),
         value: text,
       });
       expect(typed).toMatchObject({ success: true, verified: true, value: text });
@@ -92,7 +93,7 @@ describe("text verification with synthetic typing", () => {
   it("a masked field reports the reformat and its actual value, not verified", async () => {
     const { tab } = await openTab("/page/key-editor.html");
     const typed = await pageAction(tab, "type_ax", {
-      ref_id: findRef(await treeOf(tab), "textbox", "Phone"),
+      ref_id: await refOf(tab, "textbox", "Phone"),
       value: "5551234567",
     });
     expect(typed).toMatchObject({

@@ -9,7 +9,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { evaluate, navigate } from "@webbrain/bidi";
-import { type FixtureServer, findRef, setupFirefox, startFixtureServer, waitFor } from "@webbrain/testkit";
+import type { TreeNode } from "@webbrain/protocol";
+import {
+  type FixtureServer,
+  nodesIn,
+  refByName,
+  refsOf,
+  setupFirefox,
+  startFixtureServer,
+  WITH_NODES,
+  waitFor,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANCEL_WAITS_MESSAGE } from "../src/content/content-messages.js";
 import { ADDON_PREFS, downloadPrefs } from "./addon-harness.js";
@@ -66,8 +76,9 @@ async function treeOf(tab: string): Promise<string> {
   return String(result.tree);
 }
 
-function refsIn(tree: string): number[] {
-  return [...tree.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+/** The tree as nodes (tree-nodes.ts): refs by role and name, read as data. */
+async function nodesOf(tab: string): Promise<TreeNode[]> {
+  return nodesIn(await pageAction(tab, "get_accessibility_tree", WITH_NODES));
 }
 
 describe("cross-origin frames", () => {
@@ -223,17 +234,17 @@ describe("execute_js", () => {
 describe("refs across documents of one tab", () => {
   it("never reuses a number after navigation: old refs answer stale, new refs are higher", async () => {
     const { tab } = await openTab("/port/first");
-    const first = await treeOf(tab);
-    const beta = findRef(first, "button", "Beta");
-    const highest = Math.max(...refsIn(first));
+    const first = await nodesOf(tab);
+    const beta = refByName(first, "button", "Beta");
+    const highest = Math.max(...refsOf(first));
     const moved = await probe.call<Result>("navigate", tab, `${fixtures.origin}/port/second`);
     expect(moved.success, String(moved.error)).toBe(true);
-    const second = await treeOf(tab);
-    expect(Math.min(...refsIn(second))).toBeGreaterThan(highest);
+    const second = await nodesOf(tab);
+    expect(Math.min(...refsOf(second))).toBeGreaterThan(highest);
     const stale = await pageAction(tab, "click_ax", { ref_id: beta });
     expect(stale.success).toBe(false);
     expect(stale.error).toMatch(/stale/);
-    const gamma = await pageAction(tab, "click_ax", { ref_id: findRef(second, "button", "Gamma") });
+    const gamma = await pageAction(tab, "click_ax", { ref_id: refByName(second, "button", "Gamma") });
     expect(gamma.success, String(gamma.error)).toBe(true);
   });
 });
@@ -255,7 +266,7 @@ describe("tabs", () => {
 describe("wait_for_stable", () => {
   it("waits for the tab's fetch in flight, not only a quiet DOM", async () => {
     const { tab } = await openTab("/port/orders");
-    const load = findRef(await treeOf(tab), "button", "Load orders");
+    const load = refByName(await nodesOf(tab), "button", "Load orders");
     expect((await pageAction(tab, "click_ax", { ref_id: load })).success).toBe(true);
     const stable = await pageAction(tab, "wait_for_stable", { timeout_ms: 10_000 });
     expect(stable, String(stable.error)).toMatchObject({ success: true, requests_in_flight: 0 });
@@ -281,7 +292,7 @@ describe("Stop", () => {
 
   it("ends a wait_for_stable that waits on a request that never answers", async () => {
     const { tab } = await openTab("/port/orders");
-    const hang = findRef(await treeOf(tab), "button", "Load archive");
+    const hang = refByName(await nodesOf(tab), "button", "Load archive");
     expect((await pageAction(tab, "click_ax", { ref_id: hang })).success).toBe(true);
     const stopped = await probe.callStopped(
       "pageAction",
@@ -419,9 +430,9 @@ describe("paste from the system clipboard", () => {
 describe("downloads and uploads", () => {
   it("downloads the file behind a link and attaches it to a file input", async () => {
     const { tab } = await openTab("/port/files");
-    const tree = await treeOf(tab);
+    const nodes = await nodesOf(tab);
     const resolved = await pageAction(tab, "resolve_resource_url", {
-      ref_id: findRef(tree, "link", "Monthly report"),
+      ref_id: refByName(nodes, "link", "Monthly report"),
     });
     expect(resolved).toEqual({ success: true, url: `${fixtures.origin}/port/files/report.csv` });
     const download = await probe.call<{ id: string }>("download", String(resolved.url));
@@ -441,7 +452,7 @@ describe("downloads and uploads", () => {
     });
     const wrongTarget = await probe.call<Result>("uploadFile", tab, {
       downloadId: download.id,
-      ref_id: findRef(tree, "link", "Monthly report"),
+      ref_id: refByName(nodes, "link", "Monthly report"),
     });
     expect(wrongTarget).toMatchObject({
       success: false,

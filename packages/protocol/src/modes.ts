@@ -13,6 +13,14 @@ export type Mode = (typeof MODES)[number];
 export const TIERS = ["compact", "mid", "full"] as const;
 export type Tier = (typeof TIERS)[number];
 
+/**
+ * Whether a mode runs on a tier: Dev needs a Mid or Full model, so Dev on Compact is refused
+ * (spec 000), never quietly narrowed to fewer tools.
+ */
+export function modeFitsTier(mode: Mode, tier: Tier): boolean {
+  return !(mode === "dev" && tier === "compact");
+}
+
 /** A value read from storage, a file or the model: is it one of the modes? */
 export function isMode(value: unknown): value is Mode {
   return (MODES as readonly unknown[]).includes(value);

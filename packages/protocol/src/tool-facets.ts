@@ -1,6 +1,7 @@
 /**
- * Facts about a tool that guards, replay, traces and the conformance test read, declared beside
- * the tool (the agent's tool catalog) instead of written as lists of names in each reader.
+ * Facts about a tool that guards, replay, traces, the executor and the ports read, declared beside
+ * the tool (its contract in tools/<family>.ts) instead of written as lists of names in each
+ * reader. (The conformance tests read the contract's `example` call: tools/example.ts.)
  *
  * Invariant: a facet says what a call of the tool does, never how one reader uses it, so two
  * readers that need the same fact read one declaration. A tool without a facet has none of that
@@ -65,11 +66,29 @@ export interface ToolFacets {
   opensUrls?: "url" | "urls";
   /** A port tool that works on the open page as much as a page tool does (the URL gate checks the page). */
   onPage?: true;
-  /**
-   * A call that works on any page (no ref, no fixture's URL): the conformance tests make it, and
-   * the tool-facets test checks it against the schema.
-   */
-  example?: Readonly<Record<string, unknown>>;
   /** Its `ref_id` scopes what is read, not an element acted on (traces draw no box for it). */
   refScopesRead?: true;
+  /**
+   * Its result is the accessibility tree (`tree`; `metadata.nodes` too when asked with
+   * TREE_NODES_PARAM): the executor learns its refs' names (a submit's label), the trace recorder
+   * what each ref is, and dispatch asks for a tree that fits the result cap.
+   */
+  answersTree?: true;
+  /**
+   * The argument that holds the keys a call presses: Enter may send (`sends.trigger`
+   * `enter_key`), and a paste chord reads the clipboard (the gate's `clipboard_read` first).
+   */
+  keysArg?: string;
+  /**
+   * Its `x`, `y` arguments name a point it clicks: the loop detector counts clicks near each other
+   * as one, and traces draw a box round the point.
+   */
+  clicksPoint?: true;
+  /** The element its `ref_id` names has the focus afterwards: a key pressed next goes there (the recipient guard's target for Enter). */
+  focusesRef?: true;
+  /**
+   * The argument that names the HTTP method a call sends (GET when absent): POST, PUT, PATCH and
+   * DELETE need the conversation's `/allow-api` and never run in Ask.
+   */
+  methodArg?: string;
 }

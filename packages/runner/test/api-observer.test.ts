@@ -13,13 +13,15 @@ import { join } from "node:path";
 import { Agent, MemoryStore, type ProviderConfig } from "@webbrain/agent";
 import {
   type FixtureServer,
-  findRef,
   lastToolResultText,
+  nodesIn,
   readJsonBody,
+  refByName,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
   systemPromptText,
+  WITH_NODES,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,8 +93,8 @@ describe("API shortcut observer", () => {
     const opened = await port.navigate(tab, server.url("/api/cart.html"));
     expect(opened.success).not.toBe(false);
     // The user adds one lamp by hand; the page posts it.
-    const tree = String((await port.pageAction(tab, "get_accessibility_tree", {})).tree);
-    await port.pageAction(tab, "click_ax", { ref_id: findRef(tree, "button", "Add to cart") });
+    const nodes = nodesIn(await port.pageAction(tab, "get_accessibility_tree", WITH_NODES));
+    await port.pageAction(tab, "click_ax", { ref_id: refByName(nodes, "button", "Add to cart") });
     await waitFor(async () => observer.log.calls(tab).length === 1, { message: "the observed fetch" });
     const [call] = observer.log.calls(tab);
     expect(call).toMatchObject({ method: "POST", url: server.url("/api/cart"), status: 201 });

@@ -9,7 +9,14 @@
  * layer installed there searched that empty document; and its plan's point carried the frame's
  * offset in the parent, though the runner presses it in the frame's own context.
  */
-import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
+import {
+  type FixtureServer,
+  type NamedNode,
+  nodesIn,
+  refByName,
+  startFixtureServer,
+  WITH_NODES,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
 import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
@@ -46,10 +53,11 @@ async function openCheckout(): Promise<void> {
   await port.navigate(tab, server.url("/frames/checkout.html"));
 }
 
-async function tree(): Promise<string> {
-  const result = await port.pageAction(tab, "get_accessibility_tree", {});
+/** One tree read: the text the model reads, and the nodes code reads refs from. */
+async function read(): Promise<{ text: string; nodes: readonly NamedNode[] }> {
+  const result = await port.pageAction(tab, "get_accessibility_tree", WITH_NODES);
   expect(result.success, String(result.error)).toBe(true);
-  return String(result.tree);
+  return { text: String(result.tree), nodes: nodesIn(result) };
 }
 
 /** What a frame's own page wrote down about typing, read in that frame's realm (not the layer's). */
@@ -85,12 +93,12 @@ describe("iframe_type in same-origin, cross-origin and nested frames", () => {
 
   it("types by the tree's ref into same-origin and nested frames' fields (the tree shows no cross-origin field)", async () => {
     await openCheckout();
-    const shown = await tree();
-    expect(shown).toMatch(/iframe "Cross-origin frame" cross-origin/);
-    expect(shown).not.toContain("Email cross");
+    const shown = await read();
+    expect(shown.text).toMatch(/iframe "Cross-origin frame" cross-origin/);
+    expect(shown.text).not.toContain("Email cross");
     for (const frame of ["same", "nested"] as const) {
       const typed = await port.pageAction(tab, "type_ax", {
-        ref_id: findRef(shown, "textbox", `Email ${frame}`),
+        ref_id: refByName(shown.nodes, "textbox", `Email ${frame}`),
         value: `ref-${frame}@example.org`,
       });
       expect(typed, frame).toMatchObject({ success: true, trusted: true, verified: true });
@@ -100,13 +108,13 @@ describe("iframe_type in same-origin, cross-origin and nested frames", () => {
 
   it("picks the frame by the iframe's ref in the tree", async () => {
     await openCheckout();
-    const shown = await tree();
+    const shown = await read();
     for (const [frame, title] of [
       ["same", "Same-origin frame"],
       ["cross", "Cross-origin frame"],
     ] as const) {
       const typed = await port.pageAction(tab, "iframe_type", {
-        ref_id: findRef(shown, "iframe", title),
+        ref_id: refByName(shown.nodes, "iframe", title),
         selector: "#frame-email",
         text: `by-ref-${frame}@example.org`,
       });

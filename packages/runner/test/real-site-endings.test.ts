@@ -12,10 +12,13 @@ import {
   type FixtureServer,
   findRef,
   lastToolResultText,
+  nodesIn,
+  refByName,
   type ScriptedLlm,
   startFixtureServer,
   startScriptedLlm,
   toolResultTexts,
+  WITH_NODES,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -126,9 +129,9 @@ describe("done after a save", () => {
 
   it("is still refused while a form someone started shows invalid fields", async () => {
     await port.navigate(tab, server.url("/runner/add-another.html"));
-    const tree = String((await port.pageAction(tab, "get_accessibility_tree", {})).tree);
+    const nodes = nodesIn(await port.pageAction(tab, "get_accessibility_tree", WITH_NODES));
     await port.pageAction(tab, "type_ax", {
-      ref_id: findRef(tree, "textbox", "Email"),
+      ref_id: refByName(nodes, "textbox", "Email"),
       value: "not-an-email",
     });
     const probe = await port.pageAction(tab, "probe_completion", {});
@@ -154,11 +157,11 @@ describe("done after a save", () => {
 describe("a click that leaves a page behind a beforeunload prompt", () => {
   it("reports the navigation and the answered prompt, and the next tree is the new page's", async () => {
     await port.navigate(tab, server.url("/runner/leave-guard.html"));
-    const tree = String((await port.pageAction(tab, "get_accessibility_tree", {})).tree);
+    const nodes = nodesIn(await port.pageAction(tab, "get_accessibility_tree", WITH_NODES));
     // A trusted click in the page first: Firefox asks before unload only after a user gesture.
-    await port.pageAction(tab, "click_ax", { ref_id: findRef(tree, "textbox", "Draft") });
+    await port.pageAction(tab, "click_ax", { ref_id: refByName(nodes, "textbox", "Draft") });
     const clicked = await port.pageAction(tab, "click_ax", {
-      ref_id: findRef(tree, "link", "Go to products"),
+      ref_id: refByName(nodes, "link", "Go to products"),
     });
     expect(clicked).toMatchObject({
       success: true,

@@ -20,7 +20,15 @@ import {
   replayWorkflow,
   type Workflow,
 } from "@webbrain/agent";
-import { type FixtureServer, findRef, readJsonBody, startFixtureServer, waitFor } from "@webbrain/testkit";
+import {
+  type FixtureServer,
+  nodesIn,
+  readJsonBody,
+  refByName,
+  startFixtureServer,
+  WITH_NODES,
+  waitFor,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
 import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
@@ -77,8 +85,8 @@ beforeEach(() => {
 async function openChat(query = ""): Promise<(role: string, name: string) => number> {
   const opened = await guarded.navigate(tab, server.url(`/chat/chat.html${query}`));
   expect(opened.success).not.toBe(false);
-  const tree = String((await guarded.pageAction(tab, "get_accessibility_tree", {})).tree);
-  return (role, name) => findRef(tree, role, name);
+  const nodes = nodesIn(await guarded.pageAction(tab, "get_accessibility_tree", WITH_NODES));
+  return (role, name) => refByName(nodes, role, name);
 }
 
 /** Sent messages after the page had time to post (none when nothing was sent). */

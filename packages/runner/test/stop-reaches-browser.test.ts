@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
+import { type FixtureServer, nodesIn, refByName, startFixtureServer, WITH_NODES } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
 import { createMcpServer, runnerToolSource } from "../src/mcp/mcp-server.js";
@@ -141,8 +141,8 @@ describe("Stop reaches the browser", () => {
 
   it("presses nothing more once Stop fires during a multi-round plan", async () => {
     await port.navigate(tab, server.url("/stop/sizes.html"));
-    const tree = String((await port.pageAction(tab, "get_accessibility_tree", {})).tree);
-    const ref = findRef(tree, "combobox", "Size");
+    const nodes = nodesIn(await port.pageAction(tab, "get_accessibility_tree", WITH_NODES));
+    const ref = refByName(nodes, "combobox", "Size");
 
     // Control: without Stop the plan takes two rounds, two trusted clicks.
     const full = await port.pageAction(tab, "set_field", { ref_id: ref, value: "Large" });
@@ -150,7 +150,7 @@ describe("Stop reaches the browser", () => {
     expect(await pageText("#clicks")).toBe("combobox 1, option 1");
 
     await port.navigate(tab, server.url("/stop/sizes.html"));
-    const again = String((await port.pageAction(tab, "get_accessibility_tree", {})).tree);
+    const again = nodesIn(await port.pageAction(tab, "get_accessibility_tree", WITH_NODES));
     const stop = new AbortController();
     const presses: string[] = [];
     const sent: string[] = [];
@@ -164,7 +164,7 @@ describe("Stop reaches the browser", () => {
       const action = port.pageAction(
         tab,
         "set_field",
-        { ref_id: findRef(again, "combobox", "Size"), value: "Large" },
+        { ref_id: refByName(again, "combobox", "Size"), value: "Large" },
         { signal: stop.signal },
       );
       await expect(action).rejects.toMatchObject({ code: "aborted" });

@@ -5,7 +5,15 @@
  * controls in cross-origin frames: what the add-on's synthetic path cannot do.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type FixtureServer, findRef, startFixtureServer } from "@webbrain/testkit";
+import type { TreeNode } from "@webbrain/protocol";
+import {
+  type FixtureServer,
+  nodesIn,
+  refByName,
+  refsOf,
+  startFixtureServer,
+  WITH_NODES,
+} from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserConnection, openBrowserConnection } from "../src/browser/browser-connection.js";
 import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
@@ -52,10 +60,20 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function tree(): Promise<string> {
-  const result = await port.pageAction(tab, "get_accessibility_tree", {});
+/** One tree read: the text the model reads, and the nodes code reads refs from (tree-nodes.ts). */
+async function read(): Promise<{ text: string; nodes: readonly TreeNode[] }> {
+  const result = await port.pageAction(tab, "get_accessibility_tree", WITH_NODES);
   expect(result.success, String(result.error)).toBe(true);
-  return String(result.tree);
+  return { text: String(result.tree), nodes: nodesIn(result) };
+}
+
+async function tree(): Promise<string> {
+  return (await read()).text;
+}
+
+/** The ref of the element with this role and name in a fresh tree read. */
+async function refOf(role: string, name: string): Promise<number> {
+  return refByName((await read()).nodes, role, name);
 }
 
 /** What the page itself shows, read in the page's own realm (not through the page layer). */
@@ -72,7 +90,7 @@ describe("wait_for_stable", () => {
   it("waits for a fetch in flight while the DOM is quiet, then for the DOM it changes", async () => {
     await port.navigate(tab, server.url("/runner/slow-fetch.html"));
     const clicked = await port.pageAction(tab, "click_ax", {
-      ref_id: findRef(await tree(), "button", "Load orders"),
+      ref_id: await refOf("button", "Load orders"),
     });
     expect(clicked.success).toBe(true);
     const stable = await port.pageAction(tab, "wait_for_stable", { quiet_ms: 200, timeout_ms: 10_000 });
@@ -84,7 +102,7 @@ describe("wait_for_stable", () => {
 
   it("gives up at its timeout while a request hangs, saying which", async () => {
     await port.navigate(tab, server.url("/runner/slow-fetch.html"));
-    await port.pageAction(tab, "click_ax", { ref_id: findRef(await tree(), "button", "Load archive") });
+    await port.pageAction(tab, "click_ax", { ref_id: await refOf("button", "Load archive") });
     const stable = await port.pageAction(tab, "wait_for_stable", { quiet_ms: 100, timeout_ms: 1_000 });
     expect(stable).toMatchObject({ success: false, code: "timeout", requests_in_flight: 1 });
     expect(String(stable.error)).toMatch(
@@ -96,14 +114,14 @@ describe("wait_for_stable", () => {
 describe("page actions with trusted input", () => {
   it("operates a page that ignores untrusted events", async () => {
     await port.navigate(tab, server.url("/runner/trusted-only.html"));
-    const before = await tree();
+    const before = await read();
     const typed = await port.pageAction(tab, "type_ax", {
-      ref_id: findRef(before, "textbox", "Coupon code"),
+      ref_id: refByName(before.nodes, "textbox", "Coupon code"),
       value: "SAVE10",
     });
     expect(typed).toMatchObject({ success: true, verified: true, value: "SAVE10", trusted: true });
     const clicked = await port.pageAction(tab, "click_ax", {
-      ref_id: findRef(before, "button", "Confirm order"),
+      ref_id: refByName(before.nodes, "button", "Confirm order"),
     });
     expect(clicked).toMatchObject({ success: true, trusted: true });
     expect(await pageText("#log")).toBe("Order confirmed with coupon SAVE10");
@@ -113,10 +131,10 @@ describe("page actions with trusted input", () => {
 
   it("commits a custom combobox option with set_field and reveals the dependent field", async () => {
     await port.navigate(tab, server.url("/runner/product-form.html"));
-    const before = await tree();
-    expect(before).not.toContain('spinbutton "Every"');
+    const before = await read();
+    expect(before.text).not.toContain('spinbutton "Every"');
     const result = await port.pageAction(tab, "set_field", {
-      ref_id: findRef(before, "combobox", "Billing period"),
+      ref_id: refByName(before.nodes, "combobox", "Billing period"),
       value: "Custom",
       submit: true,
     });
@@ -128,8 +146,8 @@ describe("page actions with trusted input", () => {
 
   it("types with keys: replaces the old value, Tab moves focus", async () => {
     await port.navigate(tab, server.url("/runner/product-form.html"));
-    const before = await tree();
-    const name = findRef(before, "textbox", "Name");
+    const before = await read();
+    const name = refByName(before.nodes, "textbox", "Name");
     await port.pageAction(tab, "type_ax", { ref_id: name, value: "first" });
     expect(await port.pageAction(tab, "type_ax", { ref_id: name, value: "Pro plan" })).toMatchObject({
       value: "Pro plan",
@@ -153,9 +171,9 @@ describe("page actions with trusted input", () => {
 
   it("clicks inside a closed shadow root with a trusted click", async () => {
     await port.navigate(tab, server.url("/runner/browser-features.html"));
-    const before = await tree();
+    const before = await read();
     const result = await port.pageAction(tab, "click_ax", {
-      ref_id: findRef(before, "button", "Secret action"),
+      ref_id: refByName(before.nodes, "button", "Secret action"),
     });
     expect(result).toMatchObject({ success: true, trusted: true });
     expect(await pageText("#status")).toBe("secret clicked (trusted: true)");
@@ -170,13 +188,15 @@ describe("page actions with trusted input", () => {
 
   it("finds closed roots nested in closed roots and inside a div's open root", async () => {
     await port.navigate(tab, server.url("/runner/nested-shadow.html"));
-    const before = await tree();
+    const before = await read();
     // The inner root is only reachable once the outer one is recorded: a second probe round.
-    const deep = await port.pageAction(tab, "click_ax", { ref_id: findRef(before, "button", "Deep switch") });
+    const deep = await port.pageAction(tab, "click_ax", {
+      ref_id: refByName(before.nodes, "button", "Deep switch"),
+    });
     expect(deep).toMatchObject({ success: true, trusted: true });
     expect(await pageText("#status")).toBe("Deep switch clicked (trusted: true)");
     const locked = await port.pageAction(tab, "click_ax", {
-      ref_id: findRef(before, "button", "Locked action"),
+      ref_id: refByName(before.nodes, "button", "Locked action"),
     });
     expect(locked).toMatchObject({ success: true, trusted: true });
     expect(await pageText("#status")).toBe("Locked action clicked (trusted: true)");
@@ -185,7 +205,7 @@ describe("page actions with trusted input", () => {
   it("hovers with a trusted pointer move", async () => {
     await port.navigate(tab, server.url("/runner/browser-features.html"));
     const result = await port.pageAction(tab, "hover", {
-      ref_id: findRef(await tree(), "button", "Hover for details"),
+      ref_id: await refOf("button", "Hover for details"),
     });
     expect(result).toMatchObject({ success: true, trusted: true });
     expect(await pageText("#status")).toBe("details shown (trusted: true)");
@@ -219,7 +239,7 @@ describe("page actions with trusted input", () => {
   it("reports the dialog a click opened, with the click's result", async () => {
     await port.navigate(tab, server.url("/runner/browser-features.html"));
     const result = await port.pageAction(tab, "click_ax", {
-      ref_id: findRef(await tree(), "button", "Delete draft"),
+      ref_id: await refOf("button", "Delete draft"),
     });
     expect(result).toMatchObject({ success: true, dialogs: ['confirm "Delete the draft?" -> accepted'] });
     expect(await pageText("#status")).toBe("confirm answered true");
@@ -228,7 +248,7 @@ describe("page actions with trusted input", () => {
   it("says when a click navigated, without a verify against the old document", async () => {
     await port.navigate(tab, server.url("/runner/browser-features.html"));
     const result = await port.pageAction(tab, "click_ax", {
-      ref_id: findRef(await tree(), "link", "Go to checkout"),
+      ref_id: await refOf("link", "Go to checkout"),
     });
     expect(result).toMatchObject({ success: true, trusted: true, navigated: true });
     expect(String(result.url)).toContain("/runner/trusted-only.html");
@@ -237,11 +257,11 @@ describe("page actions with trusted input", () => {
 
   it("keeps refs unique across documents of a tab, and a gone ref is stale", async () => {
     await port.navigate(tab, server.url("/runner/trusted-only.html"));
-    const first = await tree();
-    const confirm = findRef(first, "button", "Confirm order");
+    const first = await read();
+    const confirm = refByName(first.nodes, "button", "Confirm order");
     await port.navigate(tab, server.url("/runner/delete-account.html"));
-    const second = await tree();
-    const refs = [...second.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    const second = await read();
+    const refs = refsOf(second.nodes);
     expect(Math.min(...refs)).toBeGreaterThan(confirm);
     const stale = await port.pageAction(tab, "click_ax", { ref_id: confirm });
     expect(stale).toMatchObject({ success: false, code: "stale_ref" });

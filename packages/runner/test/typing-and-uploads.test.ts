@@ -11,10 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type FixtureServer,
-  findRef,
   KEY,
+  nodesIn,
+  refByName,
   startFixtureServer,
   uploadSinkRoute,
+  WITH_NODES,
   waitFor,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,10 +61,9 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-async function tree(): Promise<string> {
-  const result = await port.pageAction(tab, "get_accessibility_tree", {});
-  expect(result.success, String(result.error)).toBe(true);
-  return String(result.tree);
+/** The ref of the element with this role and name, from a tree read's nodes. */
+async function refOf(role: string, name: string): Promise<number> {
+  return refByName(nodesIn(await port.pageAction(tab, "get_accessibility_tree", WITH_NODES)), role, name);
 }
 
 /** Evaluated in the page's own realm (not through the page layer). */
@@ -82,7 +83,7 @@ describe("text verification with trusted typing", () => {
   it("the fixture editor does change multi-line text typed key by key", async () => {
     // Proves the fixture reacts to trusted keys, so the next test means something.
     await port.navigate(tab, server.url("/page/key-editor.html"));
-    await port.pageAction(tab, "click_ax", { ref_id: findRef(await tree(), "textbox", "Notes") });
+    await port.pageAction(tab, "click_ax", { ref_id: await refOf("textbox", "Notes") });
     await connection.client.send("input.performActions", {
       context: tab,
       actions: [
@@ -106,7 +107,7 @@ describe("text verification with trusted typing", () => {
     it(`type_ax leaves exactly ${JSON.stringify(text)} in an editor that reacts to Enter`, async () => {
       await port.navigate(tab, server.url("/page/key-editor.html"));
       const typed = await port.pageAction(tab, "type_ax", {
-        ref_id: findRef(await tree(), "textbox", "Notes"),
+        ref_id: await refOf("textbox", "Notes"),
         value: text,
       });
       expect(typed).toMatchObject({ success: true, verified: true, value: text, trusted: true });
@@ -120,7 +121,7 @@ describe("text verification with trusted typing", () => {
   it("a masked field reports the reformat and its actual value, not verified", async () => {
     await port.navigate(tab, server.url("/page/key-editor.html"));
     const typed = await port.pageAction(tab, "type_ax", {
-      ref_id: findRef(await tree(), "textbox", "Phone"),
+      ref_id: await refOf("textbox", "Phone"),
       value: "5551234567",
     });
     expect(typed).toMatchObject({

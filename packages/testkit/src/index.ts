@@ -13,5 +13,6 @@ export * from "./skill-markdown.js";
 export * from "./tool-conformance.js";
 export * from "./tool-conformance-effects.js";
 export * from "./tree-lines.js";
+export * from "./tree-refs.js";
 export * from "./wait-for.js";
 export * from "./zim-writer.js";

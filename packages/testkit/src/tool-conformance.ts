@@ -1,23 +1,19 @@
 /**
- * The tool conformance calls: one call per declared tool on fixtures/conformance/tools.html,
- * shared by the runner's and the add-on's tool-conformance tests, so both ports are held to the
- * same calls. Each test asks its port which tools a mode and tier offer, calls those in
- * CONFORMANCE_ORDER with `conformanceArgs` (then `conformanceFollowUps`, if any), and fails on
- * an answer that says the tool is unknown or not supported.
+ * The tool conformance run, shared by the runner's and the add-on's tool-conformance tests so
+ * both ports are held to the same calls: each test asks its port which tools a mode and tier
+ * offer, calls those in CONFORMANCE_ORDER on fixtures/conformance/tools.html, each with exactly
+ * its contract's example (`conformanceArgs`: @webbrain/protocol's `example`, its placeholders
+ * resolved on this page), then `conformanceFollowUps`, if any, and fails on an answer that says
+ * the tool is unknown or not supported.
  *
- * The order keeps the page usable: reading first, then typing and clicking, then frames,
- * network and downloads, and last the calls that leave the page (navigation, a new tab), hand
- * it to a person (pause_for_user: only ports given a person at hand offer it; the add-on's probe
- * stands in one who presses Continue at once) and end the turn
- * (clarify, done).
+ * What is here is about the run, not the tools: the order keeps the page usable (reading first,
+ * then typing and clicking, then frames, network and downloads, and last the calls that leave
+ * the page (navigation, a new tab), hand it to a person (pause_for_user: only ports given a
+ * person at hand offer it; the add-on's probe stands in one who presses Continue at once) and
+ * end the turn (clarify, done)); the follow-ups reach paths one call does not.
  */
-
-/** What a conformance call needs of a tree node (@webbrain/protocol TreeNode, read by shape). */
-export interface ConformanceNode {
-  ref?: number;
-  role: string;
-  name: string;
-}
+import { EXAMPLE_FRAME_FILTER, type ExamplePage, resolveExample, toolSpec } from "@webbrain/protocol";
+import { type NamedNode, refByName } from "./tree-refs.js";
 
 export const CONFORMANCE_ORDER = [
   "get_accessibility_tree",
@@ -87,20 +83,15 @@ export const UNSUPPORTED_ANSWER = /unknown (page )?action|unknown tool|not suppo
 
 export interface ConformanceContext {
   /** The fixture page's tree as nodes (get_accessibility_tree with `nodes: true`): refs by role and name. */
-  nodes: readonly ConformanceNode[];
+  nodes: readonly NamedNode[];
   /** tools.html with its cross-origin frame. */
   pageUrl: string;
   /** Any URL on the fixture server's origin, for fetch/download calls. */
   url(path: string): string;
-  /** Tools offered in this mode and tier (some calls adapt to what else is offered). */
+  /** Tools offered in this mode and tier (some follow-ups depend on what else is offered). */
   offered: ReadonlySet<string>;
   /** A download the port already has (read_downloaded_file, upload_file); tests start one first. */
   downloadId?: string;
-  /**
-   * The tool's declared example call (the agent catalog's `example`), for tools whose call needs
-   * nothing of this page; testkit does not import the agent, so the test passes it in.
-   */
-  example: (tool: string) => Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The fixture page's URL, with its frame on the other origin. */
@@ -109,8 +100,8 @@ export function conformancePageUrl(origin: string, crossOrigin: string): string 
   return `${origin}/conformance/tools.html?frame=${encodeURIComponent(frame)}`;
 }
 
-/** Frames are addressed by a piece of their URL: this one names the cross-origin frame. */
-export const CONFORMANCE_FRAME_FILTER = "frame.html";
+/** Frames are addressed by a piece of their URL: this one names the cross-origin frame (the examples' own). */
+export const CONFORMANCE_FRAME_FILTER = EXAMPLE_FRAME_FILTER;
 /** tools.html's same-origin frame (a static one: its first document is about:blank). */
 export const CONFORMANCE_SAME_ORIGIN_FRAME_FILTER = "same-origin-form.html";
 
@@ -141,89 +132,19 @@ export function conformanceFollowUps(tool: string, ctx: ConformanceContext): Rec
   }
 }
 
-/** The arguments of one conformance call. */
-export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<string, unknown> {
-  const ref = (role: string, name: string) => refByName(ctx.nodes, role, name);
-  const frame = CONFORMANCE_FRAME_FILTER;
-  const declared = ctx.example(tool);
-  if (declared) return { ...declared };
-  switch (tool) {
-    case "wait_for_element":
-      return { text: "Tool conformance", timeout_ms: 5_000 };
-    case "type_ax":
-      return { ref_id: ref("textbox", "Full name"), value: "Ada" };
-    case "set_field":
-      return { ref_id: ref("textbox", "Full name"), value: "Ada Lovelace" };
-    case "type_text":
-      return { selector: "#city", text: "Paris" };
-    case "select_text":
-      return { text: "Tool conformance" };
-    case "click_ax":
-      return { ref_id: ref("button", "Add note") };
-    case "click":
-      return { text: "Show more" };
-    case "hover":
-      return { ref_id: ref("button", "Hover for details") };
-    case "drag_drop":
-      return { from_ref_id: ref("button", "Drag card"), to_ref_id: ref("button", "Drop zone") };
-    case "iframe_read":
-      return { urlFilter: frame };
-    case "iframe_type":
-      return { urlFilter: frame, selector: "#code", text: "SPRING" };
-    case "iframe_click":
-      return { urlFilter: frame, selector: "#apply" };
-    case "verify_form":
-      // After iframe_type the frame must be verified (done refuses otherwise).
-      return ctx.offered.has("iframe_type") ? { urlFilter: frame } : { selector: "#profile" };
-    case "fetch_url":
-      return { url: ctx.url("/conformance/data.json") };
-    case "research_url":
-      return { url: ctx.url("/conformance/frame.html") };
-    case "download_files":
-      return { urls: [ctx.url("/conformance/report.txt")] };
-    case "download_resource_from_page":
-      return { selector: "#report" };
-    case "read_downloaded_file":
-      return { id: ctx.downloadId ?? "" };
-    case "upload_file":
-      return { selector: "#attachment", downloadId: ctx.downloadId ?? "" };
-    case "search_history":
-      // The fixture page is open in this very tab, so the history has it.
-      return { text: "conformance", days: 1 };
-    case "get_history_visits":
-      return { url: ctx.pageUrl };
-    case "navigate":
-      // Another URL than the one open, so go_back and go_forward have somewhere to go.
-      return { url: `${ctx.pageUrl}&visit=2` };
-    case "promote_iframe":
-      return { url_filter: frame };
-    case "new_tab":
-      return { url: ctx.pageUrl };
-    case "schedule_task":
-      return {
-        title: "Conformance",
-        prompt: "Read the conformance page again",
-        schedule: { type: "once", after_seconds: 3_600 },
-        target: { type: "url", url: ctx.pageUrl },
-      };
-    default:
-      return {};
-  }
+/** What tools.html gives an example's placeholders on this run (@webbrain/protocol tools/example.ts). */
+export function conformancePage(ctx: ConformanceContext): ExamplePage {
+  return {
+    ref: (role, name) => refByName(ctx.nodes, role, name),
+    originUrl: (path) => ctx.url(path),
+    pageUrl: ctx.pageUrl,
+    downloadId: ctx.downloadId,
+  };
 }
 
-/**
- * The ref of the first node with this role whose name equals `name` (or, failing that, contains
- * it, case-insensitive). Throws with the candidates when nothing matches, so a failing call says why.
- */
-export function refByName(nodes: readonly ConformanceNode[], role: string, name: string): number {
-  const candidates = nodes.filter(
-    (node): node is ConformanceNode & { ref: number } => node.ref !== undefined && node.role === role,
-  );
-  const lower = name.toLowerCase();
-  const found =
-    candidates.find((node) => node.name === name) ??
-    candidates.find((node) => node.name.toLowerCase().includes(lower));
-  if (found) return found.ref;
-  const seen = candidates.map((node) => `[${node.ref}] ${role} "${node.name}"`).join("; ");
-  throw new Error(`no ${role} named "${name}" in the tree (${role} nodes: ${seen || "none"})`);
+/** The arguments of one conformance call: exactly the tool's declared example, resolved on this page. */
+export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<string, unknown> {
+  const spec = toolSpec(tool);
+  if (!spec) throw new Error(`${tool} is not a declared tool`);
+  return resolveExample(spec.example, conformancePage(ctx));
 }

@@ -9,9 +9,11 @@
  *
  * Three detectors, each with a nudge and a stop threshold:
  * - general repeat: the same tool with the same arguments on the same page fingerprint;
- * - coordinate click: `click {x, y}` landing within COORD_RADIUS_PX of earlier ones;
+ * - coordinate click: a call that clicks a point (the `clicksPoint` facet: `click {x, y}`)
+ *   landing within COORD_RADIUS_PX of earlier ones;
  * - navigation: navigating to the same URL again and again (including A<->B ping-pong).
  */
+import { toolSpec } from "../tools/tool-catalog.js";
 
 /** Same action on an unchanged page: nudge at the 3rd, stop at the 5th. */
 export const REPEAT_NUDGE_AT = 3;
@@ -98,7 +100,7 @@ export class LoopDetector {
     const x = typeof args.x === "number" ? args.x : undefined;
     const y = typeof args.y === "number" ? args.y : undefined;
     const record: ActionRecord = { signature: `${tool}:${canonical(args)}`, fingerprint };
-    if (tool === "click" && x !== undefined && y !== undefined) record.point = { x, y };
+    if (toolSpec(tool)?.clicksPoint && x !== undefined && y !== undefined) record.point = { x, y };
     this.actions.push(record);
     if (this.actions.length > ACTION_WINDOW) this.actions.shift();
 

@@ -129,7 +129,7 @@ function triggered(spec: ToolContract, args: Record<string, unknown>): boolean {
     case "submit_flag":
       return args.submit === true;
     case "enter_key":
-      return hasEnter(args.keys);
+      return spec.keysArg !== undefined && hasEnter(args[spec.keysArg]);
     case "typed_newline": {
       const typed = spec.typedArg ? args[spec.typedArg] : undefined;
       return typeof typed === "string" && typed.includes("\n");
@@ -262,9 +262,8 @@ export class RecipientGuard {
 
   private noteFocus(tabId: string, name: string, params: Record<string, unknown>, result: PageResult): void {
     if (result.success === false) return;
-    // Which calls leave the caret in their ref (Enter then goes there): not a send fact, so
-    // named here; type_text is left out as it always was.
-    if ((name === "type_ax" || name === "set_field" || name === "click_ax") && params.ref_id !== undefined) {
+    // A call that leaves the caret in its ref (`focusesRef`): Enter pressed next goes there.
+    if (toolSpec(name)?.focusesRef && params.ref_id !== undefined) {
       this.focus.set(tabId, String(params.ref_id));
     }
   }
@@ -317,7 +316,8 @@ export class RecipientGuard {
     if (sends.trigger !== "activates" && target) {
       // Enter or submit in another editable (recipient search) sends no message.
       if (target.ref !== composer.ref) return { kind: "pass" };
-      if (sends.trigger === "enter_key" && String(params.keys).match(/enter|return|\n/gi)!.length > 1) {
+      const keys = spec.keysArg === undefined ? undefined : params[spec.keysArg];
+      if (sends.trigger === "enter_key" && String(keys).match(/enter|return|\n/gi)!.length > 1) {
         return refuse("one Enter per recipient check on a messaging page; press Enter once.");
       }
     }

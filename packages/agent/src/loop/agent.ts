@@ -18,7 +18,7 @@
  * what each step is given (model-inputs), runs (tool-executor) and guards are in their modules.
  */
 import type { AssistantMessage, ToolCall, UserMessage } from "@mariozechner/pi-ai";
-import type { Mode } from "@webbrain/protocol";
+import { type Mode, modeFitsTier } from "@webbrain/protocol";
 import { adapterFor, SITE_ADAPTERS, type SiteAdapter } from "../adapters/site-adapters.js";
 import { AgentError, isBrowserUnavailable } from "../errors.js";
 import { urlsInText } from "../guards/ask-fetch-policy.js";
@@ -196,7 +196,7 @@ export class Agent {
         return this.resume(conversation, options);
 
       const mode = options.mode ?? conversation.mode;
-      if (mode === "dev" && this.options.provider.tier === "compact") {
+      if (!modeFitsTier(mode, this.options.provider.tier)) {
         const error = devOnCompact();
         return this.result("error", error.message, conversation, error);
       }

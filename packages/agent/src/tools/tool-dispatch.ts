@@ -328,9 +328,7 @@ async function run(
     return agentResult(name, false, `${name} is answered by the agent, not the browser.`);
   // Ask the page for a tree that fits the result cap, so it truncates with its own marker.
   const params =
-    name === "get_accessibility_tree" && args.max_chars === undefined
-      ? { ...args, max_chars: TREE_MAX_CHARS }
-      : args;
+    spec.answersTree && args.max_chars === undefined ? { ...args, max_chars: TREE_MAX_CHARS } : args;
   const result = await port.pageAction(ctx.tabId, name as PageActionName, params, call);
   // The model reads the result without what repeats its call (request-echoes.ts).
   const shown = withoutRequestEchoes(name, args, result);

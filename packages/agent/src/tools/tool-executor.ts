@@ -143,9 +143,10 @@ export class ToolExecutor {
     if (spec.runs.in === "agent") return this.agentTools[spec.name as AgentToolName](args, run);
     const tabId = conversation.workingTabId;
 
-    // fetch_url's own rule (its method argument), not a fact other tools share: named here.
-    if (name === "fetch_url") {
-      const method = str(args.method || "GET").toUpperCase();
+    // A call that names its HTTP method (the `methodArg` facet) changes another site's data with
+    // a mutating one: only after /allow-api, never in Ask.
+    if (spec.methodArg !== undefined) {
+      const method = str(args[spec.methodArg] || "GET").toUpperCase();
       if (MUTATING_METHODS.has(method) && (conversation.mode === "ask" || !conversation.allowApi)) {
         const why =
           conversation.mode === "ask"
@@ -209,26 +210,25 @@ export class ToolExecutor {
       }
     }
 
-    const clipboard = await this.clipboardRead(name, args, pageUrl);
+    const clipboard = await this.clipboardRead(spec, args, pageUrl);
     if (!clipboard.allowed) return agentResult(name, false, clipboard.message);
 
-    // The screenshot tool's image is what the run's image budget counts: its own implementation.
-    if (name === "screenshot" && run.images?.spent)
-      return agentResult(name, false, run.images.spentMessage());
+    // A tool offered only to vision models answers an image: the run's image budget counts it.
+    if (spec.vision && run.images?.spent) return agentResult(name, false, run.images.spentMessage());
     const outcome = await dispatchTool(this.deps.port, name, clipboard.args, {
       tabId,
       url: pageUrl,
       ...portCall,
       ...(urls.credentials ? { credentials: urls.credentials } : {}),
     });
-    if (name === "screenshot" && !outcome.isError) run.images?.take();
+    if (spec.vision && !outcome.isError) run.images?.take();
     if (outcome.newTabId) conversation.workingTabId = outcome.newTabId;
     if (spec.formCheck === "unverified" && !outcome.isError) run.unverifiedFrames.add(str(args.urlFilter));
     if (spec.formCheck === "verifies" && !outcome.isError) run.unverifiedFrames.delete(str(args.urlFilter));
     const resultText = outcome.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 
     // The tree's own result carries the names its refs stand for (submitLabel's ref_name).
-    if (name === "get_accessibility_tree" && !outcome.isError) {
+    if (spec.answersTree && !outcome.isError) {
       const names = refNamesOf(outcome.details);
       const known = this.refNames.get(tabId) ?? new Map<string, string>();
       for (const [ref, refName] of names) known.set(ref, refName);
@@ -297,20 +297,21 @@ export class ToolExecutor {
    * origin; `read_clipboard` in the port call says it was allowed, and is never the model's.
    */
   private async clipboardRead(
-    name: string,
+    spec: ToolContract,
     args: Record<string, unknown>,
     pageUrl: string,
   ): Promise<{ allowed: true; args: Record<string, unknown> } | { allowed: false; message: string }> {
-    // Only press_keys pastes (Control+v): the clipboard rule is its implementation.
-    if (name !== "press_keys") return { allowed: true, args };
+    // Only a call that presses keys (its `keysArg`) can paste (Control+v).
+    if (spec.keysArg === undefined) return { allowed: true, args };
     const { read_clipboard: _fromModel, ...rest } = args;
-    if (!this.deps.port.capabilities.has("clipboard_read") || !pastes(rest.keys))
+    const keys = rest[spec.keysArg];
+    if (!this.deps.port.capabilities.has("clipboard_read") || !pastes(keys))
       return { allowed: true, args: rest };
     const decision = await this.deps.gate.check({
       capability: "clipboard_read",
       origin: originOf(pageUrl),
-      tool: name,
-      detail: `paste the system clipboard into ${originOf(pageUrl)} (${str(rest.keys)})`,
+      tool: spec.name,
+      detail: `paste the system clipboard into ${originOf(pageUrl)} (${str(keys)})`,
     });
     return decision.allowed ? { allowed: true, args: { ...rest, read_clipboard: true } } : decision;
   }

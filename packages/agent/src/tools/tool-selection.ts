@@ -23,6 +23,7 @@ import {
   type BrowserCapabilities,
   type Mode,
   missingCapabilities,
+  modeFitsTier,
   type Tier,
   tierRank,
 } from "@webbrain/protocol";
@@ -65,7 +66,7 @@ export function toolNamesFor(input: ToolSelectionInput): string[] {
 
 /** Tool declarations for this mode, tier, model and port (what the model is offered). */
 export function toolsFor(input: ToolSelectionInput): ToolContract[] {
-  if (input.mode === "dev" && input.tier === "compact") throw devOnCompact();
+  if (!modeFitsTier(input.mode, input.tier)) throw devOnCompact();
   return TOOL_CATALOG.filter(
     (spec) =>
       offeredIn(spec, input.mode, input.tier) &&
@@ -92,8 +93,7 @@ export type ToolPermit = { allowed: true } | { allowed: false; reason: string };
 export function allowedTool(input: ToolSelectionInput, name: string): ToolPermit {
   const spec = toolSpec(name);
   if (!spec) return { allowed: false, reason: `Unknown tool "${name}". Use only the tools you were given.` };
-  if (input.mode === "dev" && input.tier === "compact")
-    return { allowed: false, reason: devOnCompact().message };
+  if (!modeFitsTier(input.mode, input.tier)) return { allowed: false, reason: devOnCompact().message };
   const offered = offeredIn(spec, input.mode, input.tier);
   if (offered && (input.vision || !spec.vision)) {
     const lacking = missingFacilities(spec, input.facilities);

@@ -313,15 +313,9 @@ export class TraceRecorder {
           if (target) call.target = target;
         }
       }
-      const result =
-        name === "get_accessibility_tree"
-          ? this.learnTree(
-              tabId,
-              url,
-              await inner.pageAction(tabId, name, withNodes(params), ...rest),
-              params,
-            )
-          : await inner.pageAction(tabId, name, params, ...rest);
+      const result = toolSpec(name)?.answersTree
+        ? this.learnTree(tabId, url, await inner.pageAction(tabId, name, withNodes(params), ...rest), params)
+        : await inner.pageAction(tabId, name, params, ...rest);
       if (call && isSecretResult(result)) {
         call.secret = true;
         this.learnSecret(typedValue(name, params));
@@ -372,9 +366,10 @@ export class TraceRecorder {
     params: Record<string, unknown>,
     signal: AbortSignal | undefined,
   ): Promise<Pick<TraceShot, "box" | "viewport">> {
-    const ref = toolSpec(name)?.refScopesRead ? undefined : params.ref_id;
-    const x = finiteNumber(params.x);
-    const y = finiteNumber(params.y);
+    const spec = toolSpec(name);
+    const ref = spec?.refScopesRead ? undefined : params.ref_id;
+    const x = spec?.clicksPoint ? finiteNumber(params.x) : undefined;
+    const y = spec?.clicksPoint ? finiteNumber(params.y) : undefined;
     const probe =
       ref !== undefined && ref !== null
         ? { ref_id: ref as JsonValue, properties: [] }

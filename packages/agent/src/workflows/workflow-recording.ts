@@ -17,7 +17,7 @@
  * - An action whose element the tree did not print is left out and counted in `skipped`; a
  *   step that cannot be found again is worse than one missing.
  */
-import { placeTreeNodes, type RecordedAction } from "@webbrain/protocol";
+import { placeTreeNodes, type RecordedAction, type ToolName } from "@webbrain/protocol";
 import { SECRET_PLACEHOLDER } from "../guards/secret-values.js";
 import type { TraceToolCall } from "../traces/trace-format.js";
 import { stepsFromCalls } from "./workflow-builder.js";
@@ -30,6 +30,18 @@ import { describeRef, formatTarget, type TargetDescriptor } from "./workflow-tar
  */
 export const NAVIGATION_CAUSE_MS = 3000;
 
+/**
+ * The tool call each kind of recorded step becomes: what an agent would have called for it (a
+ * click by ref; typed text and a select's choice by ref; an address the person typed).
+ */
+const RECORDED_AS = {
+  click: "click_ax",
+  entry: "type_ax",
+  navigation: "navigate",
+} as const satisfies Record<string, ToolName>;
+
+type RecordedStep = keyof typeof RECORDED_AS;
+
 export interface RecordingOptions {
   name?: string;
   now?: () => number;
@@ -41,7 +53,8 @@ function sameTarget(a: TargetDescriptor | undefined, b: TargetDescriptor | undef
 
 export class WorkflowRecording {
   readonly startUrl: string;
-  readonly #calls: TraceToolCall[] = [];
+  /** Each step as the tool call it becomes, with what it was recorded from. */
+  readonly #steps: { from: RecordedStep; call: TraceToolCall }[] = [];
   readonly #now: () => number;
   #skipped = 0;
   #lastClickAt = Number.NEGATIVE_INFINITY;
@@ -54,7 +67,7 @@ export class WorkflowRecording {
   }
 
   get steps(): number {
-    return this.#calls.length;
+    return this.#steps.length;
   }
 
   /** Actions left out because their element had no line in the tree. */
@@ -74,15 +87,15 @@ export class WorkflowRecording {
       return undefined;
     }
     if (action.kind === "click") {
-      this.#push("click_ax", { ref_id: action.ref }, target, action.url);
+      this.#push("click", { ref_id: action.ref }, target, action.url);
       this.#lastClickAt = this.#now();
       return `click ${formatTarget(target)}`;
     }
     const secret = action.kind === "type" && action.secret === true;
-    const last = this.#calls.at(-1);
-    if (last?.name === "type_ax" && sameTarget(last.target, target)) this.#calls.pop();
+    const last = this.#steps.at(-1);
+    if (last?.from === "entry" && sameTarget(last.call.target, target)) this.#steps.pop();
     this.#push(
-      "type_ax",
+      "entry",
       { ref_id: action.ref, value: secret ? SECRET_PLACEHOLDER : action.value },
       target,
       action.url,
@@ -100,26 +113,27 @@ export class WorkflowRecording {
   navigationStarted(url: string, byPerson?: boolean): string | undefined {
     const from = this.#url;
     this.#url = url;
-    const last = this.#calls.at(-1);
+    const last = this.#steps.at(-1);
     const byClick =
       byPerson === undefined ? this.#now() - this.#lastClickAt <= NAVIGATION_CAUSE_MS : !byPerson;
-    if (last?.name === "click_ax" && byClick) {
-      last.result = { ...last.result, effect: { changed: true, changes: ["url changed"] } };
+    if (last?.from === "click" && byClick) {
+      last.call.result = { ...last.call.result, effect: { changed: true, changes: ["url changed"] } };
       this.#lastClickAt = Number.NEGATIVE_INFINITY;
       return undefined;
     }
-    this.#push("navigate", { url }, undefined, from);
+    this.#push("navigation", { url }, undefined, from);
     return `navigate to ${url}`;
   }
 
   toWorkflow(options: RecordingOptions = {}): Workflow {
-    if (this.#calls.length === 0) {
+    if (this.#steps.length === 0) {
       throw new WorkflowError(
         "The recording has no steps: nothing was clicked, typed or chosen on the page before it ended.",
       );
     }
     const params: Workflow["params"] = [];
-    const steps = stepsFromCalls(this.#calls, { byValue: new Map(), params, used: new Set() });
+    const calls = this.#steps.map((step) => step.call);
+    const steps = stepsFromCalls(calls, { byValue: new Map(), params, used: new Set() });
     const createdAt = new Date((options.now ?? this.#now)()).toISOString();
     return {
       webbrainWorkflow: WORKFLOW_FORMAT_VERSION,
@@ -133,18 +147,18 @@ export class WorkflowRecording {
   }
 
   #push(
-    name: string,
+    from: RecordedStep,
     args: Record<string, unknown>,
     target: TargetDescriptor | undefined,
     url: string,
     result: Record<string, unknown> = {},
   ): void {
-    this.#calls.push({
+    const call: TraceToolCall = {
       v: 1,
       type: "tool_call",
       at: new Date(this.#now()).toISOString(),
-      id: `recorded-${this.#calls.length + 1}`,
-      name,
+      id: `recorded-${this.#steps.length + 1}`,
+      name: RECORDED_AS[from],
       args,
       ok: true,
       ms: 0,
@@ -152,7 +166,8 @@ export class WorkflowRecording {
       result,
       url,
       ...(target ? { target } : {}),
-    });
+    };
+    this.#steps.push({ from, call });
   }
 }
 

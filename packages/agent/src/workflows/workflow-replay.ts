@@ -232,7 +232,8 @@ async function runStep(
   const outcome = await calls.call(step.tool, args);
   const result: PageResult = outcome.details ?? { success: !outcome.isError };
   if (outcome.isError) {
-    const what = step.tool === "navigate" ? `navigate to ${text(args.url)}` : step.tool;
+    const opens = toolSpec(step.tool)?.opensUrls;
+    const what = opens ? `${step.tool} to ${text(args[opens])}` : step.tool;
     return `${what} failed: ${failureOf(outcome)}`;
   }
   const problem = await verify(port, tabId, step, result, values, before);

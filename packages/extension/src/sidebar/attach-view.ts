@@ -5,12 +5,10 @@
  * its call waits for (allow once / always / deny), Stop (its calls in flight) and Revoke.
  * Everything shown comes from the background's broker; names are set as text, never as markup.
  */
-import type { AttachClientView, Mode } from "@webbrain/protocol";
+import { type AttachClientView, MODES, type Mode } from "@webbrain/protocol";
 import { ATTACH_CHANGED, type AttachReply, type AttachRequest } from "../shared/attach-requests.js";
 import { element } from "../shared/element.js";
 import { t } from "../shared/i18n.js";
-
-const MODES: readonly Mode[] = ["ask", "act", "dev"];
 
 async function send(request: AttachRequest): Promise<AttachClientView[]> {
   const reply = (await browser.runtime.sendMessage(request)) as AttachReply | undefined;

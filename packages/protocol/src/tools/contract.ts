@@ -1,8 +1,9 @@
 /**
  * One tool's contract: what the model is told (name, description, parameters as typebox, sent as
  * JSON Schema), who offers it (modes and tiers, vision), what the port must be able to do, where it
- * runs, who wrote the text its result carries, and its facets (tool-facets.ts): the facts guards,
- * replay, traces and the conformance test read instead of switching on names.
+ * runs, who wrote the text its result carries, its facets (tool-facets.ts): the facts guards,
+ * replay and traces read instead of switching on names, and its example call (example.ts): the
+ * call both conformance tests make in real Firefox, so no test keeps a list of calls by name.
  *
  * Kinds drive the guards: `observe` tools read and never change the page ("looking is not
  * looping": the loop detector ignores them); `act` tools change the page; `navigate` changes
@@ -15,6 +16,7 @@ import type { AgentFacility } from "../agent-facilities.js";
 import type { BrowserCapability } from "../browser-capabilities.js";
 import type { Mode, Tier } from "../modes.js";
 import type { PermissionFacet, ToolFacets } from "../tool-facets.js";
+import type { ExampleArgs } from "./example.js";
 
 export type ToolKind = "observe" | "act" | "navigate" | "network" | "download" | "dev" | "control";
 
@@ -53,12 +55,17 @@ export interface ToolContract<Name extends string = string, Runs extends ToolRun
   parameters: TSchema;
   /** Modes that offer the tool, each from its lowest tier up. Dev on Compact offers nothing. */
   offer: ToolOffer;
-  /** Offered only to models that take images. */
+  /** Offered only to models that take images: its answer is one (the run's image budget counts it). */
   vision: boolean;
   /** The port must declare all of these (BrowserPort.capabilities). */
   needs: readonly BrowserCapability[];
   runs: Runs;
   result: ResultTrust;
+  /**
+   * One call of the tool on the conformance page, with placeholders for what each run's page
+   * gives (example.ts). Every tool declares one: both conformance tests make exactly this call.
+   */
+  example: ExampleArgs;
 }
 
 interface DeclarationInput<Runs extends ToolRuns> extends ToolFacets {
@@ -70,6 +77,7 @@ interface DeclarationInput<Runs extends ToolRuns> extends ToolFacets {
   runs: Runs;
   result?: ResultTrust;
   vision?: boolean;
+  example: ExampleArgs;
 }
 
 /**

@@ -2,6 +2,7 @@
 import { Type } from "typebox";
 import { modeSchema } from "../mode-schema.js";
 import { tool } from "./contract.js";
+import { examplePageUrl } from "./example.js";
 import {
   ACTING,
   AGENT,
@@ -48,6 +49,12 @@ export const CONTROL_TOOLS = [
     needs: [],
     runs: AGENT_SCHEDULER,
     result: "agent",
+    example: {
+      title: "Conformance",
+      prompt: "Read the conformance page again",
+      schedule: { type: "once", after_seconds: 3_600 },
+      target: { type: "url", url: examplePageUrl() },
+    },
   }),
   tool("schedule_resume", {
     kind: "control",

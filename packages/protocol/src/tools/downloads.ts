@@ -1,6 +1,7 @@
 /** Files in and out: downloads (listed, read back), and a file handed to the page (upload or drop). */
 import { Type } from "typebox";
 import { tool } from "./contract.js";
+import { EXAMPLE_DOWNLOAD_ID, exampleOriginUrl } from "./example.js";
 import { ACTING_MID, optBool, optNum, optRef, optStr, PORT, READING_MID, str } from "./shorthands.js";
 
 export const DOWNLOADS_TOOLS = [
@@ -20,6 +21,7 @@ export const DOWNLOADS_TOOLS = [
     offer: READING_MID,
     needs: ["downloads"],
     runs: PORT,
+    example: { id: EXAMPLE_DOWNLOAD_ID },
   }),
   tool("download_resource_from_page", {
     kind: "download",
@@ -29,6 +31,7 @@ export const DOWNLOADS_TOOLS = [
     needs: ["resource_url", "download"],
     runs: PORT,
     onPage: true,
+    example: { selector: "#report" },
   }),
   tool("download_files", {
     kind: "download",
@@ -38,6 +41,7 @@ export const DOWNLOADS_TOOLS = [
     needs: ["download"],
     runs: PORT,
     opensUrls: "urls",
+    example: { urls: [exampleOriginUrl("/conformance/report.txt")] },
   }),
   tool("upload_file", {
     kind: "act",
@@ -57,5 +61,6 @@ export const DOWNLOADS_TOOLS = [
     preflight: "upload",
     permission: { capability: "upload", origin: "page" },
     onPage: true,
+    example: { selector: "#attachment", downloadId: EXAMPLE_DOWNLOAD_ID },
   }),
 ] as const;

@@ -1,6 +1,7 @@
 /** Frames: listing them, reading one, clicking and typing in one (cross-origin ones in their own context), opening one in the tab. */
 import { Type } from "typebox";
 import { tool } from "./contract.js";
+import { EXAMPLE_FRAME_FILTER } from "./example.js";
 import {
   ACTING_MID,
   INSPECTING,
@@ -23,6 +24,7 @@ export const FRAMES_TOOLS = [
     offer: INSPECTING,
     needs: PAGE_LAYER,
     runs: PAGE,
+    example: {},
   }),
   tool("iframe_read", {
     kind: "observe",
@@ -31,6 +33,7 @@ export const FRAMES_TOOLS = [
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE,
+    example: { urlFilter: EXAMPLE_FRAME_FILTER },
   }),
   tool("iframe_click", {
     kind: "act",
@@ -45,6 +48,7 @@ export const FRAMES_TOOLS = [
     needs: ["page_layer", "frame_input"],
     runs: PORT_ACTION,
     sends: { trigger: "activates", target: "none" },
+    example: { urlFilter: EXAMPLE_FRAME_FILTER, selector: "#apply" },
   }),
   tool("iframe_type", {
     kind: "act",
@@ -54,6 +58,7 @@ export const FRAMES_TOOLS = [
     needs: ["page_layer", "frame_input"],
     runs: PORT_ACTION,
     formCheck: "unverified",
+    example: { urlFilter: EXAMPLE_FRAME_FILTER, selector: "#code", text: "SPRING" },
   }),
   tool("promote_iframe", {
     kind: "navigate",
@@ -64,5 +69,6 @@ export const FRAMES_TOOLS = [
     runs: PORT_ACTION,
     // No URL argument: the frame is already on the page.
     permission: null,
+    example: { url_filter: EXAMPLE_FRAME_FILTER },
   }),
 ] as const;

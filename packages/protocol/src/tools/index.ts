@@ -1,2 +1,3 @@
 export * from "./catalog.js";
 export * from "./contract.js";
+export * from "./example.js";

@@ -1,6 +1,7 @@
 /** Input: clicks, typing, keys, hover, drag, scroll and selection, by ref (preferred) or by text, selector, index or point (legacy). */
 import { Type } from "typebox";
 import { tool } from "./contract.js";
+import { exampleRef } from "./example.js";
 import {
   ACTING,
   ACTING_MID,
@@ -29,6 +30,8 @@ export const INPUT_TOOLS = [
     runs: PAGE_INPUT,
     replay: "replayed",
     sends: { trigger: "activates", target: "ref", label: "ref_name" },
+    focusesRef: true,
+    example: { ref_id: exampleRef("button", "Add note") },
   }),
   tool("type_ax", {
     kind: "act",
@@ -40,6 +43,8 @@ export const INPUT_TOOLS = [
     typedArg: "value",
     replay: "typing",
     sends: { trigger: "typed_newline", target: "ref" },
+    focusesRef: true,
+    example: { ref_id: exampleRef("textbox", "Full name"), value: "Ada" },
   }),
   tool("set_field", {
     kind: "act",
@@ -52,6 +57,8 @@ export const INPUT_TOOLS = [
     typedArg: "value",
     replay: "replayed",
     sends: { trigger: "submit_flag", target: "ref" },
+    focusesRef: true,
+    example: { ref_id: exampleRef("textbox", "Full name"), value: "Ada Lovelace" },
   }),
   tool("hover", {
     kind: "act",
@@ -62,6 +69,7 @@ export const INPUT_TOOLS = [
     runs: PAGE_INPUT,
     result: "agent",
     replay: "replayed",
+    example: { ref_id: exampleRef("button", "Hover for details") },
   }),
   tool("drag_drop", {
     kind: "act",
@@ -78,6 +86,7 @@ export const INPUT_TOOLS = [
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
     result: "agent",
+    example: { from_ref_id: exampleRef("button", "Drag card"), to_ref_id: exampleRef("button", "Drop zone") },
   }),
   tool("click", {
     kind: "act",
@@ -96,6 +105,8 @@ export const INPUT_TOOLS = [
     runs: PAGE_INPUT_SEARCH,
     replay: "replayed",
     sends: { trigger: "activates", target: "none", label: "text" },
+    clicksPoint: true,
+    example: { text: "Show more" },
   }),
   tool("type_text", {
     kind: "act",
@@ -107,6 +118,7 @@ export const INPUT_TOOLS = [
     typedArg: "text",
     replay: "typing",
     sends: { trigger: "typed_newline", target: "ref" },
+    example: { selector: "#city", text: "Paris" },
   }),
   tool("press_keys", {
     kind: "act",
@@ -118,6 +130,7 @@ export const INPUT_TOOLS = [
     result: "agent",
     replay: "replayed",
     sends: { trigger: "enter_key", target: "focus" },
+    keysArg: "keys",
     example: { keys: "Tab" },
   }),
   tool("scroll", {
@@ -145,5 +158,6 @@ export const INPUT_TOOLS = [
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE,
+    example: { text: "Tool conformance" },
   }),
 ] as const;

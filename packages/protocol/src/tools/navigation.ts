@@ -1,6 +1,7 @@
 /** Navigation: the tab's URL, its history, a new tab. */
 import { Type } from "typebox";
 import { tool } from "./contract.js";
+import { examplePageUrl } from "./example.js";
 import { ACTING, ACTING_MID, none, PORT, str } from "./shorthands.js";
 
 export const NAVIGATION_TOOLS = [
@@ -13,6 +14,7 @@ export const NAVIGATION_TOOLS = [
     runs: PORT,
     replay: "navigation",
     opensUrls: "url",
+    example: { url: examplePageUrl("&visit=2") },
   }),
   tool("go_back", {
     kind: "navigate",
@@ -24,6 +26,7 @@ export const NAVIGATION_TOOLS = [
     replay: "navigation",
     // No URL to ask about: back and forward go where the user already was.
     permission: null,
+    example: {},
   }),
   tool("go_forward", {
     kind: "navigate",
@@ -34,6 +37,7 @@ export const NAVIGATION_TOOLS = [
     runs: PORT,
     replay: "navigation",
     permission: null,
+    example: {},
   }),
   tool("new_tab", {
     kind: "navigate",
@@ -43,5 +47,6 @@ export const NAVIGATION_TOOLS = [
     needs: ["tabs"],
     runs: PORT,
     opensUrls: "url",
+    example: { url: examplePageUrl() },
   }),
 ] as const;

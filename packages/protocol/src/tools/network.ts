@@ -1,6 +1,7 @@
 /** Network: requests to other origins, and reading a URL in the background. */
 import { Type } from "typebox";
 import { tool } from "./contract.js";
+import { exampleOriginUrl } from "./example.js";
 import { optStr, PORT, READING_MID, str } from "./shorthands.js";
 
 export const NETWORK_TOOLS = [
@@ -18,6 +19,8 @@ export const NETWORK_TOOLS = [
     needs: ["http_fetch"],
     runs: PORT,
     opensUrls: "url",
+    methodArg: "method",
+    example: { url: exampleOriginUrl("/conformance/data.json") },
   }),
   tool("research_url", {
     kind: "network",
@@ -28,5 +31,6 @@ export const NETWORK_TOOLS = [
     needs: ["research"],
     runs: PORT,
     opensUrls: "url",
+    example: { url: exampleOriginUrl("/conformance/frame.html") },
   }),
 ] as const;

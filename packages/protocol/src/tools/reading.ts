@@ -1,6 +1,7 @@
 /** Reading: the page's text, image, interactive elements, data, selection and form values; waits; the user's browsing history (read-only, so Ask has it). */
 import { Type } from "typebox";
 import { tool } from "./contract.js";
+import { EXAMPLE_FRAME_FILTER, examplePageUrl } from "./example.js";
 import {
   ACTING_MID,
   EVERYWHERE,
@@ -37,6 +38,7 @@ export const READING_TOOLS = [
     needs: ["screenshot"],
     runs: PORT,
     onPage: true,
+    example: {},
   }),
   tool("get_interactive_elements", {
     kind: "observe",
@@ -69,6 +71,7 @@ export const READING_TOOLS = [
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE,
+    example: {},
   }),
   tool("verify_form", {
     kind: "observe",
@@ -78,6 +81,7 @@ export const READING_TOOLS = [
     needs: PAGE_LAYER,
     runs: PAGE,
     formCheck: "verifies",
+    example: { urlFilter: EXAMPLE_FRAME_FILTER },
   }),
   tool("wait_for_element", {
     kind: "observe",
@@ -86,6 +90,7 @@ export const READING_TOOLS = [
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    example: { text: "Tool conformance", timeout_ms: 5_000 },
   }),
   tool("wait_for_stable", {
     kind: "observe",
@@ -108,6 +113,7 @@ export const READING_TOOLS = [
     offer: READING_MID,
     needs: ["history"],
     runs: PORT,
+    example: { text: "conformance", days: 1 },
   }),
   tool("get_history_visits", {
     kind: "observe",
@@ -116,5 +122,6 @@ export const READING_TOOLS = [
     offer: READING_MID,
     needs: ["history"],
     runs: PORT,
+    example: { url: examplePageUrl() },
   }),
 ] as const;

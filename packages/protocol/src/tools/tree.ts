@@ -21,6 +21,7 @@ export const TREE_TOOLS = [
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
     refScopesRead: true,
+    answersTree: true,
     example: { filter: "interactive" },
   }),
   tool("get_shadow_dom", {
@@ -30,5 +31,6 @@ export const TREE_TOOLS = [
     offer: INSPECTING,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
+    example: {},
   }),
 ] as const;

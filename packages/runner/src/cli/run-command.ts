@@ -28,6 +28,7 @@ import {
   type RunStatus,
   type WorkflowJobFileEntry,
 } from "@webbrain/agent";
+import { modeFitsTier } from "@webbrain/protocol";
 import { BidiApiObserver } from "../browser/api-observer-bidi.js";
 import { checkCommandLineUrl, withRunnerSession } from "../browser/runner-session.js";
 import { EXIT_DONE, EXIT_NOT_FINISHED, EXIT_UNAVAILABLE, type ExitCode, UsageError } from "../errors.js";
@@ -149,7 +150,7 @@ export async function runCommandHandler(
   const skills = await loadSkillFiles(options.skill ?? []);
   const routes = messagingRoutesFrom(options["messaging-route"]);
   const flagged = providerFromFlags(providerFlagsFrom(options), io.env);
-  if (mode === "dev" && flagged.tier === "compact") throw new UsageError(devOnCompact().message);
+  if (!modeFitsTier(mode, flagged.tier)) throw new UsageError(devOnCompact().message);
   if ((options.plan || options.confirm) && !io.interactive) {
     throw new UsageError(
       "--plan and --confirm ask questions on the terminal; run them in a terminal, or drop them.",
