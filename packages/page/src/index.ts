@@ -17,8 +17,9 @@ export {
 export type {
   ActionMode,
   ElementSummary,
-  ErrorCode,
   JsonValue,
+  PageAnswer,
+  PageErrorCode,
   PageResult,
   PlanStep,
   VerifyCall,

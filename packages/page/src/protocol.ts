@@ -1,5 +1,6 @@
 /**
- * The page layer's wire protocol: what `handle(action, params)` accepts and returns.
+ * The page layer's wire protocol: what `handle(action, params)` accepts and returns (the envelope,
+ * its parts and the error codes are @webbrain/protocol's page-answer.ts).
  *
  * Invariants:
  * - Every result is one JSON-serialisable object with `success: boolean`; a failure also has
@@ -8,56 +9,28 @@
  *   that WebDriver BiDi serialises as a node with a `sharedId`.
  */
 
-export type ActionMode = "dispatch" | "resolve";
+import type { PageErrorCode } from "@webbrain/protocol";
 
-export type ErrorCode =
-  | "bad_params"
-  | "unknown_action"
-  | "stale_ref"
-  | "not_found"
-  | "not_visible"
-  | "ambiguous"
-  | "occluded"
-  | "disabled"
-  | "not_editable"
-  | "toolbar_target"
-  | "cross_origin"
-  | "timeout"
-  | "unverified"
-  | "cancelled"
-  | "internal";
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type {
+  ActionMode,
+  JsonValue,
+  PageAnswer,
+  PageErrorCode,
+  PageFailure,
+  PageMeta,
+  PageRunnerData,
+  PageSuccess,
+  PlanStep,
+  VerifyCall,
+  ViewportPoint,
+} from "@webbrain/protocol";
 
 /** A result as it leaves `handle`. Extra fields depend on the action. */
 export interface PageResult {
   success: boolean;
   error?: string;
-  code?: ErrorCode;
+  code?: PageErrorCode;
   [key: string]: unknown;
-}
-
-export interface ViewportPoint {
-  x: number;
-  y: number;
-}
-
-/**
- * One step of a resolve plan, executed by the caller with trusted input, in order.
- * Coordinates are CSS pixels in the top-level viewport.
- */
-export type PlanStep =
-  | { kind: "click"; x: number; y: number; count?: number }
-  | { kind: "move"; x: number; y: number }
-  | { kind: "drag"; from: ViewportPoint; to: ViewportPoint }
-  | { kind: "keys"; keys: string[] }
-  | { kind: "text"; text: string }
-  | { kind: "pause"; ms: number };
-
-/** The follow-up call that checks what trusted input did, run after the plan. */
-export interface VerifyCall {
-  action: string;
-  params: Record<string, JsonValue>;
 }
 
 /** Summary of an element as shown to models (same words as the tree line). */

@@ -16,7 +16,7 @@
  * - Results are plain JSON (no class instances), so they can be persisted and sent to the model.
  */
 
-import type { BrowserCapabilities } from "@webbrain/protocol";
+import type { BrowserCapabilities, JsonValue, PageResult } from "@webbrain/protocol";
 import type { RequestCredentials } from "../guards/ask-fetch-policy.js";
 import type { LocalFileAccess } from "../guards/url-policy.js";
 import {
@@ -37,18 +37,12 @@ export interface TabInfo {
   active: boolean;
 }
 
-/** JSON value as stored, sent to the model, or returned by a page action. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
 /**
- * The result of a page action or a navigation: one JSON object with `success` and, on failure,
- * `error`; action-specific fields beside them (`tree`, `text`, `occluded`, `candidates`, ...).
+ * JSON values, and the result of a page action or a navigation: one JSON object with `success`
+ * and, on failure, `error` and maybe a typed `code`; the action's details beside them (`tree`,
+ * `text`, `candidates`, ...) and `meta` for code only (@webbrain/protocol page-answer.ts).
  */
-export interface PageResult {
-  success: boolean;
-  error?: string;
-  [field: string]: JsonValue | undefined;
-}
+export type { JsonValue, PageResult } from "@webbrain/protocol";
 
 /**
  * Page actions by name, derived from the tool declarations (tool-catalog.ts): the tools that run
