@@ -10,7 +10,7 @@
  *   and each action runs on the realm's document *now* (see createRealmPageLayer).
  */
 
-import type { PageLayerActionName } from "@webbrain/protocol";
+import type { PageCallParams, PageLayerActionName } from "@webbrain/protocol";
 import { clickAx, dragDrop, getAccessibilityTree, hover, verifyEffect } from "./actions/ax-actions.js";
 import { click } from "./actions/click-action.js";
 import { conversationHeader } from "./actions/conversation-header.js";
@@ -31,16 +31,21 @@ import { selectText } from "./actions/selection-actions.js";
 import { setField } from "./actions/set-field-action.js";
 import { checkValue, typeAx } from "./actions/text-actions.js";
 import { waitForElement, waitForStable } from "./actions/wait-actions.js";
+import { readCallParams } from "./call-params.js";
+import { CALL_SCHEMAS } from "./call-schemas.js";
 import { leavingRecently } from "./leave-watch.js";
 import { badParams, PageError } from "./page-error.js";
 import { PageState } from "./page-state.js";
-import { Params } from "./params.js";
 import type { PageResult } from "./protocol.js";
 import { RefRegistry } from "./ref-registry.js";
 
 export const PAGE_LAYER_VERSION = "0.1.0";
 
-type ActionFn = (state: PageState, p: Params) => PageResult | Promise<PageResult>;
+/** An action: its params already read by its schema (call-params.ts), typed by its contract. */
+type ActionFn<A extends PageLayerActionName> = (
+  state: PageState,
+  params: PageCallParams<A>,
+) => PageResult | Promise<PageResult>;
 
 /**
  * The page layer's action table: one entry per action the tool contracts say runs in the page
@@ -78,7 +83,7 @@ export const ACTIONS = {
   refs_of: refsOf,
   check_value: checkValue,
   conversation_header: conversationHeader,
-} as const satisfies Readonly<Record<PageLayerActionName, ActionFn>>;
+} as const satisfies { readonly [A in PageLayerActionName]: ActionFn<A> };
 
 export type ActionName = keyof typeof ACTIONS;
 export const ACTION_NAMES: readonly ActionName[] = Object.keys(ACTIONS) as ActionName[];
@@ -157,19 +162,18 @@ export function createRealmPageLayer(currentDocument: () => Document): PageLayer
   const run = (action: string, params: unknown): PageResult | Promise<PageResult> => {
     try {
       const current = stateNow();
-      const fn: ActionFn | undefined = Object.hasOwn(ACTIONS, action)
-        ? ACTIONS[action as ActionName]
-        : undefined;
-      if (!fn) {
+      if (!Object.hasOwn(ACTIONS, action)) {
         throw new PageError(
           "unknown_action",
           `unknown page action ${JSON.stringify(action)}; known actions: ${ACTION_NAMES.join(", ")}`,
         );
       }
-      const p = new Params(action, params);
-      const floor = p.optionalNumber("ref_floor");
-      if (floor !== undefined) registry.raiseFloor(Math.floor(floor));
-      const result = fn(current, p);
+      const name = action as ActionName;
+      const read = readCallParams(name, CALL_SCHEMAS[name], params) as { ref_floor?: number };
+      if (read.ref_floor !== undefined) registry.raiseFloor(Math.floor(read.ref_floor));
+      // The params fit the schema their type is derived from: each action gets its own.
+      const fn = ACTIONS[name] as ActionFn<typeof name>;
+      const result = fn(current, read as PageCallParams<typeof name>);
       if (isPromise(result)) return result.catch((error: unknown) => failureResult(action, error));
       // Asked to unload just now: what this answer read is a page about to go (see leave-watch.ts).
       if (leavingRecently()) result.leaving = true;

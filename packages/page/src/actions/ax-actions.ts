@@ -7,14 +7,13 @@
  * and a plan of trusted input steps, and names the follow-up call that verifies the effect.
  */
 
-import { TREE_FILTERS, TREE_NODES_PARAM } from "@webbrain/protocol";
+import { type PageCallParams, TREE_NODES_PARAM } from "@webbrain/protocol";
 import { diffTrees, swapLastTree } from "../diff.js";
 import { isSelect, sleep } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { type Actionable, elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { EffectBaseline, PageState } from "../page-state.js";
-import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, PlanStep, VerifyCall, ViewportPoint } from "../protocol.js";
 import { clickElement, dragAndDrop, dragToPoint, hoverAt } from "../synthetic-input.js";
 import { writeText } from "../text-entry.js";
@@ -30,7 +29,10 @@ export const TREE_LOADING_WAIT_MS = 5_000;
  * A document still loading may have no body yet: its empty tree is not the page (the model
  * read it as "the page is blank"). Wait for it (bounded), then say it is loading if it still is.
  */
-export function getAccessibilityTree(state: PageState, p: Params): PageResult | Promise<PageResult> {
+export function getAccessibilityTree(
+  state: PageState,
+  p: PageCallParams<"get_accessibility_tree">,
+): PageResult | Promise<PageResult> {
   const first = readTree(state, p);
   if (!loadingAndEmpty(state, first)) return first;
   return (async () => {
@@ -51,10 +53,10 @@ function loadingAndEmpty(state: PageState, result: PageResult): boolean {
   return result.tree === "" && (metadata?.lines ?? 0) === 0;
 }
 
-function readTree(state: PageState, p: Params): PageResult {
-  const filter = p.oneOf("filter", TREE_FILTERS, "all");
-  const scopeRef = p.optionalRef("ref_id");
-  const maxChars = p.optionalNumber("max_chars");
+function readTree(state: PageState, p: PageCallParams<"get_accessibility_tree">): PageResult {
+  const filter = p.filter ?? "all";
+  const scopeRef = p.ref_id;
+  const maxChars = p.max_chars;
   if (maxChars !== undefined && maxChars < 200) {
     throw new PageError(
       "bad_params",
@@ -62,11 +64,11 @@ function readTree(state: PageState, p: Params): PageResult {
     );
   }
   const root = scopeRef === undefined ? undefined : elementForRef(state, scopeRef);
-  const findText = p.optionalString("find");
-  const findRole = p.optionalString("role");
-  const diff = p.boolean("diff", false);
+  const findText = p.find;
+  const findRole = p.role;
+  const diff = p.diff ?? false;
   // Code that reads the tree as data asks for nodes (the recipient guard, traces, replay).
-  const nodes = p.boolean(TREE_NODES_PARAM, false);
+  const nodes = p[TREE_NODES_PARAM] ?? false;
   const started = performance.now();
   const result = buildTree(state.doc, state.registry, {
     filter,
@@ -120,9 +122,15 @@ export function resolveResult(
   return { success: true, mode: "resolve", element: el, target, point, plan, verify };
 }
 
-export function clickAx(state: PageState, p: Params): PageResult | Promise<PageResult> {
-  const el = elementForRef(state, p.ref("ref_id"));
+export function clickAx(state: PageState, p: PageCallParams<"click_ax">): PageResult | Promise<PageResult> {
+  const el = elementForRef(state, p.ref_id);
   return clickResolvedElement(state, el, p, true);
+}
+
+/** How a port asks for an element action: resolve (a plan to press) or dispatch, and `force`. */
+export interface ResolveOptions {
+  mode?: "dispatch" | "resolve" | undefined;
+  force?: boolean | undefined;
 }
 
 /**
@@ -133,13 +141,13 @@ export function clickAx(state: PageState, p: Params): PageResult | Promise<PageR
 export function clickResolvedElement(
   state: PageState,
   el: Element,
-  p: Params,
+  p: ResolveOptions,
   occlusion: boolean,
 ): PageResult | Promise<PageResult> {
-  const mode = p.mode();
+  const mode = p.mode ?? "dispatch";
   const actionable = makeActionable(state, el, {
     occlusion,
-    force: p.boolean("force", false),
+    force: p.force ?? false,
     enabled: true,
   });
   const target = actionable.summary;
@@ -189,8 +197,8 @@ async function dispatchClick(
   };
 }
 
-export function verifyEffect(state: PageState, p: Params): PageResult {
-  const baseline = takePendingBaseline(state, p);
+export function verifyEffect(state: PageState, p: PageCallParams<"verify_effect">): PageResult {
+  const baseline = takePendingBaseline(state, "verify_effect", p.token);
   // For the runner only (stripped before the model): whether to wait for the link's navigation.
   const followed = baseline.link?.followed();
   return {
@@ -200,16 +208,16 @@ export function verifyEffect(state: PageState, p: Params): PageResult {
   };
 }
 
-export async function hover(state: PageState, p: Params): Promise<PageResult> {
-  const el = elementForRef(state, p.ref("ref_id"));
+export async function hover(state: PageState, p: PageCallParams<"hover">): Promise<PageResult> {
+  const el = elementForRef(state, p.ref_id);
   const actionable = makeActionable(state, el, {
     occlusion: true,
-    force: p.boolean("force", false),
+    force: p.force ?? false,
     enabled: false,
   });
   const target = actionable.summary;
   const baseline = captureBaseline(state, el);
-  if (p.mode() === "resolve") {
+  if (p.mode === "resolve") {
     const { x, y } = actionable.point;
     return resolveResult(el, target, actionable.point, [{ kind: "move", x, y }], {
       action: "verify_effect",
@@ -244,11 +252,10 @@ const RESIZE_HANDLE_INSET_PX = 4;
  * onto the target's centre, or by dx,dy pixels. Resolve answers one trusted drag step; dispatch
  * sends the pointer/mouse (and HTML5 drag) events a drag produces.
  */
-export async function dragDrop(state: PageState, p: Params): Promise<PageResult> {
-  const fromRef = p.optionalRef("from_ref_id") ?? p.optionalRef("source_ref_id") ?? p.optionalRef("ref_id");
-  const toRef = p.optionalRef("to_ref_id") ?? p.optionalRef("target_ref_id");
-  const dx = p.optionalNumber("dx");
-  const dy = p.optionalNumber("dy");
+export async function dragDrop(state: PageState, p: PageCallParams<"drag_drop">): Promise<PageResult> {
+  const fromRef = p.from_ref_id ?? p.source_ref_id ?? p.ref_id;
+  const toRef = p.to_ref_id ?? p.target_ref_id;
+  const { dx, dy } = p;
   const byOffset = toRef === undefined && (dx !== undefined || dy !== undefined);
   if (fromRef === undefined || (toRef === undefined && !byOffset)) {
     throw new PageError(
@@ -256,11 +263,11 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
       `drag_drop: pass "from_ref_id" (what to drag) and "to_ref_id" (where to drop it) as numbers from the tree, or dx/dy (pixels to move it by) instead of to_ref_id`,
     );
   }
-  const corner = p.oneOf("handle", ["center", "bottom_right"] as const, "center") === "bottom_right";
+  const corner = p.handle === "bottom_right";
   const source = elementForRef(state, fromRef);
   makeActionable(state, source, {
     occlusion: !corner,
-    force: p.boolean("force", false) || corner,
+    force: (p.force ?? false) || corner,
     enabled: true,
   });
   const dest = toRef === undefined ? undefined : elementForRef(state, toRef);
@@ -279,7 +286,7 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
       };
   const target = summarize(state, source);
   const baseline = captureBaseline(state, source, { size: true });
-  if (p.mode() === "resolve") {
+  if (p.mode === "resolve") {
     // Onto an element: let go a little past its centre (pastCentre); by offset: exactly there.
     const release = dest ? pastCentre(grab.point, drop.point, dest) : drop.point;
     return resolveResult(source, target, grab.point, [{ kind: "drag", from: grab.point, to: release }], {

@@ -3,12 +3,12 @@
  * the agent's `done` blockedDone heuristic needs: open dialogs, visible forms and their fill
  * state, live-region and alert messages).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isSelect, isTextArea, truncate } from "../dom-realm.js";
 import { describeForModel } from "../element-facts.js";
 import { summarize } from "../element-target.js";
 import { describeContainer } from "../overlays.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
 import type { PageResult } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { isRendered } from "../visibility.js";
@@ -69,8 +69,8 @@ function visibleForms(state: PageState): Element[] {
   return Array.from(state.doc.querySelectorAll("form, [role=form]")).filter(isRendered);
 }
 
-export function verifyForm(state: PageState, p: Params): PageResult {
-  const selector = p.optionalString("selector");
+export function verifyForm(state: PageState, p: PageCallParams<"verify_form">): PageResult {
+  const selector = p.selector;
   const forms = selector ? Array.from(state.doc.querySelectorAll(selector)) : visibleForms(state);
   const scopes = forms.length > 0 ? forms : [state.doc.body ?? state.doc.documentElement];
   const report = scopes.map((form) => {

@@ -5,13 +5,13 @@
  * an open modal <dialog> when the page does not handle it, and Control+a/c/x/v select, copy and
  * paste (clipboard-keys.ts).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { clipboardKey } from "../clipboard-keys.js";
 import { isInput, shadowRootOf } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
 import type { ElementSummary, PageResult } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { type KeyCombo, parseKeyCombo, pressKey } from "../synthetic-input.js";
@@ -33,12 +33,12 @@ export function deepActiveElement(doc: Document): Element | null {
   return active;
 }
 
-export async function typeText(state: PageState, p: Params): Promise<PageResult> {
-  const text = p.string("text");
+export async function typeText(state: PageState, p: PageCallParams<"type_text">): Promise<PageResult> {
+  const text = p.text;
   let el: Element | null = null;
-  if (p.has("ref_id")) el = elementForRef(state, p.ref("ref_id"));
-  else if (p.has("selector")) {
-    const selector = p.string("selector");
+  if (p.ref_id !== undefined) el = elementForRef(state, p.ref_id);
+  else if (p.selector) {
+    const selector = p.selector;
     try {
       const all = Array.from(state.doc.querySelectorAll(selector)).filter(isRendered);
       if (all.length > 1)
@@ -129,9 +129,10 @@ function defaultAction(
   return undefined;
 }
 
-function parseKeys(p: Params): KeyCombo[] {
-  const raw = p.raw.keys ?? p.raw.key;
-  const list = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.trim().split(/[\s,]+/) : undefined;
+/** The keys of a call: `keys` (one string, split at spaces and commas, or a list) or `key`. */
+function parseKeys(p: { keys?: string | string[] | undefined; key?: string | undefined }): KeyCombo[] {
+  const raw = p.keys ?? p.key;
+  const list = Array.isArray(raw) ? raw : raw?.trim().split(/[\s,]+/);
   if (!list || list.length === 0) {
     throw new PageError(
       "bad_params",
@@ -144,7 +145,7 @@ function parseKeys(p: Params): KeyCombo[] {
       `press_keys: at most ${MAX_KEYS_PER_CALL} keys per call, got ${list.length}.`,
     );
   return list.map((item) => {
-    const combo = typeof item === "string" ? parseKeyCombo(item) : undefined;
+    const combo = parseKeyCombo(item);
     if (!combo)
       throw new PageError(
         "bad_params",
@@ -154,11 +155,11 @@ function parseKeys(p: Params): KeyCombo[] {
   });
 }
 
-export async function pressKeys(state: PageState, p: Params): Promise<PageResult> {
+export async function pressKeys(state: PageState, p: PageCallParams<"press_keys">): Promise<PageResult> {
   const combos = parseKeys(p);
-  const target = p.has("ref_id") ? elementForRef(state, p.ref("ref_id")) : null;
+  const target = p.ref_id !== undefined ? elementForRef(state, p.ref_id) : null;
   if (target) (target as HTMLElement).focus?.({ preventScroll: false });
-  if (p.mode() === "resolve") {
+  if (p.mode === "resolve") {
     const focused = deepActiveElement(state.doc);
     const keys = combos.map((c) => c.text);
     // The keys go to whatever has focus; its state (and the page's) is the baseline to compare.
@@ -174,7 +175,7 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
     };
   }
   const effects: string[] = [];
-  const systemClipboard = p.optionalString("clipboard_text");
+  const systemClipboard = p.clipboard_text;
   for (const combo of combos) {
     const active = target ?? deepActiveElement(state.doc) ?? state.doc.body;
     const el = active ?? state.doc.documentElement;
@@ -198,8 +199,8 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
  * expanded, dialogs, URL) and what has focus now (`focused: null` for the page itself), so the
  * model never reads the focus from before the keys.
  */
-export function verifyKeys(state: PageState, p: Params): PageResult {
-  const baseline = takePendingBaseline(state, p);
+export function verifyKeys(state: PageState, p: PageCallParams<"verify_keys">): PageResult {
+  const baseline = takePendingBaseline(state, "verify_keys", p.token);
   return {
     success: true,
     pressed: parseKeys(p).map((combo) => combo.text),

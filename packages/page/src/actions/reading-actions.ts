@@ -2,11 +2,11 @@
  * Read-only page tools: read_page, get_interactive_elements, extract_data, get_selection,
  * read_page_source and inspect_element_styles (scroll: scroll-action.ts). Output is capped with explicit markers.
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isTextArea, renderedText, truncate } from "../dom-realm.js";
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
 import type { PageResult } from "../protocol.js";
 import { buildTree } from "../tree-builder.js";
 import { isRendered } from "../visibility.js";
@@ -40,10 +40,17 @@ function capped(text: string, max: number): { text: string; truncated: boolean; 
   };
 }
 
-export function scopeElement(state: PageState, p: Params, action: string): Element {
-  if (p.has("ref_id")) return elementForRef(state, p.ref("ref_id"));
-  if (p.has("selector")) {
-    const selector = p.string("selector");
+/** Where a call says to look: an element by ref, else by selector. */
+export interface ScopeParams {
+  ref_id?: number | undefined;
+  selector?: string | undefined;
+}
+
+/** The element `ref_id` or `selector` names, else the page's body. */
+export function scopeElement(state: PageState, p: ScopeParams, action: string): Element {
+  if (p.ref_id !== undefined) return elementForRef(state, p.ref_id);
+  if (p.selector) {
+    const selector = p.selector;
     let found: Element | null;
     try {
       found = state.doc.querySelector(selector);
@@ -60,9 +67,9 @@ export function scopeElement(state: PageState, p: Params, action: string): Eleme
   return state.doc.body ?? state.doc.documentElement;
 }
 
-export function readPage(state: PageState, p: Params): PageResult {
+export function readPage(state: PageState, p: PageCallParams<"read_page">): PageResult {
   const root = scopeElement(state, p, "read_page");
-  const max = p.optionalNumber("max_chars") ?? READ_PAGE_DEFAULT_MAX_CHARS;
+  const max = p.max_chars ?? READ_PAGE_DEFAULT_MAX_CHARS;
   const text = renderedText(root)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
@@ -70,10 +77,13 @@ export function readPage(state: PageState, p: Params): PageResult {
   return { success: true, url: state.doc.location?.href ?? "", title: state.doc.title, ...out };
 }
 
-export function getInteractiveElements(state: PageState, p: Params): PageResult {
-  const limit = p.optionalNumber("limit") ?? 200;
+export function getInteractiveElements(
+  state: PageState,
+  p: PageCallParams<"get_interactive_elements">,
+): PageResult {
+  const limit = p.limit ?? 200;
   const tree = buildTree(state.doc, state.registry, {
-    filter: p.boolean("visible_only", false) ? "visible" : "interactive",
+    filter: p.visible_only ? "visible" : "interactive",
   });
   const refs = Array.from(tree.tree.matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
   state.interactiveList = refs;
@@ -108,8 +118,8 @@ export function getInteractiveElements(state: PageState, p: Params): PageResult 
  * refs_of {selector}: the ref each match already has (null if it was never printed in a tree).
  * Does not issue refs, so it answers "is this element reachable from the last snapshot?".
  */
-export function refsOf(state: PageState, p: Params): PageResult {
-  const selector = p.string("selector");
+export function refsOf(state: PageState, p: PageCallParams<"refs_of">): PageResult {
+  const selector = p.selector;
   let matches: Element[];
   try {
     matches = Array.from(state.doc.querySelectorAll(selector));
@@ -124,14 +134,10 @@ export function refsOf(state: PageState, p: Params): PageResult {
   };
 }
 
-export function extractData(state: PageState, p: Params): PageResult {
-  const kind = p.oneOf(
-    "type",
-    ["links", "tables", "headings", "lists", "images", "meta", "text"] as const,
-    "links",
-  );
+export function extractData(state: PageState, p: PageCallParams<"extract_data">): PageResult {
+  const kind = p.type ?? "links";
   const root = scopeElement(state, p, "extract_data");
-  const limit = p.optionalNumber("limit") ?? EXTRACT_DEFAULT_LIMIT;
+  const limit = p.limit ?? EXTRACT_DEFAULT_LIMIT;
   const visible = (els: Element[]) => els.filter(isRendered).slice(0, limit);
   const text = (el: Element) => collapseWhitespace(renderedText(el));
   let items: unknown[];
@@ -201,23 +207,23 @@ export function getSelection(state: PageState): PageResult {
   return { success: true, text, empty: text === "" };
 }
 
-export function readPageSource(state: PageState, p: Params): PageResult {
+export function readPageSource(state: PageState, p: PageCallParams<"read_page_source">): PageResult {
   const root =
-    p.has("selector") || p.has("ref_id")
+    p.selector || p.ref_id !== undefined
       ? scopeElement(state, p, "read_page_source")
       : state.doc.documentElement;
-  const max = p.optionalNumber("max_chars") ?? PAGE_SOURCE_DEFAULT_MAX_CHARS;
+  const max = p.max_chars ?? PAGE_SOURCE_DEFAULT_MAX_CHARS;
   return { success: true, ...capped(root.outerHTML, max) };
 }
 
-export function inspectElementStyles(state: PageState, p: Params): PageResult {
-  if (!p.has("ref_id") && !p.has("selector"))
+export function inspectElementStyles(
+  state: PageState,
+  p: PageCallParams<"inspect_element_styles">,
+): PageResult {
+  if (p.ref_id === undefined && !p.selector)
     throw new PageError("bad_params", `inspect_element_styles: pass "ref_id" or "selector".`);
   const el = scopeElement(state, p, "inspect_element_styles");
-  const requested = p.raw.properties;
-  const properties = Array.isArray(requested)
-    ? requested.filter((x): x is string => typeof x === "string")
-    : DEFAULT_STYLE_PROPERTIES;
+  const properties = p.properties ?? DEFAULT_STYLE_PROPERTIES;
   const style = (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
   const styles: Record<string, string> = {};
   for (const name of properties) styles[name] = style.getPropertyValue(name);

@@ -4,12 +4,12 @@
  * its form (requestSubmit) unless a field is invalid; a combobox that takes no text is opened and
  * its matching option clicked (in resolve mode as two chained plans).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isSelect, isTextArea, sleep } from "../dom-realm.js";
 import { captureBaseline } from "../effect-probe.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, VerifyCall } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { shownValue } from "../secret-field.js";
@@ -75,11 +75,11 @@ function findOption(listbox: Element, value: string): Element | undefined {
   );
 }
 
-export async function setField(state: PageState, p: Params): Promise<PageResult> {
-  const el = elementForRef(state, p.ref("ref_id"));
-  const value = p.string("value");
-  const submit = p.boolean("submit", false);
-  const mode = p.mode();
+export async function setField(state: PageState, p: PageCallParams<"set_field">): Promise<PageResult> {
+  const el = elementForRef(state, p.ref_id);
+  const value = p.value;
+  const submit = p.submit ?? false;
+  const mode = p.mode ?? "dispatch";
   const { target: field } = textTarget(state, el, "set_field");
   const target = summarize(state, field);
   if (!isTextAreaLike(field) && roleOf(field) === "combobox")
@@ -87,7 +87,7 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
   ensureWritable(field, target, "set_field");
   const actionable = makeActionable(state, field, {
     occlusion: true,
-    force: p.boolean("force", false),
+    force: p.force ?? false,
     enabled: true,
   });
   const combobox = behavesAsCombobox(state, field);
@@ -185,17 +185,17 @@ async function chooseFromCombobox(
   combobox: Element,
   target: ElementSummary,
   value: string,
-  p: Params,
+  p: PageCallParams<"set_field">,
 ): Promise<PageResult> {
-  const mode = p.mode();
-  const phase = p.optionalString("phase") ?? "open";
+  const mode = p.mode ?? "dispatch";
+  const phase = p.phase ?? "open";
   const listboxNow = controlledListbox(state, combobox);
   const open =
     combobox.getAttribute("aria-expanded") === "true" || (listboxNow !== null && isRendered(listboxNow));
   if (!open && phase === "open") {
     const actionable = makeActionable(state, combobox, {
       occlusion: true,
-      force: p.boolean("force", false),
+      force: p.force ?? false,
       enabled: true,
     });
     if (mode === "resolve") {

@@ -2,11 +2,11 @@
  * type_ax / type_text (the typing core on both paths) and check_value, the follow-up that proves
  * trusted typing landed. Positive proof: success only when the text is read back from the field.
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isSelect, isTextArea } from "../dom-realm.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
 import type { ElementSummary, PageResult, PlanStep } from "../protocol.js";
 import { isSecretField, shownValue } from "../secret-field.js";
 import {
@@ -20,7 +20,7 @@ import {
   verifyText,
   writeText,
 } from "../text-entry.js";
-import { resolveResult } from "./ax-actions.js";
+import { type ResolveOptions, resolveResult } from "./ax-actions.js";
 
 /** `field`: the element typed into; a secret field's texts are masked in the error. */
 export function failUnverified(
@@ -94,9 +94,14 @@ export function typingPlan(point: { x: number; y: number }, value: string, repla
   return plan;
 }
 
-export function typeAx(state: PageState, p: Params): PageResult {
-  const el = elementForRef(state, p.ref("ref_id"));
-  return typeIntoElement(state, el, p.string("value"), p, "type_ax");
+export function typeAx(state: PageState, p: PageCallParams<"type_ax">): PageResult {
+  const el = elementForRef(state, p.ref_id);
+  return typeIntoElement(state, el, p.value, p, "type_ax");
+}
+
+/** How type_ax and type_text are asked to type: replace the value (`clear`, the default) or not. */
+export interface TypingOptions extends ResolveOptions {
+  clear?: boolean | undefined;
 }
 
 /** Shared by type_ax and type_text. Synchronous: nothing here waits (see handle.ts). */
@@ -104,22 +109,22 @@ export function typeIntoElement(
   state: PageState,
   el: Element,
   value: string,
-  p: Params,
+  p: TypingOptions,
   action: string,
 ): PageResult {
-  const replace = p.boolean("clear", true);
+  const replace = p.clear ?? true;
   const { target: field, retargeted } = textTarget(state, el, action);
   const target = summarize(state, field);
   ensureWritable(field, target, action);
   const actionable = makeActionable(state, field, {
     occlusion: true,
-    force: p.boolean("force", false),
+    force: p.force ?? false,
     enabled: true,
   });
   const extra = { ...(retargeted ? { retargeted_to: target } : {}), ...secretFlag(field) };
   checkValueForm(field, value, `${action}: [${target.ref_id}] ${target.role}`);
   if (
-    p.mode() === "resolve" &&
+    p.mode === "resolve" &&
     !isSelect(field) &&
     !valueFormatOf(field) &&
     !(isInput(field) && (field.type === "checkbox" || field.type === "radio"))
@@ -156,14 +161,14 @@ export function typeIntoElement(
   };
 }
 
-export function checkValue(state: PageState, p: Params): PageResult {
-  const el = elementForRef(state, p.ref("ref_id"));
-  const expected = p.string("expected");
-  const replace = p.boolean("replace", true);
+export function checkValue(state: PageState, p: PageCallParams<"check_value">): PageResult {
+  const el = elementForRef(state, p.ref_id);
+  const expected = p.expected;
+  const replace = p.replace ?? true;
   const target = summarize(state, el);
   let check: TextCheck = isTextAreaLike(el) ? verifyText(el, expected, replace) : comboboxCheck(el, expected);
   let pasted = false;
-  if (!check.verified && !check.reformatted && replace && p.boolean("paste_fallback", false)) {
+  if (!check.verified && !check.reformatted && replace && p.paste_fallback) {
     // Trusted keys went through the page's key handlers (an editor continued a list on Enter,
     // indented, closed a bracket): the text is put in once more, whole, as a paste would.
     check = insertAsPaste(el, expected);

@@ -7,11 +7,11 @@
  * flight, so a long request with no DOM activity counts as quiet here; the runner adds the
  * in-flight fetch/XHR check from Firefox's network events (runner/src/browser/network-activity.ts).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
 import { type PageResult, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "../protocol.js";
 import { isRendered } from "../visibility.js";
 
@@ -41,8 +41,9 @@ function cancelledError(action: string, elapsedMs: number): PageError {
   });
 }
 
-function timeoutOf(p: Params): number {
-  const timeout = p.optionalNumber("timeout_ms") ?? p.optionalNumber("timeout") ?? WAIT_DEFAULT_TIMEOUT_MS;
+/** A wait's timeout: `timeout_ms`, or the `timeout` some callers write, else the default. */
+function timeoutOf(p: { timeout_ms?: number | undefined; timeout?: number | undefined }): number {
+  const timeout = p.timeout_ms ?? p.timeout ?? WAIT_DEFAULT_TIMEOUT_MS;
   if (timeout < 0 || timeout > WAIT_MAX_TIMEOUT_MS)
     throw new PageError(
       "bad_params",
@@ -122,11 +123,13 @@ function waitUntil<T>(
   });
 }
 
-export async function waitForElement(state: PageState, p: Params): Promise<PageResult> {
-  const selector = p.optionalString("selector");
-  const text = p.optionalString("text");
+export async function waitForElement(
+  state: PageState,
+  p: PageCallParams<"wait_for_element">,
+): Promise<PageResult> {
+  const { selector, text } = p;
   if (!selector && !text) throw new PageError("bad_params", `wait_for_element: pass "selector" or "text".`);
-  const wanted = p.oneOf<ElementState>("state", ["visible", "attached", "hidden", "detached"], "visible");
+  const wanted: ElementState = p.state ?? "visible";
   const timeout = timeoutOf(p);
   const started = performance.now();
   const found = await waitUntil(
@@ -153,8 +156,11 @@ export async function waitForElement(state: PageState, p: Params): Promise<PageR
   return { success: true, state: wanted, elapsed_ms: elapsed, ...element };
 }
 
-export async function waitForStable(state: PageState, p: Params): Promise<PageResult> {
-  const quiet = p.optionalNumber("quiet_ms") ?? STABLE_DEFAULT_QUIET_MS;
+export async function waitForStable(
+  state: PageState,
+  p: PageCallParams<"wait_for_stable">,
+): Promise<PageResult> {
+  const quiet = p.quiet_ms ?? STABLE_DEFAULT_QUIET_MS;
   const timeout = timeoutOf(p);
   const started = performance.now();
   let lastActivity = performance.now();

@@ -10,7 +10,7 @@
  * mode; `control` ends or pauses the turn (`pause_for_user` waits for a person, then goes on),
  * or schedules work for later.
  */
-import type { TSchema } from "typebox";
+import type { TObject, TProperties } from "typebox";
 import type { AgentFacility } from "../agent-facilities.js";
 import type { BrowserCapability } from "../browser-capabilities.js";
 import type { Mode, Tier } from "../modes.js";
@@ -45,12 +45,25 @@ export type ResultTrust = "page" | "agent";
 /** The lowest tier of a mode that offers the tool (every higher tier offers it too). */
 export type ToolOffer = Partial<Record<Mode, Tier>>;
 
-export interface ToolContract<Name extends string = string, Runs extends ToolRuns = ToolRuns>
-  extends ToolFacets {
+export interface ToolContract<
+  Name extends string = string,
+  Runs extends ToolRuns = ToolRuns,
+  Params extends TObject = TObject,
+  Accepts extends TProperties = TProperties,
+> extends ToolFacets {
   name: Name;
   kind: ToolKind;
   description: string;
-  parameters: TSchema;
+  /** The arguments offered to the model (sent as JSON Schema). */
+  parameters: Params;
+  /**
+   * What the page layer takes besides `parameters`, never offered to the model: what a port adds
+   * (the tree's nodes, set_field's `phase`) and spellings callers use that the offered schema does
+   * not show (drag_drop's `source_ref_id`). A property here replaces the offered one of the same
+   * name (scroll's `direction` also takes left and right). Every page call takes `ref_floor` too,
+   * and a trusted-input tool `mode` and `force` (page-calls.ts).
+   */
+  accepts?: Accepts;
   /** Modes that offer the tool, each from its lowest tier up. Dev on Compact offers nothing. */
   offer: ToolOffer;
   /** Offered only to models that take images. */
@@ -61,10 +74,12 @@ export interface ToolContract<Name extends string = string, Runs extends ToolRun
   result: ResultTrust;
 }
 
-interface DeclarationInput<Runs extends ToolRuns> extends ToolFacets {
+interface DeclarationInput<Runs extends ToolRuns, Params extends TObject, Accepts extends TProperties>
+  extends ToolFacets {
   kind: ToolKind;
   description: string;
-  parameters: TSchema;
+  parameters: Params;
+  accepts?: Accepts;
   offer: ToolOffer;
   needs: readonly BrowserCapability[];
   runs: Runs;
@@ -83,10 +98,17 @@ const KIND_PERMISSION: Partial<Record<ToolKind, PermissionFacet>> = {
   download: { capability: "download", origin: "page" },
 };
 
-export function tool<const Name extends string, const Runs extends ToolRuns>(
+export function tool<
+  const Name extends string,
+  const Runs extends ToolRuns,
+  const Params extends TObject,
+  const Accepts extends TProperties = Record<never, never>,
+>(
   name: Name,
-  input: Omit<DeclarationInput<Runs>, "permission"> & { permission?: PermissionFacet | null },
-): ToolContract<Name, Runs> {
+  input: Omit<DeclarationInput<Runs, Params, Accepts>, "permission"> & {
+    permission?: PermissionFacet | null;
+  },
+): ToolContract<Name, Runs, Params, Accepts> {
   const { permission, ...rest } = input;
   const asks = permission === undefined ? KIND_PERMISSION[input.kind] : (permission ?? undefined);
   return {

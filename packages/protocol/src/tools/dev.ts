@@ -17,6 +17,7 @@ export const DEV_TOOLS = [
     kind: "dev",
     description: "Computed styles and box of an element.",
     parameters: Type.Object({ ref_id: optRef, selector: optStr() }),
+    accepts: { properties: Type.Optional(Type.Array(Type.String())) },
     offer: DEV_ONLY,
     needs: PAGE_LAYER,
     runs: PAGE,

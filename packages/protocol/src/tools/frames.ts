@@ -28,6 +28,7 @@ export const FRAMES_TOOLS = [
     kind: "observe",
     description: "Read a frame's fields and text.",
     parameters: Type.Object({ urlFilter: optStr(), index: optNum(), ref_id: optRef }),
+    accepts: { url_filter: optStr(), max_chars: optNum() },
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE,

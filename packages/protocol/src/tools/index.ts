@@ -1,2 +1,4 @@
 export * from "./catalog.js";
 export * from "./contract.js";
+export * from "./helpers.js";
+export * from "./page-calls.js";

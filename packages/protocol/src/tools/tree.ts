@@ -1,8 +1,18 @@
 /** The accessibility tree: the indexed snapshot the model reads and acts by (refs), and open shadow roots under an element. */
 import { Type } from "typebox";
 import { TreeFilterSchema } from "../tree-filter-schema.js";
+import { TREE_NODES_PARAM } from "../tree-nodes.js";
 import { tool } from "./contract.js";
-import { EVERYWHERE, INSPECTING, optNum, optRef, optStr, PAGE_LAYER, PAGE_SEARCH } from "./shorthands.js";
+import {
+  EVERYWHERE,
+  INSPECTING,
+  optBool,
+  optNum,
+  optRef,
+  optStr,
+  PAGE_LAYER,
+  PAGE_SEARCH,
+} from "./shorthands.js";
 
 export const TREE_TOOLS = [
   tool("get_accessibility_tree", {
@@ -17,6 +27,7 @@ export const TREE_TOOLS = [
       role: optStr(),
       diff: Type.Optional(Type.Boolean()),
     }),
+    accepts: { [TREE_NODES_PARAM]: optBool() },
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
@@ -27,6 +38,7 @@ export const TREE_TOOLS = [
     kind: "observe",
     description: "Read open shadow roots under an element (default: the page).",
     parameters: Type.Object({ ref_id: optRef }),
+    accepts: { max_chars: optNum() },
     offer: INSPECTING,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
