@@ -7,6 +7,7 @@ import {
   ALL_BROWSER_CAPABILITIES,
   type BrowserCapabilities,
   linkTreeNodes,
+  type PageMeta,
   TREE_NODES_PARAM,
   type TreeNode,
 } from "@webbrain/protocol";
@@ -18,7 +19,6 @@ import type {
   FetchRequest,
   FetchResponse,
   HistoryAccess,
-  JsonValue,
   PageActionName,
   PageResult,
   ResearchResult,
@@ -31,7 +31,7 @@ export interface PageScript {
   title: string;
   /**
    * The page's tree as data (scripted-tree.ts): a tree read answers it printed, as the model
-   * reads it, with `ref_names`, and with `metadata.nodes` when the call asks for nodes.
+   * reads it, with `meta.ref_names`, and with `meta.nodes` when the call asks for nodes.
    */
   tree: readonly TreeNode[];
   /** Answer a page action; return `{ navigate: url }` to move the tab. Default: success. */
@@ -55,11 +55,9 @@ export interface RecordedCall {
 function treeRead(page: PageScript, params: Record<string, unknown>): PageResult {
   const refNames: Record<string, string> = {};
   for (const node of page.tree) if (node.ref !== undefined) refNames[String(node.ref)] = node.name;
-  const metadata: Record<string, JsonValue> = { ref_names: refNames };
-  // Nodes are plain JSON (numbers, strings, string lists), as they cross a realm.
-  if (params[TREE_NODES_PARAM] === true)
-    metadata[TREE_NODES_PARAM] = linkTreeNodes(page.tree) as unknown as JsonValue;
-  return { success: true, tree: printTree(page.tree), metadata };
+  const meta: PageMeta = { ref_names: refNames };
+  if (params[TREE_NODES_PARAM] === true) meta[TREE_NODES_PARAM] = linkTreeNodes(page.tree);
+  return { success: true, tree: printTree(page.tree), meta };
 }
 
 /** 1x1 transparent PNG. */

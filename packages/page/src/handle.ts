@@ -3,7 +3,8 @@
  * `handleJson(action, paramsJson)` is the same entry with text on both sides (see createPageLayer).
  *
  * Invariants:
- * - Never throws: failures become `{success: false, error, code}`.
+ * - Never throws: failures become `{success: false, error, code, details?}`; a success is
+ *   `{success: true, details, meta?, runner?}` (@webbrain/protocol page-answer.ts).
  * - `ref_floor` (any action) raises the ref counter so refs stay unique across the documents of
  *   one tab: callers pass the highest ref they have seen.
  * - The state (registry, pending verifications) belongs to the realm that installed this script,
@@ -36,7 +37,7 @@ import { CALL_SCHEMAS } from "./call-schemas.js";
 import { leavingRecently } from "./leave-watch.js";
 import { badParams, PageError } from "./page-error.js";
 import { PageState } from "./page-state.js";
-import type { PageResult } from "./protocol.js";
+import type { ActionAnswer, PageAnswer, PageFailure } from "./protocol.js";
 import { RefRegistry } from "./ref-registry.js";
 
 export const PAGE_LAYER_VERSION = "0.1.0";
@@ -45,7 +46,7 @@ export const PAGE_LAYER_VERSION = "0.1.0";
 type ActionFn<A extends PageLayerActionName> = (
   state: PageState,
   params: PageCallParams<A>,
-) => PageResult | Promise<PageResult>;
+) => ActionAnswer | Promise<ActionAnswer>;
 
 /**
  * The page layer's action table: one entry per action the tool contracts say runs in the page
@@ -88,9 +89,9 @@ export const ACTIONS = {
 export type ActionName = keyof typeof ACTIONS;
 export const ACTION_NAMES: readonly ActionName[] = Object.keys(ACTIONS) as ActionName[];
 
-export type PageHandler = (action: string, params?: unknown) => Promise<PageResult>;
+export type PageHandler = (action: string, params?: unknown) => Promise<PageAnswer>;
 /**
- * The same action with params and result as JSON text (the result without `element`). The
+ * The same action with params and answer as JSON text (without `runner.element`). The
  * answer is a plain string when the action does not wait (every resolve and verify step), a
  * promise of one only when it does.
  */
@@ -103,24 +104,34 @@ export interface PageLayer {
 }
 
 /**
- * A JSON-only copy of a result, keeping `element` as the live node. BiDi serialises an object
- * that appears twice as a bare reference the second time, so shared sub-objects must not leak out.
+ * A JSON-only copy of an answer, keeping `runner.element` as the live node. BiDi serialises an
+ * object that appears twice as a bare reference the second time, so shared sub-objects must not
+ * leak out.
  */
-function detach(result: PageResult): PageResult {
-  const copy = JSON.parse(resultText(result)) as PageResult;
-  if (result.element !== undefined) copy.element = result.element;
+function detach(answer: PageAnswer): PageAnswer {
+  const copy = JSON.parse(answerText(answer)) as PageAnswer;
+  if (answer.success && copy.success && answer.runner?.element !== undefined)
+    copy.runner = { ...copy.runner, element: answer.runner.element };
   return copy;
 }
 
-/** The result as JSON text, without its live `element` (handleJson's answer, detach's copy). */
-function resultText(result: PageResult): string {
-  const { element: _element, ...rest } = result;
-  return JSON.stringify(rest);
+/** The answer as JSON text, without its live `runner.element` (handleJson's answer, detach's copy). */
+function answerText(answer: PageAnswer): string {
+  if (!answer.success || answer.runner?.element === undefined) return JSON.stringify(answer);
+  const { element: _element, ...runner } = answer.runner;
+  return JSON.stringify({ ...answer, runner });
 }
 
-function failureResult(action: string, error: unknown): PageResult {
-  if (error instanceof PageError)
-    return { success: false, error: error.message, code: error.code, ...error.details };
+function succeeded(answer: ActionAnswer): PageAnswer {
+  // Details are JSON by construction (each action builds them from strings, numbers and lists).
+  return { success: true, ...answer } as PageAnswer;
+}
+
+function failed(action: string, error: unknown): PageFailure {
+  if (error instanceof PageError) {
+    const details = Object.keys(error.details).length > 0 ? { details: error.details } : {};
+    return { success: false, error: error.message, code: error.code, ...details } as PageFailure;
+  }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { success: false, error: `${action} failed inside the page: ${message}`, code: "internal" };
 }
@@ -159,7 +170,7 @@ export function createRealmPageLayer(currentDocument: () => Document): PageLayer
     if (doc !== state.doc) state = new PageState(registry, doc);
     return state;
   };
-  const run = (action: string, params: unknown): PageResult | Promise<PageResult> => {
+  const run = (action: string, params: unknown): PageAnswer | Promise<PageAnswer> => {
     try {
       const current = stateNow();
       if (!Object.hasOwn(ACTIONS, action)) {
@@ -174,12 +185,12 @@ export function createRealmPageLayer(currentDocument: () => Document): PageLayer
       // The params fit the schema their type is derived from: each action gets its own.
       const fn = ACTIONS[name] as ActionFn<typeof name>;
       const result = fn(current, read as PageCallParams<typeof name>);
-      if (isPromise(result)) return result.catch((error: unknown) => failureResult(action, error));
+      if (isPromise(result)) return result.then(succeeded, (error: unknown) => failed(action, error));
       // Asked to unload just now: what this answer read is a page about to go (see leave-watch.ts).
-      if (leavingRecently()) result.leaving = true;
-      return result;
+      if (leavingRecently()) result.runner = { ...result.runner, leaving: true };
+      return succeeded(result);
     } catch (error) {
-      return failureResult(action, error);
+      return failed(action, error);
     }
   };
   return {
@@ -193,7 +204,7 @@ export function createRealmPageLayer(currentDocument: () => Document): PageLayer
         return JSON.stringify({ success: false, error: error.message, code: error.code });
       }
       const result = run(action, params);
-      return isPromise(result) ? result.then(resultText) : resultText(result);
+      return isPromise(result) ? result.then(answerText) : answerText(result);
     },
   };
 }

@@ -15,12 +15,12 @@ export {
   type PageLayer,
 } from "./handle.js";
 export type {
+  ActionAnswer,
   ActionMode,
   ElementSummary,
   JsonValue,
   PageAnswer,
   PageErrorCode,
-  PageResult,
   PlanStep,
   VerifyCall,
   ViewportPoint,

@@ -3,13 +3,14 @@
  * its parts and the error codes are @webbrain/protocol's page-answer.ts).
  *
  * Invariants:
- * - Every result is one JSON-serialisable object with `success: boolean`; a failure also has
- *   `error` (a sentence that says what happened and what to do) and a machine-readable `code`.
- * - The only non-JSON value ever returned is `element` in a resolve-mode result: a DOM element
- *   that WebDriver BiDi serialises as a node with a `sharedId`.
+ * - Every answer is one object with `success: boolean`; a success has `details` (and maybe `meta`
+ *   and `runner`), a failure `error` (a sentence that says what happened and what to do), a
+ *   machine-readable `code` and maybe `details`.
+ * - The only non-JSON value ever answered is `runner.element` in a resolve-mode answer: a DOM
+ *   element that WebDriver BiDi serialises as a node with a `sharedId`.
  */
 
-import type { PageErrorCode } from "@webbrain/protocol";
+import type { PageMeta, PageRunnerData } from "@webbrain/protocol";
 
 export type {
   ActionMode,
@@ -25,12 +26,15 @@ export type {
   ViewportPoint,
 } from "@webbrain/protocol";
 
-/** A result as it leaves `handle`. Extra fields depend on the action. */
-export interface PageResult {
-  success: boolean;
-  error?: string;
-  code?: PageErrorCode;
-  [key: string]: unknown;
+/**
+ * What an action answers `handle`: its details (what its contract's `details` declares), and
+ * where it has them, `meta` for code and `runner` data for the calling port. `handle` adds
+ * `success: true` (a PageAnswer); a failure is a thrown PageError.
+ */
+export interface ActionAnswer<Details = Record<string, unknown>> {
+  details: Details;
+  meta?: PageMeta;
+  runner?: PageRunnerData;
 }
 
 /** Summary of an element as shown to models (same words as the tree line). */

@@ -45,10 +45,6 @@ function pickDefined(params: Record<string, unknown>, keys: readonly string[]): 
   return out;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 type ActionRoute = (
   tabId: number,
   params: Record<string, unknown>,
@@ -296,8 +292,7 @@ export class WebExtPageActions {
     } finally {
       signal?.removeEventListener("abort", endWaits);
     }
-    const metadata = answer.metadata;
-    const last = isRecord(metadata) ? metadata.last_ref : undefined;
+    const last = answer.meta?.last_ref;
     if (typeof last === "number" && last > (floor ?? 0)) this.#refFloor.set(tabId, last);
     return answer;
   }

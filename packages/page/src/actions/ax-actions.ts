@@ -14,7 +14,7 @@ import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect
 import { type Actionable, elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { EffectBaseline, PageState } from "../page-state.js";
-import type { ElementSummary, PageResult, PlanStep, VerifyCall, ViewportPoint } from "../protocol.js";
+import type { ActionAnswer, ElementSummary, PlanStep, VerifyCall, ViewportPoint } from "../protocol.js";
 import { clickElement, dragAndDrop, dragToPoint, hoverAt } from "../synthetic-input.js";
 import { writeText } from "../text-entry.js";
 import { buildTree } from "../tree-builder.js";
@@ -32,7 +32,7 @@ export const TREE_LOADING_WAIT_MS = 5_000;
 export function getAccessibilityTree(
   state: PageState,
   p: PageCallParams<"get_accessibility_tree">,
-): PageResult | Promise<PageResult> {
+): ActionAnswer | Promise<ActionAnswer> {
   const first = readTree(state, p);
   if (!loadingAndEmpty(state, first)) return first;
   return (async () => {
@@ -47,13 +47,12 @@ export function getAccessibilityTree(
   })();
 }
 
-function loadingAndEmpty(state: PageState, result: PageResult): boolean {
+function loadingAndEmpty(state: PageState, result: ActionAnswer): boolean {
   if (state.doc.readyState !== "loading") return false;
-  const metadata = result.metadata as { lines?: number } | undefined;
-  return result.tree === "" && (metadata?.lines ?? 0) === 0;
+  return result.details.tree === "" && (result.meta?.lines ?? 0) === 0;
 }
 
-function readTree(state: PageState, p: PageCallParams<"get_accessibility_tree">): PageResult {
+function readTree(state: PageState, p: PageCallParams<"get_accessibility_tree">): ActionAnswer {
   const filter = p.filter ?? "all";
   const scopeRef = p.ref_id;
   const maxChars = p.max_chars;
@@ -85,26 +84,30 @@ function readTree(state: PageState, p: PageCallParams<"get_accessibility_tree">)
       : swapLastTree(state.doc, `${filter}|${scopeRef ?? ""}`, result.fullLines);
   const changes = diff && previous ? diffTrees(previous, result.fullLines) : undefined;
   return {
-    success: true,
-    tree: changes ? changes.text : result.tree,
-    metadata: {
-      url: state.doc.location?.href ?? "",
-      title: state.doc.title,
-      filter,
-      ...(scopeRef !== undefined ? { scope_ref: scopeRef } : {}),
+    details: {
+      tree: changes ? changes.text : result.tree,
+      metadata: {
+        url: state.doc.location?.href ?? "",
+        title: state.doc.title,
+        filter,
+        ...(scopeRef !== undefined ? { scope_ref: scopeRef } : {}),
+        truncated: result.truncated,
+        ...(result.folded > 0 ? { folded: result.folded } : {}),
+        ...(changes
+          ? { diff: { added: changes.added, removed: changes.removed, changed: changes.changed } }
+          : {}),
+        overlays: result.overlays,
+        ...(result.walkCut ? { walk_cut: { ...result.walkCut } } : {}),
+      },
+    },
+    // Counts, timing and ref bookkeeping for code; the model reads the tree and the above.
+    meta: {
       lines: result.lines,
       chars: result.chars,
       full_chars: result.fullChars,
-      truncated: result.truncated,
-      ...(result.folded > 0 ? { folded: result.folded } : {}),
-      ...(changes
-        ? { diff: { added: changes.added, removed: changes.removed, changed: changes.changed } }
-        : {}),
       refs: result.refs,
       ref_names: result.refNames,
-      overlays: result.overlays,
       elements_visited: result.elementsVisited,
-      ...(result.walkCut ? { walk_cut: { ...result.walkCut } } : {}),
       last_ref: state.registry.lastIssued,
       build_ms: Math.round(buildMs * 100) / 100,
       ...(result.nodes ? { [TREE_NODES_PARAM]: result.nodes } : {}),
@@ -112,17 +115,25 @@ function readTree(state: PageState, p: PageCallParams<"get_accessibility_tree">)
   };
 }
 
+/**
+ * A resolve answer: the target for the model, and for the port the element, the point, the plan
+ * to press and the call that verifies it. `extra`: more details (a note, the combobox flag).
+ */
 export function resolveResult(
   el: Element,
   target: ElementSummary,
   point: { x: number; y: number },
   plan: PlanStep[],
   verify: VerifyCall,
-): PageResult {
-  return { success: true, mode: "resolve", element: el, target, point, plan, verify };
+  extra: Record<string, unknown> = {},
+): ActionAnswer {
+  return { details: { target, ...extra }, runner: { element: el, point, plan, verify } };
 }
 
-export function clickAx(state: PageState, p: PageCallParams<"click_ax">): PageResult | Promise<PageResult> {
+export function clickAx(
+  state: PageState,
+  p: PageCallParams<"click_ax">,
+): ActionAnswer | Promise<ActionAnswer> {
   const el = elementForRef(state, p.ref_id);
   return clickResolvedElement(state, el, p, true);
 }
@@ -143,7 +154,7 @@ export function clickResolvedElement(
   el: Element,
   p: ResolveOptions,
   occlusion: boolean,
-): PageResult | Promise<PageResult> {
+): ActionAnswer | Promise<ActionAnswer> {
   const mode = p.mode ?? "dispatch";
   const actionable = makeActionable(state, el, {
     occlusion,
@@ -158,19 +169,20 @@ export function clickResolvedElement(
   if (mode === "resolve") {
     const token = state.storeBaseline(baseline);
     const { x, y } = actionable.point;
-    return {
-      ...resolveResult(el, target, actionable.point, [{ kind: "click", x, y }], {
-        action: "verify_effect",
-        params: { token },
-      }),
-      ...(note ? { note } : {}),
-    };
+    return resolveResult(
+      el,
+      target,
+      actionable.point,
+      [{ kind: "click", x, y }],
+      { action: "verify_effect", params: { token } },
+      note ? { note } : {},
+    );
   }
   if (el.localName === "option") {
     const select = el.closest("select");
     if (select) {
       writeText(select, (el as HTMLOptionElement).value, true);
-      return { success: true, target, effect: compareBaseline(state, baseline) };
+      return { details: { target, effect: compareBaseline(state, baseline) } };
     }
   }
   return dispatchClick(state, el, actionable, baseline, note);
@@ -182,7 +194,7 @@ async function dispatchClick(
   actionable: Actionable,
   baseline: EffectBaseline,
   note: string | undefined,
-): Promise<PageResult> {
+): Promise<ActionAnswer> {
   const link = el.closest("a[href]");
   const navigates = link !== null && !(link.getAttribute("href") ?? "").startsWith("#");
   clickElement(el, actionable.local.x, actionable.local.y);
@@ -190,25 +202,25 @@ async function dispatchClick(
   // `target`, as the runner's trusted path answers (its resolve step's field), so a click's
   // result has one shape on both ports and the agent can drop it when it repeats the ref asked.
   return {
-    success: true,
-    target: actionable.summary,
-    effect: compareBaseline(state, baseline),
-    ...(note ? { note } : {}),
+    details: {
+      target: actionable.summary,
+      effect: compareBaseline(state, baseline),
+      ...(note ? { note } : {}),
+    },
   };
 }
 
-export function verifyEffect(state: PageState, p: PageCallParams<"verify_effect">): PageResult {
+export function verifyEffect(state: PageState, p: PageCallParams<"verify_effect">): ActionAnswer {
   const baseline = takePendingBaseline(state, "verify_effect", p.token);
-  // For the runner only (stripped before the model): whether to wait for the link's navigation.
+  // For the runner only: whether to wait for the link's navigation.
   const followed = baseline.link?.followed();
   return {
-    success: true,
-    effect: compareBaseline(state, baseline),
-    ...(followed ? { follows_link: followed } : {}),
+    details: { effect: compareBaseline(state, baseline) },
+    ...(followed ? { runner: { follows_link: followed } } : {}),
   };
 }
 
-export async function hover(state: PageState, p: PageCallParams<"hover">): Promise<PageResult> {
+export async function hover(state: PageState, p: PageCallParams<"hover">): Promise<ActionAnswer> {
   const el = elementForRef(state, p.ref_id);
   const actionable = makeActionable(state, el, {
     occlusion: true,
@@ -226,7 +238,7 @@ export async function hover(state: PageState, p: PageCallParams<"hover">): Promi
   }
   hoverAt(el, actionable.local.x, actionable.local.y);
   await sleep(EFFECT_SETTLE_MS);
-  return { success: true, target, effect: compareBaseline(state, baseline) };
+  return { details: { target, effect: compareBaseline(state, baseline) } };
 }
 
 /**
@@ -252,7 +264,7 @@ const RESIZE_HANDLE_INSET_PX = 4;
  * onto the target's centre, or by dx,dy pixels. Resolve answers one trusted drag step; dispatch
  * sends the pointer/mouse (and HTML5 drag) events a drag produces.
  */
-export async function dragDrop(state: PageState, p: PageCallParams<"drag_drop">): Promise<PageResult> {
+export async function dragDrop(state: PageState, p: PageCallParams<"drag_drop">): Promise<ActionAnswer> {
   const fromRef = p.from_ref_id ?? p.source_ref_id ?? p.ref_id;
   const toRef = p.to_ref_id ?? p.target_ref_id;
   const { dx, dy } = p;
@@ -298,10 +310,11 @@ export async function dragDrop(state: PageState, p: PageCallParams<"drag_drop">)
   else dragToPoint(source, grab.local, drop.local);
   await sleep(EFFECT_SETTLE_MS);
   return {
-    success: true,
-    dragged: target,
-    ...(dest ? { dropped_on: summarize(state, dest) } : { moved_by: { dx: shift.x, dy: shift.y } }),
-    effect: compareBaseline(state, baseline),
+    details: {
+      dragged: target,
+      ...(dest ? { dropped_on: summarize(state, dest) } : { moved_by: { dx: shift.x, dy: shift.y } }),
+      effect: compareBaseline(state, baseline),
+    },
   };
 }
 

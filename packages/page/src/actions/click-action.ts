@@ -16,11 +16,11 @@ import { elementForRef, summarize } from "../element-target.js";
 import { containerLabel, describeContainer, findTopmostModal } from "../overlays.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { PageResult } from "../protocol.js";
+import type { ActionAnswer } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { clickAtPoint } from "../synthetic-input.js";
 import { isRendered } from "../visibility.js";
-import { clickResolvedElement, EFFECT_SETTLE_MS } from "./ax-actions.js";
+import { clickResolvedElement, EFFECT_SETTLE_MS, resolveResult } from "./ax-actions.js";
 
 const CLICKABLE_SELECTOR =
   "a, button, input:not([type=hidden]), select, textarea, summary, label, option, [role=button], [role=link], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=tab], [role=option], [role=checkbox], [role=radio], [role=switch], [role=treeitem], [role=combobox], [onclick], [tabindex], [contenteditable]";
@@ -113,7 +113,7 @@ function ambiguity(state: PageState, found: Element[], how: string): PageError {
   );
 }
 
-export async function click(state: PageState, p: PageCallParams<"click">): Promise<PageResult> {
+export async function click(state: PageState, p: PageCallParams<"click">): Promise<ActionAnswer> {
   if (p.x !== undefined || p.y !== undefined) return clickAtCoordinates(state, p, p.x, p.y);
   const matchIndex = p.match_index;
   if (p.text) {
@@ -147,7 +147,9 @@ export async function click(state: PageState, p: PageCallParams<"click">): Promi
       `text ${JSON.stringify(text)} (${result.mode} match)`,
     );
     const outcome = await clickResolvedElement(state, chosen, p, true);
-    return modal ? { ...outcome, scoped_to: describeContainer(modal) } : outcome;
+    return modal
+      ? { ...outcome, details: { ...outcome.details, scoped_to: describeContainer(modal) } }
+      : outcome;
   }
   if (p.selector) {
     const selector = p.selector;
@@ -200,7 +202,7 @@ async function clickAtCoordinates(
   p: PageCallParams<"click">,
   x: number | undefined,
   y: number | undefined,
-): Promise<PageResult> {
+): Promise<ActionAnswer> {
   if (x === undefined) throw new PageError("bad_params", `click: "x" is required`);
   if (y === undefined) throw new PageError("bad_params", `click: "y" is required`);
   const view = state.doc.defaultView;
@@ -215,17 +217,12 @@ async function clickAtCoordinates(
   const target = summarize(state, hit);
   const baseline = captureBaseline(state, hit);
   if (p.mode === "resolve") {
-    return {
-      success: true,
-      mode: "resolve",
-      element: hit,
-      target,
-      point: { x, y },
-      plan: [{ kind: "click", x, y }],
-      verify: { action: "verify_effect", params: { token: state.storeBaseline(baseline) } },
-    };
+    return resolveResult(hit, target, { x, y }, [{ kind: "click", x, y }], {
+      action: "verify_effect",
+      params: { token: state.storeBaseline(baseline) },
+    });
   }
   clickAtPoint(hit, x, y);
   await sleep(EFFECT_SETTLE_MS);
-  return { success: true, target, effect: compareBaseline(state, baseline) };
+  return { details: { target, effect: compareBaseline(state, baseline) } };
 }

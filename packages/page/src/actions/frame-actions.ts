@@ -15,7 +15,7 @@ import {
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { PageResult } from "../protocol.js";
+import type { ActionAnswer } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { buildTree } from "../tree-builder.js";
 import { isRendered } from "../visibility.js";
@@ -35,7 +35,7 @@ function frameOrigin(frame: HTMLIFrameElement): string {
   }
 }
 
-export function getFrames(state: PageState): PageResult {
+export function getFrames(state: PageState): ActionAnswer {
   const list = frames(state.doc).map((frame, index) => {
     const rect = frame.getBoundingClientRect();
     return {
@@ -54,7 +54,7 @@ export function getFrames(state: PageState): PageResult {
       },
     };
   });
-  return { success: true, count: list.length, frames: list };
+  return { details: { count: list.length, frames: list } };
 }
 
 function pickFrame(state: PageState, p: PageCallParams<"iframe_read">): HTMLIFrameElement {
@@ -91,17 +91,15 @@ function pickFrame(state: PageState, p: PageCallParams<"iframe_read">): HTMLIFra
   );
 }
 
-export function iframeRead(state: PageState, p: PageCallParams<"iframe_read">): PageResult {
+export function iframeRead(state: PageState, p: PageCallParams<"iframe_read">): ActionAnswer {
   const frame = pickFrame(state, p);
   const doc = sameOriginDocument(frame);
   if (!doc?.body) {
-    return {
-      success: false,
-      code: "cross_origin",
-      cross_origin: true,
-      src: frameOrigin(frame),
-      error: `iframe_read: the frame ${JSON.stringify(frameOrigin(frame))} is cross-origin, so page script cannot read it. Read it through the browser's frame access (the runner's frame context) or promote_iframe.`,
-    };
+    throw new PageError(
+      "cross_origin",
+      `iframe_read: the frame ${JSON.stringify(frameOrigin(frame))} is cross-origin, so page script cannot read it. Read it through the browser's frame access (the runner's frame context) or promote_iframe.`,
+      { cross_origin: true, src: frameOrigin(frame) },
+    );
   }
   const max = p.max_chars ?? FRAME_TEXT_DEFAULT_MAX_CHARS;
   const text = collapseWhitespace(renderedText(doc.body));
@@ -126,15 +124,16 @@ export function iframeRead(state: PageState, p: PageCallParams<"iframe_read">): 
     },
   );
   return {
-    success: true,
-    src: frameOrigin(frame),
-    title: doc.title,
-    text: text.length > max ? `${text.slice(0, max)} … truncated: ${text.length - max} more chars` : text,
-    fields,
+    details: {
+      src: frameOrigin(frame),
+      title: doc.title,
+      text: text.length > max ? `${text.slice(0, max)} … truncated: ${text.length - max} more chars` : text,
+      fields,
+    },
   };
 }
 
-export function getShadowDom(state: PageState, p: PageCallParams<"get_shadow_dom">): PageResult {
+export function getShadowDom(state: PageState, p: PageCallParams<"get_shadow_dom">): ActionAnswer {
   const hosts: Element[] = [];
   const scope = p.ref_id !== undefined ? elementForRef(state, p.ref_id) : state.doc.documentElement;
   const visit = (root: ParentNode) => {
@@ -157,9 +156,10 @@ export function getShadowDom(state: PageState, p: PageCallParams<"get_shadow_dom
     return { host: summarize(state, host), tag: host.localName, mode: shadow.mode, tree: tree.tree };
   });
   return {
-    success: true,
-    count: hosts.length,
-    hosts: results,
-    note: "closed shadow roots are listed only where this script can reach them; the runner can read all of them over BiDi",
+    details: {
+      count: hosts.length,
+      hosts: results,
+      note: "closed shadow roots are listed only where this script can reach them; the runner can read all of them over BiDi",
+    },
   };
 }

@@ -12,7 +12,7 @@ import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ElementSummary, PageResult } from "../protocol.js";
+import type { ActionAnswer, ElementSummary } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { type KeyCombo, parseKeyCombo, pressKey } from "../synthetic-input.js";
 import { isRendered } from "../visibility.js";
@@ -33,7 +33,7 @@ export function deepActiveElement(doc: Document): Element | null {
   return active;
 }
 
-export async function typeText(state: PageState, p: PageCallParams<"type_text">): Promise<PageResult> {
+export async function typeText(state: PageState, p: PageCallParams<"type_text">): Promise<ActionAnswer> {
   const text = p.text;
   let el: Element | null = null;
   if (p.ref_id !== undefined) el = elementForRef(state, p.ref_id);
@@ -155,7 +155,7 @@ function parseKeys(p: { keys?: string | string[] | undefined; key?: string | und
   });
 }
 
-export async function pressKeys(state: PageState, p: PageCallParams<"press_keys">): Promise<PageResult> {
+export async function pressKeys(state: PageState, p: PageCallParams<"press_keys">): Promise<ActionAnswer> {
   const combos = parseKeys(p);
   const target = p.ref_id !== undefined ? elementForRef(state, p.ref_id) : null;
   if (target) (target as HTMLElement).focus?.({ preventScroll: false });
@@ -167,11 +167,8 @@ export async function pressKeys(state: PageState, p: PageCallParams<"press_keys"
     const token = state.storeBaseline(captureBaseline(state, receiver));
     const summary = focusSummary(state, focused);
     return {
-      success: true,
-      mode: "resolve",
-      ...(summary ? { focused: summary } : {}),
-      plan: [{ kind: "keys", keys }],
-      verify: { action: "verify_keys", params: { token, keys } },
+      details: summary ? { focused: summary } : {},
+      runner: { plan: [{ kind: "keys", keys }], verify: { action: "verify_keys", params: { token, keys } } },
     };
   }
   const effects: string[] = [];
@@ -187,10 +184,11 @@ export async function pressKeys(state: PageState, p: PageCallParams<"press_keys"
   }
   const summary = focusSummary(state, deepActiveElement(state.doc));
   return {
-    success: true,
-    pressed: combos.map((c) => c.text),
-    effects,
-    ...(summary ? { focused: summary } : {}),
+    details: {
+      pressed: combos.map((c) => c.text),
+      effects,
+      ...(summary ? { focused: summary } : {}),
+    },
   };
 }
 
@@ -199,13 +197,14 @@ export async function pressKeys(state: PageState, p: PageCallParams<"press_keys"
  * expanded, dialogs, URL) and what has focus now (`focused: null` for the page itself), so the
  * model never reads the focus from before the keys.
  */
-export function verifyKeys(state: PageState, p: PageCallParams<"verify_keys">): PageResult {
+export function verifyKeys(state: PageState, p: PageCallParams<"verify_keys">): ActionAnswer {
   const baseline = takePendingBaseline(state, "verify_keys", p.token);
   return {
-    success: true,
-    pressed: parseKeys(p).map((combo) => combo.text),
-    effect: compareBaseline(state, baseline),
-    focused: focusSummary(state, deepActiveElement(state.doc)) ?? null,
+    details: {
+      pressed: parseKeys(p).map((combo) => combo.text),
+      effect: compareBaseline(state, baseline),
+      focused: focusSummary(state, deepActiveElement(state.doc)) ?? null,
+    },
   };
 }
 

@@ -7,7 +7,7 @@ import { collapseWhitespace, isInput, isTextArea, renderedText, truncate } from 
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { PageResult } from "../protocol.js";
+import type { ActionAnswer } from "../protocol.js";
 import { buildTree } from "../tree-builder.js";
 import { isRendered } from "../visibility.js";
 
@@ -67,20 +67,20 @@ export function scopeElement(state: PageState, p: ScopeParams, action: string): 
   return state.doc.body ?? state.doc.documentElement;
 }
 
-export function readPage(state: PageState, p: PageCallParams<"read_page">): PageResult {
+export function readPage(state: PageState, p: PageCallParams<"read_page">): ActionAnswer {
   const root = scopeElement(state, p, "read_page");
   const max = p.max_chars ?? READ_PAGE_DEFAULT_MAX_CHARS;
   const text = renderedText(root)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   const out = capped(text, max);
-  return { success: true, url: state.doc.location?.href ?? "", title: state.doc.title, ...out };
+  return { details: { url: state.doc.location?.href ?? "", title: state.doc.title, ...out } };
 }
 
 export function getInteractiveElements(
   state: PageState,
   p: PageCallParams<"get_interactive_elements">,
-): PageResult {
+): ActionAnswer {
   const limit = p.limit ?? 200;
   const tree = buildTree(state.doc, state.registry, {
     filter: p.visible_only ? "visible" : "interactive",
@@ -111,14 +111,14 @@ export function getInteractiveElements(
         : {}),
     };
   });
-  return { success: true, count: refs.length, elements, ...(refs.length > limit ? { truncated: true } : {}) };
+  return { details: { count: refs.length, elements, ...(refs.length > limit ? { truncated: true } : {}) } };
 }
 
 /**
  * refs_of {selector}: the ref each match already has (null if it was never printed in a tree).
  * Does not issue refs, so it answers "is this element reachable from the last snapshot?".
  */
-export function refsOf(state: PageState, p: PageCallParams<"refs_of">): PageResult {
+export function refsOf(state: PageState, p: PageCallParams<"refs_of">): ActionAnswer {
   const selector = p.selector;
   let matches: Element[];
   try {
@@ -127,14 +127,15 @@ export function refsOf(state: PageState, p: PageCallParams<"refs_of">): PageResu
     throw new PageError("bad_params", `refs_of: ${JSON.stringify(selector)} is not a valid CSS selector.`);
   }
   return {
-    success: true,
-    count: matches.length,
-    refs: matches.map((el) => state.registry.peek(el) ?? null),
-    visible: matches.map(isRendered),
+    details: {
+      count: matches.length,
+      refs: matches.map((el) => state.registry.peek(el) ?? null),
+      visible: matches.map(isRendered),
+    },
   };
 }
 
-export function extractData(state: PageState, p: PageCallParams<"extract_data">): PageResult {
+export function extractData(state: PageState, p: PageCallParams<"extract_data">): ActionAnswer {
   const kind = p.type ?? "links";
   const root = scopeElement(state, p, "extract_data");
   const limit = p.limit ?? EXTRACT_DEFAULT_LIMIT;
@@ -187,39 +188,39 @@ export function extractData(state: PageState, p: PageCallParams<"extract_data">)
     default:
       items = [capped(text(root), READ_PAGE_DEFAULT_MAX_CHARS).text];
   }
-  return { success: true, type: kind, count: items.length, items };
+  return { details: { type: kind, count: items.length, items } };
 }
 
-export function getSelection(state: PageState): PageResult {
+export function getSelection(state: PageState): ActionAnswer {
   const active = state.doc.activeElement;
   if (active && (isInput(active) || isTextArea(active))) {
     try {
       const start = active.selectionStart ?? 0;
       const end = active.selectionEnd ?? 0;
       if (end > start)
-        return { success: true, text: active.value.slice(start, end), source: summarize(state, active) };
+        return { details: { text: active.value.slice(start, end), source: summarize(state, active) } };
     } catch {
       // Inputs without a selection API fall through to the document selection.
     }
   }
   const selection = state.doc.defaultView?.getSelection();
   const text = selection?.toString() ?? "";
-  return { success: true, text, empty: text === "" };
+  return { details: { text, empty: text === "" } };
 }
 
-export function readPageSource(state: PageState, p: PageCallParams<"read_page_source">): PageResult {
+export function readPageSource(state: PageState, p: PageCallParams<"read_page_source">): ActionAnswer {
   const root =
     p.selector || p.ref_id !== undefined
       ? scopeElement(state, p, "read_page_source")
       : state.doc.documentElement;
   const max = p.max_chars ?? PAGE_SOURCE_DEFAULT_MAX_CHARS;
-  return { success: true, ...capped(root.outerHTML, max) };
+  return { details: { ...capped(root.outerHTML, max) } };
 }
 
 export function inspectElementStyles(
   state: PageState,
   p: PageCallParams<"inspect_element_styles">,
-): PageResult {
+): ActionAnswer {
   if (p.ref_id === undefined && !p.selector)
     throw new PageError("bad_params", `inspect_element_styles: pass "ref_id" or "selector".`);
   const el = scopeElement(state, p, "inspect_element_styles");
@@ -230,13 +231,14 @@ export function inspectElementStyles(
   const rect = el.getBoundingClientRect();
   const view = el.ownerDocument.defaultView ?? window;
   return {
-    success: true,
-    element: summarize(state, el),
-    tag: el.localName,
-    styles,
-    rect: { x: rect.left, y: rect.top, width: rect.width, height: rect.height },
-    // What `rect` is relative to: a trace's step screenshot draws the box as a share of it.
-    viewport: { width: view.innerWidth, height: view.innerHeight },
-    visible: isRendered(el),
+    details: {
+      element: summarize(state, el),
+      tag: el.localName,
+      styles,
+      rect: { x: rect.left, y: rect.top, width: rect.width, height: rect.height },
+      // What `rect` is relative to: a trace's step screenshot draws the box as a share of it.
+      viewport: { width: view.innerWidth, height: view.innerHeight },
+      visible: isRendered(el),
+    },
   };
 }

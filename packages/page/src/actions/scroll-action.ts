@@ -14,7 +14,7 @@ import { styleOf } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { PageResult } from "../protocol.js";
+import type { ActionAnswer } from "../protocol.js";
 import { scopeElement } from "./reading-actions.js";
 
 /** Share of the viewport (or of the element's box) one step scrolls when no amount is given. */
@@ -43,7 +43,7 @@ function stepOffsets(request: ScrollRequest, page: { width: number; height: numb
   return horizontal ? { left: sign * step, top: 0 } : { left: 0, top: sign * step };
 }
 
-export function scroll(state: PageState, p: PageCallParams<"scroll">): PageResult {
+export function scroll(state: PageState, p: PageCallParams<"scroll">): ActionAnswer {
   const view = state.doc.defaultView;
   if (!view) throw new PageError("internal", "scroll: the document has no window.");
   const inside = p.to !== undefined || p.direction !== undefined || p.amount !== undefined;
@@ -64,11 +64,12 @@ export function scroll(state: PageState, p: PageCallParams<"scroll">): PageResul
   }
   const max = state.doc.documentElement.scrollHeight - view.innerHeight;
   return {
-    success: true,
-    scroll_x: Math.round(view.scrollX),
-    scroll_y: Math.round(view.scrollY),
-    at_top: view.scrollY <= 0,
-    at_bottom: view.scrollY >= max - END_SLACK_PX,
+    details: {
+      scroll_x: Math.round(view.scrollX),
+      scroll_y: Math.round(view.scrollY),
+      at_top: view.scrollY <= 0,
+      at_bottom: view.scrollY >= max - END_SLACK_PX,
+    },
   };
 }
 
@@ -95,7 +96,7 @@ function scrollContainer(state: PageState, el: Element): Element | undefined {
   return undefined;
 }
 
-function scrollInside(state: PageState, el: Element, request: ScrollRequest): PageResult {
+function scrollInside(state: PageState, el: Element, request: ScrollRequest): ActionAnswer {
   const box = scrollContainer(state, el);
   if (!box) {
     const what = summarize(state, el);
@@ -117,13 +118,14 @@ function scrollInside(state: PageState, el: Element, request: ScrollRequest): Pa
   if (box.matches(":disabled")) box.dispatchEvent(new Event("scroll"));
   const maxTop = box.scrollHeight - box.clientHeight;
   return {
-    success: true,
-    scrolled: summarize(state, box),
-    scroll_top: Math.round(box.scrollTop),
-    scroll_left: Math.round(box.scrollLeft),
-    scroll_height: box.scrollHeight,
-    client_height: box.clientHeight,
-    at_top: box.scrollTop <= 0,
-    at_bottom: box.scrollTop >= maxTop - END_SLACK_PX,
+    details: {
+      scrolled: summarize(state, box),
+      scroll_top: Math.round(box.scrollTop),
+      scroll_left: Math.round(box.scrollLeft),
+      scroll_height: box.scrollHeight,
+      client_height: box.clientHeight,
+      at_top: box.scrollTop <= 0,
+      at_bottom: box.scrollTop >= maxTop - END_SLACK_PX,
+    },
   };
 }

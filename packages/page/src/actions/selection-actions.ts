@@ -16,7 +16,7 @@ import { isInput, isTextArea, windowOf } from "../dom-realm.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { PageResult } from "../protocol.js";
+import type { ActionAnswer } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { isRendered } from "../visibility.js";
 
@@ -110,7 +110,7 @@ function notFound(text: string, where: string): PageError {
   );
 }
 
-export function selectText(state: PageState, p: PageCallParams<"select_text">): PageResult {
+export function selectText(state: PageState, p: PageCallParams<"select_text">): ActionAnswer {
   const text = p.text;
   if (p.ref_id === undefined) {
     if (!text)
@@ -131,7 +131,7 @@ function selectInField(
   state: PageState,
   field: HTMLInputElement | HTMLTextAreaElement,
   text: string | undefined,
-): PageResult {
+): ActionAnswer {
   const value = field.value;
   const span = text ? locateText(value, text) : { start: 0, end: value.length, count: 1 };
   const target = summarize(state, field);
@@ -146,13 +146,14 @@ function selectInField(
     );
   }
   return {
-    success: true,
-    target,
-    in_field: true,
-    selected: value.slice(span.start, span.end),
-    start: span.start,
-    end: span.end,
-    ...(span.count > 1 ? { matches: span.count } : {}),
+    details: {
+      target,
+      in_field: true,
+      selected: value.slice(span.start, span.end),
+      start: span.start,
+      end: span.end,
+      ...(span.count > 1 ? { matches: span.count } : {}),
+    },
   };
 }
 
@@ -161,7 +162,7 @@ function selectInElement(
   root: Element,
   text: string | undefined,
   where: string,
-): PageResult {
+): ActionAnswer {
   const nodes = selectableTextNodes(root);
   const whole = nodes.map((n) => n.data).join("");
   let span: Span | undefined;
@@ -186,10 +187,11 @@ function selectInElement(
   const container = range.commonAncestorContainer;
   const holder = container.nodeType === 1 ? (container as Element) : container.parentElement;
   return {
-    success: true,
-    ...(holder ? { target: summarize(state, holder) } : {}),
-    in_field: false,
-    selected: selection.toString(),
-    ...(span.count > 1 ? { matches: span.count } : {}),
+    details: {
+      ...(holder ? { target: summarize(state, holder) } : {}),
+      in_field: false,
+      selected: selection.toString(),
+      ...(span.count > 1 ? { matches: span.count } : {}),
+    },
   };
 }

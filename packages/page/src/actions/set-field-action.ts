@@ -10,7 +10,7 @@ import { captureBaseline } from "../effect-probe.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ElementSummary, PageResult, VerifyCall } from "../protocol.js";
+import type { ActionAnswer, ElementSummary, VerifyCall } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { shownValue } from "../secret-field.js";
 import { clickElement, parseKeyCombo, pressKey } from "../synthetic-input.js";
@@ -29,7 +29,7 @@ import {
   ensureWritable,
   failUnverified,
   isTextAreaLike,
-  reformattedResult,
+  reformattedDetails,
   secretFlag,
   typingPlan,
 } from "./text-actions.js";
@@ -75,7 +75,7 @@ function findOption(listbox: Element, value: string): Element | undefined {
   );
 }
 
-export async function setField(state: PageState, p: PageCallParams<"set_field">): Promise<PageResult> {
+export async function setField(state: PageState, p: PageCallParams<"set_field">): Promise<ActionAnswer> {
   const el = elementForRef(state, p.ref_id);
   const value = p.value;
   const submit = p.submit ?? false;
@@ -106,27 +106,26 @@ export async function setField(state: PageState, p: PageCallParams<"set_field">)
     const verify: VerifyCall = submit
       ? { action: "verify_effect", params: { token: state.storeBaseline(captureBaseline(state, field)) } }
       : { action: "check_value", params: { ref_id: target.ref_id, expected: value, replace: true } };
-    return {
-      ...resolveResult(field, target, actionable.point, plan, verify),
-      combobox,
-      ...secretFlag(field),
-    };
+    return resolveResult(field, target, actionable.point, plan, verify, { combobox, ...secretFlag(field) });
   }
 
   const outcome = writeText(field, value, true);
   if (outcome.reformatted && !submit)
-    return { ...reformattedResult("set_field", field, target, value, outcome.actual), combobox };
+    return {
+      details: { ...reformattedDetails("set_field", field, target, value, outcome.actual), combobox },
+    };
   if (!outcome.verified && !outcome.reformatted)
     throw failUnverified("set_field", target, value, outcome.actual, field);
   const secret = secretFlag(field);
   if (!submit)
     return {
-      success: true,
-      verified: true,
-      value: shownValue(field, outcome.actual),
-      target,
-      combobox,
-      ...secret,
+      details: {
+        verified: true,
+        value: shownValue(field, outcome.actual),
+        target,
+        combobox,
+        ...secret,
+      },
     };
 
   const enter = parseKeyCombo("Enter")!;
@@ -141,12 +140,13 @@ export async function setField(state: PageState, p: PageCallParams<"set_field">)
     pressKey(field, enter);
     await sleep(EFFECT_SETTLE_MS);
     return {
-      success: true,
-      ...typed,
-      target,
-      combobox: true,
-      committed: field.isConnected ? shownValue(field, collapseWhitespace(readBack(field))) : null,
-      expanded: field.getAttribute("aria-expanded") === "true",
+      details: {
+        ...typed,
+        target,
+        combobox: true,
+        committed: field.isConnected ? shownValue(field, collapseWhitespace(readBack(field))) : null,
+        expanded: field.getAttribute("aria-expanded") === "true",
+      },
     };
   }
   const allowed = pressKey(field, enter);
@@ -168,15 +168,16 @@ export async function setField(state: PageState, p: PageCallParams<"set_field">)
   }
   await sleep(EFFECT_SETTLE_MS);
   return {
-    success: true,
-    ...typed,
-    target,
-    combobox: false,
-    submitted,
-    ...secret,
-    ...(invalid.length > 0
-      ? { invalid_fields: invalid, note: "the form was not submitted: these fields are invalid" }
-      : {}),
+    details: {
+      ...typed,
+      target,
+      combobox: false,
+      submitted,
+      ...secret,
+      ...(invalid.length > 0
+        ? { invalid_fields: invalid, note: "the form was not submitted: these fields are invalid" }
+        : {}),
+    },
   };
 }
 
@@ -186,7 +187,7 @@ async function chooseFromCombobox(
   target: ElementSummary,
   value: string,
   p: PageCallParams<"set_field">,
-): Promise<PageResult> {
+): Promise<ActionAnswer> {
   const mode = p.mode ?? "dispatch";
   const phase = p.phase ?? "open";
   const listboxNow = controlledListbox(state, combobox);
@@ -246,11 +247,12 @@ async function chooseFromCombobox(
   const check = comboboxCheck(combobox, optionText);
   if (!check.verified) throw failUnverified("set_field", target, optionText, check.actual);
   return {
-    success: true,
-    verified: true,
-    value: check.actual,
-    target,
-    combobox: true,
-    committed: optionText,
+    details: {
+      verified: true,
+      value: check.actual,
+      target,
+      combobox: true,
+      committed: optionText,
+    },
   };
 }

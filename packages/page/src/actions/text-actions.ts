@@ -7,7 +7,7 @@ import { collapseWhitespace, isInput, isSelect, isTextArea } from "../dom-realm.
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ElementSummary, PageResult, PlanStep } from "../protocol.js";
+import type { ActionAnswer, ElementSummary, PlanStep } from "../protocol.js";
 import { isSecretField, shownValue } from "../secret-field.js";
 import {
   checkValueForm,
@@ -56,26 +56,25 @@ export function ensureWritable(el: Element, target: ElementSummary, action: stri
 }
 
 /**
- * The success answer for a field that took the text but shows it reformatted (a mask, a number
+ * The success details for a field that took the text but shows it reformatted (a mask, a number
  * format): not `verified`, and the value it actually holds.
  */
-export function reformattedResult(
+export function reformattedDetails(
   action: string,
   field: Element,
   target: ElementSummary,
   expected: string,
   actual: string,
-): PageResult {
+) {
   const shown = shownValue(field, actual);
   return {
-    success: true,
     verified: false,
     reformatted: true,
     value: shown,
     target,
     note: `${action}: the field reformatted what was typed: ${JSON.stringify(shownValue(field, expected))} shows as ${JSON.stringify(shown)} (same letters and digits). Check that this form is what you meant.`,
     ...secretFlag(field),
-  };
+  } as const;
 }
 
 /**
@@ -94,7 +93,7 @@ export function typingPlan(point: { x: number; y: number }, value: string, repla
   return plan;
 }
 
-export function typeAx(state: PageState, p: PageCallParams<"type_ax">): PageResult {
+export function typeAx(state: PageState, p: PageCallParams<"type_ax">): ActionAnswer {
   const el = elementForRef(state, p.ref_id);
   return typeIntoElement(state, el, p.value, p, "type_ax");
 }
@@ -111,7 +110,7 @@ export function typeIntoElement(
   value: string,
   p: TypingOptions,
   action: string,
-): PageResult {
+): ActionAnswer {
   const replace = p.clear ?? true;
   const { target: field, retargeted } = textTarget(state, el, action);
   const target = summarize(state, field);
@@ -130,8 +129,12 @@ export function typeIntoElement(
     !(isInput(field) && (field.type === "checkbox" || field.type === "radio"))
   ) {
     selectContentForTyping(field);
-    return {
-      ...resolveResult(field, target, actionable.point, typingPlan(actionable.point, value, replace), {
+    return resolveResult(
+      field,
+      target,
+      actionable.point,
+      typingPlan(actionable.point, value, replace),
+      {
         action: "check_value",
         params: {
           ref_id: target.ref_id,
@@ -139,29 +142,32 @@ export function typeIntoElement(
           replace,
           ...(replace && mayDivergeWhenTyped(field) ? { paste_fallback: true } : {}),
         },
-      }),
-      ...extra,
-    };
+      },
+      extra,
+    );
   }
   const outcome = writeText(field, value, replace);
   if (outcome.reformatted)
     return {
-      ...reformattedResult(action, field, target, value, outcome.actual),
-      method: outcome.method,
-      ...extra,
+      details: {
+        ...reformattedDetails(action, field, target, value, outcome.actual),
+        method: outcome.method,
+        ...extra,
+      },
     };
   if (!outcome.verified) throw failUnverified(action, target, value, outcome.actual, field);
   return {
-    success: true,
-    verified: true,
-    value: shownValue(field, outcome.actual),
-    target,
-    method: outcome.method,
-    ...extra,
+    details: {
+      verified: true,
+      value: shownValue(field, outcome.actual),
+      target,
+      method: outcome.method,
+      ...extra,
+    },
   };
 }
 
-export function checkValue(state: PageState, p: PageCallParams<"check_value">): PageResult {
+export function checkValue(state: PageState, p: PageCallParams<"check_value">): ActionAnswer {
   const el = elementForRef(state, p.ref_id);
   const expected = p.expected;
   const replace = p.replace ?? true;
@@ -174,20 +180,22 @@ export function checkValue(state: PageState, p: PageCallParams<"check_value">): 
     check = insertAsPaste(el, expected);
     pasted = true;
   }
-  if (check.reformatted) return reformattedResult("check_value", el, target, expected, check.actual);
+  if (check.reformatted)
+    return { details: reformattedDetails("check_value", el, target, expected, check.actual) };
   if (!check.verified) throw failUnverified("check_value", target, expected, check.actual, el);
   return {
-    success: true,
-    verified: true,
-    value: shownValue(el, check.actual),
-    target,
-    ...(pasted
-      ? {
-          method: "insert_text",
-          note: "Typed key by key, the editor changed the text (it reacts to keys such as Enter), so it was inserted whole, as a paste.",
-        }
-      : {}),
-    ...secretFlag(el),
+    details: {
+      verified: true,
+      value: shownValue(el, check.actual),
+      target,
+      ...(pasted
+        ? {
+            method: "insert_text",
+            note: "Typed key by key, the editor changed the text (it reacts to keys such as Enter), so it was inserted whole, as a paste.",
+          }
+        : {}),
+      ...secretFlag(el),
+    },
   };
 }
 

@@ -12,7 +12,7 @@ import { collapseWhitespace } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import { type PageResult, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "../protocol.js";
+import { type ActionAnswer, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "../protocol.js";
 import { isRendered } from "../visibility.js";
 
 export const STABLE_DEFAULT_QUIET_MS = 500;
@@ -126,7 +126,7 @@ function waitUntil<T>(
 export async function waitForElement(
   state: PageState,
   p: PageCallParams<"wait_for_element">,
-): Promise<PageResult> {
+): Promise<ActionAnswer> {
   const { selector, text } = p;
   if (!selector && !text) throw new PageError("bad_params", `wait_for_element: pass "selector" or "text".`);
   const wanted: ElementState = p.state ?? "visible";
@@ -153,13 +153,13 @@ export async function waitForElement(
       { elapsed_ms: elapsed },
     );
   const element = wanted === "visible" || wanted === "attached" ? { element: summarize(state, found) } : {};
-  return { success: true, state: wanted, elapsed_ms: elapsed, ...element };
+  return { details: { state: wanted, elapsed_ms: elapsed, ...element } };
 }
 
 export async function waitForStable(
   state: PageState,
   p: PageCallParams<"wait_for_stable">,
-): Promise<PageResult> {
+): Promise<ActionAnswer> {
   const quiet = p.quiet_ms ?? STABLE_DEFAULT_QUIET_MS;
   const timeout = timeoutOf(p);
   const started = performance.now();
@@ -193,7 +193,7 @@ export async function waitForStable(
     while (performance.now() - started < timeout) {
       const now = performance.now();
       if (state.doc.readyState === "complete" && now - lastActivity >= quiet) {
-        return { success: true, stable: true, waited_ms: Math.round(now - started), mutations, requests };
+        return { details: { stable: true, waited_ms: Math.round(now - started), mutations, requests } };
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(POLL_INTERVAL_MS, quiet));

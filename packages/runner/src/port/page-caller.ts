@@ -83,8 +83,8 @@ export class PageCaller {
   }
 
   #noteRefs(tabId: string, answer: PlainValue): void {
-    if (!isRecord(answer) || !isRecord(answer.metadata)) return;
-    const last = answer.metadata.last_ref;
+    if (!isRecord(answer) || !isRecord(answer.meta)) return;
+    const last = answer.meta.last_ref;
     if (typeof last === "number" && last > (this.#refFloor.get(tabId) ?? 0)) this.#refFloor.set(tabId, last);
   }
 }
