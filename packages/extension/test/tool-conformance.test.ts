@@ -16,7 +16,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TOOL_CATALOG, toolSpec } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
-import { MODES, type Mode, TIERS, type Tier, TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
+import {
+  detailsMismatches,
+  MODES,
+  type Mode,
+  TIERS,
+  type Tier,
+  TREE_NODES_PARAM,
+  treeNodesOf,
+} from "@webbrain/protocol";
 import {
   CONFORMANCE_ORDER,
   conformanceArgs,
@@ -122,6 +130,13 @@ const COMBOS: [Mode, Tier][] = MODES.flatMap((mode) =>
 
 let opened = 0;
 
+/** Where a result does not fit its tool's declared `details` (@webbrain/protocol), if anywhere. */
+function detailsProblem(tool: string, result: Record<string, unknown>): string | undefined {
+  const spec = toolSpec(tool);
+  const mismatches = spec ? detailsMismatches(spec.details, result) : [];
+  return mismatches.length > 0 ? `details do not fit the contract: ${mismatches.join("; ")}` : undefined;
+}
+
 describe("add-on tool conformance", () => {
   it("has one conformance call for every declared tool", () => {
     expect([...CONFORMANCE_ORDER].sort()).toEqual(TOOL_CATALOG.map((spec) => spec.name).sort());
@@ -168,7 +183,8 @@ describe("add-on tool conformance", () => {
           const problem =
             !answer.ok || UNSUPPORTED_ANSWER.test(answer.text)
               ? String(answer.details?.error ?? answer.text.slice(0, 300))
-              : conformanceEffectProblem(tool, args, answer.details ?? {}, pageUrl);
+              : (conformanceEffectProblem(tool, args, answer.details ?? {}, pageUrl) ??
+                detailsProblem(tool, answer.details ?? {}));
           if (problem) failures.push(`${tool} ${JSON.stringify(args)}: ${problem}`);
         }
       }

@@ -37,7 +37,7 @@ import { CALL_SCHEMAS } from "./call-schemas.js";
 import { leavingRecently } from "./leave-watch.js";
 import { badParams, PageError } from "./page-error.js";
 import { PageState } from "./page-state.js";
-import type { ActionAnswer, PageAnswer, PageFailure } from "./protocol.js";
+import type { ActionAnswer, Answer, PageAnswer, PageFailure } from "./protocol.js";
 import { RefRegistry } from "./ref-registry.js";
 
 export const PAGE_LAYER_VERSION = "0.1.0";
@@ -46,7 +46,7 @@ export const PAGE_LAYER_VERSION = "0.1.0";
 type ActionFn<A extends PageLayerActionName> = (
   state: PageState,
   params: PageCallParams<A>,
-) => ActionAnswer | Promise<ActionAnswer>;
+) => Answer<A> | Promise<Answer<A>>;
 
 /**
  * The page layer's action table: one entry per action the tool contracts say runs in the page

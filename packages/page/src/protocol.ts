@@ -10,7 +10,7 @@
  *   element that WebDriver BiDi serialises as a node with a `sharedId`.
  */
 
-import type { PageMeta, PageRunnerData } from "@webbrain/protocol";
+import type { PageDetails, PageLayerActionName, PageMeta, PageRunnerData } from "@webbrain/protocol";
 
 export type {
   ActionMode,
@@ -36,6 +36,9 @@ export interface ActionAnswer<Details = Record<string, unknown>> {
   meta?: PageMeta;
   runner?: PageRunnerData;
 }
+
+/** What action `A` answers: its contract's details (tsc holds each action to it). */
+export type Answer<A extends PageLayerActionName> = ActionAnswer<PageDetails<A>>;
 
 /** Summary of an element as shown to models (same words as the tree line). */
 export interface ElementSummary {

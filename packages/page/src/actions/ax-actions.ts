@@ -14,7 +14,14 @@ import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect
 import { type Actionable, elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { EffectBaseline, PageState } from "../page-state.js";
-import type { ActionAnswer, ElementSummary, PlanStep, VerifyCall, ViewportPoint } from "../protocol.js";
+import type {
+  ActionAnswer,
+  Answer,
+  ElementSummary,
+  PlanStep,
+  VerifyCall,
+  ViewportPoint,
+} from "../protocol.js";
 import { clickElement, dragAndDrop, dragToPoint, hoverAt } from "../synthetic-input.js";
 import { writeText } from "../text-entry.js";
 import { buildTree } from "../tree-builder.js";
@@ -32,7 +39,7 @@ export const TREE_LOADING_WAIT_MS = 5_000;
 export function getAccessibilityTree(
   state: PageState,
   p: PageCallParams<"get_accessibility_tree">,
-): ActionAnswer | Promise<ActionAnswer> {
+): Answer<"get_accessibility_tree"> | Promise<Answer<"get_accessibility_tree">> {
   const first = readTree(state, p);
   if (!loadingAndEmpty(state, first)) return first;
   return (async () => {
@@ -47,12 +54,15 @@ export function getAccessibilityTree(
   })();
 }
 
-function loadingAndEmpty(state: PageState, result: ActionAnswer): boolean {
+function loadingAndEmpty(state: PageState, result: Answer<"get_accessibility_tree">): boolean {
   if (state.doc.readyState !== "loading") return false;
   return result.details.tree === "" && (result.meta?.lines ?? 0) === 0;
 }
 
-function readTree(state: PageState, p: PageCallParams<"get_accessibility_tree">): ActionAnswer {
+function readTree(
+  state: PageState,
+  p: PageCallParams<"get_accessibility_tree">,
+): Answer<"get_accessibility_tree"> {
   const filter = p.filter ?? "all";
   const scopeRef = p.ref_id;
   const maxChars = p.max_chars;
@@ -119,21 +129,21 @@ function readTree(state: PageState, p: PageCallParams<"get_accessibility_tree">)
  * A resolve answer: the target for the model, and for the port the element, the point, the plan
  * to press and the call that verifies it. `extra`: more details (a note, the combobox flag).
  */
-export function resolveResult(
+export function resolveResult<Extra extends object = Record<never, never>>(
   el: Element,
   target: ElementSummary,
   point: { x: number; y: number },
   plan: PlanStep[],
   verify: VerifyCall,
-  extra: Record<string, unknown> = {},
-): ActionAnswer {
-  return { details: { target, ...extra }, runner: { element: el, point, plan, verify } };
+  extra?: Extra,
+): ActionAnswer<{ target: ElementSummary } & Extra> {
+  return { details: { target, ...(extra as Extra) }, runner: { element: el, point, plan, verify } };
 }
 
 export function clickAx(
   state: PageState,
   p: PageCallParams<"click_ax">,
-): ActionAnswer | Promise<ActionAnswer> {
+): Answer<"click_ax"> | Promise<Answer<"click_ax">> {
   const el = elementForRef(state, p.ref_id);
   return clickResolvedElement(state, el, p, true);
 }
@@ -154,7 +164,7 @@ export function clickResolvedElement(
   el: Element,
   p: ResolveOptions,
   occlusion: boolean,
-): ActionAnswer | Promise<ActionAnswer> {
+): Answer<"click_ax"> | Promise<Answer<"click_ax">> {
   const mode = p.mode ?? "dispatch";
   const actionable = makeActionable(state, el, {
     occlusion,
@@ -194,7 +204,7 @@ async function dispatchClick(
   actionable: Actionable,
   baseline: EffectBaseline,
   note: string | undefined,
-): Promise<ActionAnswer> {
+): Promise<Answer<"click_ax">> {
   const link = el.closest("a[href]");
   const navigates = link !== null && !(link.getAttribute("href") ?? "").startsWith("#");
   clickElement(el, actionable.local.x, actionable.local.y);
@@ -210,7 +220,7 @@ async function dispatchClick(
   };
 }
 
-export function verifyEffect(state: PageState, p: PageCallParams<"verify_effect">): ActionAnswer {
+export function verifyEffect(state: PageState, p: PageCallParams<"verify_effect">): Answer<"verify_effect"> {
   const baseline = takePendingBaseline(state, "verify_effect", p.token);
   // For the runner only: whether to wait for the link's navigation.
   const followed = baseline.link?.followed();
@@ -220,7 +230,7 @@ export function verifyEffect(state: PageState, p: PageCallParams<"verify_effect"
   };
 }
 
-export async function hover(state: PageState, p: PageCallParams<"hover">): Promise<ActionAnswer> {
+export async function hover(state: PageState, p: PageCallParams<"hover">): Promise<Answer<"hover">> {
   const el = elementForRef(state, p.ref_id);
   const actionable = makeActionable(state, el, {
     occlusion: true,
@@ -264,7 +274,10 @@ const RESIZE_HANDLE_INSET_PX = 4;
  * onto the target's centre, or by dx,dy pixels. Resolve answers one trusted drag step; dispatch
  * sends the pointer/mouse (and HTML5 drag) events a drag produces.
  */
-export async function dragDrop(state: PageState, p: PageCallParams<"drag_drop">): Promise<ActionAnswer> {
+export async function dragDrop(
+  state: PageState,
+  p: PageCallParams<"drag_drop">,
+): Promise<Answer<"drag_drop">> {
   const fromRef = p.from_ref_id ?? p.source_ref_id ?? p.ref_id;
   const toRef = p.to_ref_id ?? p.target_ref_id;
   const { dx, dy } = p;

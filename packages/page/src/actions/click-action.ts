@@ -16,7 +16,7 @@ import { elementForRef, summarize } from "../element-target.js";
 import { containerLabel, describeContainer, findTopmostModal } from "../overlays.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { clickAtPoint } from "../synthetic-input.js";
 import { isRendered } from "../visibility.js";
@@ -113,7 +113,7 @@ function ambiguity(state: PageState, found: Element[], how: string): PageError {
   );
 }
 
-export async function click(state: PageState, p: PageCallParams<"click">): Promise<ActionAnswer> {
+export async function click(state: PageState, p: PageCallParams<"click">): Promise<Answer<"click">> {
   if (p.x !== undefined || p.y !== undefined) return clickAtCoordinates(state, p, p.x, p.y);
   const matchIndex = p.match_index;
   if (p.text) {
@@ -202,7 +202,7 @@ async function clickAtCoordinates(
   p: PageCallParams<"click">,
   x: number | undefined,
   y: number | undefined,
-): Promise<ActionAnswer> {
+): Promise<Answer<"click">> {
   if (x === undefined) throw new PageError("bad_params", `click: "x" is required`);
   if (y === undefined) throw new PageError("bad_params", `click: "y" is required`);
   const view = state.doc.defaultView;

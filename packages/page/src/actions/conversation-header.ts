@@ -11,7 +11,7 @@ import { collapseWhitespace, truncate } from "../dom-realm.js";
 import { describeForModel } from "../element-facts.js";
 import { elementForRef } from "../element-target.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { intersectsViewport, isRendered } from "../visibility.js";
 
 const HEADING_SELECTOR = "h1, h2, h3, h4, h5, h6, [role=heading]";
@@ -46,7 +46,10 @@ function paneOf(composer: Element): Element {
   return node ?? composer;
 }
 
-export function conversationHeader(state: PageState, p: PageCallParams<"conversation_header">): ActionAnswer {
+export function conversationHeader(
+  state: PageState,
+  p: PageCallParams<"conversation_header">,
+): Answer<"conversation_header"> {
   const composer = elementForRef(state, p.composer);
   const container = composer.parentElement ?? composer;
   const pane = paneOf(composer);

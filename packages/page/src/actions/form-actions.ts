@@ -9,7 +9,7 @@ import { describeForModel } from "../element-facts.js";
 import { summarize } from "../element-target.js";
 import { describeContainer } from "../overlays.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { isRendered } from "../visibility.js";
 
@@ -69,7 +69,7 @@ function visibleForms(state: PageState): Element[] {
   return Array.from(state.doc.querySelectorAll("form, [role=form]")).filter(isRendered);
 }
 
-export function verifyForm(state: PageState, p: PageCallParams<"verify_form">): ActionAnswer {
+export function verifyForm(state: PageState, p: PageCallParams<"verify_form">): Answer<"verify_form"> {
   const selector = p.selector;
   const forms = selector ? Array.from(state.doc.querySelectorAll(selector)) : visibleForms(state);
   const scopes = forms.length > 0 ? forms : [state.doc.body ?? state.doc.documentElement];
@@ -106,7 +106,7 @@ function changedFromDefault(field: Element): boolean {
   return (field.textContent ?? "").trim() !== "";
 }
 
-export function probeCompletion(state: PageState): ActionAnswer {
+export function probeCompletion(state: PageState): Answer<"probe_completion"> {
   const dialogs = Array.from(
     state.doc.querySelectorAll("dialog[open], [aria-modal=true], [role=dialog], [role=alertdialog]"),
   )

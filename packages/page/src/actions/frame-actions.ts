@@ -15,7 +15,7 @@ import {
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { buildTree } from "../tree-builder.js";
 import { isRendered } from "../visibility.js";
@@ -35,7 +35,7 @@ function frameOrigin(frame: HTMLIFrameElement): string {
   }
 }
 
-export function getFrames(state: PageState): ActionAnswer {
+export function getFrames(state: PageState): Answer<"get_frames"> {
   const list = frames(state.doc).map((frame, index) => {
     const rect = frame.getBoundingClientRect();
     return {
@@ -91,7 +91,7 @@ function pickFrame(state: PageState, p: PageCallParams<"iframe_read">): HTMLIFra
   );
 }
 
-export function iframeRead(state: PageState, p: PageCallParams<"iframe_read">): ActionAnswer {
+export function iframeRead(state: PageState, p: PageCallParams<"iframe_read">): Answer<"iframe_read"> {
   const frame = pickFrame(state, p);
   const doc = sameOriginDocument(frame);
   if (!doc?.body) {
@@ -133,7 +133,10 @@ export function iframeRead(state: PageState, p: PageCallParams<"iframe_read">): 
   };
 }
 
-export function getShadowDom(state: PageState, p: PageCallParams<"get_shadow_dom">): ActionAnswer {
+export function getShadowDom(
+  state: PageState,
+  p: PageCallParams<"get_shadow_dom">,
+): Answer<"get_shadow_dom"> {
   const hosts: Element[] = [];
   const scope = p.ref_id !== undefined ? elementForRef(state, p.ref_id) : state.doc.documentElement;
   const visit = (root: ParentNode) => {

@@ -12,7 +12,7 @@ import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer, ElementSummary } from "../protocol.js";
+import type { Answer, ElementSummary } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { type KeyCombo, parseKeyCombo, pressKey } from "../synthetic-input.js";
 import { isRendered } from "../visibility.js";
@@ -33,7 +33,10 @@ export function deepActiveElement(doc: Document): Element | null {
   return active;
 }
 
-export async function typeText(state: PageState, p: PageCallParams<"type_text">): Promise<ActionAnswer> {
+export async function typeText(
+  state: PageState,
+  p: PageCallParams<"type_text">,
+): Promise<Answer<"type_text">> {
   const text = p.text;
   let el: Element | null = null;
   if (p.ref_id !== undefined) el = elementForRef(state, p.ref_id);
@@ -155,7 +158,10 @@ function parseKeys(p: { keys?: string | string[] | undefined; key?: string | und
   });
 }
 
-export async function pressKeys(state: PageState, p: PageCallParams<"press_keys">): Promise<ActionAnswer> {
+export async function pressKeys(
+  state: PageState,
+  p: PageCallParams<"press_keys">,
+): Promise<Answer<"press_keys">> {
   const combos = parseKeys(p);
   const target = p.ref_id !== undefined ? elementForRef(state, p.ref_id) : null;
   if (target) (target as HTMLElement).focus?.({ preventScroll: false });
@@ -197,7 +203,7 @@ export async function pressKeys(state: PageState, p: PageCallParams<"press_keys"
  * expanded, dialogs, URL) and what has focus now (`focused: null` for the page itself), so the
  * model never reads the focus from before the keys.
  */
-export function verifyKeys(state: PageState, p: PageCallParams<"verify_keys">): ActionAnswer {
+export function verifyKeys(state: PageState, p: PageCallParams<"verify_keys">): Answer<"verify_keys"> {
   const baseline = takePendingBaseline(state, "verify_keys", p.token);
   return {
     details: {

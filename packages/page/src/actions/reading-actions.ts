@@ -2,12 +2,12 @@
  * Read-only page tools: read_page, get_interactive_elements, extract_data, get_selection,
  * read_page_source and inspect_element_styles (scroll: scroll-action.ts). Output is capped with explicit markers.
  */
-import type { PageCallParams } from "@webbrain/protocol";
+import type { PageCallParams, PageDetails } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isTextArea, renderedText, truncate } from "../dom-realm.js";
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { buildTree } from "../tree-builder.js";
 import { isRendered } from "../visibility.js";
 
@@ -67,7 +67,7 @@ export function scopeElement(state: PageState, p: ScopeParams, action: string): 
   return state.doc.body ?? state.doc.documentElement;
 }
 
-export function readPage(state: PageState, p: PageCallParams<"read_page">): ActionAnswer {
+export function readPage(state: PageState, p: PageCallParams<"read_page">): Answer<"read_page"> {
   const root = scopeElement(state, p, "read_page");
   const max = p.max_chars ?? READ_PAGE_DEFAULT_MAX_CHARS;
   const text = renderedText(root)
@@ -80,7 +80,7 @@ export function readPage(state: PageState, p: PageCallParams<"read_page">): Acti
 export function getInteractiveElements(
   state: PageState,
   p: PageCallParams<"get_interactive_elements">,
-): ActionAnswer {
+): Answer<"get_interactive_elements"> {
   const limit = p.limit ?? 200;
   const tree = buildTree(state.doc, state.registry, {
     filter: p.visible_only ? "visible" : "interactive",
@@ -91,6 +91,7 @@ export function getInteractiveElements(
     const found = state.registry.lookup(ref);
     const el = found.kind === "live" ? found.element : undefined;
     const rect = el?.getBoundingClientRect();
+    const href = el?.getAttribute("href");
     return {
       index,
       ref_id: ref,
@@ -98,7 +99,7 @@ export function getInteractiveElements(
       role: found.kind === "unknown" ? "" : found.record.role,
       name: found.kind === "unknown" ? "" : found.record.name,
       ...(el && (isInput(el) || isTextArea(el)) ? { value: truncate(el.value, 60) } : {}),
-      ...(el?.getAttribute("href") ? { href: el.getAttribute("href") } : {}),
+      ...(href ? { href } : {}),
       ...(rect
         ? {
             rect: {
@@ -118,7 +119,7 @@ export function getInteractiveElements(
  * refs_of {selector}: the ref each match already has (null if it was never printed in a tree).
  * Does not issue refs, so it answers "is this element reachable from the last snapshot?".
  */
-export function refsOf(state: PageState, p: PageCallParams<"refs_of">): ActionAnswer {
+export function refsOf(state: PageState, p: PageCallParams<"refs_of">): Answer<"refs_of"> {
   const selector = p.selector;
   let matches: Element[];
   try {
@@ -135,13 +136,13 @@ export function refsOf(state: PageState, p: PageCallParams<"refs_of">): ActionAn
   };
 }
 
-export function extractData(state: PageState, p: PageCallParams<"extract_data">): ActionAnswer {
+export function extractData(state: PageState, p: PageCallParams<"extract_data">): Answer<"extract_data"> {
   const kind = p.type ?? "links";
   const root = scopeElement(state, p, "extract_data");
   const limit = p.limit ?? EXTRACT_DEFAULT_LIMIT;
   const visible = (els: Element[]) => els.filter(isRendered).slice(0, limit);
   const text = (el: Element) => collapseWhitespace(renderedText(el));
-  let items: unknown[];
+  let items: PageDetails<"extract_data">["items"];
   switch (kind) {
     case "links":
       items = visible(Array.from(root.querySelectorAll("a[href]"))).map((a) => ({
@@ -191,7 +192,7 @@ export function extractData(state: PageState, p: PageCallParams<"extract_data">)
   return { details: { type: kind, count: items.length, items } };
 }
 
-export function getSelection(state: PageState): ActionAnswer {
+export function getSelection(state: PageState): Answer<"get_selection"> {
   const active = state.doc.activeElement;
   if (active && (isInput(active) || isTextArea(active))) {
     try {
@@ -208,7 +209,10 @@ export function getSelection(state: PageState): ActionAnswer {
   return { details: { text, empty: text === "" } };
 }
 
-export function readPageSource(state: PageState, p: PageCallParams<"read_page_source">): ActionAnswer {
+export function readPageSource(
+  state: PageState,
+  p: PageCallParams<"read_page_source">,
+): Answer<"read_page_source"> {
   const root =
     p.selector || p.ref_id !== undefined
       ? scopeElement(state, p, "read_page_source")
@@ -220,7 +224,7 @@ export function readPageSource(state: PageState, p: PageCallParams<"read_page_so
 export function inspectElementStyles(
   state: PageState,
   p: PageCallParams<"inspect_element_styles">,
-): ActionAnswer {
+): Answer<"inspect_element_styles"> {
   if (p.ref_id === undefined && !p.selector)
     throw new PageError("bad_params", `inspect_element_styles: pass "ref_id" or "selector".`);
   const el = scopeElement(state, p, "inspect_element_styles");

@@ -14,7 +14,7 @@ import { styleOf } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { scopeElement } from "./reading-actions.js";
 
 /** Share of the viewport (or of the element's box) one step scrolls when no amount is given. */
@@ -43,7 +43,7 @@ function stepOffsets(request: ScrollRequest, page: { width: number; height: numb
   return horizontal ? { left: sign * step, top: 0 } : { left: 0, top: sign * step };
 }
 
-export function scroll(state: PageState, p: PageCallParams<"scroll">): ActionAnswer {
+export function scroll(state: PageState, p: PageCallParams<"scroll">): Answer<"scroll"> {
   const view = state.doc.defaultView;
   if (!view) throw new PageError("internal", "scroll: the document has no window.");
   const inside = p.to !== undefined || p.direction !== undefined || p.amount !== undefined;
@@ -96,7 +96,7 @@ function scrollContainer(state: PageState, el: Element): Element | undefined {
   return undefined;
 }
 
-function scrollInside(state: PageState, el: Element, request: ScrollRequest): ActionAnswer {
+function scrollInside(state: PageState, el: Element, request: ScrollRequest): Answer<"scroll"> {
   const box = scrollContainer(state, el);
   if (!box) {
     const what = summarize(state, el);

@@ -16,7 +16,7 @@ import { isInput, isTextArea, windowOf } from "../dom-realm.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { isRendered } from "../visibility.js";
 
@@ -110,7 +110,7 @@ function notFound(text: string, where: string): PageError {
   );
 }
 
-export function selectText(state: PageState, p: PageCallParams<"select_text">): ActionAnswer {
+export function selectText(state: PageState, p: PageCallParams<"select_text">): Answer<"select_text"> {
   const text = p.text;
   if (p.ref_id === undefined) {
     if (!text)
@@ -131,7 +131,7 @@ function selectInField(
   state: PageState,
   field: HTMLInputElement | HTMLTextAreaElement,
   text: string | undefined,
-): ActionAnswer {
+): Answer<"select_text"> {
   const value = field.value;
   const span = text ? locateText(value, text) : { start: 0, end: value.length, count: 1 };
   const target = summarize(state, field);
@@ -162,7 +162,7 @@ function selectInElement(
   root: Element,
   text: string | undefined,
   where: string,
-): ActionAnswer {
+): Answer<"select_text"> {
   const nodes = selectableTextNodes(root);
   const whole = nodes.map((n) => n.data).join("");
   let span: Span | undefined;

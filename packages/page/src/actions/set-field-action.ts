@@ -10,7 +10,7 @@ import { captureBaseline } from "../effect-probe.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer, ElementSummary, VerifyCall } from "../protocol.js";
+import type { Answer, ElementSummary, VerifyCall } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { shownValue } from "../secret-field.js";
 import { clickElement, parseKeyCombo, pressKey } from "../synthetic-input.js";
@@ -75,7 +75,10 @@ function findOption(listbox: Element, value: string): Element | undefined {
   );
 }
 
-export async function setField(state: PageState, p: PageCallParams<"set_field">): Promise<ActionAnswer> {
+export async function setField(
+  state: PageState,
+  p: PageCallParams<"set_field">,
+): Promise<Answer<"set_field">> {
   const el = elementForRef(state, p.ref_id);
   const value = p.value;
   const submit = p.submit ?? false;
@@ -187,7 +190,7 @@ async function chooseFromCombobox(
   target: ElementSummary,
   value: string,
   p: PageCallParams<"set_field">,
-): Promise<ActionAnswer> {
+): Promise<Answer<"set_field">> {
   const mode = p.mode ?? "dispatch";
   const phase = p.phase ?? "open";
   const listboxNow = controlledListbox(state, combobox);

@@ -7,7 +7,7 @@ import { collapseWhitespace, isInput, isSelect, isTextArea } from "../dom-realm.
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { ActionAnswer, ElementSummary, PlanStep } from "../protocol.js";
+import type { Answer, ElementSummary, PlanStep } from "../protocol.js";
 import { isSecretField, shownValue } from "../secret-field.js";
 import {
   checkValueForm,
@@ -93,7 +93,7 @@ export function typingPlan(point: { x: number; y: number }, value: string, repla
   return plan;
 }
 
-export function typeAx(state: PageState, p: PageCallParams<"type_ax">): ActionAnswer {
+export function typeAx(state: PageState, p: PageCallParams<"type_ax">): Answer<"type_ax"> {
   const el = elementForRef(state, p.ref_id);
   return typeIntoElement(state, el, p.value, p, "type_ax");
 }
@@ -110,7 +110,7 @@ export function typeIntoElement(
   value: string,
   p: TypingOptions,
   action: string,
-): ActionAnswer {
+): Answer<"type_ax"> {
   const replace = p.clear ?? true;
   const { target: field, retargeted } = textTarget(state, el, action);
   const target = summarize(state, field);
@@ -167,7 +167,7 @@ export function typeIntoElement(
   };
 }
 
-export function checkValue(state: PageState, p: PageCallParams<"check_value">): ActionAnswer {
+export function checkValue(state: PageState, p: PageCallParams<"check_value">): Answer<"check_value"> {
   const el = elementForRef(state, p.ref_id);
   const expected = p.expected;
   const replace = p.replace ?? true;

@@ -12,7 +12,7 @@ import { collapseWhitespace } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import { type ActionAnswer, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "../protocol.js";
+import { type Answer, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "../protocol.js";
 import { isRendered } from "../visibility.js";
 
 export const STABLE_DEFAULT_QUIET_MS = 500;
@@ -126,7 +126,7 @@ function waitUntil<T>(
 export async function waitForElement(
   state: PageState,
   p: PageCallParams<"wait_for_element">,
-): Promise<ActionAnswer> {
+): Promise<Answer<"wait_for_element">> {
   const { selector, text } = p;
   if (!selector && !text) throw new PageError("bad_params", `wait_for_element: pass "selector" or "text".`);
   const wanted: ElementState = p.state ?? "visible";
@@ -159,7 +159,7 @@ export async function waitForElement(
 export async function waitForStable(
   state: PageState,
   p: PageCallParams<"wait_for_stable">,
-): Promise<ActionAnswer> {
+): Promise<Answer<"wait_for_stable">> {
   const quiet = p.quiet_ms ?? STABLE_DEFAULT_QUIET_MS;
   const timeout = timeoutOf(p);
   const started = performance.now();

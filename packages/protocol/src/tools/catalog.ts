@@ -40,6 +40,8 @@ const DECLARATIONS = [
 ] as const;
 
 type Declared = (typeof DECLARATIONS)[number];
+/** One tool's declaration, with the types of its schemas (tool-details.ts reads them). */
+export type ToolDeclaration = Declared;
 
 /** Every declared tool's name. */
 export type ToolName = Declared["name"];

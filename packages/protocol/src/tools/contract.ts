@@ -10,7 +10,7 @@
  * mode; `control` ends or pauses the turn (`pause_for_user` waits for a person, then goes on),
  * or schedules work for later.
  */
-import type { TObject, TProperties } from "typebox";
+import type { TObject, TProperties, TSchema } from "typebox";
 import type { AgentFacility } from "../agent-facilities.js";
 import type { BrowserCapability } from "../browser-capabilities.js";
 import type { Mode, Tier } from "../modes.js";
@@ -50,12 +50,19 @@ export interface ToolContract<
   Runs extends ToolRuns = ToolRuns,
   Params extends TObject = TObject,
   Accepts extends TProperties = TProperties,
+  Details extends TSchema = TSchema,
 > extends ToolFacets {
   name: Name;
   kind: ToolKind;
   description: string;
   /** The arguments offered to the model (sent as JSON Schema). */
   parameters: Params;
+  /**
+   * What a result carries besides `success` and `error`: what the model reads and code reads
+   * (result-shapes.ts). A page tool's action returns exactly this (tsc checks it); `Type.Unknown`
+   * where the shape is the page's own (execute_js's value).
+   */
+  details: Details;
   /**
    * What the page layer takes besides `parameters`, never offered to the model: what a port adds
    * (the tree's nodes, set_field's `phase`) and spellings callers use that the offered schema does
@@ -74,11 +81,16 @@ export interface ToolContract<
   result: ResultTrust;
 }
 
-interface DeclarationInput<Runs extends ToolRuns, Params extends TObject, Accepts extends TProperties>
-  extends ToolFacets {
+interface DeclarationInput<
+  Runs extends ToolRuns,
+  Params extends TObject,
+  Accepts extends TProperties,
+  Details extends TSchema,
+> extends ToolFacets {
   kind: ToolKind;
   description: string;
   parameters: Params;
+  details: Details;
   accepts?: Accepts;
   offer: ToolOffer;
   needs: readonly BrowserCapability[];
@@ -102,13 +114,14 @@ export function tool<
   const Name extends string,
   const Runs extends ToolRuns,
   const Params extends TObject,
+  const Details extends TSchema,
   const Accepts extends TProperties = Record<never, never>,
 >(
   name: Name,
-  input: Omit<DeclarationInput<Runs, Params, Accepts>, "permission"> & {
+  input: Omit<DeclarationInput<Runs, Params, Accepts, Details>, "permission"> & {
     permission?: PermissionFacet | null;
   },
-): ToolContract<Name, Runs, Params, Accepts> {
+): ToolContract<Name, Runs, Params, Accepts, Details> {
   const { permission, ...rest } = input;
   const asks = permission === undefined ? KIND_PERMISSION[input.kind] : (permission ?? undefined);
   return {

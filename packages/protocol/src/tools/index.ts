@@ -1,4 +1,6 @@
 export * from "./catalog.js";
 export * from "./contract.js";
+export * from "./details-check.js";
 export * from "./helpers.js";
 export * from "./page-calls.js";
+export * from "./tool-details.js";

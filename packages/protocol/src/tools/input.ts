@@ -1,6 +1,7 @@
 /** Input: clicks, typing, keys, hover, drag, scroll and selection, by ref (preferred) or by text, selector, index or point (legacy). */
 import { Type } from "typebox";
 import { tool } from "./contract.js";
+import { EffectReport, ElementSummary, pageDetails, TYPED } from "./result-shapes.js";
 import {
   ACTING,
   ACTING_MID,
@@ -25,6 +26,7 @@ export const INPUT_TOOLS = [
     kind: "act",
     description: "Click element by ref_id.",
     parameters: Type.Object({ ref_id: ref, _allowResubmit: resubmit }),
+    details: pageDetails({ target: ElementSummary, effect: Type.Optional(EffectReport), note: optStr() }),
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
@@ -35,6 +37,7 @@ export const INPUT_TOOLS = [
     kind: "act",
     description: "Replace a field's value by ref_id.",
     parameters: Type.Object({ ref_id: ref, value: str() }),
+    details: pageDetails(TYPED),
     accepts: { clear: optBool() },
     offer: ACTING,
     needs: PAGE_LAYER,
@@ -48,6 +51,16 @@ export const INPUT_TOOLS = [
     description:
       "Type into a field; submit:true commits a combobox option (ArrowDown+Enter) or submits the form.",
     parameters: Type.Object({ ref_id: ref, value: str(), submit: optBool() }),
+    details: pageDetails({
+      ...TYPED,
+      combobox: optBool(),
+      /** A combobox's value after the commit (null: the field went away). */
+      committed: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      expanded: optBool(),
+      submitted: optBool(),
+      invalid_fields: Type.Optional(Type.Array(ElementSummary)),
+      effect: Type.Optional(EffectReport),
+    }),
     accepts: { phase: Type.Optional(Type.Enum(["open", "choose"])) },
     offer: ACTING,
     needs: PAGE_LAYER,
@@ -60,6 +73,7 @@ export const INPUT_TOOLS = [
     kind: "act",
     description: "Hover an element.",
     parameters: Type.Object({ ref_id: ref }),
+    details: pageDetails({ target: ElementSummary, effect: Type.Optional(EffectReport) }),
     offer: FULL_ACT,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT,
@@ -76,6 +90,13 @@ export const INPUT_TOOLS = [
       dx: optNum(),
       dy: optNum(),
       handle: Type.Optional(Type.Enum(["center", "bottom_right"])),
+    }),
+    details: pageDetails({
+      target: Type.Optional(ElementSummary),
+      dragged: Type.Optional(ElementSummary),
+      dropped_on: Type.Optional(ElementSummary),
+      moved_by: Type.Optional(Type.Object({ dx: Type.Number(), dy: Type.Number() })),
+      effect: Type.Optional(EffectReport),
     }),
     accepts: { from_ref_id: optRef, source_ref_id: optRef, ref_id: optRef, target_ref_id: optRef },
     offer: FULL_ACT,
@@ -95,6 +116,12 @@ export const INPUT_TOOLS = [
       match_index: optNum("pick one of several text matches"),
       _allowResubmit: resubmit,
     }),
+    details: pageDetails({
+      target: ElementSummary,
+      effect: Type.Optional(EffectReport),
+      note: optStr(),
+      scoped_to: optStr("the open dialog the text was looked for in"),
+    }),
     accepts: { match: Type.Optional(Type.Enum(["exact", "prefix", "contains"])) },
     offer: ACTING_MID,
     needs: PAGE_LAYER,
@@ -106,6 +133,7 @@ export const INPUT_TOOLS = [
     kind: "act",
     description: "Type text into a field (ref_id or selector; default: the focused field).",
     parameters: Type.Object({ text: str(), ref_id: optRef, selector: optStr(), clear: optBool() }),
+    details: pageDetails(TYPED),
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_INPUT_SEARCH,
@@ -117,6 +145,14 @@ export const INPUT_TOOLS = [
     kind: "act",
     description: "Press keys, e.g. Enter, Escape, Tab, Control+a.",
     parameters: Type.Object({ keys: str() }),
+    details: pageDetails({
+      pressed: Type.Optional(Type.Array(Type.String())),
+      effects: Type.Optional(Type.Array(Type.String())),
+      effect: Type.Optional(EffectReport),
+      /** What has focus after the keys (null: the page itself). */
+      focused: Type.Optional(Type.Union([ElementSummary, Type.Null()])),
+      pasted_from: optStr(),
+    }),
     accepts: { keys: Type.Optional(keyList), key: optStr(), ref_id: optRef, clipboard_text: optStr() },
     offer: ACTING,
     needs: PAGE_LAYER,
@@ -136,6 +172,17 @@ export const INPUT_TOOLS = [
       to: Type.Optional(Type.Enum(["top", "bottom"])),
       ref_id: optRef,
     }),
+    details: pageDetails({
+      scroll_x: optNum(),
+      scroll_y: optNum(),
+      scrolled: Type.Optional(ElementSummary),
+      scroll_top: optNum(),
+      scroll_left: optNum(),
+      scroll_height: optNum(),
+      client_height: optNum(),
+      at_top: Type.Boolean(),
+      at_bottom: Type.Boolean(),
+    }),
     accepts: { direction: Type.Optional(Type.Enum(["down", "up", "left", "right"])), selector: optStr() },
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
@@ -149,6 +196,14 @@ export const INPUT_TOOLS = [
     description:
       "Select text as a person would: a field's value or an element's text (ref_id), or only the given text (found in the page without ref_id).",
     parameters: Type.Object({ ref_id: optRef, text: optStr() }),
+    details: pageDetails({
+      target: Type.Optional(ElementSummary),
+      in_field: Type.Boolean(),
+      selected: Type.String(),
+      start: optNum(),
+      end: optNum(),
+      matches: optNum("how many places the text occurs (the first is selected)"),
+    }),
     offer: ACTING,
     needs: PAGE_LAYER,
     runs: PAGE,

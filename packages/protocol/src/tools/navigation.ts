@@ -1,6 +1,7 @@
 /** Navigation: the tab's URL, its history, a new tab. */
 import { Type } from "typebox";
 import { tool } from "./contract.js";
+import { NAVIGATED } from "./result-shapes.js";
 import { ACTING, ACTING_MID, none, PORT, str } from "./shorthands.js";
 
 export const NAVIGATION_TOOLS = [
@@ -8,6 +9,7 @@ export const NAVIGATION_TOOLS = [
     kind: "navigate",
     description: "Open a URL in the current tab.",
     parameters: Type.Object({ url: str() }),
+    details: NAVIGATED,
     offer: ACTING,
     needs: ["navigation"],
     runs: PORT,
@@ -18,6 +20,7 @@ export const NAVIGATION_TOOLS = [
     kind: "navigate",
     description: "Browser back.",
     parameters: none,
+    details: NAVIGATED,
     offer: ACTING,
     needs: ["navigation"],
     runs: PORT,
@@ -29,6 +32,7 @@ export const NAVIGATION_TOOLS = [
     kind: "navigate",
     description: "Browser forward.",
     parameters: none,
+    details: NAVIGATED,
     offer: ACTING_MID,
     needs: ["navigation"],
     runs: PORT,
@@ -39,6 +43,7 @@ export const NAVIGATION_TOOLS = [
     kind: "navigate",
     description: "Open a URL in a new tab and continue there.",
     parameters: Type.Object({ url: str() }),
+    details: Type.Object({ tabId: Type.String(), url: Type.String(), title: Type.String() }),
     offer: ACTING_MID,
     needs: ["tabs"],
     runs: PORT,

@@ -1,5 +1,6 @@
 /**
- * What the page layer accepts for each of its actions, and its type: the tool's offered
+ * What the page layer accepts for each of its actions and answers (PageCallParams, PageDetails),
+ * and the schemas of the params: the tool's offered
  * `parameters`, what the contract `accepts` besides, and what every page call may carry
  * (PAGE_CALL_PROPERTIES: the port's ref floor; RESOLVE_PROPERTIES for trusted-input tools).
  *
@@ -50,6 +51,11 @@ type CallParamsByName = {
 
 /** What the page layer's action `Name` receives: its params, validated and converted. */
 export type PageCallParams<Name extends PageLayerActionName> = CallParamsByName[Name];
+
+type DetailsByName = { [C in PageLayerContract as C["name"]]: Static<C["details"]> };
+
+/** What the page layer's action `Name` answers as its details (its contract's `details`). */
+export type PageDetails<Name extends PageLayerActionName> = DetailsByName[Name];
 
 function callSchema(contract: {
   parameters: TObject;

@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { TreeFilterSchema } from "../tree-filter-schema.js";
 import { TREE_NODES_PARAM } from "../tree-nodes.js";
 import { tool } from "./contract.js";
+import { ElementSummary, pageDetails } from "./result-shapes.js";
 import {
   EVERYWHERE,
   INSPECTING,
@@ -27,6 +28,24 @@ export const TREE_TOOLS = [
       role: optStr(),
       diff: Type.Optional(Type.Boolean()),
     }),
+    details: pageDetails({
+      tree: Type.String(),
+      metadata: Type.Object({
+        url: Type.String(),
+        title: Type.String(),
+        filter: TreeFilterSchema,
+        scope_ref: Type.Optional(Type.Number()),
+        truncated: Type.Boolean(),
+        folded: Type.Optional(Type.Number()),
+        diff: Type.Optional(
+          Type.Object({ added: Type.Number(), removed: Type.Number(), changed: Type.Number() }),
+        ),
+        overlays: Type.Number(),
+        walk_cut: Type.Optional(
+          Type.Object({ reason: Type.Enum(["elements", "time"]), elements: Type.Number() }),
+        ),
+      }),
+    }),
     accepts: { [TREE_NODES_PARAM]: optBool() },
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
@@ -38,6 +57,13 @@ export const TREE_TOOLS = [
     kind: "observe",
     description: "Read open shadow roots under an element (default: the page).",
     parameters: Type.Object({ ref_id: optRef }),
+    details: pageDetails({
+      count: Type.Number(),
+      hosts: Type.Array(
+        Type.Object({ host: ElementSummary, tag: Type.String(), mode: Type.String(), tree: Type.String() }),
+      ),
+      note: Type.String(),
+    }),
     accepts: { max_chars: optNum() },
     offer: INSPECTING,
     needs: PAGE_LAYER,
