@@ -39,7 +39,8 @@ export interface PageScript {
     action: PageActionName,
     params: Record<string, unknown>,
   ) => PageResult | { navigate: string } | Promise<PageResult>;
-  probe?: CompletionProbe;
+  /** What probe_completion finds (the rest as on a finished page: nothing open, nothing invalid). */
+  probe?: Partial<CompletionProbe>;
   /** The whole get_accessibility_tree answer, when a test needs more than `tree`. */
   treeResult?: PageResult;
 }
@@ -59,6 +60,16 @@ function treeRead(page: PageScript, params: Record<string, unknown>): PageResult
   if (params[TREE_NODES_PARAM] === true) meta[TREE_NODES_PARAM] = linkTreeNodes(page.tree);
   return { success: true, tree: printTree(page.tree), meta };
 }
+
+/** probe_completion on a finished page. */
+const NOTHING_UNFINISHED: CompletionProbe = {
+  url: "",
+  dialogs: [],
+  forms: [],
+  messages: [],
+  busy: false,
+  open_dialog: false,
+};
 
 /** 1x1 transparent PNG. */
 const PIXEL_PNG =
@@ -193,8 +204,7 @@ export class MemoryBrowser implements BrowserPort {
     const page = this.pages[tab.url];
     if (!page) return { success: false, error: `no page scripted for ${tab.url}` };
     if (action === "get_accessibility_tree") return page.treeResult ?? treeRead(page, params);
-    if (action === "probe_completion")
-      return page.probe ?? { success: true, dialogs: [], forms: [], messages: [] };
+    if (action === "probe_completion") return { success: true, ...NOTHING_UNFINISHED, ...page.probe };
     const answer = (await page.onAction?.(action, params)) ?? { success: true };
     if ("navigate" in answer && typeof answer.navigate === "string") {
       this.go(tabId, answer.navigate);

@@ -129,9 +129,12 @@ export function refNamesOf(result: PageResult | undefined): Map<string, string> 
   return names;
 }
 
-/** The page refused a submit on validation (the guard forgets it so a fix may be resubmitted). */
+/**
+ * The page refused a submit on validation (the guard forgets it so a fix may be resubmitted): a
+ * failure, or a submit that names invalid fields and did not submit (set_field's `invalid_fields`).
+ */
 export function isValidationRejection(result: PageResult): boolean {
   if (result.success === false) return true;
-  const invalid = result.invalidFields;
+  const invalid = result.invalid_fields;
   return Array.isArray(invalid) && invalid.length > 0;
 }
