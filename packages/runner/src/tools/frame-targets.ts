@@ -8,6 +8,7 @@
  * (as get_frames lists them); deeper frames are reached by urlFilter.
  */
 import type { PageResult } from "@webbrain/agent";
+import { detailsOf, pageResultOf } from "@webbrain/protocol";
 import type { FrameInfo, TabContexts } from "../browser/tab-contexts.js";
 import type { PageScriptChannel } from "../port/page-script-channel.js";
 
@@ -56,16 +57,10 @@ export class FrameTargets {
 
   /** A ref from the tree that names an <iframe>: its index among the tab's child frames. */
   async #byRef(tabId: string, frames: FrameInfo[], ref: unknown): Promise<FrameInfo[]> {
-    const listed = await this.#channel.call(tabId, "get_frames", {});
-    const list =
-      typeof listed === "object" && listed && !Array.isArray(listed)
-        ? (listed as Record<string, unknown>).frames
-        : undefined;
-    if (!Array.isArray(list)) return [];
-    const entry = (list as Record<string, unknown>[]).find((f) => String(f?.ref_id) === String(ref));
-    const index = entry?.index;
+    const listed = detailsOf("get_frames", pageResultOf(await this.#channel.call(tabId, "get_frames", {})));
+    const entry = listed?.frames.find((f) => String(f.ref_id) === String(ref));
     const children = frames.filter((f) => f.depth === 1);
-    const frame = typeof index === "number" ? children[index] : undefined;
+    const frame = entry ? children[entry.index] : undefined;
     return frame ? [frame] : [];
   }
 }
