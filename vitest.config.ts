@@ -23,6 +23,7 @@ export const QUICK_TESTS = [
   "packages/extension/test/run-journal.test.ts",
   "packages/extension/test/run-prompts.test.ts",
   "packages/extension/test/zim/*.test.ts",
+  "packages/page/test/call-params.test.ts",
   "packages/pi-firefox-bidi/test/debug-log.test.ts",
   "packages/pi-firefox-bidi/test/settings.test.ts",
   "packages/runner/test/argv-parser.test.ts",

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   ALWAYS_GRANTS_KEY,
   BLOCKED_DONE_MAX,
+  type CompletionProbe,
   DuplicateSubmitGuard,
   LoopDetector,
   NAV_NUDGE_AT,
@@ -171,7 +172,10 @@ describe("duplicate-submit guard", () => {
         [SHOP_URL]: {
           title: "Checkout",
           tree: ORDER_TREE,
-          onAction: () => (++attempts === 1 ? { success: true, invalidFields: ["Card"] } : { success: true }),
+          onAction: () =>
+            ++attempts === 1
+              ? { success: true, invalid_fields: [{ ref_id: 8, role: "textbox", name: "Card" }] }
+              : { success: true },
         },
       },
     });
@@ -209,6 +213,19 @@ describe("duplicate-submit guard", () => {
   });
 });
 
+/** probe_completion's details: a finished page, but for `found`. */
+function probeOf(found: Partial<CompletionProbe>): CompletionProbe {
+  return { url: SHOP_URL, dialogs: [], forms: [], messages: [], busy: false, open_dialog: false, ...found };
+}
+
+const CREATE_TAG_DIALOG = {
+  ref_id: 3,
+  role: "dialog",
+  name: "Create tag",
+  label: 'dialog "Create tag"',
+  modal: true,
+};
+
 describe("blockedDone", () => {
   it("refuses done while a dialog is open, at most twice per tab, then lets it through with a note; clearing resets", async () => {
     const done = { toolCalls: [{ name: "done", arguments: { summary: "Created the tag v1." } }] };
@@ -219,10 +236,8 @@ describe("blockedDone", () => {
           title: "Tags",
           tree: [],
           probe: {
-            success: true,
-            dialogs: [{ label: 'dialog "Create tag"', modal: true }],
-            forms: [{ label: 'form "Search"', fields: 1, filled: 1, invalid: 0 }],
-            messages: [],
+            dialogs: [CREATE_TAG_DIALOG],
+            forms: [{ label: 'form "Search"', fields: 1, filled: 1, invalid: 0, changed: 1 }],
           },
         },
       },
@@ -248,30 +263,27 @@ describe("blockedDone", () => {
 
   it("judges the probe: invalid forms and error alerts block, a filled search form or a success toast does not", () => {
     expect(
-      unfinishedWork({
-        success: true,
-        forms: [{ label: "Search", fields: 1, filled: 1, invalid: 0 }],
-        messages: [{ role: "status", text: "Saved" }],
-      }),
+      unfinishedWork(
+        probeOf({
+          forms: [{ label: "Search", fields: 1, filled: 1, invalid: 0, changed: 1 }],
+          messages: [{ role: "status", text: "Saved" }],
+        }),
+      ),
     ).toBeUndefined();
     expect(
-      unfinishedWork({ success: true, forms: [{ label: "Signup", fields: 3, filled: 2, invalid: 1 }] }),
+      unfinishedWork(probeOf({ forms: [{ label: "Signup", fields: 3, filled: 2, invalid: 1, changed: 2 }] })),
     ).toContain("form with invalid fields: Signup");
     expect(
-      unfinishedWork({ success: true, messages: [{ role: "alert", text: "Card number is invalid" }] }),
+      unfinishedWork(probeOf({ messages: [{ role: "alert", text: "Card number is invalid" }] })),
     ).toContain("error message: Card number is invalid");
   });
 
   it("does not count an untouched empty form (a fresh 'add another' form after a save) as unfinished", () => {
     const fresh = { label: "New contact", fields: 3, filled: 1, invalid: 2, changed: 0 };
-    expect(unfinishedWork({ success: true, forms: [fresh] })).toBeUndefined();
-    expect(unfinishedWork({ success: true, forms: [{ ...fresh, changed: 1 }] })).toContain(
+    expect(unfinishedWork(probeOf({ forms: [fresh] }))).toBeUndefined();
+    expect(unfinishedWork(probeOf({ forms: [{ ...fresh, changed: 1 }] }))).toContain(
       "form with invalid fields: New contact",
     );
-    // A page layer without `changed` (older): an empty form is judged by what is filled in.
-    expect(
-      unfinishedWork({ success: true, forms: [{ label: "A", fields: 2, filled: 0, invalid: 2 }] }),
-    ).toBeUndefined();
   });
 
   it("does not block a summary that admits failure", async () => {
@@ -280,7 +292,7 @@ describe("blockedDone", () => {
         { toolCalls: [{ name: "done", arguments: { summary: "Could not create the tag: name taken." } }] },
       ],
       pages: {
-        [SHOP_URL]: { title: "Tags", tree: [], probe: { success: true, dialogs: ["Create tag"] } },
+        [SHOP_URL]: { title: "Tags", tree: [], probe: { dialogs: [CREATE_TAG_DIALOG] } },
       },
     });
     expect((await h.agent.processMessage("1", "create tag")).status).toBe("done");

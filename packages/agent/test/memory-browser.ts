@@ -7,6 +7,7 @@ import {
   ALL_BROWSER_CAPABILITIES,
   type BrowserCapabilities,
   linkTreeNodes,
+  type PageMeta,
   TREE_NODES_PARAM,
   type TreeNode,
 } from "@webbrain/protocol";
@@ -18,7 +19,6 @@ import type {
   FetchRequest,
   FetchResponse,
   HistoryAccess,
-  JsonValue,
   PageActionName,
   PageResult,
   ResearchResult,
@@ -31,7 +31,7 @@ export interface PageScript {
   title: string;
   /**
    * The page's tree as data (scripted-tree.ts): a tree read answers it printed, as the model
-   * reads it, with `ref_names`, and with `metadata.nodes` when the call asks for nodes.
+   * reads it, with `meta.ref_names`, and with `meta.nodes` when the call asks for nodes.
    */
   tree: readonly TreeNode[];
   /** Answer a page action; return `{ navigate: url }` to move the tab. Default: success. */
@@ -39,7 +39,8 @@ export interface PageScript {
     action: PageActionName,
     params: Record<string, unknown>,
   ) => PageResult | { navigate: string } | Promise<PageResult>;
-  probe?: CompletionProbe;
+  /** What probe_completion finds (the rest as on a finished page: nothing open, nothing invalid). */
+  probe?: Partial<CompletionProbe>;
   /** The whole get_accessibility_tree answer, when a test needs more than `tree`. */
   treeResult?: PageResult;
 }
@@ -55,12 +56,20 @@ export interface RecordedCall {
 function treeRead(page: PageScript, params: Record<string, unknown>): PageResult {
   const refNames: Record<string, string> = {};
   for (const node of page.tree) if (node.ref !== undefined) refNames[String(node.ref)] = node.name;
-  const metadata: Record<string, JsonValue> = { ref_names: refNames };
-  // Nodes are plain JSON (numbers, strings, string lists), as they cross a realm.
-  if (params[TREE_NODES_PARAM] === true)
-    metadata[TREE_NODES_PARAM] = linkTreeNodes(page.tree) as unknown as JsonValue;
-  return { success: true, tree: printTree(page.tree), metadata };
+  const meta: PageMeta = { ref_names: refNames };
+  if (params[TREE_NODES_PARAM] === true) meta[TREE_NODES_PARAM] = linkTreeNodes(page.tree);
+  return { success: true, tree: printTree(page.tree), meta };
 }
+
+/** probe_completion on a finished page. */
+const NOTHING_UNFINISHED: CompletionProbe = {
+  url: "",
+  dialogs: [],
+  forms: [],
+  messages: [],
+  busy: false,
+  open_dialog: false,
+};
 
 /** 1x1 transparent PNG. */
 const PIXEL_PNG =
@@ -195,8 +204,7 @@ export class MemoryBrowser implements BrowserPort {
     const page = this.pages[tab.url];
     if (!page) return { success: false, error: `no page scripted for ${tab.url}` };
     if (action === "get_accessibility_tree") return page.treeResult ?? treeRead(page, params);
-    if (action === "probe_completion")
-      return page.probe ?? { success: true, dialogs: [], forms: [], messages: [] };
+    if (action === "probe_completion") return { success: true, ...NOTHING_UNFINISHED, ...page.probe };
     const answer = (await page.onAction?.(action, params)) ?? { success: true };
     if ("navigate" in answer && typeof answer.navigate === "string") {
       this.go(tabId, answer.navigate);

@@ -97,9 +97,8 @@ describe("tool results", () => {
     const { call } = setup({
       success: true,
       tree: TREE,
-      metadata: {
-        url: URL,
-        truncated: false,
+      metadata: { url: URL, truncated: false },
+      meta: {
         build_ms: 3.2,
         elements_visited: 40,
         full_chars: 60,
@@ -123,7 +122,7 @@ describe("tool results", () => {
       "nodes",
     ])
       expect(text).not.toContain(hidden);
-    expect(outcome.details?.metadata).toMatchObject({
+    expect(outcome.details?.meta).toMatchObject({
       build_ms: 3.2,
       last_ref: 2,
       ref_names: { "2": "Place order" },
@@ -135,7 +134,7 @@ describe("tool results", () => {
     const { call, browser } = setup({
       success: true,
       tree: TREE,
-      metadata: { ref_names: { "2": "Submit payment" } },
+      meta: { ref_names: { "2": "Submit payment" } },
     });
     await call("get_accessibility_tree", {});
     expect((await call("click_ax", { ref_id: 2 })).isError).toBe(false);

@@ -131,20 +131,20 @@ describe("which lines are nodes", () => {
 });
 
 describe("nodes read back from a page", () => {
-  it("reads metadata.nodes when they have a node's shape", () => {
-    expect(treeNodesOf({ success: true, tree: "", metadata: { nodes: linkTreeNodes(NODES) } })).toEqual(
+  it("reads meta.nodes when they have a node's shape", () => {
+    expect(treeNodesOf({ success: true, tree: "", meta: { nodes: linkTreeNodes(NODES) } })).toEqual(
       linkTreeNodes(NODES),
     );
   });
   it("answers undefined for a read without nodes or with something else there", () => {
-    expect(treeNodesOf({ success: true, tree: "", metadata: {} })).toBeUndefined();
+    expect(treeNodesOf({ success: true, tree: "", meta: {} })).toBeUndefined();
     expect(treeNodesOf({ success: true, tree: "" })).toBeUndefined();
     expect(treeNodesOf(undefined)).toBeUndefined();
-    expect(treeNodesOf({ metadata: { nodes: [{ role: "button", name: "Go" }] } })).toBeUndefined();
+    expect(treeNodesOf({ meta: { nodes: [{ role: "button", name: "Go" }] } })).toBeUndefined();
     expect(
-      treeNodesOf({ metadata: { nodes: [{ ref: "1", role: "button", name: "Go", depth: 0 }] } }),
+      treeNodesOf({ meta: { nodes: [{ ref: "1", role: "button", name: "Go", depth: 0 }] } }),
     ).toBeUndefined();
-    expect(treeNodesOf({ metadata: { nodes: "[1] button" } })).toBeUndefined();
+    expect(treeNodesOf({ meta: { nodes: "[1] button" } })).toBeUndefined();
   });
 });
 
@@ -161,9 +161,9 @@ describe("the trace recorder and tree reads", () => {
     const read = await tracedPort.pageAction("1", "get_accessibility_tree", { filter: "all" });
     expect(port.calls.at(-1)?.params).toEqual({ filter: "all", [TREE_NODES_PARAM]: true });
     expect(read.tree).toBe(printTree(NODES));
-    expect(read.metadata).not.toHaveProperty(TREE_NODES_PARAM);
+    expect(read.meta).not.toHaveProperty(TREE_NODES_PARAM);
     // As a plain read answers it: the ref names stay, for the submit guard and exec's output.
-    expect(read.metadata).toEqual({ ref_names: { "1": "Home", "2": "Email", "3": "Wrap it", "4": "Pay" } });
+    expect(read.meta).toEqual({ ref_names: { "1": "Home", "2": "Email", "3": "Wrap it", "4": "Pay" } });
 
     recorder.onEvent({ type: "tool_call", id: "c", name: "click_ax", args: { ref_id: 3 } });
     await tracedPort.pageAction("1", "click_ax", { ref_id: 3 });

@@ -21,6 +21,7 @@ import {
   MODES,
   type Mode,
   modeFitsTier,
+  detailsMismatches,
   TIERS,
   type Tier,
   TREE_NODES_PARAM,
@@ -131,6 +132,13 @@ const COMBOS: [Mode, Tier][] = MODES.flatMap((mode) =>
 
 let opened = 0;
 
+/** Where a result does not fit its tool's declared `details` (@webbrain/protocol), if anywhere. */
+function detailsProblem(tool: string, result: Record<string, unknown>): string | undefined {
+  const spec = toolSpec(tool);
+  const mismatches = spec ? detailsMismatches(spec.details, result) : [];
+  return mismatches.length > 0 ? `details do not fit the contract: ${mismatches.join("; ")}` : undefined;
+}
+
 describe("add-on tool conformance", () => {
   it("has one conformance call for every declared tool", () => {
     expect([...CONFORMANCE_ORDER].sort()).toEqual(TOOL_CATALOG.map((spec) => spec.name).sort());
@@ -176,7 +184,8 @@ describe("add-on tool conformance", () => {
           const problem =
             !answer.ok || UNSUPPORTED_ANSWER.test(answer.text)
               ? String(answer.details?.error ?? answer.text.slice(0, 300))
-              : conformanceEffectProblem(tool, args, answer.details ?? {}, pageUrl);
+              : (conformanceEffectProblem(tool, args, answer.details ?? {}, pageUrl) ??
+                detailsProblem(tool, answer.details ?? {}));
           if (problem) failures.push(`${tool} ${JSON.stringify(args)}: ${problem}`);
         }
       }

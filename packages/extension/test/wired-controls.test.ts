@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { evaluate, navigate } from "@webbrain/bidi";
+import { type PageResult, pageResultOf } from "@webbrain/protocol";
 import { type FixtureServer, lineOf, refIn, startFixtureServer, useFirefox } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDON_PREFS, buildAddon, firefoxTabId, installAddon, waitForContext } from "./addon-harness.js";
@@ -44,7 +45,7 @@ afterAll(async () => {
 
 interface AddonPage {
   context: string;
-  call(action: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
+  call(action: string, params?: Record<string, unknown>): Promise<PageResult>;
   tree(): Promise<string>;
   last(): Promise<string>;
 }
@@ -62,7 +63,8 @@ async function open(path: string): Promise<AddonPage> {
       `browser.tabs.executeScript(${tabId}, { code: ${JSON.stringify(code)} }).then((r) => r[0])`,
       { awaitPromise: true },
     );
-    return JSON.parse(json) as Record<string, unknown>;
+    // As the add-on's content glue reads an answer: the PageResult of the page wire envelope.
+    return pageResultOf(JSON.parse(json));
   };
   return {
     context,

@@ -47,7 +47,18 @@ const FIXTURES = [
   "shadow",
 ];
 
-type Result = { success: boolean; tree?: string; metadata?: Record<string, unknown>; error?: string };
+/**
+ * A tree answer of either build: the page wire envelope (`details`, `meta`) or, from a bundle
+ * saved before it, the flat result with everything in `metadata`.
+ */
+type Result = {
+  success: boolean;
+  tree?: string;
+  metadata?: Record<string, unknown>;
+  details?: { tree?: string; metadata?: Record<string, unknown> };
+  meta?: Record<string, unknown>;
+  error?: string;
+};
 
 function callOf(global: string): string {
   return `(action, params) => globalThis.${global}.handle(action, params)`;
@@ -59,7 +70,7 @@ function repeatOf(global: string): string {
     const ms = [];
     for (let i = 0; i < count; i++) {
       const r = await globalThis.${global}.handle("get_accessibility_tree", { filter: "all" });
-      ms.push(r.metadata.build_ms);
+      ms.push((r.meta ?? r.metadata).build_ms);
     }
     return ms;
   }`;
@@ -71,10 +82,16 @@ function stats(values: number[]): string {
   return `${(sorted[0] ?? 0).toFixed(1)} (${med.toFixed(1)})`;
 }
 
+function treeOf(r: Result): string | undefined {
+  return r.details?.tree ?? r.tree;
+}
+
+/** What must match between builds: the tree, and the metadata and meta (sorted, less the timing). */
 function comparable(r: Result): string {
-  const m = { ...(r.metadata ?? {}) };
+  const m: Record<string, unknown> = { ...(r.details?.metadata ?? r.metadata ?? {}), ...(r.meta ?? {}) };
   delete m.build_ms;
-  return JSON.stringify({ success: r.success, error: r.error, tree: r.tree, m });
+  const sorted = Object.fromEntries(Object.entries(m).sort(([a], [b]) => a.localeCompare(b)));
+  return JSON.stringify({ success: r.success, error: r.error, tree: treeOf(r), m: sorted });
 }
 
 async function main(): Promise<void> {
@@ -134,8 +151,11 @@ async function main(): Promise<void> {
         const b = await call(realms.sbNew, { filter });
         if (comparable(a) !== comparable(b)) {
           mismatches++;
-          writeFileSync(`/tmp/compare-${page.label.replaceAll("/", "_")}-${filter}.base.txt`, a.tree ?? "");
-          writeFileSync(`/tmp/compare-${page.label.replaceAll("/", "_")}-${filter}.new.txt`, b.tree ?? "");
+          writeFileSync(
+            `/tmp/compare-${page.label.replaceAll("/", "_")}-${filter}.base.txt`,
+            treeOf(a) ?? "",
+          );
+          writeFileSync(`/tmp/compare-${page.label.replaceAll("/", "_")}-${filter}.new.txt`, treeOf(b) ?? "");
           console.log(`MISMATCH ${page.label} ${filter}: trees written to /tmp/compare-*`);
         }
       }

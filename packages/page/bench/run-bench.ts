@@ -18,6 +18,7 @@
 import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@webbrain/bidi";
+import { type PageResult, pageResultOf } from "@webbrain/protocol";
 import { type Browser, chromium } from "playwright-core";
 import { buildPageScript, CALL_HANDLE_FUNCTION } from "../src/bundle.js";
 import {
@@ -67,7 +68,8 @@ interface PlaywrightFigures {
   snapshotMs: number;
 }
 
-type Handle = (action: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+/** A page action's answer as the port reads it (details beside `success`, `meta`). */
+type Handle = (action: string, params?: Record<string, unknown>) => Promise<PageResult>;
 
 interface Timing {
   min: number;
@@ -91,7 +93,7 @@ async function buildTiming(handle: Handle): Promise<Timing> {
   const times: number[] = [];
   for (let i = 0; i < BUILD_RUNS; i++) {
     const result = await handle("get_accessibility_tree", { filter: "all" });
-    times.push((result.metadata as { build_ms: number }).build_ms);
+    times.push(result.meta?.build_ms ?? Number.NaN);
   }
   return timing(times);
 }
@@ -106,7 +108,7 @@ async function measureFirefox(
     const result = await handle("get_accessibility_tree", { filter: "all" });
     if (!result.success) throw new Error(`tree failed: ${String(result.error)}`);
     tree = result.tree as string;
-    times.push((result.metadata as { build_ms: number }).build_ms);
+    times.push(result.meta?.build_ms ?? Number.NaN);
   }
   const interactive = await handle("get_accessibility_tree", { filter: "interactive" });
   const refsInTree = new Set(Array.from(tree.matchAll(/\[(\d+)\]/g), (m) => Number(m[1])));
@@ -115,7 +117,7 @@ async function measureFirefox(
     const match = /^\s*\[(\d+)\]/.exec(line);
     if (match?.[1]) lineOf.set(Number(match[1]), line);
   }
-  const found = (await handle("refs_of", { selector: CONTROL_SELECTOR })) as {
+  const found = (await handle("refs_of", { selector: CONTROL_SELECTOR })) as unknown as {
     refs: (number | null)[];
     visible: boolean[];
   };
@@ -234,8 +236,8 @@ async function main(): Promise<void> {
       await navigate(firefox.client, context, url);
       const target = { context, sandbox: SANDBOX };
       await evaluate(firefox.client, target, script, { awaitPromise: false });
-      const handle: Handle = (action, params = {}) =>
-        callFunction(firefox.client, target, CALL_HANDLE_FUNCTION, [action, params]);
+      const handle: Handle = async (action, params = {}) =>
+        pageResultOf(await callFunction(firefox.client, target, CALL_HANDLE_FUNCTION, [action, params]));
       const ours = await measureFirefox(handle, (expr) => evaluate(firefox.client, context, expr));
       const floor: FloorRatio = await measureFloorRatio(
         <T>(fn: string, args: unknown[]) => callFunction<T>(firefox.client, target, fn, args),
@@ -246,8 +248,8 @@ async function main(): Promise<void> {
       // The same build in the page's own realm (no wrapper crossings), for comparison only:
       // the runner and the add-on run it in an isolated realm.
       await evaluate(firefox.client, context, script, { awaitPromise: false });
-      const pageRealmMs = await buildTiming((action, params = {}) =>
-        callFunction(firefox.client, context, CALL_HANDLE_FUNCTION, [action, params]),
+      const pageRealmMs = await buildTiming(async (action, params = {}) =>
+        pageResultOf(await callFunction(firefox.client, context, CALL_HANDLE_FUNCTION, [action, params])),
       );
       const theirs = chrome ? await measurePlaywright(chrome, url) : undefined;
       const ratioAll = theirs ? ours.allChars / theirs.chars : Number.NaN;

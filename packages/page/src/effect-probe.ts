@@ -7,7 +7,6 @@ import { isInput, isSelect, isTextArea } from "./dom-realm.js";
 import { describeForModel } from "./element-facts.js";
 import { PageError } from "./page-error.js";
 import type { EffectBaseline, PageState } from "./page-state.js";
-import type { Params } from "./params.js";
 
 const OPEN_DIALOG_SELECTOR = "dialog[open], [aria-modal=true], [role=dialog], [role=alertdialog]";
 
@@ -105,13 +104,12 @@ export function compareBaseline(state: PageState, before: EffectBaseline): Effec
 }
 
 /** The baseline a verify call's `token` names, taken (each is checked once); a typed error if none. */
-export function takePendingBaseline(state: PageState, p: Params): EffectBaseline {
-  const token = p.string("token");
+export function takePendingBaseline(state: PageState, action: string, token: string): EffectBaseline {
   const baseline = state.takeBaseline(token);
   if (!baseline) {
     throw new PageError(
       "not_found",
-      `${p.action}: no pending action with token ${JSON.stringify(token)} (each token is checked once; the page may have reloaded, which itself is an effect).`,
+      `${action}: no pending action with token ${JSON.stringify(token)} (each token is checked once; the page may have reloaded, which itself is an effect).`,
     );
   }
   return baseline;

@@ -3,14 +3,15 @@
  * `handleJson(action, paramsJson)` is the same entry with text on both sides (see createPageLayer).
  *
  * Invariants:
- * - Never throws: failures become `{success: false, error, code}`.
+ * - Never throws: failures become `{success: false, error, code, details?}`; a success is
+ *   `{success: true, details, meta?, runner?}` (@webbrain/protocol page-answer.ts).
  * - `ref_floor` (any action) raises the ref counter so refs stay unique across the documents of
  *   one tab: callers pass the highest ref they have seen.
  * - The state (registry, pending verifications) belongs to the realm that installed this script,
  *   and each action runs on the realm's document *now* (see createRealmPageLayer).
  */
 
-import type { PageLayerActionName } from "@webbrain/protocol";
+import type { PageCallParams, PageLayerActionName } from "@webbrain/protocol";
 import { clickAx, dragDrop, getAccessibilityTree, hover, verifyEffect } from "./actions/ax-actions.js";
 import { click } from "./actions/click-action.js";
 import { conversationHeader } from "./actions/conversation-header.js";
@@ -31,16 +32,21 @@ import { selectText } from "./actions/selection-actions.js";
 import { setField } from "./actions/set-field-action.js";
 import { checkValue, typeAx } from "./actions/text-actions.js";
 import { waitForElement, waitForStable } from "./actions/wait-actions.js";
+import { readCallParams } from "./call-params.js";
+import { CALL_SCHEMAS } from "./call-schemas.js";
 import { leavingRecently } from "./leave-watch.js";
 import { badParams, PageError } from "./page-error.js";
 import { PageState } from "./page-state.js";
-import { Params } from "./params.js";
-import type { PageResult } from "./protocol.js";
+import type { ActionAnswer, Answer, PageAnswer, PageFailure } from "./protocol.js";
 import { RefRegistry } from "./ref-registry.js";
 
 export const PAGE_LAYER_VERSION = "0.1.0";
 
-type ActionFn = (state: PageState, p: Params) => PageResult | Promise<PageResult>;
+/** An action: its params already read by its schema (call-params.ts), typed by its contract. */
+type ActionFn<A extends PageLayerActionName> = (
+  state: PageState,
+  params: PageCallParams<A>,
+) => Answer<A> | Promise<Answer<A>>;
 
 /**
  * The page layer's action table: one entry per action the tool contracts say runs in the page
@@ -78,14 +84,14 @@ export const ACTIONS = {
   refs_of: refsOf,
   check_value: checkValue,
   conversation_header: conversationHeader,
-} as const satisfies Readonly<Record<PageLayerActionName, ActionFn>>;
+} as const satisfies { readonly [A in PageLayerActionName]: ActionFn<A> };
 
 export type ActionName = keyof typeof ACTIONS;
 export const ACTION_NAMES: readonly ActionName[] = Object.keys(ACTIONS) as ActionName[];
 
-export type PageHandler = (action: string, params?: unknown) => Promise<PageResult>;
+export type PageHandler = (action: string, params?: unknown) => Promise<PageAnswer>;
 /**
- * The same action with params and result as JSON text (the result without `element`). The
+ * The same action with params and answer as JSON text (without `runner.element`). The
  * answer is a plain string when the action does not wait (every resolve and verify step), a
  * promise of one only when it does.
  */
@@ -98,24 +104,34 @@ export interface PageLayer {
 }
 
 /**
- * A JSON-only copy of a result, keeping `element` as the live node. BiDi serialises an object
- * that appears twice as a bare reference the second time, so shared sub-objects must not leak out.
+ * A JSON-only copy of an answer, keeping `runner.element` as the live node. BiDi serialises an
+ * object that appears twice as a bare reference the second time, so shared sub-objects must not
+ * leak out.
  */
-function detach(result: PageResult): PageResult {
-  const copy = JSON.parse(resultText(result)) as PageResult;
-  if (result.element !== undefined) copy.element = result.element;
+function detach(answer: PageAnswer): PageAnswer {
+  const copy = JSON.parse(answerText(answer)) as PageAnswer;
+  if (answer.success && copy.success && answer.runner?.element !== undefined)
+    copy.runner = { ...copy.runner, element: answer.runner.element };
   return copy;
 }
 
-/** The result as JSON text, without its live `element` (handleJson's answer, detach's copy). */
-function resultText(result: PageResult): string {
-  const { element: _element, ...rest } = result;
-  return JSON.stringify(rest);
+/** The answer as JSON text, without its live `runner.element` (handleJson's answer, detach's copy). */
+function answerText(answer: PageAnswer): string {
+  if (!answer.success || answer.runner?.element === undefined) return JSON.stringify(answer);
+  const { element: _element, ...runner } = answer.runner;
+  return JSON.stringify({ ...answer, runner });
 }
 
-function failureResult(action: string, error: unknown): PageResult {
-  if (error instanceof PageError)
-    return { success: false, error: error.message, code: error.code, ...error.details };
+function succeeded(answer: ActionAnswer): PageAnswer {
+  // Details are JSON by construction (each action builds them from strings, numbers and lists).
+  return { success: true, ...answer } as PageAnswer;
+}
+
+function failed(action: string, error: unknown): PageFailure {
+  if (error instanceof PageError) {
+    const details = Object.keys(error.details).length > 0 ? { details: error.details } : {};
+    return { success: false, error: error.message, code: error.code, ...details } as PageFailure;
+  }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { success: false, error: `${action} failed inside the page: ${message}`, code: "internal" };
 }
@@ -154,28 +170,27 @@ export function createRealmPageLayer(currentDocument: () => Document): PageLayer
     if (doc !== state.doc) state = new PageState(registry, doc);
     return state;
   };
-  const run = (action: string, params: unknown): PageResult | Promise<PageResult> => {
+  const run = (action: string, params: unknown): PageAnswer | Promise<PageAnswer> => {
     try {
       const current = stateNow();
-      const fn: ActionFn | undefined = Object.hasOwn(ACTIONS, action)
-        ? ACTIONS[action as ActionName]
-        : undefined;
-      if (!fn) {
+      if (!Object.hasOwn(ACTIONS, action)) {
         throw new PageError(
           "unknown_action",
           `unknown page action ${JSON.stringify(action)}; known actions: ${ACTION_NAMES.join(", ")}`,
         );
       }
-      const p = new Params(action, params);
-      const floor = p.optionalNumber("ref_floor");
-      if (floor !== undefined) registry.raiseFloor(Math.floor(floor));
-      const result = fn(current, p);
-      if (isPromise(result)) return result.catch((error: unknown) => failureResult(action, error));
+      const name = action as ActionName;
+      const read = readCallParams(name, CALL_SCHEMAS[name], params) as { ref_floor?: number };
+      if (read.ref_floor !== undefined) registry.raiseFloor(Math.floor(read.ref_floor));
+      // The params fit the schema their type is derived from: each action gets its own.
+      const fn = ACTIONS[name] as ActionFn<typeof name>;
+      const result = fn(current, read as PageCallParams<typeof name>);
+      if (isPromise(result)) return result.then(succeeded, (error: unknown) => failed(action, error));
       // Asked to unload just now: what this answer read is a page about to go (see leave-watch.ts).
-      if (leavingRecently()) result.leaving = true;
-      return result;
+      if (leavingRecently()) result.runner = { ...result.runner, leaving: true };
+      return succeeded(result);
     } catch (error) {
-      return failureResult(action, error);
+      return failed(action, error);
     }
   };
   return {
@@ -189,7 +204,7 @@ export function createRealmPageLayer(currentDocument: () => Document): PageLayer
         return JSON.stringify({ success: false, error: error.message, code: error.code });
       }
       const result = run(action, params);
-      return isPromise(result) ? result.then(resultText) : resultText(result);
+      return isPromise(result) ? result.then(answerText) : answerText(result);
     },
   };
 }

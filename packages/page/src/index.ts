@@ -15,11 +15,12 @@ export {
   type PageLayer,
 } from "./handle.js";
 export type {
+  ActionAnswer,
   ActionMode,
   ElementSummary,
-  ErrorCode,
   JsonValue,
-  PageResult,
+  PageAnswer,
+  PageErrorCode,
   PlanStep,
   VerifyCall,
   ViewportPoint,

@@ -2,13 +2,13 @@
  * Typed failures of page actions. Actions throw `PageError`; `handle` turns it into a failed
  * result `{success: false, error, code, ...details}`. Messages say what happened and what to do.
  */
-import type { ErrorCode } from "./protocol.js";
+import type { PageErrorCode } from "./protocol.js";
 
 export class PageError extends Error {
-  readonly code: ErrorCode;
+  readonly code: PageErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+  constructor(code: PageErrorCode, message: string, details: Record<string, unknown> = {}) {
     super(message);
     this.name = "PageError";
     this.code = code;

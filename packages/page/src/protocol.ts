@@ -1,64 +1,44 @@
 /**
- * The page layer's wire protocol: what `handle(action, params)` accepts and returns.
+ * The page layer's wire protocol: what `handle(action, params)` accepts and returns (the envelope,
+ * its parts and the error codes are @webbrain/protocol's page-answer.ts).
  *
  * Invariants:
- * - Every result is one JSON-serialisable object with `success: boolean`; a failure also has
- *   `error` (a sentence that says what happened and what to do) and a machine-readable `code`.
- * - The only non-JSON value ever returned is `element` in a resolve-mode result: a DOM element
- *   that WebDriver BiDi serialises as a node with a `sharedId`.
+ * - Every answer is one object with `success: boolean`; a success has `details` (and maybe `meta`
+ *   and `runner`), a failure `error` (a sentence that says what happened and what to do), a
+ *   machine-readable `code` and maybe `details`.
+ * - The only non-JSON value ever answered is `runner.element` in a resolve-mode answer: a DOM
+ *   element that WebDriver BiDi serialises as a node with a `sharedId`.
  */
 
-export type ActionMode = "dispatch" | "resolve";
+import type { PageDetails, PageLayerActionName, PageMeta, PageRunnerData } from "@webbrain/protocol";
 
-export type ErrorCode =
-  | "bad_params"
-  | "unknown_action"
-  | "stale_ref"
-  | "not_found"
-  | "not_visible"
-  | "ambiguous"
-  | "occluded"
-  | "disabled"
-  | "not_editable"
-  | "toolbar_target"
-  | "cross_origin"
-  | "timeout"
-  | "unverified"
-  | "cancelled"
-  | "internal";
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-/** A result as it leaves `handle`. Extra fields depend on the action. */
-export interface PageResult {
-  success: boolean;
-  error?: string;
-  code?: ErrorCode;
-  [key: string]: unknown;
-}
-
-export interface ViewportPoint {
-  x: number;
-  y: number;
-}
+export type {
+  ActionMode,
+  JsonValue,
+  PageAnswer,
+  PageErrorCode,
+  PageFailure,
+  PageMeta,
+  PageRunnerData,
+  PageSuccess,
+  PlanStep,
+  VerifyCall,
+  ViewportPoint,
+} from "@webbrain/protocol";
 
 /**
- * One step of a resolve plan, executed by the caller with trusted input, in order.
- * Coordinates are CSS pixels in the top-level viewport.
+ * What an action answers `handle`: its details (what its contract's `details` declares), and
+ * where it has them, `meta` for code and `runner` data for the calling port. `handle` adds
+ * `success: true` (a PageAnswer); a failure is a thrown PageError.
  */
-export type PlanStep =
-  | { kind: "click"; x: number; y: number; count?: number }
-  | { kind: "move"; x: number; y: number }
-  | { kind: "drag"; from: ViewportPoint; to: ViewportPoint }
-  | { kind: "keys"; keys: string[] }
-  | { kind: "text"; text: string }
-  | { kind: "pause"; ms: number };
-
-/** The follow-up call that checks what trusted input did, run after the plan. */
-export interface VerifyCall {
-  action: string;
-  params: Record<string, JsonValue>;
+export interface ActionAnswer<Details = Record<string, unknown>> {
+  details: Details;
+  meta?: PageMeta;
+  runner?: PageRunnerData;
 }
+
+/** What action `A` answers: its contract's details (tsc holds each action to it). */
+export type Answer<A extends PageLayerActionName> = ActionAnswer<PageDetails<A>>;
 
 /** Summary of an element as shown to models (same words as the tree line). */
 export interface ElementSummary {

@@ -4,7 +4,7 @@
  * verify call). Includes the React controlled form, the billing combobox flow and stale refs.
  */
 import { describe, expect, it } from "vitest";
-import type { PageResult } from "../src/protocol.js";
+import type { PageAnswer } from "../src/protocol.js";
 import { usePageFixtures } from "./page-session.js";
 import { buildReactFixture, reactBundleRoute } from "./react-fixture.js";
 
@@ -30,14 +30,13 @@ describe("click_ax", () => {
     const page = await env.open("/page/modal.html");
     const publish = await page.ref('button "Publish"'); // the dialog is printed first
     const resolved = await page.call("click_ax", { ref_id: publish, mode: "resolve" });
-    expect(resolved).toMatchObject({
-      success: true,
-      mode: "resolve",
-      target: { ref_id: publish, name: "Publish" },
+    expect(resolved).toMatchObject({ success: true, target: { ref_id: publish, name: "Publish" } });
+    expect((resolved.runner?.element as { sharedId?: string } | undefined)?.sharedId).toBeTypeOf("string");
+    expect(resolved.runner?.plan).toEqual([{ kind: "click", x: expect.any(Number), y: expect.any(Number) }]);
+    expect(resolved.runner?.verify).toMatchObject({
+      action: "verify_effect",
+      params: { token: expect.any(String) },
     });
-    expect((resolved.element as { sharedId?: string }).sharedId).toBeTypeOf("string");
-    expect(resolved.plan).toEqual([{ kind: "click", x: expect.any(Number), y: expect.any(Number) }]);
-    expect(resolved.verify).toMatchObject({ action: "verify_effect", params: { token: expect.any(String) } });
     // handleJson answers the same resolve as JSON text, without the element (text cannot hold it),
     // and synchronously: a plain string even when Firefox is told not to await a promise.
     const sync = await page.client.send("script.callFunction", {
@@ -49,9 +48,13 @@ describe("click_ax", () => {
     expect(sync.type === "success" && sync.result.type).toBe("string");
     const asText = JSON.parse(
       sync.type === "success" && sync.result.type === "string" ? sync.result.value : "null",
-    ) as PageResult;
-    expect(asText).toMatchObject({ success: true, target: { ref_id: publish }, plan: resolved.plan });
-    expect(asText).not.toHaveProperty("element");
+    ) as PageAnswer;
+    expect(asText).toMatchObject({
+      success: true,
+      details: { target: { ref_id: publish } },
+      runner: { plan: resolved.runner?.plan },
+    });
+    expect(asText.success && asText.runner).not.toHaveProperty("element");
     const verified = await page.runResolved(resolved);
     expect(verified.success).toBe(true);
     expect(await page.page("window.clicked")).toEqual(["dlg-publish:trusted"]);
@@ -150,12 +153,12 @@ describe("type_ax and the React controlled form", () => {
     const name = await page.ref('textbox "Name"');
     await page.call("type_ax", { ref_id: name, value: "old text" });
     const resolved = await page.call("type_ax", { ref_id: name, value: "Grace", mode: "resolve" });
-    expect(resolved.plan).toEqual([
+    expect(resolved.runner?.plan).toEqual([
       { kind: "click", x: expect.any(Number), y: expect.any(Number) },
       { kind: "keys", keys: ["Control+a"] },
       { kind: "text", text: "Grace" },
     ]);
-    expect(resolved.verify).toEqual({
+    expect(resolved.runner?.verify).toEqual({
       action: "check_value",
       params: { ref_id: name, expected: "Grace", replace: true },
     });
@@ -204,7 +207,7 @@ describe("set_field", () => {
       submit: true,
       mode: "resolve",
     });
-    const kinds = (resolved.plan as { kind: string; keys?: string[] }[]).map((s) => s.keys?.join() ?? s.kind);
+    const kinds = (resolved.runner?.plan ?? []).map((s) => ("keys" in s ? s.keys.join() : s.kind));
     expect(kinds).toEqual(["click", "Control+a", "text", "pause", "ArrowDown", "pause", "Enter"]);
     const effect = await page.runResolved(resolved);
     expect(effect).toMatchObject({ success: true });
@@ -213,7 +216,7 @@ describe("set_field", () => {
 
     const currency = await page.ref('combobox "Currency"');
     const opening = await page.call("set_field", { ref_id: currency, value: "EUR", mode: "resolve" });
-    expect(opening.verify).toMatchObject({ action: "set_field", params: { phase: "choose" } });
+    expect(opening.runner?.verify).toMatchObject({ action: "set_field", params: { phase: "choose" } });
     const chosen = await page.runResolved(opening);
     expect(chosen).toMatchObject({ success: true, verified: true, value: "EUR" });
   });
@@ -272,7 +275,7 @@ describe("hover and drag_drop", () => {
       to_ref_id: zone,
       mode: "resolve",
     });
-    expect((resolved.plan as { kind: string }[])[0]?.kind).toBe("drag");
+    expect(resolved.runner?.plan?.[0]?.kind).toBe("drag");
     await page.runResolved(resolved);
     expect(await page.page("window.drops")).toEqual([
       "drop:html5-card",

@@ -61,7 +61,7 @@ describe("widgets named by what they show (runner port)", () => {
     // order cannot mislead it.
     const typed = await page.call("type_ax", { ref_id: refIn(day), value: "2017-10-20", mode: "resolve" });
     expect(typed.success, JSON.stringify(typed)).toBe(true);
-    expect(typed.plan).toBeUndefined();
+    expect(typed.runner?.plan).toBeUndefined();
     expect(await page.page<string>("document.getElementById('day').value")).toBe("2017-10-20");
     expect(await page.tree()).toMatch(/textbox value="2017-10-20" type=date format=YYYY-MM-DD/);
     const wrong = await page.call("type_ax", { ref_id: refIn(at), value: "7:55 PM", mode: "resolve" });

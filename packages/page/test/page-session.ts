@@ -4,6 +4,7 @@
  * trusted `input.performActions`, then their verify call is run, as the runner helper will.
  */
 import { type BidiClient, evaluate, navigate, performActions } from "@webbrain/bidi";
+import { type PageMeta, type PageRunnerData, pageResultOf } from "@webbrain/protocol";
 import {
   type FirefoxHarness,
   type FixtureServer,
@@ -13,11 +14,30 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, expect } from "vitest";
 import { buildPageScript, buildRunnerRealmScript } from "../src/bundle.js";
-import type { PageResult, PlanStep } from "../src/index.js";
+import type { PlanStep } from "../src/index.js";
 import { pressPlan } from "../src/input-plan.js";
 import { NODE_MARKER, pageCallExpression } from "../src/runner-realm/realm-protocol.js";
 
 export const SANDBOX = "webbrain";
+
+/**
+ * A page answer as tests read it: the PageResult a port makes of it (`success`, `error`, `code`,
+ * the details' fields beside them, `meta`), and the `runner` part the port keeps for itself.
+ */
+export interface PageView {
+  success: boolean;
+  error?: string;
+  code?: string;
+  meta?: PageMeta;
+  runner?: PageRunnerData;
+  [field: string]: unknown;
+}
+
+/** The view of a page answer (see PageView). */
+export function viewOf(answer: unknown): PageView {
+  const runner = (answer as { runner?: PageRunnerData } | null)?.runner;
+  return { ...pageResultOf(answer), ...(runner ? { runner } : {}) };
+}
 
 /** Clicks a ref as the runner does (resolve, trusted press, verify); the test fails when it did not work. */
 export async function clickRef(page: PageSession, ref: number): Promise<void> {
@@ -55,11 +75,11 @@ export class PageSession {
   }
 
   /**
-   * Calls an action through the door production uses: `__webbrainCall`, the result as JSON text,
-   * DOM nodes it holds (the resolved `element`) cut out and sent after it as handles, as the
-   * runner's upload path asks for them.
+   * Calls an action through the door production uses: `__webbrainCall`, the answer as JSON text,
+   * DOM nodes it holds (the resolved `runner.element`) cut out and sent after it as handles, as
+   * the runner's upload path asks for them; answers its view (PageView).
    */
-  async call<T extends PageResult = PageResult>(
+  async call<T extends PageView = PageView>(
     action: string,
     params: Record<string, unknown> = {},
   ): Promise<T> {
@@ -72,14 +92,16 @@ export class PageSession {
     });
     if (result.type === "exception") throw new Error(`${action} threw: ${result.exceptionDetails.text}`);
     const packed = result.result;
-    if (packed.type === "string") return JSON.parse(packed.value) as T;
+    if (packed.type === "string") return viewOf(JSON.parse(packed.value)) as T;
     const [json, ...nodes] = packed.type === "array" ? (packed.value ?? []) : [];
     if (json?.type !== "string")
       throw new Error(`${action}: the page call answered ${JSON.stringify(packed)}`);
-    return JSON.parse(json.value, (_key, value: unknown) => {
-      const index = (value as { [NODE_MARKER]?: unknown } | null)?.[NODE_MARKER];
-      return typeof index === "number" ? nodes[index] : value;
-    }) as T;
+    return viewOf(
+      JSON.parse(json.value, (_key, value: unknown) => {
+        const index = (value as { [NODE_MARKER]?: unknown } | null)?.[NODE_MARKER];
+        return typeof index === "number" ? nodes[index] : value;
+      }),
+    ) as T;
   }
 
   /** Evaluates in the page's own realm (for reading fixture state the page script keeps). */
@@ -103,12 +125,13 @@ export class PageSession {
   }
 
   /** Runs a resolve result's plan with trusted input, then its verify call(s). */
-  async runResolved(result: PageResult): Promise<PageResult> {
+  async runResolved(result: PageView): Promise<PageView> {
     let current = result;
     for (let hops = 0; hops < 4; hops++) {
-      if (!current.success || !Array.isArray(current.plan)) return current;
-      await this.perform(current.plan as PlanStep[]);
-      const verify = current.verify as { action: string; params: Record<string, unknown> } | undefined;
+      const plan = current.runner?.plan;
+      if (!current.success || !plan) return current;
+      await this.perform(plan);
+      const verify = current.runner?.verify;
       if (!verify) return current;
       current = await this.call(verify.action, verify.params);
     }

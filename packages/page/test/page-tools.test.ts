@@ -21,7 +21,11 @@ describe("click by text, selector, index and point", () => {
       target: { name: "Publish" },
     });
     const resolved = await page.call("click", { text: "publish", mode: "resolve" });
-    expect(resolved).toMatchObject({ success: true, mode: "resolve", scoped_to: 'dialog "Create tag"' });
+    expect(resolved).toMatchObject({
+      success: true,
+      scoped_to: 'dialog "Create tag"',
+      runner: { plan: [{}] },
+    });
     await page.runResolved(resolved);
     expect(await page.page("window.clicked")).toEqual(["dlg-publish:synthetic", "dlg-publish:trusted"]);
     const missing = await page.call("click", { text: "Release tags" });
@@ -132,9 +136,11 @@ describe("keys and typing", () => {
     const resolved = await page.call("press_keys", { keys: ["a", "b"], ref_id: user, mode: "resolve" });
     expect(resolved).toMatchObject({
       success: true,
-      plan: [{ kind: "keys", keys: ["a", "b"] }],
       focused: { ref_id: user },
-      verify: { action: "verify_keys", params: { keys: ["a", "b"] } },
+      runner: {
+        plan: [{ kind: "keys", keys: ["a", "b"] }],
+        verify: { action: "verify_keys", params: { keys: ["a", "b"] } },
+      },
     });
     const verified = await page.runResolved(resolved);
     expect(await page.page("document.getElementById('user').value")).toBe("ab");
@@ -330,7 +336,7 @@ describe("injection", () => {
       const sidebarDelete = await page.ref('button "Delete"');
       await page.inject(); // a second injection keeps the installed instance and its refs
       expect(await page.ref('button "Delete"')).toBe(sidebarDelete);
-      const lastRef = (first.metadata as { last_ref: number }).last_ref;
+      const lastRef = first.meta?.last_ref ?? 0;
       await navigate(env.firefox.client, context, env.fixtures.url("/page/forms.html"));
       const stale = await page.call("click_ax", { ref_id: sidebarDelete, ref_floor: lastRef });
       expect(stale).toMatchObject({ success: false, code: "stale_ref" });

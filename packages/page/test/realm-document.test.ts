@@ -82,7 +82,7 @@ describe("a frame's realm whose about:blank was replaced without a new Window", 
     const centre = await same.page<{ x: number; y: number }>(
       '(() => { const r = document.getElementById("frame-email").getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; })()',
     );
-    expect(inFrame.point).toEqual({ x: Math.round(centre.x), y: Math.round(centre.y) });
+    expect(inFrame.runner?.point).toEqual({ x: Math.round(centre.x), y: Math.round(centre.y) });
     // The same field through the top's layer (a ref from the top's tree) is offset by the frame.
     const fromTop = await top.call("type_ax", {
       ref_id: await top.ref('textbox "Email same"'),
@@ -94,7 +94,10 @@ describe("a frame's realm whose about:blank was replaced without a new Window", 
       '(() => { const f = document.getElementById("same"); const r = f.getBoundingClientRect(); return { x: r.left + f.clientLeft, y: r.top + f.clientTop }; })()',
     );
     expect(offset.x + offset.y).toBeGreaterThan(0);
-    expect(fromTop.point).toEqual({ x: Math.round(centre.x + offset.x), y: Math.round(centre.y + offset.y) });
+    expect(fromTop.runner?.point).toEqual({
+      x: Math.round(centre.x + offset.x),
+      y: Math.round(centre.y + offset.y),
+    });
     // Pressed in the frame's own browsing context, the frame's plan types into the field.
     const typed = await same.runResolved(
       await same.call("type_text", { selector: "#frame-email", text: "trusted", mode: "resolve" }),

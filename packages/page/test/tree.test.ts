@@ -127,10 +127,12 @@ describe("filters, budget and scope", () => {
     const tree = result.tree as string;
     const metadata = result.metadata as Record<string, unknown>;
     expect(metadata.truncated).toBe(true);
+    // The sizes are for code, not the model: in meta.
+    expect(metadata).not.toHaveProperty("full_chars");
     const lines = tree.split("\n");
     expect(lines.at(-1)).toMatch(/^… truncated: \d+ more lines \(\d+ chars\) not shown, budget 300 chars/);
     expect(lines.slice(0, -1).join("\n").length).toBeLessThanOrEqual(300);
-    expect(metadata.full_chars as number).toBeGreaterThan(300);
+    expect(result.meta?.full_chars).toBeGreaterThan(300);
   });
 
   it("scopes to a subtree by ref", async () => {
@@ -164,21 +166,21 @@ describe("the tree as data (nodes)", () => {
     const page = await env.open("/page/tree-basics.html");
     const plain = await page.call("get_accessibility_tree", {});
     const withNodes = await page.call("get_accessibility_tree", { nodes: true });
-    expect(plain.metadata).not.toHaveProperty("nodes");
+    expect(plain.meta).not.toHaveProperty("nodes");
     expect(withNodes.tree).toBe(plain.tree);
     // Every ref the walk named is a node, with the same name (the text is not budgeted here).
-    const nodes = (withNodes.metadata as { nodes: TreeNode[] }).nodes;
+    const nodes = withNodes.meta?.nodes ?? [];
     const names = Object.fromEntries(
       nodes.flatMap((node) => (node.ref === undefined ? [] : [[String(node.ref), node.name]])),
     );
-    expect(names).toEqual((plain.metadata as { ref_names: unknown }).ref_names);
+    expect(names).toEqual(plain.meta?.ref_names);
   });
 
   it("has a node per control line, with the areas and headings that place it, in printed order", async () => {
     const page = await env.open("/page/tree-basics.html");
     const result = await page.call("get_accessibility_tree", { nodes: true });
     const lines = (result.tree as string).split("\n");
-    const nodes = (result.metadata as { nodes: TreeNode[] }).nodes;
+    const nodes = result.meta?.nodes ?? [];
     let from = 0;
     for (const node of nodes) {
       const at = lines.findIndex((text, i) => i >= from && text.startsWith(printedStart(node)));
@@ -206,13 +208,13 @@ describe("the tree as data (nodes)", () => {
   it("under a budget, answers the controls the text shows, placed as in the whole tree", async () => {
     const page = await env.open("/page/tree-basics.html");
     const whole = placeTreeNodes(
-      ((await page.call("get_accessibility_tree", { nodes: true })).metadata as { nodes: TreeNode[] }).nodes,
+      (await page.call("get_accessibility_tree", { nodes: true })).meta?.nodes ?? [],
     );
     const cut = await page.call("get_accessibility_tree", { nodes: true, max_chars: 300 });
     expect((cut.metadata as { truncated: boolean }).truncated).toBe(true);
     expect(cut.tree).not.toContain("Save profile");
     const shown = Array.from((cut.tree as string).matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
-    const nodes = placeTreeNodes((cut.metadata as { nodes: TreeNode[] }).nodes);
+    const nodes = placeTreeNodes(cut.meta?.nodes ?? []);
     // A folded part's line shows a ref too, but it is the part's, not a control's.
     const controls = shown.filter((ref) => nodeWithRef(whole, ref) !== undefined);
     expect(controls.length).toBeGreaterThan(0);

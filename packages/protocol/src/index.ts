@@ -10,6 +10,7 @@ export * from "./companion-messages.js";
 export * from "./key-table.js";
 export * from "./mode-schema.js";
 export * from "./modes.js";
+export * from "./page-answer.js";
 export * from "./permission-capabilities.js";
 export * from "./recording.js";
 export * from "./tool-facets.js";

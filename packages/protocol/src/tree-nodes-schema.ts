@@ -26,13 +26,13 @@ const _sameShape: [Static<typeof TreeNodeSchema>, TreeNode] extends [TreeNode, S
 void _sameShape;
 
 /**
- * The nodes a get_accessibility_tree result carries (`metadata.nodes`, present when the call
- * passed TREE_NODES_PARAM), or undefined when it has none or they are not nodes.
+ * The nodes a get_accessibility_tree result carries (`meta.nodes`, present when the call passed
+ * TREE_NODES_PARAM), or undefined when it has none or they are not nodes.
  */
 export function treeNodesOf(result: unknown): TreeNode[] | undefined {
   if (typeof result !== "object" || result === null) return undefined;
-  const metadata = (result as { metadata?: unknown }).metadata;
-  if (typeof metadata !== "object" || metadata === null) return undefined;
-  const nodes = (metadata as Record<string, unknown>)[TREE_NODES_PARAM];
+  const meta = (result as { meta?: unknown }).meta;
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const nodes = (meta as Record<string, unknown>)[TREE_NODES_PARAM];
   return Value.Check(TreeNodesSchema, nodes) ? nodes : undefined;
 }

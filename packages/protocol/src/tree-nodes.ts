@@ -15,8 +15,11 @@
  * schema that checks nodes read back from a page is in tree-nodes-schema.ts).
  */
 
-/** One line of the printed tree: a control, a heading or an area (isTreeNodeLine). */
-export interface TreeNode {
+/**
+ * One line of the printed tree: a control, a heading or an area (isTreeNodeLine). A type, not an
+ * interface, so it is JSON as far as tsc knows (a page answer's `meta.nodes`).
+ */
+export type TreeNode = {
   /** The ref printed as `[12]`; absent on a structure line (a heading, a form, a region). */
   ref?: number;
   /** The role as printed (`textbox`, `heading`, `clickable`, `circle`). */
@@ -33,7 +36,7 @@ export interface TreeNode {
   areaIndex?: number;
   /** Index, in the same list and before this node, of the heading printed before it. */
   headingIndex?: number;
-}
+};
 
 /** An enclosing area as a workflow step remembers it: role and name. */
 export interface AreaLabel {

@@ -92,7 +92,9 @@ try {
     return JSON.parse(result.result.value) as Record<string, unknown>;
   };
   const plan = async (action: string, params: Record<string, unknown>) =>
-    (await handle(action, { ...params, mode: "resolve" })).plan as Parameters<typeof stepSources>[0][];
+    // A resolve answer's plan is in its runner part (@webbrain/protocol page-answer.ts).
+    ((await handle(action, { ...params, mode: "resolve" })) as { runner: { plan: unknown } }).runner
+      .plan as Parameters<typeof stepSources>[0][];
   const clickPlan = await plan("click_ax", { ref_id: button });
   const typePlan = await plan("type_ax", { ref_id: field, value: "SAVE10" });
   const perform = (steps: Parameters<typeof stepSources>[0][]) => async () => {

@@ -80,7 +80,8 @@ try {
     });
     if (result.type !== "success" || result.result.type !== "string")
       throw new Error(`bench: the resolve call failed: ${JSON.stringify(result)}`);
-    return (JSON.parse(result.result.value) as { plan: InputStep[] }).plan;
+    // A resolve answer's plan is in its runner part (@webbrain/protocol page-answer.ts).
+    return (JSON.parse(result.result.value) as { runner: { plan: InputStep[] } }).runner.plan;
   };
   const press = (steps: InputStep[]) => async () => {
     for (const step of steps)

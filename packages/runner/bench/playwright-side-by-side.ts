@@ -23,6 +23,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { offeredIn, TOOL_CATALOG } from "@webbrain/agent";
 import { callFunction, createTab, evaluate, launchFirefox, navigate } from "@webbrain/bidi";
 import { buildPageScript, CALL_HANDLE_FUNCTION } from "@webbrain/page/bundle";
+import { type PageResult, pageResultOf } from "@webbrain/protocol";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import {
   BIG_PAGE_PATH,
@@ -111,8 +112,8 @@ async function measureOurs(
   // call holds what the first call counted.
   await evaluate(client, context, SETTLE_EXPRESSION);
   const target = { context, sandbox: SANDBOX };
-  const call = (action: string, params: Record<string, unknown>) =>
-    callFunction<Record<string, unknown>>(client, target, CALL_HANDLE_FUNCTION, [action, params]);
+  const call = async (action: string, params: Record<string, unknown>) =>
+    pageResultOf(await callFunction(client, target, CALL_HANDLE_FUNCTION, [action, params]));
   const controls = await evaluate<number>(client, context, COUNT_CONTROLS);
   const first = await call("get_accessibility_tree", { max_chars: DEFAULT_TREE_CHARS });
   const tree = String(first.tree);
@@ -144,7 +145,7 @@ async function measureOurs(
   const builds: number[] = [];
   for (let i = 0; i < BUILD_RUNS; i++) {
     const result = await call("get_accessibility_tree", {});
-    builds.push(Number((result.metadata as Record<string, unknown>).build_ms));
+    builds.push(Number(result.meta?.build_ms));
   }
   const floorMs = await callFunction<number>(client, target, FLOOR_FUNCTION, [BUILD_RUNS]);
   return {
@@ -277,8 +278,8 @@ async function measureActions(
   // call holds what the first call counted.
   await evaluate(client, context, SETTLE_EXPRESSION);
   const target = { context, sandbox: SANDBOX };
-  const call = (action: string, params: Record<string, unknown>) =>
-    callFunction<Record<string, unknown>>(client, target, CALL_HANDLE_FUNCTION, [action, params]);
+  const call = async (action: string, params: Record<string, unknown>) =>
+    pageResultOf(await callFunction(client, target, CALL_HANDLE_FUNCTION, [action, params]));
   const found = String((await call("get_accessibility_tree", { find: "Add 1", role: "button" })).tree);
   const button = Number(/\[(\d+)\] button "Add 1"/.exec(found)?.[1]);
   const field = Number(
@@ -286,8 +287,8 @@ async function measureActions(
       String((await call("get_accessibility_tree", { find: "Qty 1", role: "textbox" })).tree),
     )?.[1],
   );
-  // What the model reads of an action: the result without the element node the runner keeps.
-  const modelText = (r: Record<string, unknown>) => JSON.stringify({ ...r, element: undefined });
+  // What the model reads of an action: the result without its meta (the runner part is gone).
+  const modelText = (r: PageResult) => JSON.stringify({ ...r, meta: undefined });
   const click = tokens(modelText(await call("click_ax", { ref_id: button })));
   const type = tokens(modelText(await call("type_ax", { ref_id: field, value: "42" })));
   if (!pw) return { ours: { click, type } };

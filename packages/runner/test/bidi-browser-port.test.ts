@@ -13,17 +13,18 @@ import { type BrowserConnection, openBrowserConnection } from "../src/browser/br
 import { pngSize } from "../src/browser/screenshots.js";
 import { BidiBrowserPort } from "../src/port/bidi-browser-port.js";
 
-/** Stands in for @webbrain/page: answers what the sandbox sees. */
+/** Stands in for @webbrain/page: answers what the sandbox sees, in the page wire envelope. */
 const PROBE_SCRIPT = `globalThis.__webbrainPage = {
   version: "probe",
   handle: async (action, params) => {
     if (action === "closed_shadow_button") {
       const host = document.querySelector("closed-widget");
-      return { success: true, shadowRootVisibleToPage: host.shadowRoot !== null, host };
+      return { success: true, details: { shadowRootVisibleToPage: host.shadowRoot !== null }, runner: { element: host } };
     }
-    if (action === "status") return { success: true, text: document.getElementById("status")?.textContent ?? "" };
+    if (action === "status")
+      return { success: true, details: { text: document.getElementById("status")?.textContent ?? "" } };
     if (action === "throw") throw new Error("probe failure");
-    return { success: true, action, params, installs: ++globalThis.__probeInstalls };
+    return { success: true, details: { action, params, installs: ++globalThis.__probeInstalls } };
   },
 };
 globalThis.__probeInstalls = globalThis.__probeInstalls ?? 0;`;
@@ -133,13 +134,14 @@ describe("BidiBrowserPort over real Firefox", () => {
     const raw = await port.channel.call(tab, "closed_shadow_button", {}, { keepNodes: true });
     expect(raw).toMatchObject({
       success: true,
-      shadowRootVisibleToPage: false,
-      host: { sharedId: expect.any(String) },
+      details: { shadowRootVisibleToPage: false },
+      runner: { element: { sharedId: expect.any(String) } },
     });
     // Without keepNodes the page's nodes stay in the page (the click path never needs them).
     expect(await port.channel.call(tab, "closed_shadow_button", {})).toEqual({
       success: true,
-      shadowRootVisibleToPage: false,
+      details: { shadowRootVisibleToPage: false },
+      runner: {},
     });
     const result = await port.pageAction(tab, "closed_shadow_button" as never, {});
     expect(result).toEqual({ success: true, shadowRootVisibleToPage: false });

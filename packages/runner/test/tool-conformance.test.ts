@@ -16,8 +16,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { TOOL_CATALOG, toolsNotOffered } from "@webbrain/agent";
+import { TOOL_CATALOG, toolSpec, toolsNotOffered } from "@webbrain/agent";
 import {
+  detailsMismatches,
   MODES,
   type Mode,
   modeFitsTier,
@@ -84,6 +85,13 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
+/** Where a result does not fit its tool's declared `details` (@webbrain/protocol), if anywhere. */
+function detailsProblem(tool: string, result: Record<string, unknown>): string | undefined {
+  const spec = toolSpec(tool);
+  const mismatches = spec ? detailsMismatches(spec.details, result) : [];
+  return mismatches.length > 0 ? `details do not fit the contract: ${mismatches.join("; ")}` : undefined;
+}
+
 const COMBOS: [Mode, Tier][] = MODES.flatMap((mode) =>
   TIERS.filter((tier) => modeFitsTier(mode, tier)).map((tier): [Mode, Tier] => [mode, tier]),
 );
@@ -133,7 +141,8 @@ describe("runner tool conformance", () => {
             const problem =
               answer.result.success !== true || UNSUPPORTED_ANSWER.test(answer.text)
                 ? String(answer.result.error ?? answer.text.slice(0, 300))
-                : conformanceEffectProblem(tool, args, answer.result, pageUrl);
+                : (conformanceEffectProblem(tool, args, answer.result, pageUrl) ??
+                  detailsProblem(tool, answer.result));
             if (problem) failures.push(`${tool} ${JSON.stringify(args)}: ${problem}`);
           }
         }

@@ -6,7 +6,8 @@
  * loud verification note, so a wrong probe can never trap the agent. Cleared with the
  * conversation.
  */
-import type { CompletionProbe, JsonValue } from "../tools/browser-port.js";
+import { detailsOf } from "@webbrain/protocol";
+import type { CompletionProbe, PageResult } from "../tools/browser-port.js";
 import { wrapUntrusted } from "./untrusted.js";
 
 export const BLOCKED_DONE_MAX = 2;
@@ -27,38 +28,17 @@ export type DoneDecision =
 /** An alert that reports a failure (not a "Saved" toast). */
 const ERROR_MESSAGE = /\b(error|failed|invalid|required|try again|could not|cannot|unable)\b/i;
 
-function field(entry: JsonValue, key: string): JsonValue | undefined {
-  return entry && typeof entry === "object" && !Array.isArray(entry) ? entry[key] : undefined;
-}
-
-function label(entry: JsonValue, fallback: string): string {
-  if (typeof entry === "string") return entry;
-  const text = field(entry, "label") ?? field(entry, "text") ?? field(entry, "name");
-  return typeof text === "string" && text ? text : fallback;
-}
-
-function list(value: JsonValue | undefined): JsonValue[] {
-  return Array.isArray(value) ? value : [];
-}
-
 /** What on the page contradicts a success claim, in words for the model; undefined if nothing. */
 export function unfinishedWork(probe: CompletionProbe): string | undefined {
   const parts: string[] = [];
-  const dialogs = list(probe.dialogs).map((dialog) => label(dialog, "a dialog"));
+  const dialogs = probe.dialogs.map((dialog) => dialog.label || dialog.name || "a dialog");
   if (dialogs.length) parts.push(`open dialog: ${dialogs.join(", ")}`);
-  const invalidForms = list(probe.forms).filter((form) => {
-    const invalid = field(form, "invalid");
-    if (typeof invalid !== "number" || invalid === 0) return false;
-    // An empty form nobody touched (a fresh "add another" form after a save) is not unfinished:
-    // its required fields are invalid only because they are empty.
-    const changed = field(form, "changed") ?? field(form, "filled");
-    return typeof changed !== "number" || changed > 0;
-  });
+  // An empty form nobody touched (a fresh "add another" form after a save) is not unfinished: its
+  // required fields are invalid only because they are empty.
+  const invalidForms = probe.forms.filter((form) => form.invalid > 0 && form.changed > 0);
   if (invalidForms.length)
-    parts.push(`form with invalid fields: ${invalidForms.map((form) => label(form, "a form")).join(", ")}`);
-  const errors = list(probe.messages)
-    .map((message) => label(message, ""))
-    .filter((text) => ERROR_MESSAGE.test(text));
+    parts.push(`form with invalid fields: ${invalidForms.map((form) => form.label || "a form").join(", ")}`);
+  const errors = probe.messages.map((message) => message.text).filter((text) => ERROR_MESSAGE.test(text));
   if (errors.length) parts.push(`error message: ${errors.join(" | ")}`);
   return parts.length ? parts.join("; ") : undefined;
 }
@@ -66,8 +46,10 @@ export function unfinishedWork(probe: CompletionProbe): string | undefined {
 export class BlockedDone {
   private readonly counts = new Map<string, number>();
 
-  decide(tabId: string, summary: string, probe: CompletionProbe | undefined): DoneDecision {
-    if (!probe?.success || admitsFailure(summary)) return { kind: "allow" };
+  /** `answer`: probe_completion's result (none: the port could not ask the page). */
+  decide(tabId: string, summary: string, answer: PageResult | undefined): DoneDecision {
+    const probe = detailsOf("probe_completion", answer);
+    if (!probe || admitsFailure(summary)) return { kind: "allow" };
     const problem = unfinishedWork(probe);
     if (!problem) return { kind: "allow" };
     const count = this.counts.get(tabId) ?? 0;

@@ -20,9 +20,11 @@
  * Everything else fails closed with a message that says what to do.
  */
 import {
+  detailsOf,
   nodeWithRef,
   type PlacedTreeNode,
   placeTreeNodes,
+  type ToolDetails,
   TREE_NODES_PARAM,
   treeNodesOf,
 } from "@webbrain/protocol";
@@ -153,26 +155,8 @@ export function normalizeIdentity(text: string): string {
   return text.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
 }
 
-/** What the page's conversation_header probe reports (packages/page conversation-header.ts). */
-interface HeaderBox {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-interface HeaderProbe {
-  composer: HeaderBox;
-  pane: HeaderBox;
-  messageList?: HeaderBox;
-  headings: {
-    name: string;
-    box: HeaderBox;
-    visible: boolean;
-    inComposer: boolean;
-    inList: boolean;
-    inPane: boolean;
-  }[];
-}
+/** What the page's conversation_header probe reports (its contract: @webbrain/protocol helpers.ts). */
+type HeaderProbe = ToolDetails<"conversation_header">;
 
 /** The top part of the conversation pane a header must start in: a quarter, at least this much. */
 const HEADER_REGION_MIN_PX = 160;
@@ -322,9 +306,10 @@ export class RecipientGuard {
       }
     }
     const probed = await inner.pageAction(tabId, "conversation_header", { composer: Number(composer.ref) });
-    if (probed.success === false)
+    const header = detailsOf("conversation_header", probed);
+    if (!header)
       return refuse(`could not read the conversation header (${String(probed.error)}); nothing was sent.`);
-    const headers = strongHeaders(probed as unknown as HeaderProbe);
+    const headers = strongHeaders(header);
     const identities = [...new Set(headers.map((h) => normalizeIdentity(h.name)))];
     if (identities.length !== 1) {
       return refuse(

@@ -10,6 +10,7 @@
  *   urlRefusal first; a refusal sends nothing.
  */
 
+import { detailsOf } from "@webbrain/protocol";
 import type { Conversation } from "../loop/conversation.js";
 import type { BrowserPort } from "../tools/browser-port.js";
 import type { ToolContract } from "../tools/tool-catalog.js";
@@ -86,10 +87,9 @@ async function linksOf(port: BrowserPort, ctx: UrlGateContext): Promise<string[]
       ctx.signal ? { signal: ctx.signal } : {},
     )
     .catch(() => undefined);
-  const items = Array.isArray(result?.items) ? result.items : [];
+  // Asked for links, extract_data answers {text, href} items (its contract's details).
+  const items = detailsOf("extract_data", result)?.items ?? [];
   return items.flatMap((item) =>
-    item && typeof item === "object" && !Array.isArray(item) && typeof item.href === "string"
-      ? [item.href]
-      : [],
+    typeof item === "object" && item !== null && "href" in item ? [item.href] : [],
   );
 }

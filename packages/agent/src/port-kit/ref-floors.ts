@@ -7,7 +7,8 @@
  * Invariants:
  * - A floor only rises: an answer is compared with the floor as it is when the answer arrives,
  *   so a slow call that started under a lower floor never lowers it.
- * - Only a page answer's `metadata.last_ref` raises a floor; a call that throws notes nothing.
+ * - Only a page answer's `meta.last_ref` (the envelope's, @webbrain/protocol page-answer.ts)
+ *   raises a floor; a call that throws notes nothing.
  */
 
 export class RefFloors<Tab> {
@@ -25,10 +26,10 @@ export class RefFloors<Tab> {
     return answer;
   }
 
-  /** Raises the tab's floor to the `metadata.last_ref` of a page answer. */
+  /** Raises the tab's floor to the `meta.last_ref` of a page answer. */
   note(tab: Tab, answer: unknown): void {
-    const metadata = isRecord(answer) ? answer.metadata : undefined;
-    const last = isRecord(metadata) ? metadata.last_ref : undefined;
+    const meta = isRecord(answer) ? answer.meta : undefined;
+    const last = isRecord(meta) ? meta.last_ref : undefined;
     if (typeof last === "number" && last > (this.#floors.get(tab) ?? 0)) this.#floors.set(tab, last);
   }
 

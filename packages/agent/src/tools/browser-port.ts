@@ -16,7 +16,7 @@
  * - Results are plain JSON (no class instances), so they can be persisted and sent to the model.
  */
 
-import type { BrowserCapabilities } from "@webbrain/protocol";
+import type { BrowserCapabilities, PageResult, ToolDetails } from "@webbrain/protocol";
 import type { RequestCredentials } from "../guards/ask-fetch-policy.js";
 import type { LocalFileAccess } from "../guards/url-policy.js";
 import {
@@ -37,18 +37,12 @@ export interface TabInfo {
   active: boolean;
 }
 
-/** JSON value as stored, sent to the model, or returned by a page action. */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
 /**
- * The result of a page action or a navigation: one JSON object with `success` and, on failure,
- * `error`; action-specific fields beside them (`tree`, `text`, `occluded`, `candidates`, ...).
+ * JSON values, and the result of a page action or a navigation: one JSON object with `success`
+ * and, on failure, `error` and maybe a typed `code`; the action's details beside them (`tree`,
+ * `text`, `candidates`, ...) and `meta` for code only (@webbrain/protocol page-answer.ts).
  */
-export interface PageResult {
-  success: boolean;
-  error?: string;
-  [field: string]: JsonValue | undefined;
-}
+export type { JsonValue, PageResult } from "@webbrain/protocol";
 
 /**
  * Page actions by name, derived from the tool declarations (tool-catalog.ts): the tools that run
@@ -85,18 +79,12 @@ export const PAGE_ACTIONS: readonly PageActionName[] = [
 ];
 
 /**
- * What `probe_completion` answers (besides `success`), as the page layer reports it: what on the
- * page still looks unfinished. blockedDone refuses `done` while a dialog is open, a form shows
- * invalid fields, or an alert reports an error. Entries may also be plain strings.
+ * What `probe_completion` answers besides `success`, as its contract declares (@webbrain/protocol
+ * helpers.ts): open dialogs, visible forms by counts of fields, live-region messages. blockedDone
+ * refuses `done` while a dialog is open, a changed form shows invalid fields, or an alert reports
+ * an error.
  */
-export interface CompletionProbe extends PageResult {
-  /** Open dialogs (native `<dialog open>`, aria-modal, role=dialog/alertdialog): `{label, modal}`. */
-  dialogs?: JsonValue[];
-  /** Visible forms: `{label, fields, filled, invalid, changed}` (counts of fields; `changed`: from their markup defaults). */
-  forms?: JsonValue[];
-  /** Live regions and alerts: `{role, text}`. */
-  messages?: JsonValue[];
-}
+export type CompletionProbe = ToolDetails<"probe_completion">;
 
 export interface Screenshot {
   mimeType: "image/png" | "image/jpeg" | "image/webp";

@@ -10,6 +10,7 @@
  * never an exception out of the loop: the run goes on and the model can adapt.
  */
 
+import { detailsOf } from "@webbrain/protocol";
 import { isBrowserUnavailable } from "../errors.js";
 import type { RequestCredentials } from "../guards/ask-fetch-policy.js";
 import { wrapUntrusted } from "../guards/untrusted.js";
@@ -213,9 +214,8 @@ const PORT_TOOL_HANDLERS: Record<PortToolName, ToolHandler> &
   },
   promote_iframe: async (port, args, ctx, call) => {
     const frame = await port.pageAction(ctx.tabId, "promote_iframe", args, call);
-    const url = str(frame.url);
-    if (!frame.success || !url)
-      return { ...untrustedResult("promote_iframe", `page ${ctx.url}`, frame), pageResult: frame };
+    const url = detailsOf("promote_iframe", frame)?.url;
+    if (!url) return { ...untrustedResult("promote_iframe", `page ${ctx.url}`, frame), pageResult: frame };
     const bad = checkNavigableUrl(url, port.localFiles);
     if (bad) return agentResult("promote_iframe", false, bad);
     return navigation(port, "promote_iframe", await port.navigate(ctx.tabId, url, call), ctx.tabId, call);

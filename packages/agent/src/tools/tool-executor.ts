@@ -31,7 +31,7 @@ import { type AgentScheduler, runScheduleTool, type ScheduleToolName } from "../
 import { runSkillTool } from "../skills/skill-tool-runner.js";
 import type { SkillTool } from "../skills/skills.js";
 import { platformSkillHttp, type SkillHttp } from "../skills/skills-http.js";
-import type { BrowserPort, CompletionProbe, UploadPreview } from "./browser-port.js";
+import type { BrowserPort, PageResult, UploadPreview } from "./browser-port.js";
 import { type AgentToolName, type ToolContract, toolSpec } from "./tool-catalog.js";
 import { dispatchTool, uploadRequestOf } from "./tool-dispatch.js";
 import { agentResult, isValidationRejection, refNamesOf, type ToolContent, withNote } from "./tool-result.js";
@@ -399,11 +399,11 @@ export class ToolExecutor {
         `done refused: you typed into a frame with iframe_type (urlFilter ${JSON.stringify(frame)}) and have not checked it. Call verify_form with the same urlFilter, then done.`,
       );
     }
-    let probe: CompletionProbe | undefined;
+    let probe: PageResult | undefined;
     if (run.conversation.mode !== "ask") {
-      probe = (await this.deps.port
+      probe = await this.deps.port
         .pageAction(tabId, "probe_completion", { summary }, run.signal ? { signal: run.signal } : {})
-        .catch(() => undefined)) as CompletionProbe | undefined;
+        .catch(() => undefined);
     }
     const decision = this.deps.blockedDone.decide(tabId, summary, probe);
     if (decision.kind === "block") return agentResult("done", false, decision.message, { blockedDone: true });

@@ -9,7 +9,8 @@
  * lines are shorter and easier for small models to read.
  * `details` is the structured result, whole and uncapped (`success`, `error` or `message`, and
  * the tool's fields): code that needs data from a result reads it there, never from the text.
- * Bookkeeping the model cannot use (MODEL_HIDDEN_FIELDS) is in `details` only.
+ * Bookkeeping the model cannot use (the result's `meta`: the tree's counts and timing, ref names,
+ * nodes) is in `details` only.
  */
 import type { ImageContent, TextContent } from "@mariozechner/pi-ai";
 import { capText, MAX_TOOL_RESULT_CHARS, wrapUntrusted } from "../guards/untrusted.js";
@@ -19,27 +20,6 @@ import type { JsonValue, PageResult } from "./browser-port.js";
 const WRAPPER_ALLOWANCE = 300;
 /** String fields at least this long, or with newlines, are printed raw after the JSON. */
 const RAW_FIELD_MIN_CHARS = 120;
-
-/**
- * Result fields for code, not for the model: timings, counters and ref bookkeeping, and the tree
- * as data (`nodes`, asked for by the guard, traces and replay: the model reads the printed tree).
- * Dropped from the text at the top level and one level down (`metadata.build_ms`). The counters
- * (`chars`, `lines`, `refs`) only when they are numbers, so a tool whose `refs` is a list still
- * shows it.
- */
-export const MODEL_HIDDEN_FIELDS: ReadonlySet<string> = new Set([
-  "build_ms",
-  "elements_visited",
-  "full_chars",
-  "last_ref",
-  "nodes",
-  "ref_names",
-]);
-const MODEL_HIDDEN_COUNTS: ReadonlySet<string> = new Set(["chars", "lines", "refs"]);
-
-function hiddenFromModel(key: string, value: unknown): boolean {
-  return MODEL_HIDDEN_FIELDS.has(key) || (MODEL_HIDDEN_COUNTS.has(key) && typeof value === "number");
-}
 
 export interface ToolContent {
   /** What the model reads. */
@@ -53,21 +33,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The result without MODEL_HIDDEN_FIELDS, for the text the model reads. */
+/**
+ * The result as the model reads it: without its `meta`, the part for code (timings, counters, ref
+ * bookkeeping, the tree as nodes: @webbrain/protocol page-answer.ts).
+ */
 export function modelFields(result: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(result)) {
-    if (hiddenFromModel(key, value)) continue;
-    if (isPlainObject(value)) {
-      const inner: Record<string, unknown> = {};
-      for (const [innerKey, innerValue] of Object.entries(value))
-        if (!hiddenFromModel(innerKey, innerValue)) inner[innerKey] = innerValue;
-      out[key] = inner;
-    } else {
-      out[key] = value;
-    }
-  }
-  return out;
+  const { meta: _forCode, ...shown } = result;
+  return shown;
 }
 
 export function statusLine(tool: string, ok: boolean): string {
@@ -146,21 +118,23 @@ export function withNote(outcome: ToolContent, note: string): ToolContent {
 }
 
 /**
- * ref -> accessible name, from a tree result's structured `ref_names` (the page layer reports
- * the name of every ref it printed): labels click_ax for the submit guard.
+ * ref -> accessible name, from a tree result's `meta.ref_names` (the page layer reports the name
+ * of every ref it printed): labels click_ax for the submit guard.
  */
 export function refNamesOf(result: PageResult | undefined): Map<string, string> {
   const names = new Map<string, string>();
-  const field =
-    result?.ref_names ?? (isPlainObject(result?.metadata) ? result.metadata.ref_names : undefined);
+  const field: unknown = result?.meta?.ref_names;
   if (!isPlainObject(field)) return names;
   for (const [ref, name] of Object.entries(field)) if (typeof name === "string") names.set(ref, name);
   return names;
 }
 
-/** The page refused a submit on validation (the guard forgets it so a fix may be resubmitted). */
+/**
+ * The page refused a submit on validation (the guard forgets it so a fix may be resubmitted): a
+ * failure, or a submit that names invalid fields and did not submit (set_field's `invalid_fields`).
+ */
 export function isValidationRejection(result: PageResult): boolean {
   if (result.success === false) return true;
-  const invalid = result.invalidFields;
+  const invalid = result.invalid_fields;
   return Array.isArray(invalid) && invalid.length > 0;
 }

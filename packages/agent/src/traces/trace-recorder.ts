@@ -421,8 +421,7 @@ function withNodes(params: Record<string, unknown>): Record<string, unknown> {
 
 /** The tree read as a plain read answers it: without the nodes asked for here. */
 function withoutNodes(result: PageResult): PageResult {
-  const metadata = result.metadata;
-  if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) return result;
-  const { [TREE_NODES_PARAM]: _nodes, ...rest } = metadata as Record<string, JsonValue>;
-  return { ...result, metadata: rest };
+  if (result.meta?.nodes === undefined) return result;
+  const { [TREE_NODES_PARAM]: _nodes, ...rest } = result.meta;
+  return { ...result, meta: rest };
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { RefFloors } from "../../src/index.js";
 
-const shown = (lastRef: number) => ({ success: true, metadata: { last_ref: lastRef } });
+const shown = (lastRef: number) => ({ success: true, meta: { last_ref: lastRef } });
 
 describe("RefFloors", () => {
   it("sends no floor before a tab has shown a ref, then the highest it has shown", async () => {
@@ -48,7 +48,7 @@ describe("RefFloors", () => {
         throw new Error("page gone");
       }),
     ).rejects.toThrow("page gone");
-    floors.note(1, { metadata: { last_ref: "9" } });
+    floors.note(1, { meta: { last_ref: "9" } });
     floors.note(1, null);
     floors.note(1, [shown(9)]);
     expect(floors.floor(1)).toBeUndefined();

@@ -44,7 +44,7 @@ import type {
   UploadRequest,
 } from "@webbrain/agent";
 import { base64Of, fetchText } from "@webbrain/agent";
-import type { BrowserCapabilities, BrowserCapability } from "@webbrain/protocol";
+import type { BrowserCapabilities, BrowserCapability, PortErrorCode } from "@webbrain/protocol";
 import {
   ATTACH_FILE_MESSAGE,
   type AttachFileMessage,
@@ -503,7 +503,7 @@ const NO_OFFERED_FILES: OfferedFileShelf = { find: () => undefined, names: () =>
 type UploadSource =
   | { ok: true; kind: "offered"; file: NonNullable<ReturnType<OfferedFileShelf["find"]>> }
   | { ok: true; kind: "download"; item: browser.downloads.DownloadItem; name: string }
-  | { ok: false; code: string; error: string };
+  | { ok: false; code: PortErrorCode; error: string };
 
 /**
  * The file upload_file names: one the person offered in the sidebar (`path`, its name) or one

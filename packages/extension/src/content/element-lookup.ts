@@ -19,7 +19,7 @@ export async function lookupElement(
     if (!api) return { error: PAGE_SCRIPT_MISSING };
     const elements = Array.from(document.querySelectorAll(candidates));
     const answer = await api.handle("refs_of", { selector: candidates });
-    const refs = Array.isArray(answer.refs) ? answer.refs : [];
+    const refs = answer.success && Array.isArray(answer.details.refs) ? answer.details.refs : [];
     const index = refs.findIndex((ref) => ref !== null && String(ref) === String(target.ref_id));
     const element = index >= 0 ? elements[index] : undefined;
     if (!element) {

@@ -9,6 +9,7 @@
  * Runs in every frame (manifest `all_frames`); the background page picks the frame by frameId.
  * Installs its listener once per frame, however many times the file runs there.
  */
+import { pageResultOf } from "@webbrain/protocol";
 import { isPageActionMessage } from "../shared/page-messages.js";
 import {
   ATTACH_FILE_MESSAGE,
@@ -33,11 +34,16 @@ function toJson(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value ?? { success: false, error: "the page action returned nothing" }));
 }
 
+/**
+ * A page action in this frame, answered as a PageResult: the page layer's answer without its
+ * runner part (a resolved element, a plan: the add-on presses nothing itself), then what the
+ * action did beyond the page (page-effects.ts).
+ */
 async function runAction(action: string, params: Record<string, unknown>): Promise<unknown> {
   const api = pageScript();
   if (api === undefined) return { success: false, error: PAGE_SCRIPT_MISSING };
   try {
-    return toJson(await withPageEffects(() => api.handle(action, params)));
+    return toJson(await withPageEffects(async () => pageResultOf(await api.handle(action, params))));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { success: false, error: `page action ${action} failed inside the page: ${message}` };

@@ -2,8 +2,11 @@
  * The page script (@webbrain/page) as the content script sees it: the manifest loads it just
  * before the content script, into the same content-script realm, as `globalThis.__webbrainPage`.
  */
+import type { PageAnswer } from "@webbrain/protocol";
+
 export interface PageScriptApi {
-  handle(action: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** A page action's answer: the page wire envelope (@webbrain/protocol page-answer.ts). */
+  handle(action: string, params: Record<string, unknown>): Promise<PageAnswer>;
   /** Ends the waits in progress (each answers `cancelled`); answers how many it ended. */
   cancelWaits?: () => number;
   /** Reports the person's actions as RecordedAction JSON texts; answers the stop (recorder.ts). */

@@ -7,15 +7,21 @@
  * and a plan of trusted input steps, and names the follow-up call that verifies the effect.
  */
 
-import { TREE_FILTERS, TREE_NODES_PARAM } from "@webbrain/protocol";
+import { type PageCallParams, TREE_NODES_PARAM } from "@webbrain/protocol";
 import { diffTrees, swapLastTree } from "../diff.js";
 import { isSelect, sleep } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { type Actionable, elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { EffectBaseline, PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { ElementSummary, PageResult, PlanStep, VerifyCall, ViewportPoint } from "../protocol.js";
+import type {
+  ActionAnswer,
+  Answer,
+  ElementSummary,
+  PlanStep,
+  VerifyCall,
+  ViewportPoint,
+} from "../protocol.js";
 import { clickElement, dragAndDrop, dragToPoint, hoverAt } from "../synthetic-input.js";
 import { writeText } from "../text-entry.js";
 import { buildTree } from "../tree-builder.js";
@@ -30,7 +36,10 @@ export const TREE_LOADING_WAIT_MS = 5_000;
  * A document still loading may have no body yet: its empty tree is not the page (the model
  * read it as "the page is blank"). Wait for it (bounded), then say it is loading if it still is.
  */
-export function getAccessibilityTree(state: PageState, p: Params): PageResult | Promise<PageResult> {
+export function getAccessibilityTree(
+  state: PageState,
+  p: PageCallParams<"get_accessibility_tree">,
+): Answer<"get_accessibility_tree"> | Promise<Answer<"get_accessibility_tree">> {
   const first = readTree(state, p);
   if (!loadingAndEmpty(state, first)) return first;
   return (async () => {
@@ -45,16 +54,18 @@ export function getAccessibilityTree(state: PageState, p: Params): PageResult | 
   })();
 }
 
-function loadingAndEmpty(state: PageState, result: PageResult): boolean {
+function loadingAndEmpty(state: PageState, result: Answer<"get_accessibility_tree">): boolean {
   if (state.doc.readyState !== "loading") return false;
-  const metadata = result.metadata as { lines?: number } | undefined;
-  return result.tree === "" && (metadata?.lines ?? 0) === 0;
+  return result.details.tree === "" && (result.meta?.lines ?? 0) === 0;
 }
 
-function readTree(state: PageState, p: Params): PageResult {
-  const filter = p.oneOf("filter", TREE_FILTERS, "all");
-  const scopeRef = p.optionalRef("ref_id");
-  const maxChars = p.optionalNumber("max_chars");
+function readTree(
+  state: PageState,
+  p: PageCallParams<"get_accessibility_tree">,
+): Answer<"get_accessibility_tree"> {
+  const filter = p.filter ?? "all";
+  const scopeRef = p.ref_id;
+  const maxChars = p.max_chars;
   if (maxChars !== undefined && maxChars < 200) {
     throw new PageError(
       "bad_params",
@@ -62,11 +73,11 @@ function readTree(state: PageState, p: Params): PageResult {
     );
   }
   const root = scopeRef === undefined ? undefined : elementForRef(state, scopeRef);
-  const findText = p.optionalString("find");
-  const findRole = p.optionalString("role");
-  const diff = p.boolean("diff", false);
+  const findText = p.find;
+  const findRole = p.role;
+  const diff = p.diff ?? false;
   // Code that reads the tree as data asks for nodes (the recipient guard, traces, replay).
-  const nodes = p.boolean(TREE_NODES_PARAM, false);
+  const nodes = p[TREE_NODES_PARAM] ?? false;
   const started = performance.now();
   const result = buildTree(state.doc, state.registry, {
     filter,
@@ -83,26 +94,30 @@ function readTree(state: PageState, p: Params): PageResult {
       : swapLastTree(state.doc, `${filter}|${scopeRef ?? ""}`, result.fullLines);
   const changes = diff && previous ? diffTrees(previous, result.fullLines) : undefined;
   return {
-    success: true,
-    tree: changes ? changes.text : result.tree,
-    metadata: {
-      url: state.doc.location?.href ?? "",
-      title: state.doc.title,
-      filter,
-      ...(scopeRef !== undefined ? { scope_ref: scopeRef } : {}),
+    details: {
+      tree: changes ? changes.text : result.tree,
+      metadata: {
+        url: state.doc.location?.href ?? "",
+        title: state.doc.title,
+        filter,
+        ...(scopeRef !== undefined ? { scope_ref: scopeRef } : {}),
+        truncated: result.truncated,
+        ...(result.folded > 0 ? { folded: result.folded } : {}),
+        ...(changes
+          ? { diff: { added: changes.added, removed: changes.removed, changed: changes.changed } }
+          : {}),
+        overlays: result.overlays,
+        ...(result.walkCut ? { walk_cut: { ...result.walkCut } } : {}),
+      },
+    },
+    // Counts, timing and ref bookkeeping for code; the model reads the tree and the above.
+    meta: {
       lines: result.lines,
       chars: result.chars,
       full_chars: result.fullChars,
-      truncated: result.truncated,
-      ...(result.folded > 0 ? { folded: result.folded } : {}),
-      ...(changes
-        ? { diff: { added: changes.added, removed: changes.removed, changed: changes.changed } }
-        : {}),
       refs: result.refs,
       ref_names: result.refNames,
-      overlays: result.overlays,
       elements_visited: result.elementsVisited,
-      ...(result.walkCut ? { walk_cut: { ...result.walkCut } } : {}),
       last_ref: state.registry.lastIssued,
       build_ms: Math.round(buildMs * 100) / 100,
       ...(result.nodes ? { [TREE_NODES_PARAM]: result.nodes } : {}),
@@ -110,19 +125,33 @@ function readTree(state: PageState, p: Params): PageResult {
   };
 }
 
-export function resolveResult(
+/**
+ * A resolve answer: the target for the model, and for the port the element, the point, the plan
+ * to press and the call that verifies it. `extra`: more details (a note, the combobox flag).
+ */
+export function resolveResult<Extra extends object = Record<never, never>>(
   el: Element,
   target: ElementSummary,
   point: { x: number; y: number },
   plan: PlanStep[],
   verify: VerifyCall,
-): PageResult {
-  return { success: true, mode: "resolve", element: el, target, point, plan, verify };
+  extra?: Extra,
+): ActionAnswer<{ target: ElementSummary } & Extra> {
+  return { details: { target, ...(extra as Extra) }, runner: { element: el, point, plan, verify } };
 }
 
-export function clickAx(state: PageState, p: Params): PageResult | Promise<PageResult> {
-  const el = elementForRef(state, p.ref("ref_id"));
+export function clickAx(
+  state: PageState,
+  p: PageCallParams<"click_ax">,
+): Answer<"click_ax"> | Promise<Answer<"click_ax">> {
+  const el = elementForRef(state, p.ref_id);
   return clickResolvedElement(state, el, p, true);
+}
+
+/** How a port asks for an element action: resolve (a plan to press) or dispatch, and `force`. */
+export interface ResolveOptions {
+  mode?: "dispatch" | "resolve" | undefined;
+  force?: boolean | undefined;
 }
 
 /**
@@ -133,13 +162,13 @@ export function clickAx(state: PageState, p: Params): PageResult | Promise<PageR
 export function clickResolvedElement(
   state: PageState,
   el: Element,
-  p: Params,
+  p: ResolveOptions,
   occlusion: boolean,
-): PageResult | Promise<PageResult> {
-  const mode = p.mode();
+): Answer<"click_ax"> | Promise<Answer<"click_ax">> {
+  const mode = p.mode ?? "dispatch";
   const actionable = makeActionable(state, el, {
     occlusion,
-    force: p.boolean("force", false),
+    force: p.force ?? false,
     enabled: true,
   });
   const target = actionable.summary;
@@ -150,19 +179,20 @@ export function clickResolvedElement(
   if (mode === "resolve") {
     const token = state.storeBaseline(baseline);
     const { x, y } = actionable.point;
-    return {
-      ...resolveResult(el, target, actionable.point, [{ kind: "click", x, y }], {
-        action: "verify_effect",
-        params: { token },
-      }),
-      ...(note ? { note } : {}),
-    };
+    return resolveResult(
+      el,
+      target,
+      actionable.point,
+      [{ kind: "click", x, y }],
+      { action: "verify_effect", params: { token } },
+      note ? { note } : {},
+    );
   }
   if (el.localName === "option") {
     const select = el.closest("select");
     if (select) {
       writeText(select, (el as HTMLOptionElement).value, true);
-      return { success: true, target, effect: compareBaseline(state, baseline) };
+      return { details: { target, effect: compareBaseline(state, baseline) } };
     }
   }
   return dispatchClick(state, el, actionable, baseline, note);
@@ -174,7 +204,7 @@ async function dispatchClick(
   actionable: Actionable,
   baseline: EffectBaseline,
   note: string | undefined,
-): Promise<PageResult> {
+): Promise<Answer<"click_ax">> {
   const link = el.closest("a[href]");
   const navigates = link !== null && !(link.getAttribute("href") ?? "").startsWith("#");
   clickElement(el, actionable.local.x, actionable.local.y);
@@ -182,34 +212,34 @@ async function dispatchClick(
   // `target`, as the runner's trusted path answers (its resolve step's field), so a click's
   // result has one shape on both ports and the agent can drop it when it repeats the ref asked.
   return {
-    success: true,
-    target: actionable.summary,
-    effect: compareBaseline(state, baseline),
-    ...(note ? { note } : {}),
+    details: {
+      target: actionable.summary,
+      effect: compareBaseline(state, baseline),
+      ...(note ? { note } : {}),
+    },
   };
 }
 
-export function verifyEffect(state: PageState, p: Params): PageResult {
-  const baseline = takePendingBaseline(state, p);
-  // For the runner only (stripped before the model): whether to wait for the link's navigation.
+export function verifyEffect(state: PageState, p: PageCallParams<"verify_effect">): Answer<"verify_effect"> {
+  const baseline = takePendingBaseline(state, "verify_effect", p.token);
+  // For the runner only: whether to wait for the link's navigation.
   const followed = baseline.link?.followed();
   return {
-    success: true,
-    effect: compareBaseline(state, baseline),
-    ...(followed ? { follows_link: followed } : {}),
+    details: { effect: compareBaseline(state, baseline) },
+    ...(followed ? { runner: { follows_link: followed } } : {}),
   };
 }
 
-export async function hover(state: PageState, p: Params): Promise<PageResult> {
-  const el = elementForRef(state, p.ref("ref_id"));
+export async function hover(state: PageState, p: PageCallParams<"hover">): Promise<Answer<"hover">> {
+  const el = elementForRef(state, p.ref_id);
   const actionable = makeActionable(state, el, {
     occlusion: true,
-    force: p.boolean("force", false),
+    force: p.force ?? false,
     enabled: false,
   });
   const target = actionable.summary;
   const baseline = captureBaseline(state, el);
-  if (p.mode() === "resolve") {
+  if (p.mode === "resolve") {
     const { x, y } = actionable.point;
     return resolveResult(el, target, actionable.point, [{ kind: "move", x, y }], {
       action: "verify_effect",
@@ -218,7 +248,7 @@ export async function hover(state: PageState, p: Params): Promise<PageResult> {
   }
   hoverAt(el, actionable.local.x, actionable.local.y);
   await sleep(EFFECT_SETTLE_MS);
-  return { success: true, target, effect: compareBaseline(state, baseline) };
+  return { details: { target, effect: compareBaseline(state, baseline) } };
 }
 
 /**
@@ -244,11 +274,13 @@ const RESIZE_HANDLE_INSET_PX = 4;
  * onto the target's centre, or by dx,dy pixels. Resolve answers one trusted drag step; dispatch
  * sends the pointer/mouse (and HTML5 drag) events a drag produces.
  */
-export async function dragDrop(state: PageState, p: Params): Promise<PageResult> {
-  const fromRef = p.optionalRef("from_ref_id") ?? p.optionalRef("source_ref_id") ?? p.optionalRef("ref_id");
-  const toRef = p.optionalRef("to_ref_id") ?? p.optionalRef("target_ref_id");
-  const dx = p.optionalNumber("dx");
-  const dy = p.optionalNumber("dy");
+export async function dragDrop(
+  state: PageState,
+  p: PageCallParams<"drag_drop">,
+): Promise<Answer<"drag_drop">> {
+  const fromRef = p.from_ref_id ?? p.source_ref_id ?? p.ref_id;
+  const toRef = p.to_ref_id ?? p.target_ref_id;
+  const { dx, dy } = p;
   const byOffset = toRef === undefined && (dx !== undefined || dy !== undefined);
   if (fromRef === undefined || (toRef === undefined && !byOffset)) {
     throw new PageError(
@@ -256,11 +288,11 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
       `drag_drop: pass "from_ref_id" (what to drag) and "to_ref_id" (where to drop it) as numbers from the tree, or dx/dy (pixels to move it by) instead of to_ref_id`,
     );
   }
-  const corner = p.oneOf("handle", ["center", "bottom_right"] as const, "center") === "bottom_right";
+  const corner = p.handle === "bottom_right";
   const source = elementForRef(state, fromRef);
   makeActionable(state, source, {
     occlusion: !corner,
-    force: p.boolean("force", false) || corner,
+    force: (p.force ?? false) || corner,
     enabled: true,
   });
   const dest = toRef === undefined ? undefined : elementForRef(state, toRef);
@@ -279,7 +311,7 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
       };
   const target = summarize(state, source);
   const baseline = captureBaseline(state, source, { size: true });
-  if (p.mode() === "resolve") {
+  if (p.mode === "resolve") {
     // Onto an element: let go a little past its centre (pastCentre); by offset: exactly there.
     const release = dest ? pastCentre(grab.point, drop.point, dest) : drop.point;
     return resolveResult(source, target, grab.point, [{ kind: "drag", from: grab.point, to: release }], {
@@ -291,10 +323,11 @@ export async function dragDrop(state: PageState, p: Params): Promise<PageResult>
   else dragToPoint(source, grab.local, drop.local);
   await sleep(EFFECT_SETTLE_MS);
   return {
-    success: true,
-    dragged: target,
-    ...(dest ? { dropped_on: summarize(state, dest) } : { moved_by: { dx: shift.x, dy: shift.y } }),
-    effect: compareBaseline(state, baseline),
+    details: {
+      dragged: target,
+      ...(dest ? { dropped_on: summarize(state, dest) } : { moved_by: { dx: shift.x, dy: shift.y } }),
+      effect: compareBaseline(state, baseline),
+    },
   };
 }
 

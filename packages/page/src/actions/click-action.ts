@@ -7,6 +7,7 @@
  * match is refused with the rich ambiguity payload, each candidate carrying a ref.
  * x,y clicks skip the occlusion test (the caller chose the point).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { accessibleName, boundedText } from "../accessible-name.js";
 import { collapseWhitespace, deepElementFromPoint, isElement, shadowRootOf, sleep } from "../dom-realm.js";
 import { captureBaseline, compareBaseline } from "../effect-probe.js";
@@ -15,12 +16,11 @@ import { elementForRef, summarize } from "../element-target.js";
 import { containerLabel, describeContainer, findTopmostModal } from "../overlays.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { clickAtPoint } from "../synthetic-input.js";
 import { isRendered } from "../visibility.js";
-import { clickResolvedElement, EFFECT_SETTLE_MS } from "./ax-actions.js";
+import { clickResolvedElement, EFFECT_SETTLE_MS, resolveResult } from "./ax-actions.js";
 
 const CLICKABLE_SELECTOR =
   "a, button, input:not([type=hidden]), select, textarea, summary, label, option, [role=button], [role=link], [role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=tab], [role=option], [role=checkbox], [role=radio], [role=switch], [role=treeitem], [role=combobox], [onclick], [tabindex], [contenteditable]";
@@ -113,14 +113,12 @@ function ambiguity(state: PageState, found: Element[], how: string): PageError {
   );
 }
 
-export async function click(state: PageState, p: Params): Promise<PageResult> {
-  if (p.has("x") || p.has("y")) return clickAtCoordinates(state, p);
-  const matchIndex = p.optionalNumber("match_index");
-  if (p.has("text")) {
-    const text = p.string("text");
-    const explicit = p.has("match")
-      ? p.oneOf("match", ["exact", "prefix", "contains"] as const, "exact")
-      : undefined;
+export async function click(state: PageState, p: PageCallParams<"click">): Promise<Answer<"click">> {
+  if (p.x !== undefined || p.y !== undefined) return clickAtCoordinates(state, p, p.x, p.y);
+  const matchIndex = p.match_index;
+  if (p.text) {
+    const text = p.text;
+    const explicit = p.match;
     const modal = findTopmostModal(state.doc);
     let result = findByText(modal ?? state.doc, text, explicit);
     for (let retry = 0; result.found.length === 0 && !modal && retry < SCROLL_RETRIES; retry++) {
@@ -149,10 +147,12 @@ export async function click(state: PageState, p: Params): Promise<PageResult> {
       `text ${JSON.stringify(text)} (${result.mode} match)`,
     );
     const outcome = await clickResolvedElement(state, chosen, p, true);
-    return modal ? { ...outcome, scoped_to: describeContainer(modal) } : outcome;
+    return modal
+      ? { ...outcome, details: { ...outcome.details, scoped_to: describeContainer(modal) } }
+      : outcome;
   }
-  if (p.has("selector")) {
-    const selector = p.string("selector");
+  if (p.selector) {
+    const selector = p.selector;
     let all: Element[];
     try {
       all = Array.from(state.doc.querySelectorAll(selector));
@@ -169,8 +169,8 @@ export async function click(state: PageState, p: Params): Promise<PageResult> {
     const chosen = pick(state, visible, matchIndex, `selector ${JSON.stringify(selector)}`);
     return clickResolvedElement(state, chosen, p, true);
   }
-  if (p.has("index")) {
-    const index = p.number("index");
+  if (p.index !== undefined) {
+    const index = p.index;
     const ref = state.interactiveList[index];
     if (ref === undefined) {
       throw new PageError(
@@ -197,9 +197,14 @@ function pick(state: PageState, found: Element[], matchIndex: number | undefined
   return found[0]!;
 }
 
-async function clickAtCoordinates(state: PageState, p: Params): Promise<PageResult> {
-  const x = p.number("x");
-  const y = p.number("y");
+async function clickAtCoordinates(
+  state: PageState,
+  p: PageCallParams<"click">,
+  x: number | undefined,
+  y: number | undefined,
+): Promise<Answer<"click">> {
+  if (x === undefined) throw new PageError("bad_params", `click: "x" is required`);
+  if (y === undefined) throw new PageError("bad_params", `click: "y" is required`);
   const view = state.doc.defaultView;
   if (view && (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight)) {
     throw new PageError(
@@ -211,18 +216,13 @@ async function clickAtCoordinates(state: PageState, p: Params): Promise<PageResu
   if (!hit || !isElement(hit)) throw new PageError("not_found", `click: nothing at (${x}, ${y}).`);
   const target = summarize(state, hit);
   const baseline = captureBaseline(state, hit);
-  if (p.mode() === "resolve") {
-    return {
-      success: true,
-      mode: "resolve",
-      element: hit,
-      target,
-      point: { x, y },
-      plan: [{ kind: "click", x, y }],
-      verify: { action: "verify_effect", params: { token: state.storeBaseline(baseline) } },
-    };
+  if (p.mode === "resolve") {
+    return resolveResult(hit, target, { x, y }, [{ kind: "click", x, y }], {
+      action: "verify_effect",
+      params: { token: state.storeBaseline(baseline) },
+    });
   }
   clickAtPoint(hit, x, y);
   await sleep(EFFECT_SETTLE_MS);
-  return { success: true, target, effect: compareBaseline(state, baseline) };
+  return { details: { target, effect: compareBaseline(state, baseline) } };
 }

@@ -6,12 +6,12 @@
  * conversation rows), and the boxes of the composer, of the pane that holds the composer, and of
  * the pane's message list (a log or feed) when it has one. Nothing on the page is changed.
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace, truncate } from "../dom-realm.js";
 import { describeForModel } from "../element-facts.js";
 import { elementForRef } from "../element-target.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { intersectsViewport, isRendered } from "../visibility.js";
 
 const HEADING_SELECTOR = "h1, h2, h3, h4, h5, h6, [role=heading]";
@@ -46,8 +46,11 @@ function paneOf(composer: Element): Element {
   return node ?? composer;
 }
 
-export function conversationHeader(state: PageState, p: Params): PageResult {
-  const composer = elementForRef(state, p.number("composer"));
+export function conversationHeader(
+  state: PageState,
+  p: PageCallParams<"conversation_header">,
+): Answer<"conversation_header"> {
+  const composer = elementForRef(state, p.composer);
   const container = composer.parentElement ?? composer;
   const pane = paneOf(composer);
   const view = state.doc.defaultView;
@@ -70,10 +73,11 @@ export function conversationHeader(state: PageState, p: Params): PageResult {
       };
     });
   return {
-    success: true,
-    composer: { ...box(composer) },
-    pane: { ...box(pane) },
-    ...(log ? { messageList: { ...box(log) } } : {}),
-    headings,
+    details: {
+      composer: { ...box(composer) },
+      pane: { ...box(pane) },
+      ...(log ? { messageList: { ...box(log) } } : {}),
+      headings,
+    },
   };
 }

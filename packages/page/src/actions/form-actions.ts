@@ -3,13 +3,13 @@
  * the agent's `done` blockedDone heuristic needs: open dialogs, visible forms and their fill
  * state, live-region and alert messages).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isSelect, isTextArea, truncate } from "../dom-realm.js";
 import { describeForModel } from "../element-facts.js";
 import { summarize } from "../element-target.js";
 import { describeContainer } from "../overlays.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { isRendered } from "../visibility.js";
 
@@ -69,8 +69,8 @@ function visibleForms(state: PageState): Element[] {
   return Array.from(state.doc.querySelectorAll("form, [role=form]")).filter(isRendered);
 }
 
-export function verifyForm(state: PageState, p: Params): PageResult {
-  const selector = p.optionalString("selector");
+export function verifyForm(state: PageState, p: PageCallParams<"verify_form">): Answer<"verify_form"> {
+  const selector = p.selector;
   const forms = selector ? Array.from(state.doc.querySelectorAll(selector)) : visibleForms(state);
   const scopes = forms.length > 0 ? forms : [state.doc.body ?? state.doc.documentElement];
   const report = scopes.map((form) => {
@@ -86,7 +86,7 @@ export function verifyForm(state: PageState, p: Params): PageResult {
       invalid: fields.filter((f) => !f.valid).map((f) => f.ref_id),
     };
   });
-  return { success: true, forms: report };
+  return { details: { forms: report } };
 }
 
 /** Whether a field's value differs from the one its markup gave it. */
@@ -106,7 +106,7 @@ function changedFromDefault(field: Element): boolean {
   return (field.textContent ?? "").trim() !== "";
 }
 
-export function probeCompletion(state: PageState): PageResult {
+export function probeCompletion(state: PageState): Answer<"probe_completion"> {
   const dialogs = Array.from(
     state.doc.querySelectorAll("dialog[open], [aria-modal=true], [role=dialog], [role=alertdialog]"),
   )
@@ -142,13 +142,14 @@ export function probeCompletion(state: PageState): PageResult {
   const busy = state.doc.querySelector("[aria-busy=true]") !== null;
   const focused = state.doc.activeElement;
   return {
-    success: true,
-    url: state.doc.location?.href ?? "",
-    dialogs,
-    forms,
-    messages,
-    busy,
-    open_dialog: dialogs.length > 0,
-    ...(focused && focused !== state.doc.body ? { focused: describeForModel(focused) } : {}),
+    details: {
+      url: state.doc.location?.href ?? "",
+      dialogs,
+      forms,
+      messages,
+      busy,
+      open_dialog: dialogs.length > 0,
+      ...(focused && focused !== state.doc.body ? { focused: describeForModel(focused) } : {}),
+    },
   };
 }

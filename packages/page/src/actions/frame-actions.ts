@@ -2,6 +2,7 @@
  * Frames and shadow DOM: get_frames, iframe_read (same-origin frames; a cross-origin frame is
  * answered with `cross_origin` so the caller can use its own frame access), get_shadow_dom.
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { accessibleName } from "../accessible-name.js";
 import {
   collapseWhitespace,
@@ -14,8 +15,7 @@ import {
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { buildTree } from "../tree-builder.js";
 import { isRendered } from "../visibility.js";
@@ -35,7 +35,7 @@ function frameOrigin(frame: HTMLIFrameElement): string {
   }
 }
 
-export function getFrames(state: PageState): PageResult {
+export function getFrames(state: PageState): Answer<"get_frames"> {
   const list = frames(state.doc).map((frame, index) => {
     const rect = frame.getBoundingClientRect();
     return {
@@ -54,27 +54,26 @@ export function getFrames(state: PageState): PageResult {
       },
     };
   });
-  return { success: true, count: list.length, frames: list };
+  return { details: { count: list.length, frames: list } };
 }
 
-function pickFrame(state: PageState, p: Params): HTMLIFrameElement {
-  if (p.has("ref_id")) {
-    const el = elementForRef(state, p.ref("ref_id"));
-    if (!isIframe(el))
-      throw new PageError("bad_params", `iframe_read: ref ${p.ref("ref_id")} is not an iframe.`);
+function pickFrame(state: PageState, p: PageCallParams<"iframe_read">): HTMLIFrameElement {
+  if (p.ref_id !== undefined) {
+    const el = elementForRef(state, p.ref_id);
+    if (!isIframe(el)) throw new PageError("bad_params", `iframe_read: ref ${p.ref_id} is not an iframe.`);
     return el;
   }
   const all = frames(state.doc);
-  if (p.has("index")) {
-    const frame = all[p.number("index")];
+  if (p.index !== undefined) {
+    const frame = all[p.index];
     if (!frame)
       throw new PageError(
         "not_found",
-        `iframe_read: no frame has index ${p.number("index")}; the page has ${all.length}.`,
+        `iframe_read: no frame has index ${p.index}; the page has ${all.length}.`,
       );
     return frame;
   }
-  const filter = p.optionalString("url_filter") ?? p.optionalString("urlFilter");
+  const filter = p.url_filter ?? p.urlFilter;
   if (filter) {
     const matching = all.filter((f) => frameOrigin(f).includes(filter));
     if (matching.length !== 1) {
@@ -92,19 +91,17 @@ function pickFrame(state: PageState, p: Params): HTMLIFrameElement {
   );
 }
 
-export function iframeRead(state: PageState, p: Params): PageResult {
+export function iframeRead(state: PageState, p: PageCallParams<"iframe_read">): Answer<"iframe_read"> {
   const frame = pickFrame(state, p);
   const doc = sameOriginDocument(frame);
   if (!doc?.body) {
-    return {
-      success: false,
-      code: "cross_origin",
-      cross_origin: true,
-      src: frameOrigin(frame),
-      error: `iframe_read: the frame ${JSON.stringify(frameOrigin(frame))} is cross-origin, so page script cannot read it. Read it through the browser's frame access (the runner's frame context) or promote_iframe.`,
-    };
+    throw new PageError(
+      "cross_origin",
+      `iframe_read: the frame ${JSON.stringify(frameOrigin(frame))} is cross-origin, so page script cannot read it. Read it through the browser's frame access (the runner's frame context) or promote_iframe.`,
+      { cross_origin: true, src: frameOrigin(frame) },
+    );
   }
-  const max = p.optionalNumber("max_chars") ?? FRAME_TEXT_DEFAULT_MAX_CHARS;
+  const max = p.max_chars ?? FRAME_TEXT_DEFAULT_MAX_CHARS;
   const text = collapseWhitespace(renderedText(doc.body));
   const perSelector = new Map<string, number>();
   const fields = Array.from(doc.querySelectorAll("input:not([type=hidden]), select, textarea")).map(
@@ -127,17 +124,21 @@ export function iframeRead(state: PageState, p: Params): PageResult {
     },
   );
   return {
-    success: true,
-    src: frameOrigin(frame),
-    title: doc.title,
-    text: text.length > max ? `${text.slice(0, max)} … truncated: ${text.length - max} more chars` : text,
-    fields,
+    details: {
+      src: frameOrigin(frame),
+      title: doc.title,
+      text: text.length > max ? `${text.slice(0, max)} … truncated: ${text.length - max} more chars` : text,
+      fields,
+    },
   };
 }
 
-export function getShadowDom(state: PageState, p: Params): PageResult {
+export function getShadowDom(
+  state: PageState,
+  p: PageCallParams<"get_shadow_dom">,
+): Answer<"get_shadow_dom"> {
   const hosts: Element[] = [];
-  const scope = p.has("ref_id") ? elementForRef(state, p.ref("ref_id")) : state.doc.documentElement;
+  const scope = p.ref_id !== undefined ? elementForRef(state, p.ref_id) : state.doc.documentElement;
   const visit = (root: ParentNode) => {
     for (const el of Array.from(root.querySelectorAll("*"))) {
       const shadow = shadowRootOf(el);
@@ -153,14 +154,15 @@ export function getShadowDom(state: PageState, p: Params): PageResult {
     const tree = buildTree(state.doc, state.registry, {
       filter: "all",
       root: host,
-      maxChars: p.optionalNumber("max_chars") ?? 4000,
+      maxChars: p.max_chars ?? 4000,
     });
     return { host: summarize(state, host), tag: host.localName, mode: shadow.mode, tree: tree.tree };
   });
   return {
-    success: true,
-    count: hosts.length,
-    hosts: results,
-    note: "closed shadow roots are listed only where this script can reach them; the runner can read all of them over BiDi",
+    details: {
+      count: hosts.length,
+      hosts: results,
+      note: "closed shadow roots are listed only where this script can reach them; the runner can read all of them over BiDi",
+    },
   };
 }

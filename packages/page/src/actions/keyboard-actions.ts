@@ -5,14 +5,14 @@
  * an open modal <dialog> when the page does not handle it, and Control+a/c/x/v select, copy and
  * paste (clipboard-keys.ts).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { clipboardKey } from "../clipboard-keys.js";
 import { isInput, shadowRootOf } from "../dom-realm.js";
 import { captureBaseline, compareBaseline, takePendingBaseline } from "../effect-probe.js";
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { ElementSummary, PageResult } from "../protocol.js";
+import type { Answer, ElementSummary } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { type KeyCombo, parseKeyCombo, pressKey } from "../synthetic-input.js";
 import { isRendered } from "../visibility.js";
@@ -33,12 +33,15 @@ export function deepActiveElement(doc: Document): Element | null {
   return active;
 }
 
-export async function typeText(state: PageState, p: Params): Promise<PageResult> {
-  const text = p.string("text");
+export async function typeText(
+  state: PageState,
+  p: PageCallParams<"type_text">,
+): Promise<Answer<"type_text">> {
+  const text = p.text;
   let el: Element | null = null;
-  if (p.has("ref_id")) el = elementForRef(state, p.ref("ref_id"));
-  else if (p.has("selector")) {
-    const selector = p.string("selector");
+  if (p.ref_id !== undefined) el = elementForRef(state, p.ref_id);
+  else if (p.selector) {
+    const selector = p.selector;
     try {
       const all = Array.from(state.doc.querySelectorAll(selector)).filter(isRendered);
       if (all.length > 1)
@@ -129,9 +132,10 @@ function defaultAction(
   return undefined;
 }
 
-function parseKeys(p: Params): KeyCombo[] {
-  const raw = p.raw.keys ?? p.raw.key;
-  const list = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.trim().split(/[\s,]+/) : undefined;
+/** The keys of a call: `keys` (one string, split at spaces and commas, or a list) or `key`. */
+function parseKeys(p: { keys?: string | string[] | undefined; key?: string | undefined }): KeyCombo[] {
+  const raw = p.keys ?? p.key;
+  const list = Array.isArray(raw) ? raw : raw?.trim().split(/[\s,]+/);
   if (!list || list.length === 0) {
     throw new PageError(
       "bad_params",
@@ -144,7 +148,7 @@ function parseKeys(p: Params): KeyCombo[] {
       `press_keys: at most ${MAX_KEYS_PER_CALL} keys per call, got ${list.length}.`,
     );
   return list.map((item) => {
-    const combo = typeof item === "string" ? parseKeyCombo(item) : undefined;
+    const combo = parseKeyCombo(item);
     if (!combo)
       throw new PageError(
         "bad_params",
@@ -154,11 +158,14 @@ function parseKeys(p: Params): KeyCombo[] {
   });
 }
 
-export async function pressKeys(state: PageState, p: Params): Promise<PageResult> {
+export async function pressKeys(
+  state: PageState,
+  p: PageCallParams<"press_keys">,
+): Promise<Answer<"press_keys">> {
   const combos = parseKeys(p);
-  const target = p.has("ref_id") ? elementForRef(state, p.ref("ref_id")) : null;
+  const target = p.ref_id !== undefined ? elementForRef(state, p.ref_id) : null;
   if (target) (target as HTMLElement).focus?.({ preventScroll: false });
-  if (p.mode() === "resolve") {
+  if (p.mode === "resolve") {
     const focused = deepActiveElement(state.doc);
     const keys = combos.map((c) => c.text);
     // The keys go to whatever has focus; its state (and the page's) is the baseline to compare.
@@ -166,15 +173,12 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
     const token = state.storeBaseline(captureBaseline(state, receiver));
     const summary = focusSummary(state, focused);
     return {
-      success: true,
-      mode: "resolve",
-      ...(summary ? { focused: summary } : {}),
-      plan: [{ kind: "keys", keys }],
-      verify: { action: "verify_keys", params: { token, keys } },
+      details: summary ? { focused: summary } : {},
+      runner: { plan: [{ kind: "keys", keys }], verify: { action: "verify_keys", params: { token, keys } } },
     };
   }
   const effects: string[] = [];
-  const systemClipboard = p.optionalString("clipboard_text");
+  const systemClipboard = p.clipboard_text;
   for (const combo of combos) {
     const active = target ?? deepActiveElement(state.doc) ?? state.doc.body;
     const el = active ?? state.doc.documentElement;
@@ -186,10 +190,11 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
   }
   const summary = focusSummary(state, deepActiveElement(state.doc));
   return {
-    success: true,
-    pressed: combos.map((c) => c.text),
-    effects,
-    ...(summary ? { focused: summary } : {}),
+    details: {
+      pressed: combos.map((c) => c.text),
+      effects,
+      ...(summary ? { focused: summary } : {}),
+    },
   };
 }
 
@@ -198,13 +203,14 @@ export async function pressKeys(state: PageState, p: Params): Promise<PageResult
  * expanded, dialogs, URL) and what has focus now (`focused: null` for the page itself), so the
  * model never reads the focus from before the keys.
  */
-export function verifyKeys(state: PageState, p: Params): PageResult {
-  const baseline = takePendingBaseline(state, p);
+export function verifyKeys(state: PageState, p: PageCallParams<"verify_keys">): Answer<"verify_keys"> {
+  const baseline = takePendingBaseline(state, "verify_keys", p.token);
   return {
-    success: true,
-    pressed: parseKeys(p).map((combo) => combo.text),
-    effect: compareBaseline(state, baseline),
-    focused: focusSummary(state, deepActiveElement(state.doc)) ?? null,
+    details: {
+      pressed: parseKeys(p).map((combo) => combo.text),
+      effect: compareBaseline(state, baseline),
+      focused: focusSummary(state, deepActiveElement(state.doc)) ?? null,
+    },
   };
 }
 

@@ -2,12 +2,12 @@
  * Read-only page tools: read_page, get_interactive_elements, extract_data, get_selection,
  * read_page_source and inspect_element_styles (scroll: scroll-action.ts). Output is capped with explicit markers.
  */
+import type { PageCallParams, PageDetails } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isTextArea, renderedText, truncate } from "../dom-realm.js";
 import { elementForRef, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { buildTree } from "../tree-builder.js";
 import { isRendered } from "../visibility.js";
 
@@ -40,10 +40,17 @@ function capped(text: string, max: number): { text: string; truncated: boolean; 
   };
 }
 
-export function scopeElement(state: PageState, p: Params, action: string): Element {
-  if (p.has("ref_id")) return elementForRef(state, p.ref("ref_id"));
-  if (p.has("selector")) {
-    const selector = p.string("selector");
+/** Where a call says to look: an element by ref, else by selector. */
+export interface ScopeParams {
+  ref_id?: number | undefined;
+  selector?: string | undefined;
+}
+
+/** The element `ref_id` or `selector` names, else the page's body. */
+export function scopeElement(state: PageState, p: ScopeParams, action: string): Element {
+  if (p.ref_id !== undefined) return elementForRef(state, p.ref_id);
+  if (p.selector) {
+    const selector = p.selector;
     let found: Element | null;
     try {
       found = state.doc.querySelector(selector);
@@ -60,20 +67,23 @@ export function scopeElement(state: PageState, p: Params, action: string): Eleme
   return state.doc.body ?? state.doc.documentElement;
 }
 
-export function readPage(state: PageState, p: Params): PageResult {
+export function readPage(state: PageState, p: PageCallParams<"read_page">): Answer<"read_page"> {
   const root = scopeElement(state, p, "read_page");
-  const max = p.optionalNumber("max_chars") ?? READ_PAGE_DEFAULT_MAX_CHARS;
+  const max = p.max_chars ?? READ_PAGE_DEFAULT_MAX_CHARS;
   const text = renderedText(root)
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   const out = capped(text, max);
-  return { success: true, url: state.doc.location?.href ?? "", title: state.doc.title, ...out };
+  return { details: { url: state.doc.location?.href ?? "", title: state.doc.title, ...out } };
 }
 
-export function getInteractiveElements(state: PageState, p: Params): PageResult {
-  const limit = p.optionalNumber("limit") ?? 200;
+export function getInteractiveElements(
+  state: PageState,
+  p: PageCallParams<"get_interactive_elements">,
+): Answer<"get_interactive_elements"> {
+  const limit = p.limit ?? 200;
   const tree = buildTree(state.doc, state.registry, {
-    filter: p.boolean("visible_only", false) ? "visible" : "interactive",
+    filter: p.visible_only ? "visible" : "interactive",
   });
   const refs = Array.from(tree.tree.matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
   state.interactiveList = refs;
@@ -81,6 +91,7 @@ export function getInteractiveElements(state: PageState, p: Params): PageResult 
     const found = state.registry.lookup(ref);
     const el = found.kind === "live" ? found.element : undefined;
     const rect = el?.getBoundingClientRect();
+    const href = el?.getAttribute("href");
     return {
       index,
       ref_id: ref,
@@ -88,7 +99,7 @@ export function getInteractiveElements(state: PageState, p: Params): PageResult 
       role: found.kind === "unknown" ? "" : found.record.role,
       name: found.kind === "unknown" ? "" : found.record.name,
       ...(el && (isInput(el) || isTextArea(el)) ? { value: truncate(el.value, 60) } : {}),
-      ...(el?.getAttribute("href") ? { href: el.getAttribute("href") } : {}),
+      ...(href ? { href } : {}),
       ...(rect
         ? {
             rect: {
@@ -101,15 +112,15 @@ export function getInteractiveElements(state: PageState, p: Params): PageResult 
         : {}),
     };
   });
-  return { success: true, count: refs.length, elements, ...(refs.length > limit ? { truncated: true } : {}) };
+  return { details: { count: refs.length, elements, ...(refs.length > limit ? { truncated: true } : {}) } };
 }
 
 /**
  * refs_of {selector}: the ref each match already has (null if it was never printed in a tree).
  * Does not issue refs, so it answers "is this element reachable from the last snapshot?".
  */
-export function refsOf(state: PageState, p: Params): PageResult {
-  const selector = p.string("selector");
+export function refsOf(state: PageState, p: PageCallParams<"refs_of">): Answer<"refs_of"> {
+  const selector = p.selector;
   let matches: Element[];
   try {
     matches = Array.from(state.doc.querySelectorAll(selector));
@@ -117,24 +128,21 @@ export function refsOf(state: PageState, p: Params): PageResult {
     throw new PageError("bad_params", `refs_of: ${JSON.stringify(selector)} is not a valid CSS selector.`);
   }
   return {
-    success: true,
-    count: matches.length,
-    refs: matches.map((el) => state.registry.peek(el) ?? null),
-    visible: matches.map(isRendered),
+    details: {
+      count: matches.length,
+      refs: matches.map((el) => state.registry.peek(el) ?? null),
+      visible: matches.map(isRendered),
+    },
   };
 }
 
-export function extractData(state: PageState, p: Params): PageResult {
-  const kind = p.oneOf(
-    "type",
-    ["links", "tables", "headings", "lists", "images", "meta", "text"] as const,
-    "links",
-  );
+export function extractData(state: PageState, p: PageCallParams<"extract_data">): Answer<"extract_data"> {
+  const kind = p.type ?? "links";
   const root = scopeElement(state, p, "extract_data");
-  const limit = p.optionalNumber("limit") ?? EXTRACT_DEFAULT_LIMIT;
+  const limit = p.limit ?? EXTRACT_DEFAULT_LIMIT;
   const visible = (els: Element[]) => els.filter(isRendered).slice(0, limit);
   const text = (el: Element) => collapseWhitespace(renderedText(el));
-  let items: unknown[];
+  let items: PageDetails<"extract_data">["items"];
   switch (kind) {
     case "links":
       items = visible(Array.from(root.querySelectorAll("a[href]"))).map((a) => ({
@@ -181,56 +189,60 @@ export function extractData(state: PageState, p: Params): PageResult {
     default:
       items = [capped(text(root), READ_PAGE_DEFAULT_MAX_CHARS).text];
   }
-  return { success: true, type: kind, count: items.length, items };
+  return { details: { type: kind, count: items.length, items } };
 }
 
-export function getSelection(state: PageState): PageResult {
+export function getSelection(state: PageState): Answer<"get_selection"> {
   const active = state.doc.activeElement;
   if (active && (isInput(active) || isTextArea(active))) {
     try {
       const start = active.selectionStart ?? 0;
       const end = active.selectionEnd ?? 0;
       if (end > start)
-        return { success: true, text: active.value.slice(start, end), source: summarize(state, active) };
+        return { details: { text: active.value.slice(start, end), source: summarize(state, active) } };
     } catch {
       // Inputs without a selection API fall through to the document selection.
     }
   }
   const selection = state.doc.defaultView?.getSelection();
   const text = selection?.toString() ?? "";
-  return { success: true, text, empty: text === "" };
+  return { details: { text, empty: text === "" } };
 }
 
-export function readPageSource(state: PageState, p: Params): PageResult {
+export function readPageSource(
+  state: PageState,
+  p: PageCallParams<"read_page_source">,
+): Answer<"read_page_source"> {
   const root =
-    p.has("selector") || p.has("ref_id")
+    p.selector || p.ref_id !== undefined
       ? scopeElement(state, p, "read_page_source")
       : state.doc.documentElement;
-  const max = p.optionalNumber("max_chars") ?? PAGE_SOURCE_DEFAULT_MAX_CHARS;
-  return { success: true, ...capped(root.outerHTML, max) };
+  const max = p.max_chars ?? PAGE_SOURCE_DEFAULT_MAX_CHARS;
+  return { details: { ...capped(root.outerHTML, max) } };
 }
 
-export function inspectElementStyles(state: PageState, p: Params): PageResult {
-  if (!p.has("ref_id") && !p.has("selector"))
+export function inspectElementStyles(
+  state: PageState,
+  p: PageCallParams<"inspect_element_styles">,
+): Answer<"inspect_element_styles"> {
+  if (p.ref_id === undefined && !p.selector)
     throw new PageError("bad_params", `inspect_element_styles: pass "ref_id" or "selector".`);
   const el = scopeElement(state, p, "inspect_element_styles");
-  const requested = p.raw.properties;
-  const properties = Array.isArray(requested)
-    ? requested.filter((x): x is string => typeof x === "string")
-    : DEFAULT_STYLE_PROPERTIES;
+  const properties = p.properties ?? DEFAULT_STYLE_PROPERTIES;
   const style = (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
   const styles: Record<string, string> = {};
   for (const name of properties) styles[name] = style.getPropertyValue(name);
   const rect = el.getBoundingClientRect();
   const view = el.ownerDocument.defaultView ?? window;
   return {
-    success: true,
-    element: summarize(state, el),
-    tag: el.localName,
-    styles,
-    rect: { x: rect.left, y: rect.top, width: rect.width, height: rect.height },
-    // What `rect` is relative to: a trace's step screenshot draws the box as a share of it.
-    viewport: { width: view.innerWidth, height: view.innerHeight },
-    visible: isRendered(el),
+    details: {
+      element: summarize(state, el),
+      tag: el.localName,
+      styles,
+      rect: { x: rect.left, y: rect.top, width: rect.width, height: rect.height },
+      // What `rect` is relative to: a trace's step screenshot draws the box as a share of it.
+      viewport: { width: view.innerWidth, height: view.innerHeight },
+      visible: isRendered(el),
+    },
   };
 }

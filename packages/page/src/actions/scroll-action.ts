@@ -9,12 +9,12 @@
  * Every answer says where the scroll stands afterwards and whether an end was reached, so the
  * model knows when to stop scrolling.
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { styleOf } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { scopeElement } from "./reading-actions.js";
 
 /** Share of the viewport (or of the element's box) one step scrolls when no amount is given. */
@@ -22,8 +22,7 @@ const STEP_SHARE = 0.8;
 /** Rounding slack when deciding that an end is reached, px. */
 const END_SLACK_PX = 1;
 
-const DIRECTIONS = ["down", "up", "left", "right"] as const;
-type Direction = (typeof DIRECTIONS)[number];
+type Direction = NonNullable<PageCallParams<"scroll">["direction"]>;
 
 interface ScrollRequest {
   to: "top" | "bottom" | undefined;
@@ -31,16 +30,8 @@ interface ScrollRequest {
   amount: number | undefined;
 }
 
-function scrollRequest(p: Params): ScrollRequest {
-  const to = p.optionalString("to");
-  if (to !== undefined && to !== "top" && to !== "bottom" && to !== "") {
-    throw new PageError("bad_params", `scroll: "to" must be "top" or "bottom", got ${JSON.stringify(to)}`);
-  }
-  return {
-    to: to === "top" || to === "bottom" ? to : undefined,
-    direction: p.oneOf("direction", DIRECTIONS, "down"),
-    amount: p.optionalNumber("amount"),
-  };
+function scrollRequest(p: PageCallParams<"scroll">): ScrollRequest {
+  return { to: p.to, direction: p.direction ?? "down", amount: p.amount };
 }
 
 /** Offsets one step moves: `amount` px, else a share of `page` (the box that is scrolled). */
@@ -52,11 +43,11 @@ function stepOffsets(request: ScrollRequest, page: { width: number; height: numb
   return horizontal ? { left: sign * step, top: 0 } : { left: 0, top: sign * step };
 }
 
-export function scroll(state: PageState, p: Params): PageResult {
+export function scroll(state: PageState, p: PageCallParams<"scroll">): Answer<"scroll"> {
   const view = state.doc.defaultView;
   if (!view) throw new PageError("internal", "scroll: the document has no window.");
-  const inside = p.has("to") || p.has("direction") || p.has("amount");
-  if (p.has("ref_id") || p.has("selector")) {
+  const inside = p.to !== undefined || p.direction !== undefined || p.amount !== undefined;
+  if (p.ref_id !== undefined || p.selector) {
     const el = scopeElement(state, p, "scroll");
     if (inside) return scrollInside(state, el, scrollRequest(p));
     el.scrollIntoView({ block: "center", behavior: "instant" });
@@ -73,11 +64,12 @@ export function scroll(state: PageState, p: Params): PageResult {
   }
   const max = state.doc.documentElement.scrollHeight - view.innerHeight;
   return {
-    success: true,
-    scroll_x: Math.round(view.scrollX),
-    scroll_y: Math.round(view.scrollY),
-    at_top: view.scrollY <= 0,
-    at_bottom: view.scrollY >= max - END_SLACK_PX,
+    details: {
+      scroll_x: Math.round(view.scrollX),
+      scroll_y: Math.round(view.scrollY),
+      at_top: view.scrollY <= 0,
+      at_bottom: view.scrollY >= max - END_SLACK_PX,
+    },
   };
 }
 
@@ -104,7 +96,7 @@ function scrollContainer(state: PageState, el: Element): Element | undefined {
   return undefined;
 }
 
-function scrollInside(state: PageState, el: Element, request: ScrollRequest): PageResult {
+function scrollInside(state: PageState, el: Element, request: ScrollRequest): Answer<"scroll"> {
   const box = scrollContainer(state, el);
   if (!box) {
     const what = summarize(state, el);
@@ -126,13 +118,14 @@ function scrollInside(state: PageState, el: Element, request: ScrollRequest): Pa
   if (box.matches(":disabled")) box.dispatchEvent(new Event("scroll"));
   const maxTop = box.scrollHeight - box.clientHeight;
   return {
-    success: true,
-    scrolled: summarize(state, box),
-    scroll_top: Math.round(box.scrollTop),
-    scroll_left: Math.round(box.scrollLeft),
-    scroll_height: box.scrollHeight,
-    client_height: box.clientHeight,
-    at_top: box.scrollTop <= 0,
-    at_bottom: box.scrollTop >= maxTop - END_SLACK_PX,
+    details: {
+      scrolled: summarize(state, box),
+      scroll_top: Math.round(box.scrollTop),
+      scroll_left: Math.round(box.scrollLeft),
+      scroll_height: box.scrollHeight,
+      client_height: box.clientHeight,
+      at_top: box.scrollTop <= 0,
+      at_bottom: box.scrollTop >= maxTop - END_SLACK_PX,
+    },
   };
 }

@@ -11,12 +11,12 @@
  * `selectionStart`, `select` and `selectionchange` events). A trusted Control+c after it copies
  * exactly this selection (runner); the add-on's press_keys copies it as its platform allows.
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { isInput, isTextArea, windowOf } from "../dom-realm.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { PageResult } from "../protocol.js";
+import type { Answer } from "../protocol.js";
 import { isTextEntry } from "../roles.js";
 import { isRendered } from "../visibility.js";
 
@@ -110,9 +110,9 @@ function notFound(text: string, where: string): PageError {
   );
 }
 
-export function selectText(state: PageState, p: Params): PageResult {
-  const text = p.optionalString("text");
-  if (!p.has("ref_id")) {
+export function selectText(state: PageState, p: PageCallParams<"select_text">): Answer<"select_text"> {
+  const text = p.text;
+  if (p.ref_id === undefined) {
     if (!text)
       throw new PageError(
         "bad_params",
@@ -120,7 +120,7 @@ export function selectText(state: PageState, p: Params): PageResult {
       );
     return selectInElement(state, state.doc.body ?? state.doc.documentElement, text, "the page");
   }
-  const el = elementForRef(state, p.ref("ref_id"));
+  const el = elementForRef(state, p.ref_id);
   // Scrolls it into view and refuses hidden elements; a disabled field can still be selected.
   const target = makeActionable(state, el, { occlusion: false, force: true, enabled: false }).summary;
   if ((isInput(el) || isTextArea(el)) && isTextEntry(el)) return selectInField(state, el, text);
@@ -131,7 +131,7 @@ function selectInField(
   state: PageState,
   field: HTMLInputElement | HTMLTextAreaElement,
   text: string | undefined,
-): PageResult {
+): Answer<"select_text"> {
   const value = field.value;
   const span = text ? locateText(value, text) : { start: 0, end: value.length, count: 1 };
   const target = summarize(state, field);
@@ -146,13 +146,14 @@ function selectInField(
     );
   }
   return {
-    success: true,
-    target,
-    in_field: true,
-    selected: value.slice(span.start, span.end),
-    start: span.start,
-    end: span.end,
-    ...(span.count > 1 ? { matches: span.count } : {}),
+    details: {
+      target,
+      in_field: true,
+      selected: value.slice(span.start, span.end),
+      start: span.start,
+      end: span.end,
+      ...(span.count > 1 ? { matches: span.count } : {}),
+    },
   };
 }
 
@@ -161,7 +162,7 @@ function selectInElement(
   root: Element,
   text: string | undefined,
   where: string,
-): PageResult {
+): Answer<"select_text"> {
   const nodes = selectableTextNodes(root);
   const whole = nodes.map((n) => n.data).join("");
   let span: Span | undefined;
@@ -186,10 +187,11 @@ function selectInElement(
   const container = range.commonAncestorContainer;
   const holder = container.nodeType === 1 ? (container as Element) : container.parentElement;
   return {
-    success: true,
-    ...(holder ? { target: summarize(state, holder) } : {}),
-    in_field: false,
-    selected: selection.toString(),
-    ...(span.count > 1 ? { matches: span.count } : {}),
+    details: {
+      ...(holder ? { target: summarize(state, holder) } : {}),
+      in_field: false,
+      selected: selection.toString(),
+      ...(span.count > 1 ? { matches: span.count } : {}),
+    },
   };
 }

@@ -4,13 +4,13 @@
  * its form (requestSubmit) unless a field is invalid; a combobox that takes no text is opened and
  * its matching option clicked (in resolve mode as two chained plans).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isSelect, isTextArea, sleep } from "../dom-realm.js";
 import { captureBaseline } from "../effect-probe.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { ElementSummary, PageResult, VerifyCall } from "../protocol.js";
+import type { Answer, ElementSummary, VerifyCall } from "../protocol.js";
 import { roleOf } from "../roles.js";
 import { shownValue } from "../secret-field.js";
 import { clickElement, parseKeyCombo, pressKey } from "../synthetic-input.js";
@@ -29,7 +29,7 @@ import {
   ensureWritable,
   failUnverified,
   isTextAreaLike,
-  reformattedResult,
+  reformattedDetails,
   secretFlag,
   typingPlan,
 } from "./text-actions.js";
@@ -75,11 +75,14 @@ function findOption(listbox: Element, value: string): Element | undefined {
   );
 }
 
-export async function setField(state: PageState, p: Params): Promise<PageResult> {
-  const el = elementForRef(state, p.ref("ref_id"));
-  const value = p.string("value");
-  const submit = p.boolean("submit", false);
-  const mode = p.mode();
+export async function setField(
+  state: PageState,
+  p: PageCallParams<"set_field">,
+): Promise<Answer<"set_field">> {
+  const el = elementForRef(state, p.ref_id);
+  const value = p.value;
+  const submit = p.submit ?? false;
+  const mode = p.mode ?? "dispatch";
   const { target: field } = textTarget(state, el, "set_field");
   const target = summarize(state, field);
   if (!isTextAreaLike(field) && roleOf(field) === "combobox")
@@ -87,7 +90,7 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
   ensureWritable(field, target, "set_field");
   const actionable = makeActionable(state, field, {
     occlusion: true,
-    force: p.boolean("force", false),
+    force: p.force ?? false,
     enabled: true,
   });
   const combobox = behavesAsCombobox(state, field);
@@ -106,27 +109,26 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
     const verify: VerifyCall = submit
       ? { action: "verify_effect", params: { token: state.storeBaseline(captureBaseline(state, field)) } }
       : { action: "check_value", params: { ref_id: target.ref_id, expected: value, replace: true } };
-    return {
-      ...resolveResult(field, target, actionable.point, plan, verify),
-      combobox,
-      ...secretFlag(field),
-    };
+    return resolveResult(field, target, actionable.point, plan, verify, { combobox, ...secretFlag(field) });
   }
 
   const outcome = writeText(field, value, true);
   if (outcome.reformatted && !submit)
-    return { ...reformattedResult("set_field", field, target, value, outcome.actual), combobox };
+    return {
+      details: { ...reformattedDetails("set_field", field, target, value, outcome.actual), combobox },
+    };
   if (!outcome.verified && !outcome.reformatted)
     throw failUnverified("set_field", target, value, outcome.actual, field);
   const secret = secretFlag(field);
   if (!submit)
     return {
-      success: true,
-      verified: true,
-      value: shownValue(field, outcome.actual),
-      target,
-      combobox,
-      ...secret,
+      details: {
+        verified: true,
+        value: shownValue(field, outcome.actual),
+        target,
+        combobox,
+        ...secret,
+      },
     };
 
   const enter = parseKeyCombo("Enter")!;
@@ -141,12 +143,13 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
     pressKey(field, enter);
     await sleep(EFFECT_SETTLE_MS);
     return {
-      success: true,
-      ...typed,
-      target,
-      combobox: true,
-      committed: field.isConnected ? shownValue(field, collapseWhitespace(readBack(field))) : null,
-      expanded: field.getAttribute("aria-expanded") === "true",
+      details: {
+        ...typed,
+        target,
+        combobox: true,
+        committed: field.isConnected ? shownValue(field, collapseWhitespace(readBack(field))) : null,
+        expanded: field.getAttribute("aria-expanded") === "true",
+      },
     };
   }
   const allowed = pressKey(field, enter);
@@ -168,15 +171,16 @@ export async function setField(state: PageState, p: Params): Promise<PageResult>
   }
   await sleep(EFFECT_SETTLE_MS);
   return {
-    success: true,
-    ...typed,
-    target,
-    combobox: false,
-    submitted,
-    ...secret,
-    ...(invalid.length > 0
-      ? { invalid_fields: invalid, note: "the form was not submitted: these fields are invalid" }
-      : {}),
+    details: {
+      ...typed,
+      target,
+      combobox: false,
+      submitted,
+      ...secret,
+      ...(invalid.length > 0
+        ? { invalid_fields: invalid, note: "the form was not submitted: these fields are invalid" }
+        : {}),
+    },
   };
 }
 
@@ -185,17 +189,17 @@ async function chooseFromCombobox(
   combobox: Element,
   target: ElementSummary,
   value: string,
-  p: Params,
-): Promise<PageResult> {
-  const mode = p.mode();
-  const phase = p.optionalString("phase") ?? "open";
+  p: PageCallParams<"set_field">,
+): Promise<Answer<"set_field">> {
+  const mode = p.mode ?? "dispatch";
+  const phase = p.phase ?? "open";
   const listboxNow = controlledListbox(state, combobox);
   const open =
     combobox.getAttribute("aria-expanded") === "true" || (listboxNow !== null && isRendered(listboxNow));
   if (!open && phase === "open") {
     const actionable = makeActionable(state, combobox, {
       occlusion: true,
-      force: p.boolean("force", false),
+      force: p.force ?? false,
       enabled: true,
     });
     if (mode === "resolve") {
@@ -246,11 +250,12 @@ async function chooseFromCombobox(
   const check = comboboxCheck(combobox, optionText);
   if (!check.verified) throw failUnverified("set_field", target, optionText, check.actual);
   return {
-    success: true,
-    verified: true,
-    value: check.actual,
-    target,
-    combobox: true,
-    committed: optionText,
+    details: {
+      verified: true,
+      value: check.actual,
+      target,
+      combobox: true,
+      committed: optionText,
+    },
   };
 }

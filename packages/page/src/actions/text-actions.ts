@@ -2,12 +2,12 @@
  * type_ax / type_text (the typing core on both paths) and check_value, the follow-up that proves
  * trusted typing landed. Positive proof: success only when the text is read back from the field.
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace, isInput, isSelect, isTextArea } from "../dom-realm.js";
 import { elementForRef, makeActionable, summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import type { ElementSummary, PageResult, PlanStep } from "../protocol.js";
+import type { Answer, ElementSummary, PlanStep } from "../protocol.js";
 import { isSecretField, shownValue } from "../secret-field.js";
 import {
   checkValueForm,
@@ -20,7 +20,7 @@ import {
   verifyText,
   writeText,
 } from "../text-entry.js";
-import { resolveResult } from "./ax-actions.js";
+import { type ResolveOptions, resolveResult } from "./ax-actions.js";
 
 /** `field`: the element typed into; a secret field's texts are masked in the error. */
 export function failUnverified(
@@ -56,26 +56,25 @@ export function ensureWritable(el: Element, target: ElementSummary, action: stri
 }
 
 /**
- * The success answer for a field that took the text but shows it reformatted (a mask, a number
+ * The success details for a field that took the text but shows it reformatted (a mask, a number
  * format): not `verified`, and the value it actually holds.
  */
-export function reformattedResult(
+export function reformattedDetails(
   action: string,
   field: Element,
   target: ElementSummary,
   expected: string,
   actual: string,
-): PageResult {
+) {
   const shown = shownValue(field, actual);
   return {
-    success: true,
     verified: false,
     reformatted: true,
     value: shown,
     target,
     note: `${action}: the field reformatted what was typed: ${JSON.stringify(shownValue(field, expected))} shows as ${JSON.stringify(shown)} (same letters and digits). Check that this form is what you meant.`,
     ...secretFlag(field),
-  };
+  } as const;
 }
 
 /**
@@ -94,9 +93,14 @@ export function typingPlan(point: { x: number; y: number }, value: string, repla
   return plan;
 }
 
-export function typeAx(state: PageState, p: Params): PageResult {
-  const el = elementForRef(state, p.ref("ref_id"));
-  return typeIntoElement(state, el, p.string("value"), p, "type_ax");
+export function typeAx(state: PageState, p: PageCallParams<"type_ax">): Answer<"type_ax"> {
+  const el = elementForRef(state, p.ref_id);
+  return typeIntoElement(state, el, p.value, p, "type_ax");
+}
+
+/** How type_ax and type_text are asked to type: replace the value (`clear`, the default) or not. */
+export interface TypingOptions extends ResolveOptions {
+  clear?: boolean | undefined;
 }
 
 /** Shared by type_ax and type_text. Synchronous: nothing here waits (see handle.ts). */
@@ -104,29 +108,33 @@ export function typeIntoElement(
   state: PageState,
   el: Element,
   value: string,
-  p: Params,
+  p: TypingOptions,
   action: string,
-): PageResult {
-  const replace = p.boolean("clear", true);
+): Answer<"type_ax"> {
+  const replace = p.clear ?? true;
   const { target: field, retargeted } = textTarget(state, el, action);
   const target = summarize(state, field);
   ensureWritable(field, target, action);
   const actionable = makeActionable(state, field, {
     occlusion: true,
-    force: p.boolean("force", false),
+    force: p.force ?? false,
     enabled: true,
   });
   const extra = { ...(retargeted ? { retargeted_to: target } : {}), ...secretFlag(field) };
   checkValueForm(field, value, `${action}: [${target.ref_id}] ${target.role}`);
   if (
-    p.mode() === "resolve" &&
+    p.mode === "resolve" &&
     !isSelect(field) &&
     !valueFormatOf(field) &&
     !(isInput(field) && (field.type === "checkbox" || field.type === "radio"))
   ) {
     selectContentForTyping(field);
-    return {
-      ...resolveResult(field, target, actionable.point, typingPlan(actionable.point, value, replace), {
+    return resolveResult(
+      field,
+      target,
+      actionable.point,
+      typingPlan(actionable.point, value, replace),
+      {
         action: "check_value",
         params: {
           ref_id: target.ref_id,
@@ -134,55 +142,60 @@ export function typeIntoElement(
           replace,
           ...(replace && mayDivergeWhenTyped(field) ? { paste_fallback: true } : {}),
         },
-      }),
-      ...extra,
-    };
+      },
+      extra,
+    );
   }
   const outcome = writeText(field, value, replace);
   if (outcome.reformatted)
     return {
-      ...reformattedResult(action, field, target, value, outcome.actual),
-      method: outcome.method,
-      ...extra,
+      details: {
+        ...reformattedDetails(action, field, target, value, outcome.actual),
+        method: outcome.method,
+        ...extra,
+      },
     };
   if (!outcome.verified) throw failUnverified(action, target, value, outcome.actual, field);
   return {
-    success: true,
-    verified: true,
-    value: shownValue(field, outcome.actual),
-    target,
-    method: outcome.method,
-    ...extra,
+    details: {
+      verified: true,
+      value: shownValue(field, outcome.actual),
+      target,
+      method: outcome.method,
+      ...extra,
+    },
   };
 }
 
-export function checkValue(state: PageState, p: Params): PageResult {
-  const el = elementForRef(state, p.ref("ref_id"));
-  const expected = p.string("expected");
-  const replace = p.boolean("replace", true);
+export function checkValue(state: PageState, p: PageCallParams<"check_value">): Answer<"check_value"> {
+  const el = elementForRef(state, p.ref_id);
+  const expected = p.expected;
+  const replace = p.replace ?? true;
   const target = summarize(state, el);
   let check: TextCheck = isTextAreaLike(el) ? verifyText(el, expected, replace) : comboboxCheck(el, expected);
   let pasted = false;
-  if (!check.verified && !check.reformatted && replace && p.boolean("paste_fallback", false)) {
+  if (!check.verified && !check.reformatted && replace && p.paste_fallback) {
     // Trusted keys went through the page's key handlers (an editor continued a list on Enter,
     // indented, closed a bracket): the text is put in once more, whole, as a paste would.
     check = insertAsPaste(el, expected);
     pasted = true;
   }
-  if (check.reformatted) return reformattedResult("check_value", el, target, expected, check.actual);
+  if (check.reformatted)
+    return { details: reformattedDetails("check_value", el, target, expected, check.actual) };
   if (!check.verified) throw failUnverified("check_value", target, expected, check.actual, el);
   return {
-    success: true,
-    verified: true,
-    value: shownValue(el, check.actual),
-    target,
-    ...(pasted
-      ? {
-          method: "insert_text",
-          note: "Typed key by key, the editor changed the text (it reacts to keys such as Enter), so it was inserted whole, as a paste.",
-        }
-      : {}),
-    ...secretFlag(el),
+    details: {
+      verified: true,
+      value: shownValue(el, check.actual),
+      target,
+      ...(pasted
+        ? {
+            method: "insert_text",
+            note: "Typed key by key, the editor changed the text (it reacts to keys such as Enter), so it was inserted whole, as a paste.",
+          }
+        : {}),
+      ...secretFlag(el),
+    },
   };
 }
 

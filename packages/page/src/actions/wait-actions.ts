@@ -7,12 +7,12 @@
  * flight, so a long request with no DOM activity counts as quiet here; the runner adds the
  * in-flight fetch/XHR check from Firefox's network events (runner/src/browser/network-activity.ts).
  */
+import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace } from "../dom-realm.js";
 import { summarize } from "../element-target.js";
 import { PageError } from "../page-error.js";
 import type { PageState } from "../page-state.js";
-import type { Params } from "../params.js";
-import { type PageResult, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "../protocol.js";
+import { type Answer, WAIT_DEFAULT_TIMEOUT_MS, WAIT_MAX_TIMEOUT_MS } from "../protocol.js";
 import { isRendered } from "../visibility.js";
 
 export const STABLE_DEFAULT_QUIET_MS = 500;
@@ -41,8 +41,9 @@ function cancelledError(action: string, elapsedMs: number): PageError {
   });
 }
 
-function timeoutOf(p: Params): number {
-  const timeout = p.optionalNumber("timeout_ms") ?? p.optionalNumber("timeout") ?? WAIT_DEFAULT_TIMEOUT_MS;
+/** A wait's timeout: `timeout_ms`, or the `timeout` some callers write, else the default. */
+function timeoutOf(p: { timeout_ms?: number | undefined; timeout?: number | undefined }): number {
+  const timeout = p.timeout_ms ?? p.timeout ?? WAIT_DEFAULT_TIMEOUT_MS;
   if (timeout < 0 || timeout > WAIT_MAX_TIMEOUT_MS)
     throw new PageError(
       "bad_params",
@@ -122,11 +123,13 @@ function waitUntil<T>(
   });
 }
 
-export async function waitForElement(state: PageState, p: Params): Promise<PageResult> {
-  const selector = p.optionalString("selector");
-  const text = p.optionalString("text");
+export async function waitForElement(
+  state: PageState,
+  p: PageCallParams<"wait_for_element">,
+): Promise<Answer<"wait_for_element">> {
+  const { selector, text } = p;
   if (!selector && !text) throw new PageError("bad_params", `wait_for_element: pass "selector" or "text".`);
-  const wanted = p.oneOf<ElementState>("state", ["visible", "attached", "hidden", "detached"], "visible");
+  const wanted: ElementState = p.state ?? "visible";
   const timeout = timeoutOf(p);
   const started = performance.now();
   const found = await waitUntil(
@@ -150,11 +153,14 @@ export async function waitForElement(state: PageState, p: Params): Promise<PageR
       { elapsed_ms: elapsed },
     );
   const element = wanted === "visible" || wanted === "attached" ? { element: summarize(state, found) } : {};
-  return { success: true, state: wanted, elapsed_ms: elapsed, ...element };
+  return { details: { state: wanted, elapsed_ms: elapsed, ...element } };
 }
 
-export async function waitForStable(state: PageState, p: Params): Promise<PageResult> {
-  const quiet = p.optionalNumber("quiet_ms") ?? STABLE_DEFAULT_QUIET_MS;
+export async function waitForStable(
+  state: PageState,
+  p: PageCallParams<"wait_for_stable">,
+): Promise<Answer<"wait_for_stable">> {
+  const quiet = p.quiet_ms ?? STABLE_DEFAULT_QUIET_MS;
   const timeout = timeoutOf(p);
   const started = performance.now();
   let lastActivity = performance.now();
@@ -187,7 +193,7 @@ export async function waitForStable(state: PageState, p: Params): Promise<PageRe
     while (performance.now() - started < timeout) {
       const now = performance.now();
       if (state.doc.readyState === "complete" && now - lastActivity >= quiet) {
-        return { success: true, stable: true, waited_ms: Math.round(now - started), mutations, requests };
+        return { details: { stable: true, waited_ms: Math.round(now - started), mutations, requests } };
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(POLL_INTERVAL_MS, quiet));

@@ -19,6 +19,7 @@ import { CONTROL_TOOLS } from "./control.js";
 import { DEV_TOOLS } from "./dev.js";
 import { DOWNLOADS_TOOLS } from "./downloads.js";
 import { FRAMES_TOOLS } from "./frames.js";
+import { PAGE_HELPERS } from "./helpers.js";
 import { INPUT_TOOLS } from "./input.js";
 import { NAVIGATION_TOOLS } from "./navigation.js";
 import { NETWORK_TOOLS } from "./network.js";
@@ -39,6 +40,8 @@ const DECLARATIONS = [
 ] as const;
 
 type Declared = (typeof DECLARATIONS)[number];
+/** One tool's declaration, with the types of its schemas (tool-details.ts reads them). */
+export type ToolDeclaration = Declared;
 
 /** Every declared tool's name. */
 export type ToolName = Declared["name"];
@@ -53,32 +56,28 @@ export type AgentToolName = Extract<Declared, { runs: { in: "agent" } }>["name"]
 
 export const TOOL_CATALOG: readonly ToolContract[] = DECLARATIONS;
 
+/** The declarations of the tools the page layer runs (page-calls.ts reads their arguments). */
+export type PageToolDeclaration = Extract<Declared, { runs: { in: "page" } }>;
+export const PAGE_TOOL_DECLARATIONS: readonly PageToolDeclaration[] = DECLARATIONS.filter(
+  (d): d is PageToolDeclaration => d.runs.in === "page",
+);
+
 /**
- * Page actions that are not tools: the agent's read-only probes (behind blockedDone, and the
- * recipient guard's conversation_header: where each heading is drawn), and the
- * follow-up calls the runner makes after pressing a plan (verify the effect, the keys, a
- * field's value) or to map refs to elements. The page layer implements all of them.
+ * Page actions that are not tools (helpers.ts): the agent's read-only probes and the follow-up
+ * calls a port makes after pressing a plan or to map refs to elements.
  */
-export const PAGE_LAYER_HELPER_ACTIONS = [
-  "probe_completion",
-  "verify_effect",
-  "verify_keys",
-  "refs_of",
-  "check_value",
-  "conversation_header",
-] as const;
+export type PageLayerHelperName = (typeof PAGE_HELPERS)[number]["name"];
+export const PAGE_LAYER_HELPER_ACTIONS: readonly PageLayerHelperName[] = PAGE_HELPERS.map((h) => h.name);
 
 /** Every action name the page layer implements: page tools and their helpers. */
-export type PageLayerActionName = PageToolName | (typeof PAGE_LAYER_HELPER_ACTIONS)[number];
+export type PageLayerActionName = PageToolName | PageLayerHelperName;
 
 /** Port actions that are not tools: the URL behind an element (download_resource_from_page). */
 export const PORT_HELPER_ACTIONS = ["resolve_resource_url"] as const;
 
 /** Every action name the page layer's table (packages/page/src/handle.ts ACTIONS) must have. */
 export const PAGE_LAYER_ACTIONS: readonly PageLayerActionName[] = [
-  ...DECLARATIONS.filter((d): d is Extract<Declared, { runs: { in: "page" } }> => d.runs.in === "page").map(
-    (d) => d.name,
-  ),
+  ...PAGE_TOOL_DECLARATIONS.map((d) => d.name),
   ...PAGE_LAYER_HELPER_ACTIONS,
 ];
 

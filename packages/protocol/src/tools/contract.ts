@@ -11,7 +11,7 @@
  * mode; `control` ends or pauses the turn (`pause_for_user` waits for a person, then goes on),
  * or schedules work for later.
  */
-import type { TSchema } from "typebox";
+import type { TObject, TProperties, TSchema } from "typebox";
 import type { AgentFacility } from "../agent-facilities.js";
 import type { BrowserCapability } from "../browser-capabilities.js";
 import type { Mode, Tier } from "../modes.js";
@@ -47,12 +47,32 @@ export type ResultTrust = "page" | "agent";
 /** The lowest tier of a mode that offers the tool (every higher tier offers it too). */
 export type ToolOffer = Partial<Record<Mode, Tier>>;
 
-export interface ToolContract<Name extends string = string, Runs extends ToolRuns = ToolRuns>
-  extends ToolFacets {
+export interface ToolContract<
+  Name extends string = string,
+  Runs extends ToolRuns = ToolRuns,
+  Params extends TObject = TObject,
+  Accepts extends TProperties = TProperties,
+  Details extends TSchema = TSchema,
+> extends ToolFacets {
   name: Name;
   kind: ToolKind;
   description: string;
-  parameters: TSchema;
+  /** The arguments offered to the model (sent as JSON Schema). */
+  parameters: Params;
+  /**
+   * What a result carries besides `success` and `error`: what the model reads and code reads
+   * (result-shapes.ts). A page tool's action returns exactly this (tsc checks it); `Type.Unknown`
+   * where the shape is the page's own (execute_js's value).
+   */
+  details: Details;
+  /**
+   * What the page layer takes besides `parameters`, never offered to the model: what a port adds
+   * (the tree's nodes, set_field's `phase`) and spellings callers use that the offered schema does
+   * not show (drag_drop's `source_ref_id`). A property here replaces the offered one of the same
+   * name (scroll's `direction` also takes left and right). Every page call takes `ref_floor` too,
+   * and a trusted-input tool `mode` and `force` (page-calls.ts).
+   */
+  accepts?: Accepts;
   /** Modes that offer the tool, each from its lowest tier up. Dev on Compact offers nothing. */
   offer: ToolOffer;
   /** Offered only to models that take images: its answer is one (the run's image budget counts it). */
@@ -68,10 +88,17 @@ export interface ToolContract<Name extends string = string, Runs extends ToolRun
   example: ExampleArgs;
 }
 
-interface DeclarationInput<Runs extends ToolRuns> extends ToolFacets {
+interface DeclarationInput<
+  Runs extends ToolRuns,
+  Params extends TObject,
+  Accepts extends TProperties,
+  Details extends TSchema,
+> extends ToolFacets {
   kind: ToolKind;
   description: string;
-  parameters: TSchema;
+  parameters: Params;
+  details: Details;
+  accepts?: Accepts;
   offer: ToolOffer;
   needs: readonly BrowserCapability[];
   runs: Runs;
@@ -91,10 +118,18 @@ const KIND_PERMISSION: Partial<Record<ToolKind, PermissionFacet>> = {
   download: { capability: "download", origin: "page" },
 };
 
-export function tool<const Name extends string, const Runs extends ToolRuns>(
+export function tool<
+  const Name extends string,
+  const Runs extends ToolRuns,
+  const Params extends TObject,
+  const Details extends TSchema,
+  const Accepts extends TProperties = Record<never, never>,
+>(
   name: Name,
-  input: Omit<DeclarationInput<Runs>, "permission"> & { permission?: PermissionFacet | null },
-): ToolContract<Name, Runs> {
+  input: Omit<DeclarationInput<Runs, Params, Accepts, Details>, "permission"> & {
+    permission?: PermissionFacet | null;
+  },
+): ToolContract<Name, Runs, Params, Accepts, Details> {
   const { permission, ...rest } = input;
   const asks = permission === undefined ? KIND_PERMISSION[input.kind] : (permission ?? undefined);
   return {

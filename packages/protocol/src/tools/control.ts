@@ -3,6 +3,7 @@ import { Type } from "typebox";
 import { modeSchema } from "../mode-schema.js";
 import { tool } from "./contract.js";
 import { examplePageUrl } from "./example.js";
+import { AGENT_SAID } from "./result-shapes.js";
 import {
   ACTING,
   AGENT,
@@ -45,6 +46,7 @@ export const CONTROL_TOOLS = [
       ),
       mode: Type.Optional(modeSchema({ description: "Default act (never above this chat's)." })),
     }),
+    details: AGENT_SAID,
     offer: EVERYWHERE,
     needs: [],
     runs: AGENT_SCHEDULER,
@@ -66,6 +68,7 @@ export const CONTROL_TOOLS = [
       reason: str("What the task is waiting for."),
       resume_instruction: optStr("What to do first when it resumes."),
     }),
+    details: AGENT_SAID,
     offer: ACTING,
     needs: [],
     runs: AGENT_SCHEDULER,
@@ -77,6 +80,12 @@ export const CONTROL_TOOLS = [
     description:
       "Hand the browser to the person at hand for what only they can do (log in, captcha, 2FA); waits until they resume.",
     parameters: Type.Object({ message: str("what to do, e.g. Solve the captcha, then press Enter") }),
+    details: Type.Object({
+      message: Type.String(),
+      resumed: Type.Boolean(),
+      said: optStr(),
+      url: optStr(),
+    }),
     offer: ACTING,
     needs: ["person_at_hand"],
     runs: PORT,
@@ -87,6 +96,7 @@ export const CONTROL_TOOLS = [
     kind: "control",
     description: "Ask the user one question and wait.",
     parameters: Type.Object({ question: str() }),
+    details: AGENT_SAID,
     offer: ACTING,
     needs: [],
     runs: AGENT,
@@ -97,6 +107,7 @@ export const CONTROL_TOOLS = [
     kind: "control",
     description: "Finish: say what was done and how you verified it.",
     parameters: Type.Object({ summary: str() }),
+    details: AGENT_SAID,
     offer: ACTING,
     needs: [],
     runs: AGENT,

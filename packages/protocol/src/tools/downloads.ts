@@ -2,6 +2,7 @@
 import { Type } from "typebox";
 import { tool } from "./contract.js";
 import { EXAMPLE_DOWNLOAD_ID, exampleOriginUrl } from "./example.js";
+import { DownloadInfo } from "./result-shapes.js";
 import { ACTING_MID, optBool, optNum, optRef, optStr, PORT, READING_MID, str } from "./shorthands.js";
 
 export const DOWNLOADS_TOOLS = [
@@ -9,6 +10,7 @@ export const DOWNLOADS_TOOLS = [
     kind: "observe",
     description: "Recent downloads.",
     parameters: Type.Object({ limit: optNum() }),
+    details: Type.Object({ downloads: Type.Array(DownloadInfo) }),
     offer: READING_MID,
     needs: ["downloads"],
     runs: PORT,
@@ -18,6 +20,14 @@ export const DOWNLOADS_TOOLS = [
     kind: "observe",
     description: "Read a downloaded file.",
     parameters: Type.Object({ id: str() }),
+    details: Type.Object({
+      id: Type.String(),
+      filename: Type.String(),
+      mime: optStr(),
+      content: Type.String(),
+      encoding: Type.Enum(["utf8", "base64"]),
+      truncated: Type.Boolean(),
+    }),
     offer: READING_MID,
     needs: ["downloads"],
     runs: PORT,
@@ -27,6 +37,7 @@ export const DOWNLOADS_TOOLS = [
     kind: "download",
     description: "Download the file behind an element.",
     parameters: Type.Object({ ref_id: optRef, selector: optStr(), filename: optStr() }),
+    details: Type.Object({ download: DownloadInfo }),
     offer: ACTING_MID,
     needs: ["resource_url", "download"],
     runs: PORT,
@@ -37,6 +48,7 @@ export const DOWNLOADS_TOOLS = [
     kind: "download",
     description: "Download URLs.",
     parameters: Type.Object({ urls: Type.Array(Type.String()) }),
+    details: Type.Object({ downloads: Type.Array(DownloadInfo) }),
     offer: ACTING_MID,
     needs: ["download"],
     runs: PORT,
@@ -53,6 +65,7 @@ export const DOWNLOADS_TOOLS = [
       path: optStr("a file the user gave for upload, as the user named it"),
       drop: optBool("drop the file on this element (a drop zone with no file input)"),
     }),
+    details: Type.Object({ uploaded: Type.String(), bytes: optNum(), dropped: optBool() }),
     offer: ACTING_MID,
     needs: ["file_upload"],
     runs: PORT,

@@ -1,3 +1,7 @@
 export * from "./catalog.js";
 export * from "./contract.js";
 export * from "./example.js";
+export * from "./details-check.js";
+export * from "./helpers.js";
+export * from "./page-calls.js";
+export * from "./tool-details.js";

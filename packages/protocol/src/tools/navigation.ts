@@ -2,6 +2,7 @@
 import { Type } from "typebox";
 import { tool } from "./contract.js";
 import { examplePageUrl } from "./example.js";
+import { NAVIGATED } from "./result-shapes.js";
 import { ACTING, ACTING_MID, none, PORT, str } from "./shorthands.js";
 
 export const NAVIGATION_TOOLS = [
@@ -9,6 +10,7 @@ export const NAVIGATION_TOOLS = [
     kind: "navigate",
     description: "Open a URL in the current tab.",
     parameters: Type.Object({ url: str() }),
+    details: NAVIGATED,
     offer: ACTING,
     needs: ["navigation"],
     runs: PORT,
@@ -20,6 +22,7 @@ export const NAVIGATION_TOOLS = [
     kind: "navigate",
     description: "Browser back.",
     parameters: none,
+    details: NAVIGATED,
     offer: ACTING,
     needs: ["navigation"],
     runs: PORT,
@@ -32,6 +35,7 @@ export const NAVIGATION_TOOLS = [
     kind: "navigate",
     description: "Browser forward.",
     parameters: none,
+    details: NAVIGATED,
     offer: ACTING_MID,
     needs: ["navigation"],
     runs: PORT,
@@ -43,6 +47,7 @@ export const NAVIGATION_TOOLS = [
     kind: "navigate",
     description: "Open a URL in a new tab and continue there.",
     parameters: Type.Object({ url: str() }),
+    details: Type.Object({ tabId: Type.String(), url: Type.String(), title: Type.String() }),
     offer: ACTING_MID,
     needs: ["tabs"],
     runs: PORT,

@@ -15,6 +15,13 @@ export const NETWORK_TOOLS = [
       headers: Type.Optional(Type.Record(Type.String(), Type.String())),
       body: optStr(),
     }),
+    details: Type.Object({
+      status: Type.Number(),
+      url: Type.String(),
+      contentType: Type.String(),
+      truncated: Type.Boolean(),
+      body: Type.String(),
+    }),
     offer: READING_MID,
     needs: ["http_fetch"],
     runs: PORT,
@@ -27,6 +34,13 @@ export const NETWORK_TOOLS = [
     description:
       "Open a URL in the background and read it. In Ask mode only a URL the user gave or a link on the page (exactly), with cookies only for the user's sites.",
     parameters: Type.Object({ url: str() }),
+    details: Type.Object({
+      url: Type.String(),
+      title: Type.String(),
+      text: Type.String(),
+      truncated: Type.Optional(Type.Boolean()),
+      readWithoutCookies: Type.Optional(Type.Boolean()),
+    }),
     offer: READING_MID,
     needs: ["research"],
     runs: PORT,

@@ -2,6 +2,7 @@
 import { Type } from "typebox";
 import { tool } from "./contract.js";
 import { EXAMPLE_FRAME_FILTER, examplePageUrl } from "./example.js";
+import { ElementSummary, pageDetails, Rect } from "./result-shapes.js";
 import {
   ACTING_MID,
   EVERYWHERE,
@@ -23,6 +24,14 @@ export const READING_TOOLS = [
     kind: "observe",
     description: "Visible text of the page.",
     parameters: Type.Object({ max_chars: optNum() }),
+    details: pageDetails({
+      url: Type.String(),
+      title: Type.String(),
+      text: Type.String(),
+      truncated: Type.Boolean(),
+      total_chars: Type.Number(),
+    }),
+    accepts: { ref_id: optRef, selector: optStr() },
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
@@ -33,6 +42,7 @@ export const READING_TOOLS = [
     kind: "observe",
     description: "Image of the viewport.",
     parameters: Type.Object({ full: optBool("whole page if supported") }),
+    details: Type.Object({ url: Type.String(), mimeType: Type.String(), full: Type.Boolean() }),
     offer: EVERYWHERE,
     vision: true,
     needs: ["screenshot"],
@@ -44,6 +54,23 @@ export const READING_TOOLS = [
     kind: "observe",
     description: "Indexed list of clickable/typeable elements.",
     parameters: Type.Object({ limit: optNum() }),
+    details: pageDetails({
+      count: Type.Number(),
+      elements: Type.Array(
+        Type.Object({
+          index: Type.Number(),
+          ref_id: Type.Number(),
+          tag: Type.String(),
+          role: Type.String(),
+          name: Type.String(),
+          value: optStr(),
+          href: optStr(),
+          rect: Type.Optional(Rect),
+        }),
+      ),
+      truncated: optBool(),
+    }),
+    accepts: { visible_only: optBool() },
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
@@ -59,6 +86,25 @@ export const READING_TOOLS = [
       selector: optStr(),
       limit: optNum(),
     }),
+    details: pageDetails({
+      type: Type.Enum(["links", "tables", "headings", "lists", "images", "meta", "text"]),
+      count: Type.Number(),
+      /** By type: links {text, href}, headings {level, text}, a table's rows of cells, a list's items, images {alt, src}, meta {name, content}, the text. */
+      items: Type.Array(
+        Type.Union([
+          Type.Object({ text: Type.String(), href: Type.String() }),
+          Type.Object({ level: Type.Number(), text: Type.String() }),
+          Type.Array(Type.Array(Type.String())),
+          Type.Array(Type.String()),
+          Type.Object({ alt: Type.String(), src: Type.String() }),
+          Type.Object({
+            name: Type.Union([Type.String(), Type.Null()]),
+            content: Type.Union([Type.String(), Type.Null()]),
+          }),
+          Type.String(),
+        ]),
+      ),
+    }),
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
@@ -68,6 +114,7 @@ export const READING_TOOLS = [
     kind: "observe",
     description: "Text the user has selected.",
     parameters: none,
+    details: pageDetails({ text: Type.String(), source: Type.Optional(ElementSummary), empty: optBool() }),
     offer: READING_MID,
     needs: PAGE_LAYER,
     runs: PAGE,
@@ -77,6 +124,30 @@ export const READING_TOOLS = [
     kind: "observe",
     description: "Read form field values (and see the viewport) before submitting (urlFilter: in a frame).",
     parameters: Type.Object({ selector: optStr(), urlFilter: optStr() }),
+    details: pageDetails({
+      forms: Type.Array(
+        Type.Object({
+          form: Type.String(),
+          fields: Type.Array(
+            Type.Object({
+              ref_id: Type.Number(),
+              role: Type.String(),
+              name: Type.String(),
+              type: Type.String(),
+              value: Type.String(),
+              checked: optBool(),
+              required: Type.Boolean(),
+              valid: Type.Boolean(),
+              validation_message: optStr(),
+            }),
+          ),
+          missing_required: Type.Array(Type.Number()),
+          invalid: Type.Array(Type.Number()),
+        }),
+      ),
+      /** The frame read (urlFilter). */
+      frame: optStr(),
+    }),
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE,
@@ -87,6 +158,15 @@ export const READING_TOOLS = [
     kind: "observe",
     description: "Wait until a selector or text appears.",
     parameters: Type.Object({ selector: optStr(), text: optStr(), timeout_ms: optNum() }),
+    details: pageDetails({
+      state: Type.Enum(["visible", "attached", "hidden", "detached"]),
+      elapsed_ms: Type.Number(),
+      element: Type.Optional(ElementSummary),
+    }),
+    accepts: {
+      state: Type.Optional(Type.Enum(["visible", "attached", "hidden", "detached"])),
+      timeout: optNum(),
+    },
     offer: ACTING_MID,
     needs: PAGE_LAYER,
     runs: PAGE_SEARCH,
@@ -96,6 +176,15 @@ export const READING_TOOLS = [
     kind: "observe",
     description: "Wait until the DOM and network settle.",
     parameters: Type.Object({ timeout_ms: optNum(), quiet_ms: optNum() }),
+    details: pageDetails({
+      stable: Type.Boolean(),
+      waited_ms: Type.Number(),
+      mutations: Type.Number(),
+      requests: Type.Number(),
+      network_wait_ms: optNum(),
+      requests_in_flight: optNum(),
+    }),
+    accepts: { timeout: optNum() },
     offer: EVERYWHERE,
     needs: PAGE_LAYER,
     runs: PAGE,
@@ -110,6 +199,11 @@ export const READING_TOOLS = [
       days: optNum("only the last N days (default 7)"),
       max_results: optNum(),
     }),
+    details: Type.Object({
+      pages: Type.Array(
+        Type.Object({ url: Type.String(), title: Type.String(), lastVisit: optStr(), visitCount: optNum() }),
+      ),
+    }),
     offer: READING_MID,
     needs: ["history"],
     runs: PORT,
@@ -119,6 +213,10 @@ export const READING_TOOLS = [
     kind: "observe",
     description: "When and how the user visited one URL (from search_history).",
     parameters: Type.Object({ url: str() }),
+    details: Type.Object({
+      url: Type.String(),
+      visits: Type.Array(Type.Object({ time: optStr(), transition: optStr() })),
+    }),
     offer: READING_MID,
     needs: ["history"],
     runs: PORT,

@@ -16,6 +16,8 @@ export const optNum = (description?: string) =>
 export const optBool = (description?: string) =>
   Type.Optional(Type.Boolean(description ? { description } : {}));
 export const none = Type.Object({});
+/** Keys as the page layer takes them from a port: one string ("Control+a Enter") or a list. */
+export const keyList = Type.Union([Type.String(), Type.Array(Type.String())]);
 export const resubmit = optBool("true only to deliberately repeat a submit that was blocked");
 
 // Where tools run, named once.

@@ -38,7 +38,12 @@ import {
 } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import { dropFileOnElement } from "@webbrain/page/file-drop";
-import { type BrowserCapabilities, type BrowserCapability, browserCapabilities } from "@webbrain/protocol";
+import {
+  type BrowserCapabilities,
+  type BrowserCapability,
+  browserCapabilities,
+  detailsOf,
+} from "@webbrain/protocol";
 import { ActionSideEffects } from "../browser/action-side-effects.js";
 import { BrowsingContextTree } from "../browser/browsing-context-tree.js";
 import { ContextDocuments } from "../browser/context-documents.js";
@@ -366,8 +371,7 @@ export class BidiBrowserPort implements BrowserPort {
       if (!navigation.success) return navigation;
       const page = await this.pageAction(id, "read_page", {}, options);
       const maxChars = options.maxChars ?? RESEARCH_MAX_CHARS;
-      const text =
-        typeof page.text === "string" ? page.text : typeof page.content === "string" ? page.content : "";
+      const text = detailsOf("read_page", page)?.text ?? "";
       return {
         success: page.success,
         ...(page.error ? { error: page.error } : {}),

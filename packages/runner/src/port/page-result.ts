@@ -1,23 +1,12 @@
 /**
  * The model-facing shape of a page answer, and the few checks every runner action shares.
  *
- * Invariant: a result leaving the runner is plain JSON with `success` set; element handles,
- * plans and resolve bookkeeping never reach the model.
+ * Invariant: a result leaving the runner is plain JSON with `success` set; the answer's runner
+ * part (element handles, plans, resolve bookkeeping) never reaches the model.
  */
-import type { PageResult } from "@webbrain/agent";
+import { type PageResult, pageResultOf } from "@webbrain/protocol";
 import { TabGoneError } from "../browser/tab-contexts.js";
-import { isElementHandle, type PlainValue } from "./remote-value.js";
-
-/** Fields of a resolve answer that are for the runner only. */
-const RUNNER_ONLY_FIELDS = new Set([
-  "element",
-  "plan",
-  "verify",
-  "point",
-  "mode",
-  "ref_floor",
-  "follows_link",
-]);
+import type { PlainValue } from "./remote-value.js";
 
 export type Json = Record<string, PlainValue>;
 
@@ -25,21 +14,12 @@ export function isRecord(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The model-facing result of a page answer: JSON, `success` always set, handles removed. */
+/**
+ * The result of a page answer (@webbrain/protocol page-answer.ts): `success`, `error` and `code`,
+ * the details, `meta`; the runner part is left out.
+ */
 export function toPageResult(value: PlainValue | Json): PageResult {
-  if (!isRecord(value)) {
-    return {
-      success: false,
-      error: `The page script answered ${JSON.stringify(value)} instead of a result object.`,
-    };
-  }
-  const out: PageResult = { success: value.success === true };
-  for (const [key, field] of Object.entries(value)) {
-    if (key === "success" || RUNNER_ONLY_FIELDS.has(key) || isElementHandle(field)) continue;
-    out[key] = field as PageResult[string];
-  }
-  if (!out.success && typeof out.error !== "string") out.error = "The page action failed without saying why.";
-  return out;
+  return pageResultOf(value);
 }
 
 export function pickDefined(

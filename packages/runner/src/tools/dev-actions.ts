@@ -60,7 +60,8 @@ export class DevActions {
       );
       if (!isRecord(resolved) || resolved.success !== true)
         return { ...toPageResult(resolved), context: tabId };
-      return { success: true, element: resolved.element ?? null, context: tabId };
+      const element = isRecord(resolved.runner) ? resolved.runner.element : undefined;
+      return { success: true, element: element ?? null, context: tabId };
     }
     if (request.selector) {
       const found = await this.#caller.channel.callWith(

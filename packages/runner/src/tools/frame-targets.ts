@@ -6,6 +6,7 @@
  * lists them, in document order); deeper frames are reached by urlFilter.
  */
 import { type FrameCandidate, type PageResult, pickFrame } from "@webbrain/agent";
+import { pageResultOf } from "@webbrain/protocol";
 import type { FrameInfo, TabContexts } from "../browser/tab-contexts.js";
 import type { PageScriptChannel } from "../port/page-script-channel.js";
 
@@ -26,7 +27,7 @@ export class FrameTargets {
       {
         frames: async () =>
           (await this.#tabs.frames(tabId)).slice(1).map((frame) => ({ ...frame, child: frame.depth === 1 })),
-        listedFrames: () => this.#channel.call(tabId, "get_frames", {}),
+        listedFrames: async () => pageResultOf(await this.#channel.call(tabId, "get_frames", {})),
       },
       params,
     );

@@ -2,9 +2,10 @@
  * An element action as the runner performs it: resolve in the page, press with trusted input,
  * verify in the page.
  *
- * `handle(action, {...params, mode: "resolve"})` in the sandbox answers a plan (points to press,
- * keys to type) and a verify call; the plan is pressed with `input.performActions`; the verify
- * call reads back what the input did. A verify call may itself answer a new plan (a combobox:
+ * `handle(action, {...params, mode: "resolve"})` in the sandbox answers, in its runner part, a
+ * plan (points to press, keys to type) and a verify call; the plan is pressed with
+ * `input.performActions`; the verify call reads back what the input did. The details of every
+ * answer (the resolve's target, the verify's effect) make the result, in the order they came. A verify call may itself answer a new plan (a combobox:
  * open it, then choose the option), so this repeats up to MAX_PLAN_ROUNDS times. The page decides
  * *what* to press, Firefox presses it as a person would.
  *
@@ -14,7 +15,7 @@
  *   with the old document) and the result says the page navigated; so too when the press was
  *   answered by an accepted beforeunload prompt, whose navigation starts after the answer. A
  *   navigation that turned into a download is none: the click is verified as usual.
- * - A click the page says followed a link (`follows_link`, @webbrain/page link-follow.ts) whose
+ * - A click the page says followed a link (`runner.follows_link`, @webbrain/page link-follow.ts) whose
  *   navigation had not started when it was read back waits for that start (bounded): a download
  *   link's download begins only then, and belongs in this click's result.
  * - Stop (the signal) is checked before every round and every step: once it fires nothing more
@@ -22,10 +23,12 @@
  */
 import type { PageResult } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
+import type { JsonObject, PageRunnerData } from "@webbrain/protocol";
 import type { DialogHandler } from "../browser/dialog-handler.js";
 import type { NavigationEvents } from "../browser/navigation-watch.js";
 import type { PageCaller } from "../port/page-caller.js";
-import { isFatal, isRecord, type Json, toPageResult } from "../port/page-result.js";
+import { isFatal, isRecord, toPageResult } from "../port/page-result.js";
+import type { PlainValue } from "../port/remote-value.js";
 import { throwIfStopped } from "../port/stop-signal.js";
 import { type InputStep, invalidStepReason, performSteps } from "./trusted-input.js";
 
@@ -39,6 +42,30 @@ const FOLLOW_START_TIMEOUT_MS = 3_000;
 
 /** Resolve -> press -> verify rounds one action may take (a combobox needs two). */
 const MAX_PLAN_ROUNDS = 4;
+
+/** The runner part of a successful page answer, if it has one. */
+function runnerOf(answer: PlainValue): PageRunnerData | undefined {
+  return isRecord(answer) && answer.success === true && isRecord(answer.runner)
+    ? (answer.runner as PageRunnerData)
+    : undefined;
+}
+
+/** The details of a page answer (success or failure), or none. */
+function detailsOf(answer: PlainValue): JsonObject {
+  return isRecord(answer) && isRecord(answer.details) ? (answer.details as JsonObject) : {};
+}
+
+/**
+ * The result of the last answer after the earlier ones' details: a success carries them all; a
+ * failure says what failed after what was done (`success`, the details so far, then its own).
+ */
+function resultAfter(earlier: JsonObject, answer: PlainValue): PageResult {
+  const last = toPageResult(answer);
+  if (!isRecord(answer)) return last;
+  // `success` leads, as in every result; the details so far keep their place before the failure's.
+  if (!last.success) return Object.assign({ success: false }, earlier, last);
+  return toPageResult({ ...(answer as object), details: { ...earlier, ...detailsOf(answer) } });
+}
 
 export class PlanPresser {
   readonly #client: BidiClient;
@@ -62,16 +89,16 @@ export class PlanPresser {
   ): Promise<PageResult> {
     const call = signal ? { signal } : {};
     let answer = await this.#caller.call(tabId, context, action, { ...params, mode: "resolve" }, call);
-    let merged: Json = {};
+    /** The details of every answer so far, in order: what the result will say. */
+    let merged: JsonObject = {};
     for (let round = 0; round < MAX_PLAN_ROUNDS; round++) {
-      if (!isRecord(answer) || answer.success !== true || !Array.isArray(answer.plan)) {
-        return toPageResult(isRecord(answer) ? { ...merged, ...answer } : answer);
-      }
-      const plan = answer.plan as unknown[];
+      const plan: unknown = runnerOf(answer)?.plan;
+      if (!Array.isArray(plan)) return resultAfter(merged, answer);
       const bad = plan.map(invalidStepReason).find((reason) => reason !== undefined);
       if (bad)
         return { success: false, error: `The page layer sent a plan the runner cannot press (${bad}).` };
-      merged = { ...merged, ...answer };
+      merged = { ...merged, ...detailsOf(answer) };
+      const done = (): PageResult => ({ success: true, ...merged });
       throwIfStopped(signal, action);
       // A document navigation the press started (link, form submit) is seen as a BiDi event,
       // which costs no round trip; `navigationStarted` does not fire for fragments/pushState.
@@ -95,21 +122,19 @@ export class PlanPresser {
       // link's navigation leaves the document in place: then the click is read back there.
       const leftFor = async (): Promise<PageResult | undefined> => {
         const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
-        return watch.becameDownload()
-          ? undefined
-          : { ...toPageResult(merged), trusted: true, navigated: true, url };
+        return watch.becameDownload() ? undefined : { ...done(), trusted: true, navigated: true, url };
       };
       if (watch.started()) {
         const left = await leftFor();
         if (left) return left;
       }
-      const verify = answer.verify;
+      const verify: unknown = runnerOf(answer)?.verify;
       if (!isRecord(verify) || typeof verify.action !== "string") {
         watch.stop();
         // Without a verify call (every plan of @webbrain/page has one; another page script may
         // not) the resolve answer describes the page *before* the input: drop its `focused`,
         // which the input may have changed, rather than mislead.
-        const { focused: _before, ...rest } = toPageResult(merged);
+        const { focused: _before, ...rest } = done();
         return { ...rest, trusted: true };
       }
       try {
@@ -122,23 +147,14 @@ export class PlanPresser {
         );
         // The page was asked to unload while we read it back: its "leave?" prompt is being
         // answered and the navigation starts after that. Report that navigation, not this read.
-        if (
-          isRecord(answer) &&
-          answer.leaving === true &&
-          (await watch.whenStarted(LEAVE_START_TIMEOUT_MS, signal))
-        ) {
+        if (runnerOf(answer)?.leaving === true && (await watch.whenStarted(LEAVE_START_TIMEOUT_MS, signal))) {
           const url = await watch.loaded(NAVIGATION_SETTLE_TIMEOUT_MS, signal);
-          return { ...toPageResult(merged), trusted: true, navigated: true, url };
+          return { ...done(), trusted: true, navigated: true, url };
         }
         // The click followed a link whose navigation (or download) had not started by the read
         // back: Firefox starts it a moment later. Wait for it (bounded), so a download is in this
         // click's result and the next call does not race the new document.
-        if (
-          isRecord(answer) &&
-          answer.follows_link === "document" &&
-          !watch.started() &&
-          !watch.becameDownload()
-        ) {
+        if (runnerOf(answer)?.follows_link === "document" && !watch.started() && !watch.becameDownload()) {
           await watch.whenStarted(FOLLOW_START_TIMEOUT_MS, signal);
           const left = watch.started() ? await leftFor() : undefined;
           if (left) return left;
@@ -146,8 +162,8 @@ export class PlanPresser {
       } finally {
         watch.stop();
       }
-      if (isRecord(answer) && !Array.isArray(answer.plan)) {
-        return { ...toPageResult({ ...merged, ...answer }), trusted: true };
+      if (isRecord(answer) && !Array.isArray(runnerOf(answer)?.plan)) {
+        return { ...resultAfter(merged, answer), trusted: true };
       }
     }
     return {
