@@ -15,13 +15,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TOOL_CATALOG } from "@webbrain/agent";
+import { TOOL_CATALOG, toolSpec } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
 import {
+  detailsMismatches,
   MODES,
   type Mode,
   modeFitsTier,
-  detailsMismatches,
   TIERS,
   type Tier,
   TREE_NODES_PARAM,
