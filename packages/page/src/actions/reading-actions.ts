@@ -82,10 +82,12 @@ export function getInteractiveElements(
   p: PageCallParams<"get_interactive_elements">,
 ): Answer<"get_interactive_elements"> {
   const limit = p.limit ?? 200;
+  // The printed lines with a ref, in printed order, read as nodes (every line with a ref is one).
   const tree = buildTree(state.doc, state.registry, {
     filter: p.visible_only ? "visible" : "interactive",
+    nodes: true,
   });
-  const refs = Array.from(tree.tree.matchAll(/^\s*\[(\d+)\]/gm), (m) => Number(m[1]));
+  const refs = (tree.nodes ?? []).flatMap((node) => (node.ref === undefined ? [] : [node.ref]));
   state.interactiveList = refs;
   const elements = refs.slice(0, limit).map((ref, index) => {
     const found = state.registry.lookup(ref);
