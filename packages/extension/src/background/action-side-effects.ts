@@ -26,6 +26,7 @@
  *   action that started nothing waits for nothing.
  */
 
+import type { DownloadReport, NewTabReport } from "@webbrain/protocol";
 import { isPageLeftMessage, type LinkFollowed } from "../content/content-messages.js";
 
 /** How long a begun download may take to finish before the result is returned without it. */
@@ -37,19 +38,6 @@ const NAVIGATION_LOAD_WAIT_MS = 10_000;
 /** How long a new tab may take to get its first URL. */
 const NEW_TAB_WAIT_MS = 3_000;
 const POLL_MS = 50;
-
-export interface DownloadReport {
-  filename: string;
-  url: string;
-  status: "complete" | "canceled" | "in_progress";
-  bytes?: number;
-  path?: string;
-}
-
-export interface NewTabReport {
-  tab_id: string;
-  url: string;
-}
 
 export interface ActionEffects {
   downloads?: DownloadReport[];

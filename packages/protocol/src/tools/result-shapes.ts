@@ -8,7 +8,7 @@
  * tool's is what the page layer's action returns (checked by tsc against it) plus what the ports
  * add; the tree's bookkeeping is `meta`, not details (page-answer.ts).
  */
-import { type TProperties, Type } from "typebox";
+import { type Static, type TProperties, Type } from "typebox";
 
 const opt = Type.Optional;
 
@@ -66,6 +66,20 @@ export const TYPED = {
   note: opt(Type.String()),
 };
 
+/** A download an action started, as both ports report it (its file, once it ended). */
+export const DownloadReport = Type.Object({
+  filename: Type.String(),
+  url: Type.String(),
+  status: Type.Enum(["complete", "canceled", "in_progress"]),
+  bytes: opt(Type.Number()),
+  path: opt(Type.String()),
+});
+export type DownloadReport = Static<typeof DownloadReport>;
+
+/** A tab (or popup) an action opened, as both ports report it. */
+export const NewTabReport = Type.Object({ tab_id: Type.String(), url: Type.String() });
+export type NewTabReport = Static<typeof NewTabReport>;
+
 /**
  * What a port adds to a page tool's result: dialogs the action opened (answered at once),
  * downloads and tabs it started, popups the blocker refused; for trusted input, that it was
@@ -73,18 +87,8 @@ export const TYPED = {
  */
 export const PORT_ADDED = {
   dialogs: opt(Type.Array(Type.String())),
-  downloads: opt(
-    Type.Array(
-      Type.Object({
-        filename: Type.String(),
-        url: Type.String(),
-        status: Type.String(),
-        bytes: opt(Type.Number()),
-        path: opt(Type.String()),
-      }),
-    ),
-  ),
-  new_tabs: opt(Type.Array(Type.Object({ tab_id: Type.String(), url: Type.String() }))),
+  downloads: opt(Type.Array(DownloadReport)),
+  new_tabs: opt(Type.Array(NewTabReport)),
   popups_blocked: opt(Type.Number()),
   trusted: opt(Type.Boolean()),
   navigated: opt(Type.Boolean()),

@@ -24,6 +24,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { BidiClient } from "@webbrain/bidi";
 import { TAKE_BLOCKED_POPUPS_EXPRESSION } from "@webbrain/page/runner-realm";
+import type { DownloadReport, NewTabReport } from "@webbrain/protocol";
 import { PAGE_SANDBOX } from "../port/page-script-channel.js";
 import type { BrowsingContext } from "./browsing-context.js";
 import type { Download } from "./browsing-context-state.js";
@@ -34,19 +35,6 @@ const DOWNLOAD_WAIT_MS = 10_000;
 /** How long a new tab may take to get its first URL. */
 const NEW_TAB_WAIT_MS = 3_000;
 const POLL_MS = 50;
-
-export interface DownloadReport {
-  filename: string;
-  url: string;
-  status: "complete" | "canceled" | "in_progress";
-  bytes?: number;
-  path?: string;
-}
-
-export interface NewTabReport {
-  tab_id: string;
-  url: string;
-}
 
 export interface ActionEffects {
   downloads?: DownloadReport[];

@@ -78,64 +78,14 @@ export class NavigationEvents {
       whenStarted: async (timeoutMs, signal) => {
         if (state.started) return true;
         if (!tab || tab.closed) throw gone();
-        await new Promise<void>((resolve, reject) => {
-          const end = () => {
-            clearTimeout(timer);
-            state.onStart = undefined;
-            state.onGone = undefined;
-            signal?.removeEventListener("abort", onAbort);
-          };
-          const onAbort = () => {
-            end();
-            reject(stoppedError("waiting for the page to be left", signal as AbortSignal));
-          };
-          const timer = setTimeout(() => {
-            end();
-            resolve();
-          }, timeoutMs);
-          state.onStart = () => {
-            end();
-            resolve();
-          };
-          state.onGone = () => {
-            end();
-            reject(gone());
-          };
-          if (signal?.aborted) onAbort();
-          else signal?.addEventListener("abort", onAbort, { once: true });
-        });
+        await settleOn(state, "onStart", timeoutMs, signal, "waiting for the page to be left", gone);
         return state.started;
       },
       loaded: async (timeoutMs, signal) => {
         try {
           if (state.loadedUrl === undefined) {
             if (!tab || tab.closed) throw gone();
-            await new Promise<void>((resolve, reject) => {
-              const end = () => {
-                clearTimeout(timer);
-                state.onLoad = undefined;
-                state.onGone = undefined;
-                signal?.removeEventListener("abort", onAbort);
-              };
-              const onAbort = () => {
-                end();
-                reject(stoppedError("waiting for the page to load", signal as AbortSignal));
-              };
-              const timer = setTimeout(() => {
-                end();
-                resolve();
-              }, timeoutMs);
-              state.onLoad = () => {
-                end();
-                resolve();
-              };
-              state.onGone = () => {
-                end();
-                reject(gone());
-              };
-              if (signal?.aborted) onAbort();
-              else signal?.addEventListener("abort", onAbort, { once: true });
-            });
+            await settleOn(state, "onLoad", timeoutMs, signal, "waiting for the page to load", gone);
           }
         } finally {
           stop();
@@ -144,6 +94,47 @@ export class NavigationEvents {
       },
     };
   }
+}
+
+/**
+ * Waits until the watch's `slot` callback fires (resolves), `timeoutMs` passes (resolves: the
+ * caller reads the state), the tab goes (rejects with `gone()`) or Stop fires (rejects with the
+ * Stop error naming `doing`). Every path clears the timer, the callbacks and the abort listener.
+ */
+function settleOn(
+  state: ActiveWatch,
+  slot: "onStart" | "onLoad",
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  doing: string,
+  gone: () => Error,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const end = () => {
+      clearTimeout(timer);
+      state[slot] = undefined;
+      state.onGone = undefined;
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      end();
+      reject(stoppedError(doing, signal as AbortSignal));
+    };
+    const timer = setTimeout(() => {
+      end();
+      resolve();
+    }, timeoutMs);
+    state[slot] = () => {
+      end();
+      resolve();
+    };
+    state.onGone = () => {
+      end();
+      reject(gone());
+    };
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /** Feeds one watch from one context's events; returns the removers. */
