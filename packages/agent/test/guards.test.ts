@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   ALWAYS_GRANTS_KEY,
   BLOCKED_DONE_MAX,
+  BlockedDone,
   type CompletionProbe,
   DuplicateSubmitGuard,
   LoopDetector,
@@ -284,6 +285,19 @@ describe("blockedDone", () => {
     expect(unfinishedWork(probeOf({ forms: [{ ...fresh, changed: 1 }] }))).toContain(
       "form with invalid fields: New contact",
     );
+  });
+
+  it("lets done through when the probe's answer does not fit its contract (it cannot tell), and blocks on one that does", () => {
+    const guard = new BlockedDone();
+    const summary = "Created the tag v1.";
+    // A port's fake, or a page layer of another version, answering something else.
+    expect(guard.decide("1", summary, { success: true, text: "Example page text" })).toEqual({
+      kind: "allow",
+    });
+    expect(guard.decide("1", summary, { success: true, dialogs: "open" })).toEqual({ kind: "allow" });
+    expect(guard.decide("1", summary, undefined)).toEqual({ kind: "allow" });
+    const open = { success: true, ...probeOf({ dialogs: [CREATE_TAG_DIALOG] }) };
+    expect(guard.decide("1", summary, open).kind).toBe("block");
   });
 
   it("does not block a summary that admits failure", async () => {

@@ -6,7 +6,7 @@
  * loud verification note, so a wrong probe can never trap the agent. Cleared with the
  * conversation.
  */
-import { detailsOf } from "@webbrain/protocol";
+import { checkedDetailsOf } from "@webbrain/protocol";
 import type { CompletionProbe, PageResult } from "../tools/browser-port.js";
 import { wrapUntrusted } from "./untrusted.js";
 
@@ -46,9 +46,12 @@ export function unfinishedWork(probe: CompletionProbe): string | undefined {
 export class BlockedDone {
   private readonly counts = new Map<string, number>();
 
-  /** `answer`: probe_completion's result (none: the port could not ask the page). */
+  /**
+   * `answer`: probe_completion's result (none: the port could not ask the page). An answer that
+   * does not fit the probe's contract is read as none: the guard cannot tell, so it allows.
+   */
   decide(tabId: string, summary: string, answer: PageResult | undefined): DoneDecision {
-    const probe = detailsOf("probe_completion", answer);
+    const probe = checkedDetailsOf("probe_completion", answer);
     if (!probe || admitsFailure(summary)) return { kind: "allow" };
     const problem = unfinishedWork(probe);
     if (!problem) return { kind: "allow" };
