@@ -24,10 +24,19 @@ export interface CliFirefox {
   connectArgs(): string[];
 }
 
+/**
+ * A Firefox as useCliFirefox starts it (no session, the runner's prefs), for a file whose
+ * `webbrain` server holds its session across several tests, which useCliFirefox's check after
+ * each test would take for a leak. The caller disposes it.
+ */
+export function startCliFirefox(): Promise<FirefoxProcess> {
+  return startFirefoxProcess({ headless: testsRunHeadless(), prefs: { ...RUNNER_PREFS } });
+}
+
 export function useCliFirefox(): CliFirefox {
   let firefox: FirefoxProcess | undefined;
   const start = async () => {
-    firefox = await startFirefoxProcess({ headless: testsRunHeadless(), prefs: { ...RUNNER_PREFS } });
+    firefox = await startCliFirefox();
   };
 
   beforeAll(start);

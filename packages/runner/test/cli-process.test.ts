@@ -8,13 +8,13 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { connectBidi, processGroupRuns, startFirefoxProcess } from "@webbrain/bidi";
+import { connectBidi, processGroupRuns } from "@webbrain/bidi";
 import { type FixtureServer, findRef, startFakeGrid, startFixtureServer } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pngSize } from "../src/browser/screenshots.js";
 import { COMMANDS } from "../src/cli/command-specs.js";
 import { useCliFirefox } from "./cli-firefox.js";
-import { BIN, runCli } from "./run-cli.js";
+import { BIN, runCli, runMain } from "./run-cli.js";
 
 /** Each test starts the CLI, some also Firefox (seconds each on a loaded two-core machine). */
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
@@ -40,8 +40,13 @@ describe("webbrain CLI process", () => {
       const main = await runCli(["--help"]);
       expect(main.code).toBe(0);
       for (const command of COMMANDS) expect(main.stdout).toContain(`  ${command.name}`);
+      const runHelp = await runCli(["run", "--help"]);
+      expect(runHelp.code).toBe(0);
+      expect(runHelp.stdout).toContain("Usage: webbrain run");
+      // Every command's help is main's answer, which the two bin runs above print: asked in this
+      // process, without a Node start per command.
       for (const command of COMMANDS) {
-        const help = await runCli([command.name, "--help"]);
+        const help = await runMain([command.name, "--help"]);
         expect(help.code, command.name).toBe(0);
         expect(help.stdout).toContain(`Usage: webbrain ${command.name}`);
       }
@@ -269,33 +274,28 @@ describe("webbrain CLI process", () => {
   it(
     "works on a Firefox it did not launch (--connect) and leaves that Firefox running",
     async () => {
-      const firefox = await startFirefoxProcess({});
+      // The file's Firefox, started without a session (cli-firefox.ts): one blank tab, as found.
+      const url = server.url("/runner/product-form.html");
+      const first = await runCli(["snapshot", url, "--connect", firefox.wsEndpoint]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(/combobox "Billing period"/);
+      // The session was ended, not leaked: a second client can connect.
+      const second = await runCli([
+        "snapshot",
+        url,
+        "--connect",
+        firefox.wsEndpoint,
+        "--filter",
+        "interactive",
+      ]);
+      expect(second.code, second.stderr).toBe(0);
+      // Still running, and its tabs are as we found them: our working tabs were closed again.
+      const session = await connectBidi(firefox.wsEndpoint);
       try {
-        const url = server.url("/runner/product-form.html");
-        const first = await runCli(["snapshot", url, "--connect", firefox.wsEndpoint]);
-        expect(first.code, first.stderr).toBe(0);
-        expect(first.stdout).toMatch(/combobox "Billing period"/);
-        // The session was ended, not leaked: a second client can connect.
-        const second = await runCli([
-          "snapshot",
-          url,
-          "--connect",
-          firefox.wsEndpoint,
-          "--filter",
-          "interactive",
-        ]);
-        expect(second.code, second.stderr).toBe(0);
-        expect(firefox.hasExited).toBe(false);
-        // Its tabs are as we found them: our working tabs were closed again.
-        const session = await connectBidi(firefox.wsEndpoint);
-        try {
-          const tree = await session.client.send("browsingContext.getTree", { maxDepth: 0 });
-          expect(tree.contexts.map((c) => c.url)).toEqual(["about:blank"]);
-        } finally {
-          await session.close();
-        }
+        const tree = await session.client.send("browsingContext.getTree", { maxDepth: 0 });
+        expect(tree.contexts.map((c) => c.url)).toEqual(["about:blank"]);
       } finally {
-        await firefox.dispose(0);
+        await session.close();
       }
     },
     PROCESS_TEST_TIMEOUT_MS,

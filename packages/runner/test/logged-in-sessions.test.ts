@@ -144,6 +144,7 @@ describe("webbrain mcp --port: several sessions, one Firefox", () => {
     async () => {
       const url = server.url("/runner/account-login.html");
       // click by text is in the selectors group (the default lists the core tools).
+      // The file's Firefox: the server's sessions are what is tested, not its launch.
       const { child, endpoint, token } = await startHttpMcp([
         "--port",
         "0",
@@ -151,6 +152,7 @@ describe("webbrain mcp --port: several sessions, one Firefox", () => {
         "core,selectors",
         "--url",
         url,
+        ...firefox.connectArgs(),
       ]);
       const clients: Client[] = [];
       try {

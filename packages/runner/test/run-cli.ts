@@ -1,4 +1,8 @@
-/** Runs the real `webbrain` bin (the tsx shim) as a child process, for tests. */
+/**
+ * Runs the real `webbrain` bin (the tsx shim) as a child process, for tests; or its `main` in this
+ * process (`runMain`) where the process adds nothing to what a test checks.
+ */
+import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -18,6 +22,39 @@ export type StartedCli = StartedScript;
 
 export function runCli(args: string[], opts: ScriptOptions = {}): Promise<CliRun> {
   return runNodeScript(BIN, args, opts);
+}
+
+/**
+ * `webbrain ARGS` as `main` runs it in the bin, but in this process: the same exit code, stdout
+ * and stderr, without a Node and tsx start (about a second each on a loaded two-core machine).
+ * For what `main` and a command decide before they reach a browser or a model (help, usage
+ * errors, refused files); a test of the process itself (the bin, signals, exit) uses `runCli`.
+ * No terminal: stdin is `opts.stdin`, then closed; nothing aborts the run.
+ */
+export async function runMain(
+  args: string[],
+  opts: Pick<ScriptOptions, "stdin" | "env"> = {},
+): Promise<CliRun> {
+  // Imported here: a file that never calls this loads no CLI code.
+  const { main } = await import("../src/cli/main.js");
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const collect = (into: string[]) =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        into.push(String(chunk));
+        done();
+      },
+    });
+  const code = await main(args, {
+    stdout: collect(stdout),
+    stderr: collect(stderr),
+    stdin: Readable.from([opts.stdin ?? ""]),
+    env: { ...process.env, ...opts.env },
+    interactive: false,
+    signal: new AbortController().signal,
+  });
+  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
 /** A `webbrain` child still running: signal it (`child.kill("SIGINT")`), then await `done`. */

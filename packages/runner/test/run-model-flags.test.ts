@@ -21,7 +21,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runCli, runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
 
@@ -149,7 +149,8 @@ describe("bad model flag values", () => {
     [["--vision", "yes"], '--vision must be one of on, off, auto (got "yes")'],
   ])("%j is a usage error (exit 2) before any model or Firefox is asked", async (flags, message) => {
     // Nothing listens here: a run that got past the flags would fail differently (exit 3).
-    const result = await runCli(["run", "look", "--base-url", "http://127.0.0.1:9", ...flags]);
+    // In this process (run-cli.ts runMain): what is checked is main's answer, not the process.
+    const result = await runMain(["run", "look", "--base-url", "http://127.0.0.1:9", ...flags]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
   });
@@ -301,7 +302,7 @@ describe("webbrain run --include", () => {
       await writeFile(binary, Buffer.from([0x4d, 0x5a, 0, 0]));
       const picture = join(dir, "photo.png");
       await writeFile(picture, Buffer.from(TINY_PNG, "base64"));
-      const oversized = await runCli([
+      const oversized = await runMain([
         "run",
         "read it",
         "--include",
@@ -311,7 +312,7 @@ describe("webbrain run --include", () => {
       ]);
       expect(oversized.code).toBe(2);
       expect(oversized.stderr).toContain("big.txt is 600 KB; files of this kind may be at most 512 KB.");
-      const unsupported = await runCli([
+      const unsupported = await runMain([
         "run",
         "read it",
         "--include",

@@ -19,16 +19,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FirefoxProcess } from "@webbrain/bidi";
 import { type FixtureServer, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, mcpResultText, runCli } from "./run-cli.js";
+import { startCliFirefox } from "./cli-firefox.js";
+import { BIN, mcpResultText, runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 300_000;
 /** The SDK's 60 s default is too short for a session's first page on a loaded two-core machine. */
 const MCP_REQUEST = { timeout: 150_000 };
 /** Bound on waiting for the server to log an event (Firefox work on a loaded machine). */
 const LOG_WAIT = { timeoutMs: 90_000, intervalMs: 100 };
-const IDLE_TIMEOUT_S = 10;
+/** Long enough that the first session is still live when the second initialize comes. */
+const IDLE_TIMEOUT_S = 5;
 /** Logged when the server asks Firefox for a user context, whatever becomes of it. */
 const CREATED = /user context \S+ created/g;
 
@@ -67,8 +70,14 @@ async function attempt(name, init2) {
 
 let fixtures: FixtureServer;
 let work: string;
+/**
+ * The Firefox both servers reach with --connect, one after the other (each ends its session when
+ * stopped): how the server gets its browser is not what this file tests.
+ */
+let firefox: FirefoxProcess | undefined;
 
 beforeAll(async () => {
+  firefox = await startCliFirefox();
   fixtures = await startFixtureServer({
     routes: {
       "/mcp-attack.html": (_req, res) => {
@@ -83,6 +92,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await fixtures?.close();
   if (work) await rm(work, { recursive: true, force: true });
+  await firefox?.dispose(0);
 });
 
 describe("webbrain mcp --port: who may reach it", () => {
@@ -280,6 +290,8 @@ describe("webbrain mcp --port: session cap and idle expiry, beyond loopback with
   );
 });
 
+// Asked of main in this process (run-cli.ts runMain): each ends in a usage error before a
+// browser starts, so a process start per check would only add time.
 describe("webbrain mcp --port: bad flags are one-line usage errors before Firefox starts", () => {
   const expectUsageError = (run: { code: number | null; stderr: string }, text: string) => {
     expect(run.code, run.stderr).toBe(2);
@@ -289,32 +301,32 @@ describe("webbrain mcp --port: bad flags are one-line usage errors before Firefo
 
   it("--tools with a group that does not exist", async () => {
     expectUsageError(
-      await runCli(["mcp", "--port", "0", "--tools", "core,tabs"]),
+      await runMain(["mcp", "--port", "0", "--tools", "core,tabs"]),
       '--tools "core,tabs": expected a comma list of core, frames',
     );
   });
 
   it("--port 99999", async () => {
-    expectUsageError(await runCli(["mcp", "--port", "99999"]), "--port must be 0-65535 (got 99999)");
+    expectUsageError(await runMain(["mcp", "--port", "99999"]), "--port must be 0-65535 (got 99999)");
   });
 
   it("--host bad.invalid", async () => {
     expectUsageError(
-      await runCli(["mcp", "--port", "0", "--host", "bad.invalid"]),
+      await runMain(["mcp", "--port", "0", "--host", "bad.invalid"]),
       "--host bad.invalid: no such address",
     );
   });
 
   it("a port already in use", async () => {
     expectUsageError(
-      await runCli(["mcp", "--port", String(fixtures.port)]),
+      await runMain(["mcp", "--port", String(fixtures.port)]),
       `--port ${fixtures.port}: already in use`,
     );
   });
 
   it("--host 0.0.0.0 without --token-file", async () => {
     expectUsageError(
-      await runCli(["mcp", "--port", "0", "--host", "0.0.0.0"]),
+      await runMain(["mcp", "--port", "0", "--host", "0.0.0.0"]),
       "--host 0.0.0.0 listens beyond this machine: give a token you chose with --token-file FILE",
     );
   });
@@ -323,28 +335,28 @@ describe("webbrain mcp --port: bad flags are one-line usage errors before Firefo
     const short = join(work, "short-token");
     await writeFile(short, "abc\n", { mode: 0o600 });
     expectUsageError(
-      await runCli(["mcp", "--port", "0", "--token-file", short]),
+      await runMain(["mcp", "--port", "0", "--token-file", short]),
       "the token must be at least 16 printable characters",
     );
     const shared = join(work, "shared-token");
     await writeFile(shared, "0123456789abcdef0123456789abcdef\n");
     await chmod(shared, 0o644);
     expectUsageError(
-      await runCli(["mcp", "--port", "0", "--token-file", shared]),
+      await runMain(["mcp", "--port", "0", "--token-file", shared]),
       `--token-file ${shared}: other users may read it`,
     );
   });
 
   it("--allow-origin that is not an origin", async () => {
     expectUsageError(
-      await runCli(["mcp", "--port", "0", "--allow-origin", "http://localhost:6274/app"]),
+      await runMain(["mcp", "--port", "0", "--allow-origin", "http://localhost:6274/app"]),
       "--allow-origin http://localhost:6274/app: give an origin like http://localhost:6274",
     );
   });
 
   it("--profile with --port, which would silently drop the profile's logins", async () => {
     const profile = join(work, "never-created-profile");
-    const run = await runCli(["mcp", "--port", "0", "--profile", profile]);
+    const run = await runMain(["mcp", "--port", "0", "--profile", profile]);
     expectUsageError(run, "--profile does not work with --port");
     expect(run.stderr).toContain("--storage-state FILE");
     expect(existsSync(profile)).toBe(false); // Firefox never started on it
@@ -358,10 +370,11 @@ interface HttpMcp {
   stop(): Promise<void>;
 }
 
-/** Starts `webbrain mcp` with `args` and waits for the line that says where it listens. */
+/** Starts `webbrain mcp` with `args` on the file's Firefox and waits for the line that says where it listens. */
 function startHttpMcp(args: string[], knownToken?: string): Promise<HttpMcp> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, [BIN, "mcp", ...args], {
+    const connect = ["--connect", firefox!.wsEndpoint];
+    const child: ChildProcess = spawn(process.execPath, [BIN, "mcp", ...args, ...connect], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stderr = "";
