@@ -23,6 +23,7 @@ export const QUICK_TESTS = [
   "packages/extension/test/run-journal.test.ts",
   "packages/extension/test/run-prompts.test.ts",
   "packages/extension/test/zim/*.test.ts",
+  "packages/page/test/bundle-cache.test.ts",
   "packages/page/test/call-params.test.ts",
   "packages/pi-firefox-bidi/test/debug-log.test.ts",
   "packages/pi-firefox-bidi/test/settings.test.ts",
@@ -46,6 +47,14 @@ const ADDON_TESTS = ["packages/extension/test/**/*.test.ts"];
 
 /** What a quick test gets as its Firefox: a launch that fails and says why. */
 const NO_FIREFOX = fileURLToPath(new URL("./scripts/firefox-refused-in-quick-tests.sh", import.meta.url));
+
+// The page scripts (@webbrain/page bundle.ts) are built once for the run and reused by every
+// process that needs them (each `webbrain` the tests start, each page test file, the add-on's
+// build) while their sources are unchanged, instead of an esbuild run in each. Set here, in the
+// main process, so the workers, their children and the add-on build in globalSetup inherit it.
+process.env.WEBBRAIN_PAGE_SCRIPT_CACHE ??= fileURLToPath(
+  new URL("./node_modules/.cache/webbrain-page-scripts", import.meta.url),
+);
 
 // One config for the whole workspace, three projects that share two forked workers (tests that
 // launch Firefox are heavy on a two-core machine; each Firefox test file owns one browser,
