@@ -24,8 +24,9 @@ const CALL_SCHEMAS_MODULE = /[\\/]src[\\/]call-schemas\.ts$/;
  * bring its builders along (about 150 KB, a parse on every page the script is injected into);
  * as JSON they are a few KB. Descriptions are for the model, so they are left out.
  */
-const CALL_SCHEMAS_SOURCE = `export const CALL_SCHEMAS = ${JSON.stringify(PAGE_CALL_SCHEMAS, (key, value: unknown) =>
-  key === "description" && typeof value === "string" ? undefined : value,
+const CALL_SCHEMAS_SOURCE = `export const CALL_SCHEMAS = ${JSON.stringify(
+  PAGE_CALL_SCHEMAS,
+  (key, value: unknown) => (key === "description" && typeof value === "string" ? undefined : value),
 )};`;
 
 const callSchemasAsJson: Plugin = {
