@@ -78,11 +78,15 @@ describe("page text stays inside the untrusted wrapper", () => {
   });
 
   it("the blockedDone refusal wraps the dialog's label and the page's error text", () => {
+    // A whole probe as the page layer answers it (one that does not fit the contract is not read).
     const decision = new BlockedDone().decide("1", "Order placed.", {
       success: true,
-      dialogs: [{ label: `Error: ${INJECTION}` }],
+      url: "https://shop.test/checkout",
+      dialogs: [{ ref_id: 4, role: "dialog", name: "Error", label: `Error: ${INJECTION}`, modal: true }],
       forms: [],
-      messages: [{ text: `Error: ${INJECTION}` }],
+      messages: [{ role: "alert", text: `Error: ${INJECTION}` }],
+      busy: false,
+      open_dialog: true,
     });
     if (decision.kind !== "block") throw new Error(`expected a refusal, got ${decision.kind}`);
     expect(decision.message).toContain(INJECTION);
