@@ -9,7 +9,7 @@ import { type ScriptedLlm, startScriptedLlm } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
 import { miniwobStep } from "./miniwob/scripted-policy.js";
-import { runCli } from "./run-cli.js";
+import { runCli, runMain } from "./run-cli.js";
 
 const TASKS_DIR = fileURLToPath(new URL("../../testkit/fixtures/miniwob/html", import.meta.url));
 /** Enough scripted turns for every episode of the run (each turn answers one request). */
@@ -121,7 +121,7 @@ describe("webbrain bench miniwob", () => {
     expect(run.stdout).toMatch(/overall: 1\/1 episodes \(100\.0%\)/);
     expect(run.stdout).toMatch(/published reference: 69\.8% \(BrowserGym GenericAgent/);
 
-    const bad = await runCli(["bench", "miniwob", "--tasks-dir", "/nonexistent", "--base-url", llm.baseUrl]);
+    const bad = await runMain(["bench", "miniwob", "--tasks-dir", "/nonexistent", "--base-url", llm.baseUrl]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not MiniWoB\+\+'s html folder/);
   }, 120_000);

@@ -27,7 +27,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runCli, runMain } from "./run-cli.js";
 
 // One Firefox for the file, reached through --connect: each CLI start pays for tsx, not for a
 // launch too (launching itself is tested in run-command, cli-process and security-orphans).
@@ -211,7 +211,8 @@ describe("local files", () => {
         ["run", "read it", "--url", js],
         ["exec", js],
       ]) {
-        const cli = await runCli(args);
+        // Asked of main in this process (run-cli.ts runMain), which collects all it prints.
+        const cli = await runMain(args);
         expect(cli.code, args.join(" ")).toBe(2);
         expect(cli.stderr.trim().split("\n")).toHaveLength(1);
         expect(cli.stderr).toContain(refusal);

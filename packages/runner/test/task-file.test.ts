@@ -13,7 +13,7 @@ import {
   startScriptedLlm,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { runCli, runMain } from "./run-cli.js";
 import { signInScript } from "./sign-in-script.js";
 
 const TEST_TIMEOUT_MS = 300_000;
@@ -75,7 +75,7 @@ describe("webbrain run --tasks --parallel", () => {
   it("refuses a task file with a bad line before starting Firefox", async () => {
     const file = join(work, "bad.jsonl");
     await writeFile(file, '{"task": "fine"}\n{"url": "http://x"}\n');
-    const run = await runCli(["run", "--tasks", file, "--base-url", llm.baseUrl, "--model", "scripted-1"]);
+    const run = await runMain(["run", "--tasks", file, "--base-url", llm.baseUrl, "--model", "scripted-1"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('line 2 has no "task"');
   });

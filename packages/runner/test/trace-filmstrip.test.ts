@@ -24,7 +24,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runCli, runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 const SHOT_CAP_KB = 60;
@@ -136,12 +136,13 @@ describe("watching a run back", () => {
       );
 
       const htmlPath = join(workDir, "order.html");
-      const show = await runCli(["trace", "show", tracePath(), "--html", htmlPath]);
+      // `trace show` reads and writes files only: asked of main in this process (run-cli.ts runMain).
+      const show = await runMain(["trace", "show", tracePath(), "--html", htmlPath]);
       expect(show.code, show.stderr).toBe(0);
       // The runner writes exactly what the add-on's traces page shows and exports.
       expect(await readFile(htmlPath, "utf8")).toBe(traceFilmstripHtml(records));
 
-      const unwritable = await runCli([
+      const unwritable = await runMain([
         "trace",
         "show",
         tracePath(),
@@ -184,13 +185,13 @@ describe("watching a run back", () => {
     });
     const v1Path = join(workDir, "old.jsonl");
     await writeFile(v1Path, v1.map((r) => JSON.stringify(r)).join("\n"));
-    const show = await runCli(["trace", "show", v1Path]);
+    const show = await runMain(["trace", "show", v1Path]);
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toMatch(/click_ax \{"ref_id":\d+\} ok/);
     expect(show.stdout).not.toContain("step screenshot");
 
     const htmlPath = join(workDir, "old.html");
-    const html = await runCli(["trace", "show", v1Path, "--html", htmlPath]);
+    const html = await runMain(["trace", "show", v1Path, "--html", htmlPath]);
     expect(html.code, html.stderr).toBe(0);
     const view = await viewFilmstrip(htmlPath);
     expect(view.frames).toBe(7);

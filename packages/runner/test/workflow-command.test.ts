@@ -27,7 +27,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runCli, runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
@@ -134,7 +134,8 @@ describe("traces and saved workflows", () => {
       expect(click.ms).toBeGreaterThanOrEqual(0);
       expect(records.at(-1)).toMatchObject({ type: "run_end", status: "done", text: "Ordered 3 for Ada." });
 
-      const show = await runCli(["trace", "show", tracePath()]);
+      // `trace show` and `workflow save` / `diff` work on files only: asked of main in this process.
+      const show = await runMain(["trace", "show", tracePath()]);
       expect(show.code, show.stderr).toBe(0);
       expect(show.stdout).toContain('"order 3 for Ada Lovelace, ada@example.com"');
       expect(show.stdout).toMatch(/outcome done/);
@@ -148,7 +149,7 @@ describe("traces and saved workflows", () => {
   );
 
   it("saves the run as a workflow whose typed values are named parameters", async () => {
-    const save = await runCli([
+    const save = await runMain([
       "workflow",
       "save",
       tracePath(),
@@ -174,7 +175,7 @@ describe("traces and saved workflows", () => {
     expect(JSON.stringify(workflow.steps)).not.toContain("ref_id");
     expect(workflow.steps[0].args).toEqual({ value: "{{customer}}" });
 
-    const wrong = await runCli(["workflow", "save", tracePath(), "--param", "who=Nobody"]);
+    const wrong = await runMain(["workflow", "save", tracePath(), "--param", "who=Nobody"]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/No value typed in the run was "Nobody"/);
   });
@@ -295,13 +296,13 @@ describe("traces and saved workflows", () => {
   it(
     "names the changed steps in `workflow diff` between version 1 and version 2",
     async () => {
-      const diff = await runCli(["workflow", "diff", `${workflowPath()}@1`, `${workflowPath()}@2`]);
+      const diff = await runMain(["workflow", "diff", `${workflowPath()}@1`, `${workflowPath()}@2`]);
       expect(diff.code, diff.stderr).toBe(1);
       expect(diff.stdout).toMatch(/\+\+\+ .*@2 \(repaired from step 2: /);
       expect(diff.stdout).toMatch(/^- .*Email/m);
       expect(diff.stdout).toMatch(/^\+ .*Phone/m);
       // `diff FILE` alone compares its previous version with its current one.
-      const alone = await runCli(["workflow", "diff", workflowPath()]);
+      const alone = await runMain(["workflow", "diff", workflowPath()]);
       expect(alone.code, alone.stderr).toBe(1);
       expect(alone.stdout.split("\n").slice(2)).toEqual(diff.stdout.split("\n").slice(2));
     },
