@@ -27,7 +27,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli, runMain } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
@@ -57,9 +57,13 @@ afterAll(async () => {
 describe("traces and saved workflows", () => {
   const tracePath = () => join(workDir, "order.jsonl");
   const workflowPath = () => join(workDir, "order.workflow.json");
-  /** `webbrain workflow run` of the saved workflow on a fixture page, with the file's Firefox. */
+  /**
+   * `webbrain workflow run` of the saved workflow on a fixture page, with the file's Firefox. This
+   * file's commands are asked of main in this process (run-cli.ts runMain): what they did and
+   * printed is checked, not the process around them (cli-process.test.ts tests the bin).
+   */
   const replayOn = (page: string, ...flags: string[]) =>
-    runCli([
+    runMain([
       "workflow",
       "run",
       workflowPath(),
@@ -100,7 +104,7 @@ describe("traces and saved workflows", () => {
           },
         ],
       });
-      const run = await runCli([
+      const run = await runMain([
         "run",
         "order 3 for Ada Lovelace, ada@example.com",
         "--url",
@@ -134,7 +138,6 @@ describe("traces and saved workflows", () => {
       expect(click.ms).toBeGreaterThanOrEqual(0);
       expect(records.at(-1)).toMatchObject({ type: "run_end", status: "done", text: "Ordered 3 for Ada." });
 
-      // `trace show` and `workflow save` / `diff` work on files only: asked of main in this process.
       const show = await runMain(["trace", "show", tracePath()]);
       expect(show.code, show.stderr).toBe(0);
       expect(show.stdout).toContain('"order 3 for Ada Lovelace, ada@example.com"');
@@ -201,7 +204,7 @@ describe("traces and saved workflows", () => {
     "runs the workflow file the add-on's test runs too (testkit's order.workflow.json)",
     async () => {
       const shared = join(DEFAULT_FIXTURES_ROOT, "workflow", "order.workflow.json");
-      const replay = await runCli([
+      const replay = await runMain([
         "workflow",
         "run",
         shared,

@@ -23,7 +23,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli, runMain } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
@@ -70,8 +70,12 @@ async function writeJob(name: string, page: string, handover: boolean): Promise<
   return path;
 }
 
+/**
+ * `webbrain run --job` on the file's Firefox, asked of main in this process (run-cli.ts runMain):
+ * the tests check what the replay did and printed, not the process around it.
+ */
 const runJob = (path: string, ...flags: string[]) =>
-  runCli([
+  runMain([
     "run",
     "--job",
     path,
