@@ -33,11 +33,19 @@ export function runCli(args: string[], opts: ScriptOptions = {}): Promise<CliRun
  * exit) uses `runCli`. No terminal: stdin is `opts.stdin`, then closed; nothing aborts the run.
  * Whatever else the call prints meanwhile (console, process.stdout/stderr) is collected too, as
  * the process's output would hold it: a stray line fails a test as it would through the bin.
+ * `opts.env` is the environment the command reads (its io.env); what Node or a library reads
+ * from the process at start (NODE_*, proxies, the temp folder) cannot be given so, and is refused.
  */
 export async function runMain(
   args: string[],
   opts: Pick<ScriptOptions, "stdin" | "env"> = {},
 ): Promise<CliRun> {
+  const processOnly = Object.keys(opts.env ?? {}).filter((name) => PROCESS_START_ENV.test(name));
+  if (processOnly.length > 0) {
+    throw new Error(
+      `runMain: ${processOnly.join(", ")} take effect when a process starts (Node and its proxy settings, the temp folder), not in this one: use runCli`,
+    );
+  }
   // Imported here: a file that never calls this loads no CLI code.
   const { main } = await import("../src/cli/main.js");
   const stdout: string[] = [];
@@ -64,6 +72,9 @@ export async function runMain(
     restore();
   }
 }
+
+/** Environment that Node or a library reads from the process itself, which runMain cannot give a call. */
+const PROCESS_START_ENV = /^(NODE_\w+|\w+_PROXY|TMPDIR|TMP|TEMP)$/i;
 
 /** Sends console output and direct process.stdout/stderr writes into `stdout` and `stderr` until restored. */
 function captureStrayOutput(stdout: string[], stderr: string[]): () => void {
