@@ -228,7 +228,8 @@ describe("traces page", () => {
     await click(firefox.client, list, "#save-workflow");
     await click(firefox.client, list, "#workflow-save button[type=submit]");
     await waitForText(firefox.client, list, "#workflow-status", "Saved workflow");
-    expect(await text(firefox.client, list, "#workflow-list")).toContain("order 3 for Ada Lovelace");
+    // The status is shown once the workflow is stored; the list re-renders after it (onSaved).
+    await waitForText(firefox.client, list, "#workflow-list", "order 3 for Ada Lovelace");
   }, 240_000);
 
   it("plays the recorded run as a filmstrip with its action boxes, and exports it as one file Firefox shows", async () => {

@@ -1,5 +1,6 @@
 /**
- * `webbrain bench miniwob` end to end: the real CLI, real Firefox, MiniWoB++-shaped fixture tasks
+ * `webbrain bench miniwob` end to end: the CLI's main (asked in this process, run-cli.ts runMain;
+ * the bin itself is tested in cli-process.test.ts), real Firefox, MiniWoB++-shaped fixture tasks
  * (packages/testkit/fixtures/miniwob/html, written for these tests), and scripted policies behind
  * testkit's OpenAI-compatible scripted server that read only the tree the agent sends and act
  * by ref. Episodes run two at a time in separate user contexts; the reward comes from the page.
@@ -9,7 +10,7 @@ import { type ScriptedLlm, startScriptedLlm } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
 import { miniwobStep } from "./miniwob/scripted-policy.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const TASKS_DIR = fileURLToPath(new URL("../../testkit/fixtures/miniwob/html", import.meta.url));
 /** Enough scripted turns for every episode of the run (each turn answers one request). */
@@ -44,7 +45,7 @@ describe("webbrain bench miniwob", () => {
         usage: { input: 500, output: 20 },
       })),
     });
-    const run = await runCli([
+    const run = await runMain([
       "bench",
       "miniwob",
       "--tasks-dir",
@@ -102,7 +103,7 @@ describe("webbrain bench miniwob", () => {
       dialect: "openai-chat",
       script: Array.from({ length: 40 }, () => miniwobStep),
     });
-    const run = await runCli([
+    const run = await runMain([
       "bench",
       "miniwob",
       "--tasks-dir",
@@ -121,7 +122,7 @@ describe("webbrain bench miniwob", () => {
     expect(run.stdout).toMatch(/overall: 1\/1 episodes \(100\.0%\)/);
     expect(run.stdout).toMatch(/published reference: 69\.8% \(BrowserGym GenericAgent/);
 
-    const bad = await runCli(["bench", "miniwob", "--tasks-dir", "/nonexistent", "--base-url", llm.baseUrl]);
+    const bad = await runMain(["bench", "miniwob", "--tasks-dir", "/nonexistent", "--base-url", llm.baseUrl]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/not MiniWoB\+\+'s html folder/);
   }, 120_000);

@@ -16,7 +16,7 @@ import {
   NativeMessageReader,
   NativeMessageTooLargeError,
 } from "../src/companion/native-messaging.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -104,10 +104,13 @@ function startHost(wrapper: string, env: NodeJS.ProcessEnv = process.env): Child
   };
 }
 
+// install and uninstall only write and remove files (in the HOME and folders given through the
+// command's environment): asked of main in this process (run-cli.ts runMain). The host itself
+// runs as the process Firefox starts, below.
 describe("webbrain companion install / uninstall", () => {
   it("writes the manifest Firefox reads and the wrapper it names, prints both, and uninstall removes them", async () => {
     const dir = await tempDir();
-    const installed = await runCli(["companion", "install", "--dir", dir]);
+    const installed = await runMain(["companion", "install", "--dir", dir]);
     expect(installed.code, installed.stderr).toBe(0);
     const manifestFile = join(dir, `${COMPANION_HOST_NAME}.json`);
     const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as Record<string, unknown>;
@@ -121,17 +124,17 @@ describe("webbrain companion install / uninstall", () => {
     expect((await stat(wrapper)).mode & 0o111).not.toBe(0);
     expect(installed.stdout).toBe(`wrote ${manifestFile}\nwrote ${wrapper}\n`);
 
-    const removed = await runCli(["companion", "uninstall", "--dir", dir]);
+    const removed = await runMain(["companion", "uninstall", "--dir", dir]);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toBe(`removed ${manifestFile}\nremoved ${wrapper}\n`);
     await expect(stat(manifestFile)).rejects.toThrow(/ENOENT/);
     await expect(stat(wrapper)).rejects.toThrow(/ENOENT/);
-    expect((await runCli(["companion", "uninstall", "--dir", dir])).stdout).toBe("nothing to remove\n");
+    expect((await runMain(["companion", "uninstall", "--dir", dir])).stdout).toBe("nothing to remove\n");
   });
 
   it("installs under HOME's ~/.mozilla/native-messaging-hosts by default", async () => {
     const home = await tempDir();
-    const installed = await runCli(["companion", "install"], { env: { HOME: home } });
+    const installed = await runMain(["companion", "install"], { env: { HOME: home } });
     expect(installed.code, installed.stderr).toBe(0);
     const manifestFile = join(home, ".mozilla", "native-messaging-hosts", `${COMPANION_HOST_NAME}.json`);
     expect(installed.stdout).toContain(`wrote ${manifestFile}\n`);
@@ -140,7 +143,7 @@ describe("webbrain companion install / uninstall", () => {
 
   it("--launcher writes a desktop entry that starts Firefox with BiDi and prints the alias; uninstall removes it", async () => {
     const home = await tempDir();
-    const installed = await runCli(["companion", "install", "--launcher"], {
+    const installed = await runMain(["companion", "install", "--launcher"], {
       env: { HOME: home, XDG_DATA_HOME: "" },
     });
     expect(installed.code, installed.stderr).toBe(0);
@@ -150,13 +153,13 @@ describe("webbrain companion install / uninstall", () => {
     const text = await readFile(entry, "utf8");
     expect(text).toContain("Exec=firefox --remote-debugging-port 0 %u");
     expect(text).toContain("Name=Firefox (WebBrain companion)");
-    const removed = await runCli(["companion", "uninstall"], { env: { HOME: home, XDG_DATA_HOME: "" } });
+    const removed = await runMain(["companion", "uninstall"], { env: { HOME: home, XDG_DATA_HOME: "" } });
     expect(removed.stdout).toContain(`removed ${entry}\n`);
     await expect(stat(entry)).rejects.toThrow(/ENOENT/);
   });
 
   it("an unknown action is a usage error", async () => {
-    const run = await runCli(["companion", "start"]);
+    const run = await runMain(["companion", "start"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('Unknown companion action "start"');
   });
@@ -165,7 +168,7 @@ describe("webbrain companion install / uninstall", () => {
 describe("the installed host, run as Firefox runs it", () => {
   it("answers hello outside Firefox with why there is no BiDi, and exits when stdin ends", async () => {
     const dir = await tempDir();
-    expect((await runCli(["companion", "install", "--dir", dir])).code).toBe(0);
+    expect((await runMain(["companion", "install", "--dir", dir])).code).toBe(0);
     const manifest = JSON.parse(await readFile(join(dir, `${COMPANION_HOST_NAME}.json`), "utf8")) as {
       path: string;
     };

@@ -21,7 +21,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { connectMcpClient, mcpResultText, runCli } from "./run-cli.js";
+import { connectMcpClient, mcpResultText, runCli, runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
 /** The packaged Wikipedia skill (the one the add-on seeds), named as a user gives it to the runner. */
@@ -240,11 +240,12 @@ describe("--zim on the other commands that run skills", () => {
 describe("webbrain run --zim refuses a bad archive before the model or Firefox is asked", () => {
   /**
    * No model listens at --base-url and no Firefox is at --firefox: a check that came later would
-   * exit 3 (no model) instead of 2.
+   * exit 3 (no model) instead of 2. Asked of main in this process (run-cli.ts runMain), which
+   * collects all it prints.
    */
   async function refused(zim: string, skill: string[] = ["--skill", WIKIPEDIA_SKILL]) {
     const nowhere = `http://127.0.0.1:${await closedPort()}`;
-    const result = await runCli([
+    const result = await runMain([
       "run",
       "Who was Ada Lovelace?",
       ...skill,

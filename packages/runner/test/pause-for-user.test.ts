@@ -15,7 +15,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { BIN, runCli } from "./run-cli.js";
+import { BIN, runCli, runMain } from "./run-cli.js";
 
 // One Firefox for the file, reached through --connect: each CLI start pays for tsx, not for a
 // launch too (launching itself is tested in run-command, cli-process and security-orphans).
@@ -177,7 +177,7 @@ describe("pause_for_user", () => {
   );
 
   it("refuses --allow-pause with --tasks (one person, many runs)", async () => {
-    const run = await runCli(["run", "--tasks", "tasks.jsonl", "--allow-pause"]);
+    const run = await runMain(["run", "--tasks", "tasks.jsonl", "--allow-pause"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--allow-pause needs one task/);
   });

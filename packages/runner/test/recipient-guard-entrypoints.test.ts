@@ -1,6 +1,6 @@
 /**
  * The recipient guard on the runner's other ways in: `webbrain run --tasks` and `webbrain mcp`
- * (the real bin, real Firefox, the chat fixture of recipient-guard.test.ts made a protected route
+ * (run's main asked in this process, run-cli.ts runMain; mcp's real bin; real Firefox; the chat fixture of recipient-guard.test.ts made a protected route
  * with `--messaging-route`). Neither has a plan that names a recipient, so, as `webbrain run`
  * without --plan, a send on the route is refused and nothing reaches the server; reading and
  * typing on the page still work.
@@ -20,7 +20,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { connectMcpClient, mcpResultText, runCli } from "./run-cli.js";
+import { connectMcpClient, mcpResultText, runMain } from "./run-cli.js";
 
 const firefox = useCliFirefox();
 
@@ -89,7 +89,7 @@ describe("recipient guard on webbrain run --tasks and webbrain mcp", () => {
         file,
         `${JSON.stringify({ task: "Say Hi to Alice Martin", url: server.url("/chat/chat.html") })}\n`,
       );
-      const run = await runCli([
+      const run = await runMain([
         "run",
         ...firefox.connectArgs(),
         "--tasks",

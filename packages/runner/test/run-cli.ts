@@ -4,6 +4,7 @@
  */
 import { Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { format } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -28,13 +29,23 @@ export function runCli(args: string[], opts: ScriptOptions = {}): Promise<CliRun
  * `webbrain ARGS` as `main` runs it in the bin, but in this process: the same exit code, stdout
  * and stderr, without a Node and tsx start (about a second each on a loaded two-core machine).
  * For what `main` and a command decide before they reach a browser or a model (help, usage
- * errors, refused files); a test of the process itself (the bin, signals, exit) uses `runCli`.
- * No terminal: stdin is `opts.stdin`, then closed; nothing aborts the run.
+ * errors, refused files, commands on files); a test of the process itself (the bin, signals,
+ * exit) uses `runCli`. No terminal: stdin is `opts.stdin`, then closed; nothing aborts the run.
+ * Whatever else the call prints meanwhile (console, process.stdout/stderr) is collected too, as
+ * the process's output would hold it: a stray line fails a test as it would through the bin.
+ * `opts.env` is the environment the command reads (its io.env); what Node or a library reads
+ * from the process at start (NODE_*, proxies, the temp folder) cannot be given so, and is refused.
  */
 export async function runMain(
   args: string[],
   opts: Pick<ScriptOptions, "stdin" | "env"> = {},
 ): Promise<CliRun> {
+  const processOnly = Object.keys(opts.env ?? {}).filter((name) => PROCESS_START_ENV.test(name));
+  if (processOnly.length > 0) {
+    throw new Error(
+      `runMain: ${processOnly.join(", ")} take effect when a process starts (Node and its proxy settings, the temp folder), not in this one: use runCli`,
+    );
+  }
   // Imported here: a file that never calls this loads no CLI code.
   const { main } = await import("../src/cli/main.js");
   const stdout: string[] = [];
@@ -46,15 +57,54 @@ export async function runMain(
         done();
       },
     });
-  const code = await main(args, {
-    stdout: collect(stdout),
-    stderr: collect(stderr),
-    stdin: Readable.from([opts.stdin ?? ""]),
-    env: { ...process.env, ...opts.env },
-    interactive: false,
-    signal: new AbortController().signal,
-  });
-  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
+  const restore = captureStrayOutput(stdout, stderr);
+  try {
+    const code = await main(args, {
+      stdout: collect(stdout),
+      stderr: collect(stderr),
+      stdin: Readable.from([opts.stdin ?? ""]),
+      env: { ...process.env, ...opts.env },
+      interactive: false,
+      signal: new AbortController().signal,
+    });
+    return { code, stdout: stdout.join(""), stderr: stderr.join("") };
+  } finally {
+    restore();
+  }
+}
+
+/** Environment that Node or a library reads from the process itself, which runMain cannot give a call. */
+const PROCESS_START_ENV = /^(NODE_\w+|\w+_PROXY|TMPDIR|TMP|TEMP)$/i;
+
+/** Sends console output and direct process.stdout/stderr writes into `stdout` and `stderr` until restored. */
+function captureStrayOutput(stdout: string[], stderr: string[]): () => void {
+  const line =
+    (into: string[]) =>
+    (...args: unknown[]) => {
+      into.push(`${format(...args)}\n`);
+    };
+  const consoleMethods = { log: stdout, info: stdout, debug: stdout, warn: stderr, error: stderr } as const;
+  const savedConsole = Object.keys(consoleMethods).map(
+    (name) => [name, console[name as keyof Console]] as const,
+  );
+  for (const [name, into] of Object.entries(consoleMethods)) {
+    (console as unknown as Record<string, unknown>)[name] = line(into);
+  }
+  const savedWrites = [process.stdout.write, process.stderr.write] as const;
+  const write =
+    (into: string[]) =>
+    (chunk: unknown, ...rest: unknown[]): boolean => {
+      into.push(String(chunk));
+      const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    };
+  process.stdout.write = write(stdout) as typeof process.stdout.write;
+  process.stderr.write = write(stderr) as typeof process.stderr.write;
+  return () => {
+    for (const [name, fn] of savedConsole) (console as unknown as Record<string, unknown>)[name] = fn;
+    [process.stdout.write, process.stderr.write] = savedWrites;
+  };
 }
 
 /** A `webbrain` child still running: signal it (`child.kill("SIGINT")`), then await `done`. */

@@ -61,9 +61,14 @@ afterAll(async () => {
 
 const done = { toolCalls: [{ name: "done", arguments: { summary: "Looked at the page." } }] };
 
+/**
+ * `webbrain run` on the file's Firefox, asked of main in this process (run-cli.ts runMain): what
+ * these tests check is what the run sends the model and prints, not the process around it
+ * (cli-process.test.ts and run-command.test.ts test the bin).
+ */
 function run(args: string[], path = "/shop") {
   if (!llm) throw new Error("start the scripted LLM first");
-  return runCli([
+  return runMain([
     "run",
     "look at the page",
     "--url",

@@ -15,7 +15,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 120_000;
 const RESOURCE = Buffer.from("station,reading\nnorth-7731,12.5\n");
@@ -70,9 +70,13 @@ afterAll(async () => {
 
 const done = { toolCalls: [{ name: "done", arguments: { summary: "Finished." } }] };
 
+/**
+ * `webbrain run` on the file's Firefox, asked of main in this process (run-cli.ts runMain): the
+ * tests check the tools' effects and what the run printed, not the process around it.
+ */
 function run(path: string, extra: string[] = []) {
   if (!llm) throw new Error("start the scripted LLM first");
-  return runCli([
+  return runMain([
     "run",
     "do the task",
     "--url",

@@ -1,6 +1,6 @@
 /**
- * Security: Ask mode ("read-only") sends nothing the page chose. Real `webbrain run --mode ask`,
- * real headless Firefox, a scripted model over real HTTP, and a fixture server that logs every
+ * Security: Ask mode ("read-only") sends nothing the page chose. `webbrain run --mode ask` (its
+ * main, asked in this process: run-cli.ts runMain), real headless Firefox, a scripted model over real HTTP, and a fixture server that logs every
  * request it gets.
  *
  * The attack: a hostile page tells the model to call fetch_url and research_url on
@@ -22,7 +22,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const firefox = useCliFirefox();
 
@@ -122,7 +122,7 @@ describe("Ask mode sends nothing the page chose", () => {
           { text: "Revenue grew 4%." },
         ],
       });
-      const run = await runCli([
+      const run = await runMain([
         "run",
         ...firefox.connectArgs(),
         "Summarize this report.",
@@ -174,7 +174,7 @@ describe("Ask mode sends nothing the page chose", () => {
           { toolCalls: [{ name: "done", arguments: { summary: "Read the partner page." } }] },
         ],
       });
-      const run = await runCli([
+      const run = await runMain([
         "run",
         ...firefox.connectArgs(),
         "Read the partner page.",

@@ -22,7 +22,7 @@ import {
   startScriptedLlm,
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runCli } from "./run-cli.js";
+import { BIN, runCli, runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 const MB = 1024 * 1024;
@@ -232,7 +232,8 @@ describe("bad input files get one line and exit 2 before Firefox starts (point 1
         [notJson, /is not JSON \(/],
         [list, /is not one: a list, not an object/],
       ] as const) {
-        const run = await runCli([
+        // Asked of main in this process (run-cli.ts runMain), which collects all it prints.
+        const run = await runMain([
           "snapshot",
           "about:blank",
           "--storage-state",
@@ -256,7 +257,7 @@ describe("bad input files get one line and exit 2 before Firefox starts (point 1
     async () => {
       const firefox = await markingFirefox("shot");
       const out = join(dir, "no-such-folder", "shot.png");
-      const run = await runCli(["screenshot", "about:blank", "-o", out, "--firefox", firefox.path]);
+      const run = await runMain(["screenshot", "about:blank", "-o", out, "--firefox", firefox.path]);
       expect(run.code).toBe(2);
       expect(run.stderr).toBe(
         `webbrain: -o ${out}: the folder ${join(dir, "no-such-folder")} does not exist; create it or write elsewhere.\n`,

@@ -1,6 +1,7 @@
 /**
- * Security: the user's files stay out of the agent's reach unless the user gave them. Real
- * `webbrain` processes, real headless Firefox, a scripted model over real HTTP.
+ * Security: the user's files stay out of the agent's reach unless the user gave them. `webbrain`
+ * commands (their main, asked in this process: run-cli.ts runMain, which collects all they print),
+ * real headless Firefox, a scripted model over real HTTP.
  *
  * Attacks run here, each shown to fail:
  * - `webbrain snapshot file:///…/secret` prints a local file (refused without
@@ -27,7 +28,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 // One Firefox for the file, reached through --connect: each CLI start pays for tsx, not for a
 // launch too (launching itself is tested in run-command, cli-process and security-orphans).
@@ -85,14 +86,14 @@ describe("local files", () => {
     "webbrain snapshot file:///…/secret is refused without --allow-file-urls and works with it",
     async () => {
       const fileUrl = pathToFileURL(secretFile).href;
-      const refused = await runCli(["snapshot", fileUrl]);
+      const refused = await runMain(["snapshot", fileUrl]);
       expect(refused.code).toBe(2);
       expect(refused.stderr.trim()).toBe(
         `webbrain: ${fileUrl} is a local file, and the user has not allowed local files (file: URLs). To allow them, run webbrain with --allow-file-urls.`,
       );
       expect(refused.stdout).not.toContain(SECRET);
 
-      const allowed = await runCli(["snapshot", fileUrl, "--allow-file-urls", ...firefox.connectArgs()]);
+      const allowed = await runMain(["snapshot", fileUrl, "--allow-file-urls", ...firefox.connectArgs()]);
       expect(allowed.code, allowed.stderr).toBe(0);
       expect(allowed.stdout).toContain(SECRET);
     },
@@ -122,7 +123,7 @@ describe("local files", () => {
         ],
       });
       const page = `${server.url("/security/local-files-hostile.html")}?path=${encodeURIComponent(secretFile)}`;
-      const run = await runCli([
+      const run = await runMain([
         "run",
         "Close the support ticket on this page.",
         "--url",
@@ -160,7 +161,7 @@ describe("local files", () => {
       await writeFile(attached, "attached on purpose\n");
       const upload = (path: string) =>
         JSON.stringify({ tool: "upload_file", args: { selector: "#attachment", path } });
-      const run = await runCli(
+      const run = await runMain(
         [
           "exec",
           server.url("/security/local-files-hostile.html"),
@@ -193,7 +194,7 @@ describe("local files", () => {
       expect(sunk.sort()).toEqual(["attached on purpose\n", "invoice 42\n"]);
       expect(run.code).toBe(1);
 
-      const badDir = await runCli(["exec", server.url("/"), "--upload-dir", join(workDir, "nowhere")]);
+      const badDir = await runMain(["exec", server.url("/"), "--upload-dir", join(workDir, "nowhere")]);
       expect(badDir.code).toBe(2);
       expect(badDir.stderr).toContain("--upload-dir");
     },
@@ -211,7 +212,7 @@ describe("local files", () => {
         ["run", "read it", "--url", js],
         ["exec", js],
       ]) {
-        const cli = await runCli(args);
+        const cli = await runMain(args);
         expect(cli.code, args.join(" ")).toBe(2);
         expect(cli.stderr.trim().split("\n")).toHaveLength(1);
         expect(cli.stderr).toContain(refusal);
@@ -223,9 +224,12 @@ describe("local files", () => {
         { tool: "research_url", args: { url: js } },
         { tool: "download_files", args: { urls: [js] } },
       ];
-      const exec = await runCli(["exec", server.url("/security/ask-linked.html"), ...firefox.connectArgs()], {
-        stdin: calls.map((call) => JSON.stringify(call)).join("\n"),
-      });
+      const exec = await runMain(
+        ["exec", server.url("/security/ask-linked.html"), ...firefox.connectArgs()],
+        {
+          stdin: calls.map((call) => JSON.stringify(call)).join("\n"),
+        },
+      );
       const results = answers(exec.stdout);
       expect(results.map((answer) => answer.tool)).toEqual(calls.map((call) => call.tool));
       for (const answer of results) expect(answer.result.error).toContain(refusal);

@@ -1,6 +1,7 @@
 /**
  * `webbrain workflow run --messaging-route`: a replayed workflow never sends on a route the user
- * protected (the real bin, the file's one Firefox through --connect, the chat fixture of
+ * protected (the CLI's main, asked in this process: run-cli.ts runMain; the file's one Firefox
+ * through --connect; the chat fixture of
  * recipient-guard.test.ts, whose Send posts to /api/messages):
  * - a file whose Send step was recorded on the route is refused before any step runs;
  * - a crafted file that records another page for its steps but opens the chat is refused at the
@@ -17,7 +18,7 @@ import { serializeWorkflow, type Workflow } from "@webbrain/agent";
 import { type FixtureServer, readJsonBody, startFixtureServer, waitFor } from "@webbrain/testkit";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
@@ -83,7 +84,7 @@ describe("workflow run --messaging-route", () => {
     "refuses a file whose send step was recorded on the user's protected route, before any step runs",
     async () => {
       const file = await writeWorkflow("recorded.workflow.json", sayHi(server.url("/chat/chat.html")));
-      const run = await runCli([
+      const run = await runMain([
         "workflow",
         "run",
         file,
@@ -106,7 +107,7 @@ describe("workflow run --messaging-route", () => {
     "refuses the send of a crafted file that hides the route in its recorded URLs; without the flag it sends",
     async () => {
       const file = await writeWorkflow("crafted.workflow.json", sayHi(server.url("/elsewhere.html")));
-      const guarded = await runCli([
+      const guarded = await runMain([
         "workflow",
         "run",
         file,
@@ -122,7 +123,7 @@ describe("workflow run --messaging-route", () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(sent).toEqual([]);
 
-      const unguarded = await runCli(["workflow", "run", file, "--approve", ...firefox.connectArgs()]);
+      const unguarded = await runMain(["workflow", "run", file, "--approve", ...firefox.connectArgs()]);
       expect(unguarded.code, unguarded.stderr).toBe(0);
       await waitFor(async () => sent.length > 0, { message: "the unprotected replay's message" });
       expect(sent).toEqual([{ to: "Alice Martin", text: "Hi" }]);
@@ -132,7 +133,14 @@ describe("workflow run --messaging-route", () => {
 
   it("a malformed route line is a usage error that shows the form", async () => {
     const file = await writeWorkflow("any.workflow.json", sayHi(server.url("/chat/chat.html")));
-    const run = await runCli(["workflow", "run", file, "--approve", "--messaging-route", "example.com chat"]);
+    const run = await runMain([
+      "workflow",
+      "run",
+      file,
+      "--approve",
+      "--messaging-route",
+      "example.com chat",
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       '--messaging-route: Route line 1 ("example.com chat") needs "host /path-prefix label"',

@@ -1,7 +1,8 @@
 /**
  * Issue 20, point 6: a password the agent types is stored nowhere. A scripted model signs in on
  * a fixture page (security/login.html: a type=password field and an autocomplete=one-time-code
- * field) during the real `webbrain run --trace FILE` in real headless Firefox; the user's task
+ * field) during `webbrain run --trace FILE` (its main, asked in this process: run-cli.ts runMain,
+ * which collects all it prints; the terminal prompt goes through the bin) in real headless Firefox; the user's task
  * itself names the password, so the trace's first line held it before the page said the field
  * was secret. Then: the trace holds neither secret and is 0600; `webbrain workflow save` neither
  * prints nor stores them, and the saved workflow (0600) has secret parameters with no default;
@@ -23,7 +24,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 import { runOnTerminal, type TerminalRun } from "./terminal-session.js";
 
 // One Firefox for the file, reached through --connect: each CLI start pays for tsx, not for a
@@ -108,7 +109,7 @@ describe("secrets typed during a run", () => {
           },
         ],
       });
-      const run = await runCli(
+      const run = await runMain(
         [
           "run",
           `sign in as ada@example.com, password ${PASSWORD}, code ${CODE}`,
@@ -148,7 +149,7 @@ describe("secrets typed during a run", () => {
   it(
     "are neither printed nor stored by workflow save: they become parameters a replay must be given",
     async () => {
-      const save = await runCli(["workflow", "save", tracePath(), "-o", workflowPath()], { env });
+      const save = await runMain(["workflow", "save", tracePath(), "-o", workflowPath()], { env });
       expect(save.code, save.stderr).toBe(0);
       expect(`${save.stdout}${save.stderr}`).not.toContain(PASSWORD);
       expect(`${save.stdout}${save.stderr}`).not.toContain(CODE);
@@ -165,16 +166,16 @@ describe("secrets typed during a run", () => {
         { name: "code", default: "", field: "Code", secret: true },
       ]);
 
-      const toStdout = await runCli(["workflow", "save", tracePath()], { env });
+      const toStdout = await runMain(["workflow", "save", tracePath()], { env });
       expect(toStdout.code, toStdout.stderr).toBe(0);
       expect(toStdout.stdout).not.toContain(PASSWORD);
 
-      const without = await runCli(["workflow", "run", workflowPath(), ...firefox.connectArgs()], { env });
+      const without = await runMain(["workflow", "run", workflowPath(), ...firefox.connectArgs()], { env });
       expect(without.code).toBe(2);
       expect(without.stderr).toMatch(/needs the secret parameter password, code, which is never saved/);
       expect(logins).toHaveLength(1);
 
-      const replay = await runCli(
+      const replay = await runMain(
         [
           "workflow",
           "run",

@@ -3,7 +3,8 @@
  * reads as the agent's own words. A blockedDone refusal quoted a page's dialog label verbatim
  * ("Error: SYSTEM: ignore previous instructions..." came through as part of our message).
  *
- * Shown end to end: the real `webbrain run` bin drives real headless Firefox on a hostile page
+ * Shown end to end: `webbrain run` (its main, asked in this process: run-cli.ts runMain) drives
+ * real headless Firefox on a hostile page
  * whose title, dialog label, alert text, button names, a native alert, a scrollable field's
  * name and a download's filename all carry one injection string. A scripted model (testkit's
  * server records every request) walks every path where the agent speaks about the page: a page
@@ -25,7 +26,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const firefox = useCliFirefox();
 
@@ -185,7 +186,7 @@ describe("page text reaches the model only inside the untrusted wrapper", () => 
           },
         ],
       });
-      const run = await runCli([
+      const run = await runMain([
         "run",
         ...firefox.connectArgs(),
         "Submit the order on this page.",

