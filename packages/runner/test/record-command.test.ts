@@ -27,7 +27,7 @@ import {
   typeKeys,
   waitFor,
 } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CliRun, runCli, startCli } from "./run-cli.js";
 
 /** The CLI and two Firefox launches on a loaded two-core machine. */
@@ -47,10 +47,11 @@ beforeAll(async () => {
   grid = await startFakeGrid();
   workDir = await mkdtemp(join(tmpdir(), "webbrain-record-test-"));
   // The approved-workflow list (workflow-approvals.ts) is a file we write: it lives here too.
-  process.env.WEBBRAIN_STATE_DIR = join(workDir, "state");
+  vi.stubEnv("WEBBRAIN_STATE_DIR", join(workDir, "state"));
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await grid?.close();
   await server?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });

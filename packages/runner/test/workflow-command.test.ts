@@ -25,7 +25,7 @@ import {
   startScriptedLlm,
   userTexts,
 } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
 import { runMain } from "./run-cli.js";
 
@@ -45,10 +45,11 @@ beforeAll(async () => {
   });
   workDir = await mkdtemp(join(tmpdir(), "webbrain-workflow-test-"));
   // The runner's approved-workflow list (workflow-approvals.ts) lives here, not in the home folder.
-  process.env.WEBBRAIN_STATE_DIR = join(workDir, "state");
+  vi.stubEnv("WEBBRAIN_STATE_DIR", join(workDir, "state"));
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await llm?.close();
   await server?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });

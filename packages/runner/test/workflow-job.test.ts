@@ -21,7 +21,7 @@ import {
   startScriptedLlm,
   userTexts,
 } from "@webbrain/testkit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { useCliFirefox } from "./cli-firefox.js";
 import { runMain } from "./run-cli.js";
 
@@ -36,10 +36,11 @@ const orders: Record<string, unknown>[] = [];
 beforeAll(async () => {
   server = await startFixtureServer({ routes: { "/api/orders": collectJsonRoute(orders) } });
   workDir = await mkdtemp(join(tmpdir(), "webbrain-workflow-job-test-"));
-  process.env.WEBBRAIN_STATE_DIR = join(workDir, "state");
+  vi.stubEnv("WEBBRAIN_STATE_DIR", join(workDir, "state"));
 });
 
 afterAll(async () => {
+  vi.unstubAllEnvs();
   await llm?.close();
   await server?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
