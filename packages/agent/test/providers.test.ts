@@ -3,7 +3,7 @@
 // typed error per failure kind.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type RecordedRequest, startScriptedLlm } from "@webbrain/testkit";
+import { type RecordedRequest, startScriptedLlm, useBedrockOverHttp1 } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   Agent,
@@ -17,6 +17,8 @@ import {
 } from "../src/index.js";
 import { type Harness, harness, providerFor } from "./harness.js";
 import { MemoryBrowser } from "./memory-browser.js";
+
+useBedrockOverHttp1();
 
 let h: Harness | undefined;
 const cleanups: (() => Promise<void>)[] = [];
@@ -126,11 +128,6 @@ describe("request shape per dialect", () => {
     });
     const { options } = toPiModel(provider);
     expect(options).toMatchObject({ region: "eu-west-1", bearerToken: "bedrock-token" });
-    // The AWS SDK speaks HTTP/2 by default; pi-ai's switch makes it talk to this HTTP/1.1 capture server.
-    process.env.AWS_BEDROCK_FORCE_HTTP1 = "1";
-    cleanups.push(async () => {
-      delete process.env.AWS_BEDROCK_FORCE_HTTP1;
-    });
     const client = new PiAiClient(provider);
     const error = await client
       .complete({ systemPrompt: "s", messages: [{ role: "user", content: "hi", timestamp: 0 }], tools: [] })

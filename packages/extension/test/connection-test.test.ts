@@ -9,11 +9,13 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { modelsUrl, testConnection } from "@webbrain/agent";
-import { startScriptedLlm } from "@webbrain/testkit";
+import { startScriptedLlm, useBedrockOverHttp1 } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { testProviderConnection } from "../src/background/connection-test.js";
 import { toAgentProvider } from "../src/background/provider-mapping.js";
 import { PROVIDER_PRESETS, type ProviderConfig, providerFromPreset } from "../src/shared/settings.js";
+
+useBedrockOverHttp1();
 
 const base = providerFromPreset(PROVIDER_PRESETS[0]!, "p");
 const closers: (() => Promise<void>)[] = [];
@@ -105,12 +107,6 @@ describe("Test connection over real HTTP", () => {
   });
 
   it("Bedrock: no listing on its runtime API, so a one-line generation through pi-ai; a refused token is said", async () => {
-    // The AWS SDK speaks HTTP/2 on Node; pi-ai's switch makes it talk to the HTTP/1.1 server
-    // (in Firefox, fetch picks the protocol).
-    process.env.AWS_BEDROCK_FORCE_HTTP1 = "1";
-    closers.push(async () => {
-      delete process.env.AWS_BEDROCK_FORCE_HTTP1;
-    });
     const llm = await startScriptedLlm({ dialect: "bedrock", script: [{ text: "OK" }], apiKey: "br-token" });
     closers.push(llm.close);
     const bedrock = PROVIDER_PRESETS.find((preset) => preset.key === "bedrock")!;

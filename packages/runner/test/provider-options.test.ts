@@ -1,13 +1,12 @@
 // The runner's Azure and Bedrock flags, end to end: flags -> provider config -> pi-ai -> the
 // scripted server speaking that provider's wire format over real HTTP.
 import { PiAiClient } from "@webbrain/agent";
-import { type ScriptedLlm, startScriptedLlm, userTexts } from "@webbrain/testkit";
+import { type ScriptedLlm, startScriptedLlm, useBedrockOverHttp1, userTexts } from "@webbrain/testkit";
 import { afterEach, describe, expect, it } from "vitest";
 import { UsageError } from "../src/errors.js";
 import { bedrockEndpoint, providerFromFlags, resolveVision } from "../src/run/provider-options.js";
 
-// pi-ai's Bedrock client speaks HTTP/2 on Node unless told otherwise; the scripted server is HTTP/1.1.
-process.env.AWS_BEDROCK_FORCE_HTTP1 = "1";
+useBedrockOverHttp1();
 
 const open: ScriptedLlm[] = [];
 afterEach(async () => {

@@ -3,17 +3,14 @@
  * process changed (process-leaks.ts), naming what it left, before the next file runs there.
  * Registered first, so its afterAll runs after the file's own (vitest runs after-hooks as a stack).
  */
-import { afterAll, beforeAll, vi } from "vitest";
+import { afterAll, vi } from "vitest";
 import { leaksBetween, type ProcessState, processState } from "./process-leaks.js";
 
-let before: ProcessState | undefined;
-
-beforeAll(() => {
-  before = processState(vi.isFakeTimers());
-});
+// Taken as this file is evaluated, before the test file is imported: a change the test file makes
+// at its top level (an env variable set for the whole file) is one of its own, too.
+const before: ProcessState = processState(vi.isFakeTimers());
 
 afterAll(() => {
-  if (!before) return;
   const leaks = leaksBetween(before, processState(vi.isFakeTimers()));
   if (leaks.length > 0) {
     throw new Error(

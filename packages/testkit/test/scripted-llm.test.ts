@@ -11,6 +11,7 @@ import {
   startScriptedLlm,
   systemPromptText,
   toolNames,
+  useBedrockOverHttp1,
 } from "../src/llm/index.js";
 
 const API_OF: Record<Dialect, Api> = {
@@ -20,8 +21,7 @@ const API_OF: Record<Dialect, Api> = {
   bedrock: "bedrock-converse-stream",
 };
 
-// pi-ai's Bedrock client uses HTTP/2 on Node unless told otherwise; the scripted server is HTTP/1.1.
-process.env.AWS_BEDROCK_FORCE_HTTP1 = "1";
+useBedrockOverHttp1();
 
 /** Per-call options: a key, and for Bedrock a region and its bearer token (API key). */
 function keyed(dialect: Dialect, extra: Record<string, unknown> = {}) {
