@@ -109,7 +109,13 @@ describe("webbrain run", () => {
             };
           },
           {
-            toolCalls: [{ name: "get_accessibility_tree", arguments: {} }],
+            // Saving posts the product, and the page says so when the answer comes: wait for the
+            // page to settle before reading it, as a model should. (Reading the tree at once raced
+            // the POST on a loaded machine: "Product created" was not there yet.)
+            toolCalls: [
+              { name: "wait_for_stable", arguments: {} },
+              { name: "get_accessibility_tree", arguments: {} },
+            ],
             usage: { input: 3000, output: 12 },
           },
           (req) => {
@@ -147,7 +153,7 @@ describe("webbrain run", () => {
         status: "done",
         summary: expect.stringContaining("Created Pro plan"),
         steps: 6,
-        toolCalls: 10,
+        toolCalls: 11,
         tokens: { input: 13_300, output: 186 },
       });
       // Progress went to stderr, one line per tool result.
