@@ -177,12 +177,17 @@ describe("keys and typing", () => {
 describe("waits", () => {
   it("wait_for_element sees an element that appears later, and times out with a typed error", async () => {
     const page = await env.open("/page/forms.html");
-    await page.call("type_ax", { ref_id: await page.ref('"Password"'), value: "pw" });
-    await page.call("set_field", { ref_id: await page.ref('"User"'), value: "lin", submit: true });
-    const found = await page.call("wait_for_element", { selector: "#welcome", timeout_ms: 3000 });
+    // The wait is sent first and the page adds the element after it, so the element is absent when
+    // the wait starts. (Submitting the form, whose welcome line comes on a 300 ms timer, raced a
+    // loaded machine: the line was sometimes there before the wait began.)
+    const waiting = page.call("wait_for_element", { selector: "#late", timeout_ms: 5000 });
+    await page.page(
+      "setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); }, 100)",
+    );
+    const found = await waiting;
     expect(found).toMatchObject({ success: true, state: "visible", element: { name: expect.any(String) } });
     expect(found.elapsed_ms as number).toBeGreaterThan(0);
-    const byText = await page.call("wait_for_element", { text: "Welcome back" });
+    const byText = await page.call("wait_for_element", { text: "Arrived late" });
     expect(byText.success).toBe(true);
     const missing = await page.call("wait_for_element", { selector: "#never", timeout_ms: 200 });
     expect(missing).toMatchObject({ success: false, code: "timeout" });
