@@ -15,24 +15,17 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TOOL_CATALOG, toolSpec } from "@webbrain/agent";
+import { TOOL_CATALOG } from "@webbrain/agent";
 import { evaluate, navigate } from "@webbrain/bidi";
+import { TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import {
-  detailsMismatches,
-  MODES,
-  type Mode,
-  modeFitsTier,
-  TIERS,
-  type Tier,
-  TREE_NODES_PARAM,
-  treeNodesOf,
-} from "@webbrain/protocol";
-import {
+  CONFORMANCE_COMBOS,
   CONFORMANCE_ORDER,
   conformanceArgs,
   conformanceEffectProblem,
   conformanceFollowUps,
   conformancePageUrl,
+  detailsProblem,
   type FixtureServer,
   NOT_OFFERED,
   setupFirefox,
@@ -126,18 +119,7 @@ beforeAll(async () => {
   await inProbe(`webbrainTools.download(${JSON.stringify(fixtures.url("/conformance/report.txt"))})`);
 });
 
-const COMBOS: [Mode, Tier][] = MODES.flatMap((mode) =>
-  TIERS.filter((tier) => modeFitsTier(mode, tier)).map((tier): [Mode, Tier] => [mode, tier]),
-);
-
 let opened = 0;
-
-/** Where a result does not fit its tool's declared `details` (@webbrain/protocol), if anywhere. */
-function detailsProblem(tool: string, result: Record<string, unknown>): string | undefined {
-  const spec = toolSpec(tool);
-  const mismatches = spec ? detailsMismatches(spec.details, result) : [];
-  return mismatches.length > 0 ? `details do not fit the contract: ${mismatches.join("; ")}` : undefined;
-}
 
 describe("add-on tool conformance", () => {
   it("has one conformance call for every declared tool", () => {
@@ -148,7 +130,7 @@ describe("add-on tool conformance", () => {
     expect(await inProbe<string[]>("webbrainTools.notOffered()")).toEqual(ADDON_NOT_OFFERED);
   });
 
-  for (const [mode, tier] of COMBOS) {
+  for (const [mode, tier] of CONFORMANCE_COMBOS) {
     it(`${mode}/${tier}: every offered tool runs`, async () => {
       const context = await firefox.newTab();
       // A unique URL per case, so the port's tab is found by it.

@@ -16,23 +16,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { TOOL_CATALOG, toolSpec, toolsNotOffered } from "@webbrain/agent";
+import { TOOL_CATALOG, toolsNotOffered } from "@webbrain/agent";
+import { TREE_NODES_PARAM, treeNodesOf } from "@webbrain/protocol";
 import {
-  detailsMismatches,
-  MODES,
-  type Mode,
-  modeFitsTier,
-  TIERS,
-  type Tier,
-  TREE_NODES_PARAM,
-  treeNodesOf,
-} from "@webbrain/protocol";
-import {
+  CONFORMANCE_COMBOS,
   CONFORMANCE_ORDER,
   conformanceArgs,
   conformanceEffectProblem,
   conformanceFollowUps,
   conformancePageUrl,
+  detailsProblem,
   type FixtureServer,
   NOT_OFFERED,
   startFixtureServer,
@@ -85,17 +78,6 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
-/** Where a result does not fit its tool's declared `details` (@webbrain/protocol), if anywhere. */
-function detailsProblem(tool: string, result: Record<string, unknown>): string | undefined {
-  const spec = toolSpec(tool);
-  const mismatches = spec ? detailsMismatches(spec.details, result) : [];
-  return mismatches.length > 0 ? `details do not fit the contract: ${mismatches.join("; ")}` : undefined;
-}
-
-const COMBOS: [Mode, Tier][] = MODES.flatMap((mode) =>
-  TIERS.filter((tier) => modeFitsTier(mode, tier)).map((tier): [Mode, Tier] => [mode, tier]),
-);
-
 describe("runner tool conformance", () => {
   it("has one conformance call for every declared tool", () => {
     expect([...CONFORMANCE_ORDER].sort()).toEqual(TOOL_CATALOG.map((spec) => spec.name).sort());
@@ -105,7 +87,7 @@ describe("runner tool conformance", () => {
     expect(toolsNotOffered(port.capabilities)).toEqual(Object.keys(NOT_OFFERED.runner));
   });
 
-  for (const [mode, tier] of COMBOS) {
+  for (const [mode, tier] of CONFORMANCE_COMBOS) {
     it(`${mode}/${tier}: every offered tool runs`, async () => {
       const pageUrl = conformancePageUrl(server.origin, server.crossOrigin);
       const tab = await port.newTab(pageUrl, { active: true });

@@ -12,7 +12,18 @@
  * person at hand offer it; the add-on's probe stands in one who presses Continue at once) and
  * end the turn (clarify, done)); the follow-ups reach paths one call does not.
  */
-import { EXAMPLE_FRAME_FILTER, type ExamplePage, resolveExample, toolSpec } from "@webbrain/protocol";
+import {
+  detailsMismatches,
+  EXAMPLE_FRAME_FILTER,
+  type ExamplePage,
+  MODES,
+  type Mode,
+  modeFitsTier,
+  resolveExample,
+  TIERS,
+  type Tier,
+  toolSpec,
+} from "@webbrain/protocol";
 import { type NamedNode, refByName } from "./tree-refs.js";
 
 export const CONFORMANCE_ORDER = [
@@ -147,4 +158,16 @@ export function conformanceArgs(tool: string, ctx: ConformanceContext): Record<s
   const spec = toolSpec(tool);
   if (!spec) throw new Error(`${tool} is not a declared tool`);
   return resolveExample(spec.example, conformancePage(ctx));
+}
+
+/** Every mode with each tier it runs on (`modeFitsTier`): the runs both ports' conformance tests make. */
+export const CONFORMANCE_COMBOS: readonly (readonly [Mode, Tier])[] = MODES.flatMap((mode) =>
+  TIERS.filter((tier) => modeFitsTier(mode, tier)).map((tier) => [mode, tier] as const),
+);
+
+/** Where a result does not fit its tool's declared `details` (@webbrain/protocol), if anywhere. */
+export function detailsProblem(tool: string, result: Record<string, unknown>): string | undefined {
+  const spec = toolSpec(tool);
+  const mismatches = spec ? detailsMismatches(spec.details, result) : [];
+  return mismatches.length > 0 ? `details do not fit the contract: ${mismatches.join("; ")}` : undefined;
 }
