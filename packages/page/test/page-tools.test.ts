@@ -3,6 +3,7 @@
  * defenses (modal scope, ambiguity payload), the rich-text toolbar guard, keys, waits, forms,
  * the completion probe, frames, shadow DOM and the read-only tools.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { callFunction, navigate } from "@webbrain/bidi";
 import { waitFor } from "@webbrain/testkit";
 import { describe, expect, it } from "vitest";
@@ -205,7 +206,88 @@ describe("waits", () => {
     const busy = await page.call("wait_for_stable", { quiet_ms: 200, timeout_ms: 600 });
     expect(busy).toMatchObject({ success: false, code: "timeout", stable: false });
   });
+
+  it("wait_for_stable does not count a starved tab's stretch as quiet", async () => {
+    // An animated page (a change every frame) whose tab is starved of CPU, as on a loaded
+    // machine: the wait's timer may wake before the page's next frame, after a stretch it did not
+    // watch. That stretch is not quiet: the page never settles, and the wait says so.
+    const page = await env.open("/page/forms.html");
+    await page.page(
+      "(() => { let last = performance.now(); window.maxGap = 0; const tick = () => { const now = performance.now(); window.maxGap = Math.max(window.maxGap, now - last); last = now; document.body.append(document.createElement('i')); requestAnimationFrame(tick); }; requestAnimationFrame(tick); })()",
+    );
+    const animated = await starvedWhile(page.call("wait_for_stable", { quiet_ms: 300, timeout_ms: 3000 }));
+    expect(animated).toMatchObject({ success: false, code: "timeout", stable: false });
+    expect(animated.mutations as number).toBeGreaterThan(0);
+    // The tab really was starved: the page's frames stopped for most of a stop.
+    expect(Number(await page.page("window.maxGap"))).toBeGreaterThan(STARVE.stopMs * 0.8);
+
+    // A quiet page in a tab starved for the whole wait: nothing was watched, and the error says
+    // that rather than that the page kept changing.
+    const quiet = await env.open("/page/tree-basics.html");
+    const starved = await starvedWhile(quiet.call("wait_for_stable", { quiet_ms: 300, timeout_ms: 2000 }));
+    expect(starved).toMatchObject({ success: false, code: "timeout", stable: false, mutations: 0 });
+    expect(starved.error).toMatch(
+      /could not watch the page for a quiet 300 ms within 2000 ms: the tab was too busy/,
+    );
+    // Once the tab runs again, the same quiet page settles: a late wake delays the answer, never
+    // withholds it.
+    expect(await quiet.call("wait_for_stable", { quiet_ms: 300, timeout_ms: 3000 })).toMatchObject({
+      success: true,
+      stable: true,
+    });
+  });
 });
+
+/** A starved tab: its content processes stopped for `stopMs`, then let run for `runMs`, again and again. */
+const STARVE = { stopMs: 600, runMs: 60 };
+
+/** The Firefox content processes that run web pages (Fission may use several). */
+function tabProcesses(browserPid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let args: string[];
+    try {
+      // Firefox rewrites a content process's command line into one space-separated string.
+      args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split(/[\0 ]/);
+    } catch {
+      continue;
+    }
+    const parent = args[args.indexOf("-parentPid") + 1];
+    if (args.includes("-isForBrowser") && parent === String(browserPid)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/** Starves the file's Firefox's tabs until `call` answers; the processes always run again after. */
+async function starvedWhile<T>(call: Promise<T>): Promise<T> {
+  let answered = false;
+  const result = call.finally(() => {
+    answered = true;
+  });
+  const pids = tabProcesses(env.firefox.browser.pid);
+  expect(pids.length).toBeGreaterThan(0);
+  const signal = (name: NodeJS.Signals) => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, name);
+      } catch {
+        // a process that ended meanwhile
+      }
+    }
+  };
+  try {
+    while (!answered) {
+      signal("SIGSTOP");
+      await new Promise((resolve) => setTimeout(resolve, STARVE.stopMs));
+      signal("SIGCONT");
+      await Promise.race([result, new Promise((resolve) => setTimeout(resolve, STARVE.runMs))]);
+    }
+  } finally {
+    signal("SIGCONT");
+  }
+  return result;
+}
 
 describe("forms, frames, shadow DOM and reading", () => {
   it("verify_form lists field values, missing required fields and validity", async () => {

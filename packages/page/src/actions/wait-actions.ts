@@ -3,9 +3,15 @@
  * polling backstop, and always end by their timeout with a typed `timeout` error.
  *
  * wait_for_stable: "stable" = no DOM mutation and no finished network request (Resource Timing)
- * for `quiet_ms`, and the document loaded. Page script in a sandbox cannot see requests still in
- * flight, so a long request with no DOM activity counts as quiet here; the runner adds the
- * in-flight fetch/XHR check from Firefox's network events (runner/src/browser/network-activity.ts).
+ * for `quiet_ms` of watched time, and the document loaded. Page script in a sandbox cannot see
+ * requests still in flight, so a long request with no DOM activity counts as quiet here; the
+ * runner adds the in-flight fetch/XHR check from Firefox's network events
+ * (runner/src/browser/network-activity.ts).
+ *
+ * Watched time: when the tab's process is starved of CPU (a loaded machine), our poll and the
+ * page's own work stop together, and on waking our timer may run before the page's next
+ * animation frame or late timer. A poll that slept far past what it asked for therefore did
+ * not watch that stretch: the quiet window starts again after it instead of counting it.
  */
 import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace } from "../dom-realm.js";
@@ -17,6 +23,12 @@ import { isRendered } from "../visibility.js";
 
 export const STABLE_DEFAULT_QUIET_MS = 500;
 const POLL_INTERVAL_MS = 100;
+/**
+ * How far past its time a poll may wake and still count as having watched: a loaded machine
+ * wakes timers tens of ms late, which is noise; past this, a quarter of the default quiet window
+ * went unseen.
+ */
+const LATE_WAKE_MS = 125;
 
 type ElementState = "visible" | "attached" | "hidden" | "detached";
 
@@ -163,19 +175,21 @@ export async function waitForStable(
   const quiet = p.quiet_ms ?? STABLE_DEFAULT_QUIET_MS;
   const timeout = timeoutOf(p);
   const started = performance.now();
-  let lastActivity = performance.now();
+  // Where the quiet window starts: the last change seen, or the end of a stretch not watched.
+  let quietSince = started;
   let mutations = 0;
   let requests = 0;
+  let unwatchedMs = 0;
   const observer = new MutationObserver((records) => {
     mutations += records.length;
-    lastActivity = performance.now();
+    quietSince = performance.now();
   });
   observer.observe(state.doc, { subtree: true, childList: true, attributes: true, characterData: true });
   let resources: PerformanceObserver | undefined;
   try {
     resources = new PerformanceObserver((list) => {
       requests += list.getEntries().length;
-      lastActivity = performance.now();
+      quietSince = performance.now();
     });
     resources.observe({ type: "resource", buffered: false });
   } catch {
@@ -192,26 +206,47 @@ export async function waitForStable(
   try {
     while (performance.now() - started < timeout) {
       const now = performance.now();
-      if (state.doc.readyState === "complete" && now - lastActivity >= quiet) {
+      if (state.doc.readyState === "complete" && now - quietSince >= quiet) {
         return { details: { stable: true, waited_ms: Math.round(now - started), mutations, requests } };
       }
+      const asked = Math.min(POLL_INTERVAL_MS, quiet);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(POLL_INTERVAL_MS, quiet));
+        const timer = setTimeout(resolve, asked);
         wake = () => {
           clearTimeout(timer);
           resolve();
         };
       });
       if (cancelled) throw cancelledError("wait_for_stable", Math.round(performance.now() - started));
+      const woke = performance.now();
+      const late = woke - now - asked;
+      if (late > LATE_WAKE_MS) {
+        unwatchedMs += late;
+        quietSince = Math.max(quietSince, woke);
+      }
     }
   } finally {
     activeWaits.delete(cancel);
     observer.disconnect();
     resources?.disconnect();
   }
-  throw new PageError(
-    "timeout",
-    `wait_for_stable: the page kept changing for ${timeout} ms (${mutations} DOM changes, ${requests} requests finished). It may animate or poll forever; go on with a snapshot.`,
-    { stable: false, mutations, requests },
-  );
+  throw new PageError("timeout", stableTimeoutMessage(timeout, quiet, mutations, requests, unwatchedMs), {
+    stable: false,
+    mutations,
+    requests,
+  });
+}
+
+/** Why no quiet window was found: the page's own changes, or a tab too starved to watch. */
+function stableTimeoutMessage(
+  timeout: number,
+  quiet: number,
+  mutations: number,
+  requests: number,
+  unwatchedMs: number,
+): string {
+  const seen = `${mutations} DOM changes, ${requests} requests finished`;
+  if (mutations === 0 && requests === 0 && unwatchedMs > 0)
+    return `wait_for_stable: could not watch the page for a quiet ${quiet} ms within ${timeout} ms: the tab was too busy to run its timers on time (${Math.round(unwatchedMs)} ms unwatched; ${seen}). The machine may be overloaded; read the page as it is, or wait again.`;
+  return `wait_for_stable: the page kept changing for ${timeout} ms (${seen}). It may animate or poll forever; go on with a snapshot.`;
 }
