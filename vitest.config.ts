@@ -29,6 +29,7 @@ export const QUICK_TESTS = [
   "packages/pi-firefox-bidi/test/settings.test.ts",
   "packages/runner/test/argv-parser.test.ts",
   "packages/runner/test/attach-socket.test.ts",
+  "packages/runner/test/dead-companion-leftovers.test.ts",
   "packages/runner/test/companion-host.test.ts",
   "packages/runner/test/mcp-tool-groups.test.ts",
   "packages/runner/test/network-activity.test.ts",

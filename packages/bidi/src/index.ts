@@ -8,7 +8,7 @@ export * from "./firefox-process.js";
 export * from "./firefox-profile.js";
 export * from "./input-commands.js";
 export * from "./launcher.js";
-export { processGroupRuns } from "./process-state.js";
+export { pidAlive, processGroupRuns } from "./process-state.js";
 export * from "./remote-value.js";
 export * from "./script-commands.js";
 export * from "./session.js";

@@ -23,6 +23,7 @@ import {
   type AttachServerMessage,
   type CompanionEvent,
 } from "@webbrain/protocol";
+import { ATTACH_SOCKETS, sweepDeadCompanionLeftovers } from "./dead-companion-leftovers.js";
 import { readJsonLines } from "./json-lines.js";
 
 /** Under Firefox's 1 MiB limit for one host message, with room for the event around the line. */
@@ -83,8 +84,10 @@ export class AttachSocketServer {
   static async listen(dir: string, onEvent: (event: CompanionEvent) => void): Promise<AttachSocketServer> {
     await ensurePrivateDir(dir);
     const path = attachSocketPath(dir);
-    // A socket file of a companion with our pid that died is stale: nobody answers there.
+    // A socket file of a companion with our pid that died is stale: nobody answers there. So
+    // are those of companions that died (with a killed Firefox) before removing theirs.
     await unlink(path).catch(() => undefined);
+    await sweepDeadCompanionLeftovers(dir, ATTACH_SOCKETS);
     let self: AttachSocketServer | undefined;
     const server = createServer((socket) => {
       if (self) self.#accept(socket, onEvent);

@@ -30,6 +30,11 @@ import { type BrowserConnection, openBrowserConnection } from "../browser/browse
 import { BidiBrowserPort } from "../port/bidi-browser-port.js";
 import { loadPageScript } from "../port/page-script-source.js";
 import { AttachSocketServer, attachSocketDir } from "./attach-socket.js";
+import {
+  COMPANION_DOWNLOADS_PREFIX,
+  DOWNLOAD_FOLDERS,
+  sweepDeadCompanionLeftovers,
+} from "./dead-companion-leftovers.js";
 import { type BidiDiscovery, discoverFirefoxBidi } from "./firefox-endpoint.js";
 import { findMarkedTab } from "./tab-marker.js";
 
@@ -195,7 +200,9 @@ export class Companion {
     } catch (error) {
       return { ok: false, reason: (error as Error).message };
     }
-    const downloadsDir = join(tmpdir(), `webbrain-companion-${randomUUID()}`);
+    // Named by our pid, so the next companion can sweep it if Firefox's kill takes us with it.
+    await sweepDeadCompanionLeftovers(tmpdir(), DOWNLOAD_FOLDERS);
+    const downloadsDir = join(tmpdir(), `${COMPANION_DOWNLOADS_PREFIX}${process.pid}-${randomUUID()}`);
     try {
       const port = await BidiBrowserPort.open({
         client: connection.client,
