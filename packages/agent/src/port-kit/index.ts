@@ -6,4 +6,5 @@
 export * from "./frame-pick.js";
 export * from "./in-flight-requests.js";
 export * from "./ref-floors.js";
+export * from "./side-effect-bounds.js";
 export * from "./stable-wait.js";

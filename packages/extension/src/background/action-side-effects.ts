@@ -26,13 +26,12 @@
  *   action that started nothing waits for nothing.
  */
 
+import { FOLLOW_START_TIMEOUT_MS } from "@webbrain/agent";
 import type { DownloadReport, NewTabReport } from "@webbrain/protocol";
 import { isPageLeftMessage, type LinkFollowed } from "../content/content-messages.js";
 
 /** How long a begun download may take to finish before the result is returned without it. */
 const DOWNLOAD_WAIT_MS = 10_000;
-/** How long a followed link may take to start its request, download or tab. */
-const FOLLOW_START_WAIT_MS = 3_000;
 /** How long a document an action navigated to may take to load before the result is returned. */
 const NAVIGATION_LOAD_WAIT_MS = 10_000;
 /** How long a new tab may take to get its first URL. */
@@ -115,7 +114,7 @@ export class WebExtActionSideEffects {
         } else if (followed)
           await waitUntil(
             async () => documents.size > 0 || downloads.length > 0 || tabs.length > 0,
-            FOLLOW_START_WAIT_MS,
+            FOLLOW_START_TIMEOUT_MS,
           );
         if (documents.size > 0) await waitUntil(async () => documents.size === 0, DOWNLOAD_WAIT_MS);
         const out: ActionEffects = {};

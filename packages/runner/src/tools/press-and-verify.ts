@@ -21,7 +21,7 @@
  * - Stop (the signal) is checked before every round and every step: once it fires nothing more
  *   is pressed, and the action rejects with the Stop error.
  */
-import type { PageResult } from "@webbrain/agent";
+import { FOLLOW_START_TIMEOUT_MS, type PageResult } from "@webbrain/agent";
 import type { BidiClient } from "@webbrain/bidi";
 import type { JsonObject, PageRunnerData } from "@webbrain/protocol";
 import type { DialogHandler } from "../browser/dialog-handler.js";
@@ -37,13 +37,6 @@ const NAVIGATION_SETTLE_TIMEOUT_MS = 10_000;
 
 /** How long after an accepted beforeunload prompt the navigation it let through may take to start. */
 const LEAVE_START_TIMEOUT_MS = 3_000;
-/**
- * How long a followed link's navigation or download may take to start after the click was read
- * back. The wait ends when it starts, so the bound costs only a link that starts nothing. It was
- * 3 s: on a two-core machine with stress-ng beside the suite, a download link's start came later,
- * and the click's result lost its download.
- */
-const FOLLOW_START_TIMEOUT_MS = 10_000;
 
 /** Resolve -> press -> verify rounds one action may take (a combobox needs two). */
 const MAX_PLAN_ROUNDS = 4;
