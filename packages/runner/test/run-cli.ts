@@ -9,6 +9,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  CONSOLE_METHODS,
+  type ConsoleMethod,
   runNodeScript,
   type ScriptOptions,
   type ScriptRun,
@@ -83,13 +85,16 @@ function captureStrayOutput(stdout: string[], stderr: string[]): () => void {
     (...args: unknown[]) => {
       into.push(`${format(...args)}\n`);
     };
-  const consoleMethods = { log: stdout, info: stdout, debug: stdout, warn: stderr, error: stderr } as const;
-  const savedConsole = Object.keys(consoleMethods).map(
-    (name) => [name, console[name as keyof Console]] as const,
-  );
-  for (const [name, into] of Object.entries(consoleMethods)) {
-    (console as unknown as Record<string, unknown>)[name] = line(into);
-  }
+  // Typed by testkit's list: a method the leak guard watches cannot be missed here.
+  const consoleMethods: Record<ConsoleMethod, string[]> = {
+    log: stdout,
+    info: stdout,
+    debug: stdout,
+    warn: stderr,
+    error: stderr,
+  };
+  const savedConsole = CONSOLE_METHODS.map((name) => [name, console[name]] as const);
+  for (const name of CONSOLE_METHODS) console[name] = line(consoleMethods[name]);
   const savedWrites = [process.stdout.write, process.stderr.write] as const;
   const write =
     (into: string[]) =>
@@ -102,7 +107,7 @@ function captureStrayOutput(stdout: string[], stderr: string[]): () => void {
   process.stdout.write = write(stdout) as typeof process.stdout.write;
   process.stderr.write = write(stderr) as typeof process.stderr.write;
   return () => {
-    for (const [name, fn] of savedConsole) (console as unknown as Record<string, unknown>)[name] = fn;
+    for (const [name, fn] of savedConsole) console[name] = fn;
     [process.stdout.write, process.stderr.write] = savedWrites;
   };
 }

@@ -8,6 +8,7 @@ export * from "./llm/index.js";
 export * from "./node-script.js";
 export * from "./pdf-writer.js";
 export * from "./person-input.js";
+export { CONSOLE_METHODS, type ConsoleMethod } from "./process-leaks.js";
 export * from "./session-relay.js";
 export * from "./skill-markdown.js";
 export * from "./tool-conformance.js";

@@ -29,7 +29,9 @@ export const WATCHED_PROCESS_EVENTS = [
   "unhandledRejection",
 ] as const;
 
-const CONSOLE_METHODS = ["log", "info", "debug", "warn", "error"] as const;
+/** The console methods code prints with: the guard watches them, and `runMain` captures them. */
+export const CONSOLE_METHODS = ["log", "info", "debug", "warn", "error"] as const;
+export type ConsoleMethod = (typeof CONSOLE_METHODS)[number];
 
 export function processState(fakeTimers: boolean): ProcessState {
   return {
