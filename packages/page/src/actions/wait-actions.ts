@@ -12,6 +12,10 @@
  * page's own work stop together, and on waking our timer may run before the page's next
  * animation frame or late timer. A poll that slept far past what it asked for therefore did
  * not watch that stretch: the quiet window starts again after it instead of counting it.
+ * A hidden document (a background tab, where scheduled jobs replay) is the exception: Firefox
+ * holds its timers, ours and the page's alike, to about one a second and runs no animation
+ * frames, so a late wake there is the rule and the page had no more chance to change than we
+ * had to look.
  */
 import type { PageCallParams } from "@webbrain/protocol";
 import { collapseWhitespace } from "../dom-realm.js";
@@ -220,7 +224,7 @@ export async function waitForStable(
       if (cancelled) throw cancelledError("wait_for_stable", Math.round(performance.now() - started));
       const woke = performance.now();
       const late = woke - now - asked;
-      if (late > LATE_WAKE_MS) {
+      if (late > LATE_WAKE_MS && state.doc.visibilityState !== "hidden") {
         unwatchedMs += late;
         quietSince = Math.max(quietSince, woke);
       }
