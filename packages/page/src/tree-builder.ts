@@ -1117,7 +1117,7 @@ function foldedEnd(all: readonly TreeLine[], start: number, span: FoldedSpan | u
   const last = span?.through
     ? all.findIndex((line) => typeof line !== "string" && line.el === span.through)
     : -1;
-  return sectionEnd(all, last > start ? last : start);
+  return sectionEnd(all, Math.max(last, start));
 }
 
 function isHeading(el: Element): boolean {
