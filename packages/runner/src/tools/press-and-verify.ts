@@ -152,9 +152,14 @@ export class PlanPresser {
         // The click followed a link whose navigation (or download) had not started by the read
         // back: Firefox starts it a moment later. Wait for it (bounded), so a download is in this
         // click's result and the next call does not race the new document.
-        if (runnerOf(answer)?.follows_link === "document" && !watch.started() && !watch.becameDownload()) {
+        if (runnerOf(answer)?.follows_link === "document" && !watch.started() && !watch.becameDownload())
           await watch.whenStarted(FOLLOW_START_TIMEOUT_MS, signal);
-          const left = watch.started() ? await leftFor() : undefined;
+        // A navigation that started after the press, while the page was read back (on a loaded
+        // machine Firefox's event comes that late), is followed as one seen before the read: to
+        // its load, or to the download it turns into. Checked only before the read, it was
+        // dropped, and a download link whose response came late lost its download.
+        if (watch.started()) {
+          const left = await leftFor();
           if (left) return left;
         }
       } finally {
